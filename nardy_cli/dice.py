@@ -1,0 +1,62 @@
+"""Dice: one roll as a value, parsing and formatting, and the 21 distinct rolls."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .errors import DiceError
+
+_DICE_RE = re.compile(r"^([1-6])-?([1-6])$")
+
+
+@dataclass(frozen=True, order=True)
+class Dice:
+    """A roll of two dice, stored larger die first."""
+
+    high: int
+    low: int
+
+    def __post_init__(self) -> None:
+        if not (1 <= self.low <= self.high <= 6):
+            raise DiceError(f"bad dice {self.high}-{self.low}: values must be 1-6, larger first")
+
+    @property
+    def is_double(self) -> bool:
+        """True for a double (four steps)."""
+        return self.high == self.low
+
+    @property
+    def steps(self) -> tuple[int, ...]:
+        """The step values the roll gives: two, or four for a double."""
+        return (self.high,) * 4 if self.is_double else (self.high, self.low)
+
+    @property
+    def probability(self) -> Fraction:
+        """Chance of this roll: 1/36 for a double, 2/36 otherwise."""
+        return Fraction(1 if self.is_double else 2, 36)
+
+    def __str__(self) -> str:
+        return format_dice(self)
+
+    def __repr__(self) -> str:
+        return f"parse_dice({format_dice(self)!r})"
+
+
+def parse_dice(text: str) -> Dice:
+    """Parse `6-5`, `5-6` or `65` into a `Dice` (larger die first)."""
+    m = _DICE_RE.match(text.strip())
+    if not m:
+        raise DiceError(f"bad dice {text!r}: expected two values 1-6 such as '6-5' or '65'")
+    a, b = int(m.group(1)), int(m.group(2))
+    return Dice(max(a, b), min(a, b))
+
+
+def format_dice(dice: Dice) -> str:
+    """Canonical dice text, larger die first: `6-5`."""
+    return f"{dice.high}-{dice.low}"
+
+
+ALL_ROLLS: tuple[Dice, ...] = tuple(Dice(h, l) for h in range(6, 0, -1) for l in range(h, 0, -1))
+"""The 21 distinct rolls, 6-6 first; each has `.probability`."""

@@ -1,0 +1,180 @@
+"""The Python face of the rules engine: legal plays, applying plays, end of game.
+
+Every rule lives in the compiled kernels (`nardy_cli.kernels`); this module only
+converts between `Position` values and the kernels' mover-relative boards.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from .dice import Dice, parse_dice
+from .errors import GameOverError, IllegalPlayError, NardyError, NotationError
+from .kernels import board as kb
+from .kernels.movegen import OVERFLOW, Workspace, enumerate_plays
+from .play import OFF, Play
+from .position import BLACK, N_CHECKERS, SIDE_NAMES, WHITE, Position, other_side
+from .rules import PRESETS, Rules
+
+FEDERATION = PRESETS["federation"]
+_local = threading.local()
+
+
+def _workspace(capacity: int = 0) -> Workspace:
+    ws = getattr(_local, "ws", None)
+    if ws is None or ws.boards.shape[0] < capacity:
+        ws = _local.ws = Workspace(max(capacity, 4096))
+    return ws
+
+
+def _dice_of(position: Position, dice: Dice | str | None) -> Dice:
+    if isinstance(dice, str):
+        return parse_dice(dice)
+    if dice is None:
+        if position.dice is None:
+            raise NardyError(f"no dice given and the position {str(position)!r} carries none")
+        return position.dice
+    return dice
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: the winner ('w', 'b' or None for a draw) and the class (R9)."""
+
+    winner: str | None
+    kind: str  # oin | home-mars | mars | koks | draw
+
+    def __str__(self) -> str:
+        return "draw" if self.winner is None else f"{SIDE_NAMES[self.winner]} wins by {self.kind}"
+
+
+_CLASS_NAMES = ("oin", "home-mars", "mars", "koks")
+
+
+def outcome(position: Position, rules: Rules = FEDERATION) -> Outcome | None:
+    """The result of a finished game (R8, R9), or None while the game goes on."""
+    board, _, _ = position.board()
+    status = kb.game_status(board, position.turn == WHITE, rules.last_roll)
+    if status == kb.IN_PLAY:
+        return None
+    if status == kb.DRAWN:
+        return Outcome(None, "draw")
+    winner = WHITE if status == kb.WHITE_WON else BLACK
+    loser_view = board if position.turn != winner else np.ascontiguousarray(-np.roll(board, 12))
+    return Outcome(winner, _CLASS_NAMES[kb.loser_class(loser_view)])
+
+
+def enumerate_results(position: Position, dice: Dice, rules: Rules):
+    """Run the kernel: (boards, step_from, step_die, count, steps) for the mover's roll."""
+    board, _, opp_off = position.board()
+    ws = _workspace()
+    while True:
+        count, nsteps = enumerate_plays(board, opp_off, dice.high, dice.low, rules.head_code, rules.block_code,
+                                        *ws.arrays())
+        if count != OVERFLOW:
+            return ws.boards[:count], ws.step_from[:count], ws.step_die[:count], count, nsteps
+        ws = _workspace(ws.boards.shape[0] * 4)
+
+
+def legal_plays(position: Position, dice: Dice | str | None = None, rules: Rules = FEDERATION) -> list[Play]:
+    """Every distinct legal play of the roll (R1-R7), each with one canonical step order.
+
+    A position where no step is legal gives a single pass.  Raises `GameOverError`
+    on a finished game and `NardyError` when no dice are given or carried.
+    """
+    dice = _dice_of(position, dice)
+    if outcome(position, rules) is not None:
+        raise GameOverError(f"the game is over in {str(position)!r}: {outcome(position, rules)}")
+    boards, step_from, step_die, count, nsteps = enumerate_results(position, dice, rules)
+    mine = np.maximum(boards, 0).tolist()
+    theirs = np.roll(np.maximum(-boards, 0), 12, axis=1).tolist()
+    froms = (step_from[:, :nsteps] + 1).tolist()
+    tos = np.minimum(step_from[:, :nsteps].astype(np.int16) + step_die[:, :nsteps] + 1, OFF).tolist()
+    nxt = other_side(position.turn)
+    white_mover = position.turn == WHITE
+    plays = []
+    for i in range(count):
+        m, t = tuple(mine[i]), tuple(theirs[i])
+        result = Position._trusted(m, t, nxt) if white_mover else Position._trusted(t, m, nxt)
+        plays.append(Play(tuple(zip(froms[i], tos[i])), result, dice))
+    return plays
+
+
+def apply_play(position: Position, play: Play | str, dice: Dice | str | None = None,
+               rules: Rules = FEDERATION) -> Position:
+    """The position after a legal play (a `Play` or its text); raises `IllegalPlayError` otherwise."""
+    if isinstance(play, str):
+        play = parse_play(play, position, dice, rules)
+    elif play not in legal_plays(position, dice if dice is not None else play.dice, rules):
+        raise IllegalPlayError(f"illegal play {str(play)!r} in {str(position)!r}")
+    return play.result
+
+
+_STEP_RE = re.compile(r"^(\d+)/(\d+|off)$")
+
+
+def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
+    """Parse `1/7 7/12` or `22/off` into (from, to) pairs, `to` 25 for off; `pass` is no steps."""
+    if text.strip().lower() == "pass":
+        return ()
+    steps = []
+    for token in text.split():
+        m = _STEP_RE.match(token.lower())
+        if not m:
+            raise NotationError(f"bad step {token!r}: expected FROM/TO or FROM/off")
+        src = int(m.group(1))
+        dst = OFF if m.group(2) == "off" else int(m.group(2))
+        if not 1 <= src <= 24 or not 1 <= dst <= OFF or dst <= src:
+            raise NotationError(f"bad step {token!r}: points 1-24, moving forward")
+        steps.append((src, dst))
+    if not steps:
+        raise NotationError("empty play: expected steps such as '1/7 7/12'")
+    return tuple(steps)
+
+
+def parse_play(text: str, position: Position, dice: Dice | str | None = None,
+               rules: Rules = FEDERATION) -> Play:
+    """The legal play that `text` describes: exact steps, or checker paths such as `1/12`."""
+    steps = parse_steps(text)
+    plays = legal_plays(position, dice, rules)
+    for play in plays:
+        if play.steps == steps:
+            return play
+    # Accept any order of steps and whole checker paths: match on the moved checkers.
+    moved = _moves_signature(steps)
+    matches = [p for p in plays if _moves_signature(p.steps) == moved]
+    if not matches:
+        matches = [p for p in plays if _net_signature(p.steps) == _net_signature(steps)]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        raise IllegalPlayError(f"ambiguous play {text.strip()!r} in {str(position)!r}")
+    raise IllegalPlayError(f"illegal play {text.strip()!r} for {_dice_of(position, dice)} in {str(position)!r}")
+
+
+def _moves_signature(steps: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted(steps))
+
+
+def _net_signature(steps: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Points left and points reached, net of steps that chain through a point."""
+    srcs = sorted(s for s, _ in steps)
+    dsts = sorted(d for _, d in steps)
+    for p in list(srcs):
+        if p in dsts:
+            srcs.remove(p)
+            dsts.remove(p)
+    return tuple(srcs), tuple(dsts)
+
+
+def pass_turn(position: Position) -> Position:
+    """The same board with the other side to move and no dice."""
+    return Position._trusted(position.white, position.black, other_side(position.turn))
+
+
+__all__ = ["Outcome", "outcome", "legal_plays", "apply_play", "parse_play", "parse_steps",
+           "enumerate_results", "pass_turn", "N_CHECKERS"]

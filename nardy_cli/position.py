@@ -1,0 +1,143 @@
+"""The `Position` value: both sides' checkers in their own numbering, side to move, dice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .dice import Dice
+from .errors import InvalidPositionError
+from .kernels.board import forbidden_block_span
+
+WHITE, BLACK = "w", "b"
+SIDE_NAMES = {WHITE: "White", BLACK: "Black"}
+N_POINTS = 24
+N_CHECKERS = 15
+
+
+def other_side(side: str) -> str:
+    """The side that is not `side`."""
+    return BLACK if side == WHITE else WHITE
+
+
+def to_other_numbering(point: int) -> int:
+    """A point (1-24) in the other side's numbering: k <-> k+12 (§1)."""
+    return point + 12 if point <= 12 else point - 12
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A frozen, hashable position: `white`/`black` are 24 counts in each side's own numbering."""
+
+    white: tuple[int, ...]
+    black: tuple[int, ...]
+    turn: str = WHITE
+    dice: Dice | None = None
+
+    def __post_init__(self) -> None:
+        validate(self)
+
+    @classmethod
+    def _trusted(cls, white: tuple[int, ...], black: tuple[int, ...], turn: str,
+                 dice: Dice | None = None) -> "Position":
+        """Build without validation, for boards the engine produced."""
+        obj = object.__new__(cls)
+        object.__setattr__(obj, "white", white)
+        object.__setattr__(obj, "black", black)
+        object.__setattr__(obj, "turn", turn)
+        object.__setattr__(obj, "dice", dice)
+        return obj
+
+    @classmethod
+    def parse(cls, text: str) -> "Position":
+        """Parse the position notation of RULES.md §9."""
+        from .notation import parse_position
+        return parse_position(text)
+
+    @classmethod
+    def start(cls) -> "Position":
+        """The starting position, White to move."""
+        return START
+
+    def __str__(self) -> str:
+        from .notation import format_position
+        return format_position(self)
+
+    def __repr__(self) -> str:
+        return f"Position.parse({str(self)!r})"
+
+    @property
+    def white_off(self) -> int:
+        """White checkers borne off."""
+        return N_CHECKERS - sum(self.white)
+
+    @property
+    def black_off(self) -> int:
+        """Black checkers borne off."""
+        return N_CHECKERS - sum(self.black)
+
+    def checkers(self, side: str) -> tuple[int, ...]:
+        """The 24 counts of `side` in its own numbering."""
+        return self.white if side == WHITE else self.black
+
+    def off(self, side: str) -> int:
+        """Checkers `side` has borne off."""
+        return N_CHECKERS - sum(self.checkers(side))
+
+    def pip_count(self, side: str) -> int:
+        """Pips `side` still has to travel: sum of 25 - point over its checkers."""
+        return pip_count(self.checkers(side))
+
+    def with_dice(self, dice: Dice | None) -> "Position":
+        """The same position with other dice (or none)."""
+        return Position._trusted(self.white, self.black, self.turn, dice)
+
+    def board(self) -> tuple[np.ndarray, int, int]:
+        """Mover-relative int8 board of the kernels, with the mover's and opponent's off counts."""
+        mine, theirs = (self.white, self.black) if self.turn == WHITE else (self.black, self.white)
+        return mover_board(mine, theirs), N_CHECKERS - sum(mine), N_CHECKERS - sum(theirs)
+
+
+def pip_count(counts: tuple[int, ...]) -> int:
+    """Pip count of one side's 24 counts: sum of 25 - point over its checkers."""
+    return sum(n * (24 - i) for i, n in enumerate(counts))
+
+
+def mover_board(mine: tuple[int, ...], theirs: tuple[int, ...]) -> np.ndarray:
+    """Mover-relative int8 board from both sides' counts in their own numbering."""
+    board = np.array(mine, dtype=np.int8)
+    board -= np.roll(np.array(theirs, dtype=np.int8), 12)
+    return board
+
+
+def validate(pos: Position, check_blocks: bool = True) -> None:
+    """Raise `InvalidPositionError` unless the position obeys R1, R6 and the checker counts."""
+    if pos.turn not in (WHITE, BLACK):
+        raise InvalidPositionError(f"bad side to move {pos.turn!r}: expected 'w' or 'b'")
+    for side, counts in ((WHITE, pos.white), (BLACK, pos.black)):
+        if len(counts) != N_POINTS or any((not isinstance(n, int)) or n < 0 for n in counts):
+            raise InvalidPositionError(f"{SIDE_NAMES[side]} needs 24 non-negative counts")
+        if sum(counts) > N_CHECKERS:
+            raise InvalidPositionError(f"{SIDE_NAMES[side]} has {sum(counts)} checkers, more than 15")
+    for i in range(N_POINTS):
+        if pos.white[i] and pos.black[(i + 12) % N_POINTS]:
+            raise InvalidPositionError(
+                f"both colours on one point: W{i + 1} = B{to_other_numbering(i + 1)}")
+    for side, mine, theirs in ((WHITE, pos.white, pos.black), (BLACK, pos.black, pos.white)):
+        if not check_blocks:
+            break
+        first, last = forbidden_block_span(mover_board(mine, theirs), N_CHECKERS - sum(theirs))
+        if first >= 0:
+            letter = side.upper()
+            span = f"{letter}{to_other_numbering(first + 1)}-{letter}{to_other_numbering(last + 1)}"
+            raise InvalidPositionError(
+                f"forbidden block {span}: {SIDE_NAMES[side]} holds six or more points in a row "
+                f"with no {SIDE_NAMES[other_side(side)]} checker past it (R6)")
+
+
+def _counts(points: dict[int, int]) -> tuple[int, ...]:
+    return tuple(points.get(p, 0) for p in range(1, N_POINTS + 1))
+
+
+START = Position(_counts({1: 15}), _counts({1: 15}), WHITE, None)
