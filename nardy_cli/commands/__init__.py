@@ -1,0 +1,1 @@
+"""Click command modules: each parses options, calls the library and renders."""

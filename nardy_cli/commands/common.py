@@ -1,0 +1,109 @@
+"""Options, parameter types and error handling shared by every command."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+import click
+
+from ..dice import Dice, parse_dice
+from ..errors import NardyError
+from ..positions_file import NamedPosition, resolve_positions
+from ..render import FORMATS
+from ..rules import BLOCK_CHECKS, HEAD_RULES, PRESETS, Rules, make_rules
+
+
+class BadInput(click.ClickException):
+    """A one-line `Error: ...` with exit code 2 (bad input), never a traceback."""
+
+    exit_code = 2
+
+
+class PositionType(click.ParamType):
+    """POSITION: a notation string, `start`, a positions file or FILE:NAME."""
+
+    name = "POSITION"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> list[NamedPosition]:
+        if isinstance(value, list):
+            return value
+        check = not (ctx is not None and ctx.params.get("no_block_validation"))
+        try:
+            return resolve_positions(value, check_blocks=check)
+        except NardyError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+class DiceType(click.ParamType):
+    """DICE: `6-5`, `5-6` or `65`."""
+
+    name = "DICE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Dice:
+        if isinstance(value, Dice):
+            return value
+        try:
+            return parse_dice(value)
+        except NardyError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+POSITION = PositionType()
+DICE = DiceType()
+
+
+def handle_errors(func: Callable) -> Callable:
+    """Turn library errors into `Error: ...` with exit code 2."""
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except NardyError as exc:
+            raise BadInput(str(exc)) from None
+    return wrapper
+
+
+def rules_options(func: Callable) -> Callable:
+    """--rules and its overrides; the command receives `rules: Rules`."""
+    @click.option("--rules", "preset", type=click.Choice(list(PRESETS)), default="federation", show_default=True,
+                  help="Rules preset (RULES.md §7).")
+    @click.option("--head-rule", type=click.Choice(HEAD_RULES), default=None,
+                  help="Override the first-turn head exception (R5).")
+    @click.option("--block-check", type=click.Choice(BLOCK_CHECKS), default=None,
+                  help="Override when the six-point block rule (R6) is checked.")
+    @click.option("--last-roll/--no-last-roll", default=None, help="Override Black's last roll (R8).")
+    @click.option("--points", default=None, metavar="TABLE",
+                  help="Override the points table, e.g. 'oin=1,home-mars=3,mars=2,koks=4'.")
+    @functools.wraps(func)
+    def wrapper(*args: Any, preset: str, head_rule: str | None, block_check: str | None,
+                last_roll: bool | None, points: str | None, **kwargs: Any) -> Any:
+        try:
+            rules = make_rules(preset, head_rule=head_rule, block_check=block_check,
+                               last_roll=last_roll, points=points)
+        except NardyError as exc:
+            raise BadInput(str(exc)) from None
+        return func(*args, rules=rules, **kwargs)
+    return wrapper
+
+
+def format_option(func: Callable) -> Callable:
+    """--format table|csv|json."""
+    return click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+                        help="Output format; json is one object per line.")(func)
+
+
+def block_validation_option(func: Callable) -> Callable:
+    """--no-block-validation: accept positions holding an unreachable R6 block."""
+    return click.option("--no-block-validation", is_flag=True, is_eager=True,
+                        help="Accept positions with a forbidden block (R6), e.g. foreign test data.")(func)
+
+
+def flatten(groups: tuple[list[NamedPosition], ...]) -> list[NamedPosition]:
+    """Positions of several POSITION arguments, in order."""
+    return [p for group in groups for p in group]
+
+
+def rules_json(rules: Rules) -> dict:
+    """The rules as they appear in every JSON output."""
+    return rules.to_dict()

@@ -1,0 +1,79 @@
+"""Positions files (`name: <notation>` per line) and the POSITION argument forms."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import NardyError, PositionsFileError
+from .notation import format_position, parse_position
+from .position import Position
+
+_NAME_RE = re.compile(r"^[a-z0-9_-]+$")
+
+
+@dataclass(frozen=True)
+class NamedPosition:
+    """A position with the name it has in a positions file (None for a bare notation)."""
+
+    name: str | None
+    position: Position
+
+
+def parse_positions_text(text: str, source: str = "<text>", *, check_blocks: bool = True) -> list[NamedPosition]:
+    """Parse a positions file's text; errors name the file, line and token."""
+    out: list[NamedPosition] = []
+    seen: set[str] = set()
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        name, sep, notation = line.partition(":")
+        name = name.strip()
+        if not sep or not _NAME_RE.match(name):
+            raise PositionsFileError(f"{source}:{lineno}: expected 'name: <notation>' with a name of a-z 0-9 _ -, got {line!r}")
+        if name in seen:
+            raise PositionsFileError(f"{source}:{lineno}: name {name!r} used twice")
+        seen.add(name)
+        try:
+            out.append(NamedPosition(name, parse_position(notation, check_blocks=check_blocks)))
+        except NardyError as exc:
+            raise PositionsFileError(f"{source}:{lineno}: {exc}") from None
+    return out
+
+
+def read_positions(path: str | Path, *, check_blocks: bool = True) -> list[NamedPosition]:
+    """Every position of a positions file, in file order."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PositionsFileError(f"cannot read positions file {str(path)!r}: {exc.strerror}") from None
+    return parse_positions_text(text, str(path), check_blocks=check_blocks)
+
+
+def format_positions(positions: list[NamedPosition]) -> str:
+    """Positions file text that `parse_positions_text` reads back."""
+    return "".join(f"{p.name}: {format_position(p.position)}\n" for p in positions)
+
+
+def resolve_positions(arg: str, *, check_blocks: bool = True) -> list[NamedPosition]:
+    """A POSITION argument: notation, `start`, a positions file (all of it) or `FILE:NAME`."""
+    text = arg.strip()
+    if text == "start":
+        return [NamedPosition(None, parse_position("start"))]
+    if Path(text).is_file():
+        found = read_positions(text, check_blocks=check_blocks)
+        if not found:
+            raise PositionsFileError(f"positions file {text!r} holds no position")
+        return found
+    file_part, sep, name = text.rpartition(":")
+    if sep and file_part and Path(file_part).is_file():
+        for item in read_positions(file_part, check_blocks=check_blocks):
+            if item.name == name:
+                return [item]
+        raise PositionsFileError(f"no position named {name!r} in {file_part!r}")
+    if "/" in text or text.endswith(".txt"):
+        raise PositionsFileError(f"no such positions file {text!r}")
+    return [NamedPosition(None, parse_position(text, check_blocks=check_blocks))]

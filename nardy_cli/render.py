@@ -1,0 +1,41 @@
+"""One renderer for every command: DataFrames and records as table, CSV or JSON text."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import pandas as pd
+
+FORMATS = ("table", "csv", "json")
+
+
+def _clean(value: Any) -> Any:
+    """JSON-safe value: NaN becomes null, numpy scalars become Python numbers."""
+    if hasattr(value, "item") and not isinstance(value, (list, dict, str)):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    return value
+
+
+def to_json(data: Any) -> str:
+    """Compact, key-ordered JSON on one line (stable for byte-identical reruns)."""
+    return json.dumps(_clean(data), ensure_ascii=False, separators=(", ", ": "))
+
+
+def frame_text(frame: pd.DataFrame, fmt: str, float_format: str = "{:.4f}") -> str:
+    """A DataFrame as an aligned table, CSV or JSON records."""
+    if fmt == "csv":
+        return frame.to_csv(index=False).rstrip("\n")
+    if fmt == "json":
+        return to_json(frame.to_dict(orient="records"))
+    if frame.empty:
+        return "(nothing)"
+    formatters = {c: float_format.format for c in frame.columns if pd.api.types.is_float_dtype(frame[c])}
+    return frame.to_string(index=False, formatters=formatters)
