@@ -1,10 +1,11 @@
 """Legal-play enumeration (R2-R7): every distinct resulting board of one roll.
 
 A turn is enumerated whole, depth first, with make/unmake on one board.  Each
-intermediate state (board, steps taken, dice used) is visited once, through a
-Zobrist-hashed table with exact board comparison, so plays that reach the same
-position by another order are merged and the first step order found (larger
-die first, lower points first) is kept as the canonical one.
+intermediate state (board, steps taken, dice used) is visited once: the board is
+kept packed exactly in two 64-bit words (5 bits a point) and updated step by
+step, and a small open-addressing table of those words merges plays that reach
+the same position by another order.  The first step order found (larger die
+first, lower points first) is kept as the canonical one.
 """
 
 from __future__ import annotations
@@ -12,21 +13,26 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .board import HOME_START, N_POINTS, forbidden_block
+from .board import HOME_START, N_POINTS, forbidden_block, furthest_opponent
 
 HEAD_FEDERATION, HEAD_643, HEAD_STRICT = 0, 1, 2
 BLOCK_STEP, BLOCK_TURN_END, BLOCK_OFF = 0, 1, 2
 
-MEMO_BITS = 14
+MEMO_BITS = 13
 MEMO_SIZE = 1 << MEMO_BITS
+SMALL_MASK = (1 << 11) - 1  # non-doubles visit at most ~500 states
 MAX_RESULTS = 4096
 OVERFLOW = -1
 
-_rng = np.random.default_rng(20261129)  # fixed constants, not game randomness
-ZOBRIST = _rng.integers(1, 2**63 - 1, size=(N_POINTS, 31), dtype=np.int64).astype(np.uint64)
-ZOBRIST_DEPTH = _rng.integers(1, 2**63 - 1, size=5, dtype=np.int64).astype(np.uint64)
-ZOBRIST_MASK = _rng.integers(1, 2**63 - 1, size=4, dtype=np.int64).astype(np.uint64)
-del _rng
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_ONE = np.uint64(1)
+_SHIFT_TAG = np.uint64(60)
+
+
+@njit(cache=True)
+def memo_arrays():
+    """The state table and its stamps; the tails hold the enumerator's per-depth scratch."""
+    return np.zeros((MEMO_SIZE + 5, 2), dtype=np.uint64), np.zeros(MEMO_SIZE + 19, dtype=np.int64)
 
 
 class Workspace:
@@ -36,24 +42,26 @@ class Workspace:
         self.boards = np.zeros((max_results, N_POINTS), dtype=np.int8)
         self.step_from = np.zeros((max_results, 4), dtype=np.int8)
         self.step_die = np.zeros((max_results, 4), dtype=np.int8)
-        self.memo_keys = np.zeros(MEMO_SIZE, dtype=np.uint64)
-        self.memo_stamp = np.zeros(MEMO_SIZE, dtype=np.int64)
-        self.memo_boards = np.zeros((MEMO_SIZE, N_POINTS), dtype=np.int8)
-        self.stamp = np.zeros(1, dtype=np.int64)
+        self.memo, self.memo_stamp = memo_arrays()
 
     def arrays(self):
         """The arrays in the order `enumerate_plays` takes them."""
-        return (self.boards, self.step_from, self.step_die, self.memo_keys,
-                self.memo_stamp, self.memo_boards, self.stamp)
+        return self.boards, self.step_from, self.step_die, self.memo, self.memo_stamp
 
 
 @njit(cache=True)
-def board_hash(board):
-    """Zobrist hash of a mover-relative board."""
-    h = np.uint64(0)
-    for p in range(N_POINTS):
-        h ^= ZOBRIST[p, board[p] + 15]
-    return h
+def pack(board):
+    """The board as two words, 5 bits a point (count + 15): an exact, incremental key."""
+    lo = np.uint64(0)
+    hi = np.uint64(0)
+    for p in range(12):
+        lo |= np.uint64(board[p] + 15) << np.uint64(5 * p)
+        hi |= np.uint64(board[p + 12] + 15) << np.uint64(5 * p)
+    return lo, hi
+
+
+UNITS = np.array([1 << (5 * (p % 12)) for p in range(N_POINTS)], dtype=np.uint64)
+"""The packed-word increment of one checker on point p (low word for p < 12, else high)."""
 
 
 @njit(cache=True)
@@ -74,7 +82,25 @@ def head_limit(board, d1, d2, head_rule):
 
 
 @njit(cache=True)
-def step_is_legal(board, src, die, head_moved, limit, outside, opp_off, block_check):
+def makes_forbidden_block(board, src, dst, far):
+    """True when moving src -> dst (dst empty) completes a forbidden block (R6).
+
+    Only the run through dst can be new; `far` is the opponent's most advanced
+    point in its numbering (the opponent does not move during the turn).
+    """
+    q = (dst + 12) % N_POINTS
+    vacated = (src + 12) % N_POINTS if board[src] == 1 else -1
+    lo = q
+    while lo > 0 and lo - 1 != vacated and board[(lo + 11) % N_POINTS] > 0:
+        lo -= 1
+    hi = q
+    while hi < N_POINTS - 1 and hi + 1 != vacated and board[(hi + 13) % N_POINTS] > 0:
+        hi += 1
+    return hi - lo + 1 >= 6 and hi > far
+
+
+@njit(cache=True)
+def step_is_legal(board, src, die, head_moved, limit, outside, opp_off, block_check, far):
     """True when one checker may step `die` pips from `src` (R1, R4, R6, R7)."""
     if board[src] <= 0:
         return False
@@ -85,12 +111,7 @@ def step_is_legal(board, src, die, head_moved, limit, outside, opp_off, block_ch
         if board[dst] < 0:
             return False
         if block_check == BLOCK_STEP and board[dst] == 0 and opp_off == 0:
-            board[src] -= 1
-            board[dst] += 1
-            bad = forbidden_block(board, opp_off)
-            board[src] += 1
-            board[dst] -= 1
-            if bad:
+            if makes_forbidden_block(board, src, dst, far):
                 return False
         return True
     if outside > 0:
@@ -104,41 +125,46 @@ def step_is_legal(board, src, die, head_moved, limit, outside, opp_off, block_ch
 
 
 @njit(cache=True)
-def _memo_visit(board, key, memo_keys, memo_stamp, memo_boards, stamp):
-    """Insert the state; False when it was already there.  Raises on a full table."""
-    mask = MEMO_SIZE - 1
-    slot = np.int64(key & np.uint64(mask))
-    for _ in range(MEMO_SIZE):
+def undo_step(board, src, dst):
+    """Take back the step src -> dst; return 1 when it moves a checker back out of home."""
+    board[src] += 1
+    if dst < N_POINTS:
+        board[dst] -= 1
+        if src < HOME_START and dst >= HOME_START:
+            return 1
+    return 0
+
+
+@njit(cache=True)
+def _memo_visit(lo, hi, memo, memo_stamp, stamp, mask):
+    """Insert the state (lo, hi); False when it was already there.  Raises on a full table."""
+    slot = np.int64(((lo + hi * _GOLDEN) * _GOLDEN) >> np.uint64(40)) & mask
+    for _ in range(mask + 1):
         if memo_stamp[slot] != stamp:
             memo_stamp[slot] = stamp
-            memo_keys[slot] = key
-            memo_boards[slot, :] = board
+            memo[slot, 0] = lo
+            memo[slot, 1] = hi
             return True
-        if memo_keys[slot] == key:
-            same = True
-            for p in range(N_POINTS):
-                if memo_boards[slot, p] != board[p]:
-                    same = False
-                    break
-            if same:
-                return False
+        if memo[slot, 0] == lo and memo[slot, 1] == hi:
+            return False
         slot = (slot + 1) & mask
     raise RuntimeError("legal-play state table full")
 
 
 @njit(cache=True)
 def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
-                    out_boards, out_from, out_die, memo_keys, memo_stamp, memo_boards, stamp_box):
+                    out_boards, out_from, out_die, memo, memo_stamp):
     """Fill the outputs with the distinct legal results; return (count, steps per play).
 
-    `board` is used as scratch and restored.  Count is OVERFLOW when more results
-    exist than `out_boards` holds.
+    `d1` is the larger die.  `board` is used as scratch and restored.  Count is
+    OVERFLOW when more results exist than `out_boards` holds.
     """
-    stamp_box[0] += 1
-    stamp = stamp_box[0]
+    memo_stamp[MEMO_SIZE] += 1
+    stamp = memo_stamp[MEMO_SIZE]
     double = d1 == d2
     max_steps = 4 if double else 2
     n_options = N_POINTS if double else 2 * N_POINTS
+    table_mask = MEMO_SIZE - 1 if double else SMALL_MASK
     limit = head_limit(board, d1, d2, head_rule)
     head0 = board[0]
     outside = 0
@@ -146,27 +172,29 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
         if board[p] > 0:
             outside += board[p]
     capacity = out_boards.shape[0]
+    far = furthest_opponent(board)
+    check_end = block_check == BLOCK_TURN_END
 
-    cursor = np.zeros(5, dtype=np.int64)
-    path_from = np.zeros(4, dtype=np.int64)
-    path_die = np.zeros(4, dtype=np.int64)
-    path_idx = np.zeros(4, dtype=np.int64)
-    used = np.zeros(5, dtype=np.int64)  # bit mask of dice used (non-doubles)
-    h = board_hash(board)
-    hashes = np.zeros(5, dtype=np.uint64)
-    hashes[0] = h
+    # per-depth scratch, kept in the stamp array's tail to avoid allocations
+    cursor = memo_stamp[MEMO_SIZE + 1:MEMO_SIZE + 6]
+    path_from = memo_stamp[MEMO_SIZE + 6:MEMO_SIZE + 10]
+    path_die = memo_stamp[MEMO_SIZE + 10:MEMO_SIZE + 14]
+    used = memo_stamp[MEMO_SIZE + 14:MEMO_SIZE + 19]  # bit mask of dice used (non-doubles)
+    los = memo[MEMO_SIZE:MEMO_SIZE + 5, 0]
+    his = memo[MEMO_SIZE:MEMO_SIZE + 5, 1]
+    cursor[0] = 0
+    used[0] = 0
+    los[0], his[0] = pack(board)
 
     best = 0
     count = 0
     high_seen = False
     overflow = False
     # the root: a pass is the candidate until a step is found
-    if not (block_check == BLOCK_TURN_END and forbidden_block(board, opp_off)):
-        out_boards[0, :] = board
+    if not (check_end and forbidden_block(board, opp_off)):
         count = 1
 
     k = 0
-    cursor[0] = 0
     while k >= 0:
         found = False
         if k < max_steps:
@@ -182,44 +210,46 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
                         continue
                     die = d1 if die_idx == 0 else d2
                 src = opt % N_POINTS
-                if not step_is_legal(board, src, die, head0 - board[0], limit, outside, opp_off, block_check):
+                if not step_is_legal(board, src, die, head0 - board[0], limit, outside, opp_off, block_check, far):
                     continue
-                # make the step
+                # make the step, keeping the packed words in step
                 dst = src + die
-                hk = hashes[k] ^ ZOBRIST[src, board[src] + 15]
+                lo, hi = los[k], his[k]
+                if src < 12:
+                    lo -= UNITS[src]
+                else:
+                    hi -= UNITS[src]
                 board[src] -= 1
-                hk ^= ZOBRIST[src, board[src] + 15]
                 if dst < N_POINTS:
-                    hk ^= ZOBRIST[dst, board[dst] + 15]
+                    if dst < 12:
+                        lo += UNITS[dst]
+                    else:
+                        hi += UNITS[dst]
                     board[dst] += 1
-                    hk ^= ZOBRIST[dst, board[dst] + 15]
                     if src < HOME_START and dst >= HOME_START:
                         outside -= 1
                 newmask = used[k] | (1 << die_idx)
-                key = hk ^ ZOBRIST_DEPTH[k + 1] ^ ZOBRIST_MASK[newmask]
-                if not _memo_visit(board, key, memo_keys, memo_stamp, memo_boards, stamp):
-                    # already explored: unmake and try the next option
-                    board[src] += 1
-                    if dst < N_POINTS:
-                        board[dst] -= 1
-                        if src < HOME_START and dst >= HOME_START:
-                            outside += 1
-                    continue
+                depth = k + 1
+                # states one step deep are distinct by construction; deeper ones may repeat
+                if depth > 1:
+                    tag_lo = lo | (np.uint64(depth) << _SHIFT_TAG)
+                    tag_hi = hi | (np.uint64(newmask) << _SHIFT_TAG)
+                    if not _memo_visit(tag_lo, tag_hi, memo, memo_stamp, stamp, table_mask):
+                        outside += undo_step(board, src, dst)
+                        continue
                 path_from[k] = src
                 path_die[k] = die
-                path_idx[k] = die_idx
-                hashes[k + 1] = hk
-                used[k + 1] = newmask
-                depth = k + 1
+                los[depth] = lo
+                his[depth] = hi
+                used[depth] = newmask
                 # record the node as a candidate play
-                if not (block_check == BLOCK_TURN_END and forbidden_block(board, opp_off)):
+                if not (check_end and forbidden_block(board, opp_off)):
                     if depth > best:
                         best = depth
                         count = 0
                         high_seen = False
                     if depth == best:
                         if count < capacity:
-                            out_boards[count, :] = board
                             for j in range(depth):
                                 out_from[count, j] = path_from[j]
                                 out_die[count, j] = path_die[j]
@@ -228,25 +258,35 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
                                 high_seen = True
                         else:
                             overflow = True
+                if depth == max_steps:
+                    # a leaf: unmake at once instead of descending
+                    outside += undo_step(board, src, dst)
+                    continue
                 k = depth
-                cursor[k] = 0
+                # a non-double's second step can only use the die not yet used
+                cursor[k] = N_POINTS if (not double and newmask == 1) else 0
                 found = True
                 break
         if not found:
             # unmake the step that led to depth k, then go back up
             k -= 1
             if k >= 0:
-                src = path_from[k]
-                dst = src + path_die[k]
-                board[src] += 1
-                if dst < N_POINTS:
-                    board[dst] -= 1
-                    if src < HOME_START and dst >= HOME_START:
-                        outside += 1
+                outside += undo_step(board, path_from[k], path_from[k] + path_die[k])
 
     if overflow:
         return OVERFLOW, best
-    if not double and best == 1 and high_seen and d1 != d2:
+    # the boards of the kept plays, rebuilt from the root and their steps
+    for i in range(count):
+        row = out_boards[i]
+        for p in range(N_POINTS):
+            row[p] = board[p]
+        for j in range(best):
+            src = out_from[i, j]
+            row[src] -= 1
+            dst = src + out_die[i, j]
+            if dst < N_POINTS:
+                row[dst] += 1
+    if not double and best == 1 and high_seen:
         # R2: only one die can be played, so the larger one must be
         kept = 0
         for i in range(count):

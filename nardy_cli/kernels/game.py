@@ -1,0 +1,140 @@
+"""The compiled game loop: whole games from a position, aggregated into counts.
+
+Nothing per game is kept: results go into integer count arrays (outcome per
+stratum, deficit per side), so sums over chunks are exact and order-free.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .board import (DRAW, DRAWN, IN_PLAY, LOSE_BASE, N_POINTS, N_RESULTS, UNFINISHED, WHITE_WON,
+                    flip, game_status, loser_class, on_board, opp_on_board)
+from .evaluate import choose_play
+from .movegen import enumerate_plays, memo_arrays
+from .rng import below, next_random, policy_state, roll_index
+
+# deficit array columns, per side
+F_ROLLED = 0      # 0..5: steps of face f+1 rolled
+F_LOST = 6        # 6..11: steps of face f+1 not played
+LOST_PIPS = 12
+TURNS = 13
+PARTIAL = 14
+PASSES = 15
+N_DEFICIT = 16
+
+# plies array: total plies over games, total turns
+N_STRATA = 36
+
+
+@njit(cache=True)
+def record_turn(deficit, side, d1, d2, nsteps, played_die):
+    """Add one turn's deficit figures (RULES.md §8) for `side` (0 White, 1 Black)."""
+    deficit[side, TURNS] += 1
+    if d1 == d2:
+        deficit[side, F_ROLLED + d1 - 1] += 4
+        lost = 4 - nsteps
+        deficit[side, F_LOST + d1 - 1] += lost
+        deficit[side, LOST_PIPS] += lost * d1
+        if nsteps == 0:
+            deficit[side, PASSES] += 1
+        elif lost > 0:
+            deficit[side, PARTIAL] += 1
+        return
+    deficit[side, F_ROLLED + d1 - 1] += 1
+    deficit[side, F_ROLLED + d2 - 1] += 1
+    if nsteps == 2:
+        return
+    if nsteps == 0:
+        deficit[side, F_LOST + d1 - 1] += 1
+        deficit[side, F_LOST + d2 - 1] += 1
+        deficit[side, LOST_PIPS] += d1 + d2
+        deficit[side, PASSES] += 1
+        return
+    lost_die = d2 if played_die == d1 else d1
+    deficit[side, F_LOST + lost_die - 1] += 1
+    deficit[side, LOST_PIPS] += lost_die
+    deficit[side, PARTIAL] += 1
+
+
+@njit(cache=True)
+def game_dice(seed, game, turn, stratify, root_d1, root_d2):
+    """(high, low, stratum) of `turn`: given dice first, then stratified, then free rolls."""
+    if root_d1 > 0:
+        if turn == 0:
+            return root_d1, root_d2, 0
+        turn -= 1
+    if stratify and turn == 0:
+        r = game % 36
+    elif stratify and turn == 1:
+        r = (game // 36) % 36
+    else:
+        r = roll_index(seed, game, turn)
+    a = r // 6 + 1
+    b = r % 6 + 1
+    return max(a, b), min(a, b), game % 36 if stratify else 0
+
+
+@njit(cache=True)
+def final_result(board, mover_white, root_white, status):
+    """Result code for the root side: win/loss by class, or DRAW."""
+    if status == DRAWN:
+        return DRAW
+    winner_white = status == WHITE_WON
+    if winner_white == mover_white:
+        loser = np.empty(N_POINTS, dtype=np.int8)
+        flip(board, loser)
+    else:
+        loser = board
+    cls = loser_class(loser)
+    return cls if winner_white == root_white else LOSE_BASE + cls
+
+
+@njit(cache=True)
+def play_games(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, stratify,
+               head_rule, block_check, last_roll, policy_kind, policy_weights, max_plies,
+               counts, deficit, plies):
+    """Play games game_lo..game_hi-1 to the end and add their results into the arrays.
+
+    counts[stratum, result], deficit[side, column], plies[0] += plies played.
+    `policy_kind[s]` / `policy_weights[s]` choose side s's plays (0 White, 1 Black).
+    """
+    out_boards = np.zeros((4096, N_POINTS), dtype=np.int8)
+    out_from = np.zeros((4096, 4), dtype=np.int8)
+    out_die = np.zeros((4096, 4), dtype=np.int8)
+    memo, memo_stamp = memo_arrays()
+    board = np.empty(N_POINTS, dtype=np.int8)
+    rstate = np.zeros(1, dtype=np.uint64)
+    for game in range(game_lo, game_hi):
+        board[:] = root_board
+        mover_white = root_white
+        rstate[0] = policy_state(seed, game)
+        stratum = 0
+        turn = 0
+        result = UNFINISHED
+        while True:
+            status = game_status(board, mover_white, last_roll)
+            if status != IN_PLAY:
+                result = final_result(board, mover_white, root_white, status)
+                break
+            if turn >= max_plies:
+                break
+            d1, d2, s = game_dice(seed, game, turn, stratify, root_d1, root_d2)
+            if turn == 0 or (root_d1 > 0 and turn == 1):
+                stratum = s
+            opp_off = 15 - opp_on_board(board)
+            n, nsteps = enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
+                                        out_boards, out_from, out_die, memo, memo_stamp)
+            side = 0 if mover_white else 1
+            record_turn(deficit, side, d1, d2, nsteps, out_die[0, 0])
+            if n == 1:
+                pick = 0
+            else:
+                pick = choose_play(out_boards, n, opp_off, mover_white, policy_kind[side],
+                                   policy_weights[side], rstate)
+            flip(out_boards[pick], board)
+            mover_white = not mover_white
+            turn += 1
+        counts[stratum, result] += 1
+        plies[0] += turn
