@@ -21,6 +21,7 @@ from .position import BLACK, N_CHECKERS, SIDE_NAMES, WHITE, Position, other_side
 from .rules import PRESETS, Rules
 
 FEDERATION = PRESETS["federation"]
+_HALF_TURN = np.r_[12:24, 0:12]  # index map between the two numberings
 _local = threading.local()
 
 
@@ -64,13 +65,17 @@ def outcome(position: Position, rules: Rules = FEDERATION) -> Outcome | None:
     if status == kb.DRAWN:
         return Outcome(None, "draw")
     winner = WHITE if status == kb.WHITE_WON else BLACK
-    loser_view = board if position.turn != winner else np.ascontiguousarray(-np.roll(board, 12))
+    loser_view = board if position.turn != winner else np.ascontiguousarray(-board[_HALF_TURN])
     return Outcome(winner, _CLASS_NAMES[kb.loser_class(loser_view)])
 
 
 def enumerate_results(position: Position, dice: Dice, rules: Rules):
     """Run the kernel: (boards, step_from, step_die, count, steps) for the mover's roll."""
     board, _, opp_off = position.board()
+    return _enumerate(board, opp_off, dice, rules)
+
+
+def _enumerate(board: np.ndarray, opp_off: int, dice: Dice, rules: Rules):
     ws = _workspace()
     while True:
         count, nsteps = enumerate_plays(board, opp_off, dice.high, dice.low, rules.head_code, rules.block_code,
@@ -87,20 +92,24 @@ def legal_plays(position: Position, dice: Dice | str | None = None, rules: Rules
     on a finished game and `NardyError` when no dice are given or carried.
     """
     dice = _dice_of(position, dice)
-    if outcome(position, rules) is not None:
+    board, _, opp_off = position.board()
+    if kb.game_status(board, position.turn == WHITE, rules.last_roll) != kb.IN_PLAY:
         raise GameOverError(f"the game is over in {str(position)!r}: {outcome(position, rules)}")
-    boards, step_from, step_die, count, nsteps = enumerate_results(position, dice, rules)
+    boards, step_from, step_die, count, nsteps = _enumerate(board, opp_off, dice, rules)
     mine = np.maximum(boards, 0).tolist()
-    theirs = np.roll(np.maximum(-boards, 0), 12, axis=1).tolist()
     froms = (step_from[:, :nsteps] + 1).tolist()
     tos = np.minimum(step_from[:, :nsteps].astype(np.int16) + step_die[:, :nsteps] + 1, OFF).tolist()
     nxt = other_side(position.turn)
-    white_mover = position.turn == WHITE
+    make = Position._trusted
     plays = []
-    for i in range(count):
-        m, t = tuple(mine[i]), tuple(theirs[i])
-        result = Position._trusted(m, t, nxt) if white_mover else Position._trusted(t, m, nxt)
-        plays.append(Play(tuple(zip(froms[i], tos[i])), result, dice))
+    if position.turn == WHITE:  # the opponent's checkers do not move during the turn
+        theirs = position.black
+        for i in range(count):
+            plays.append(Play(tuple(zip(froms[i], tos[i])), make(tuple(mine[i]), theirs, nxt), dice))
+    else:
+        theirs = position.white
+        for i in range(count):
+            plays.append(Play(tuple(zip(froms[i], tos[i])), make(theirs, tuple(mine[i]), nxt), dice))
     return plays
 
 

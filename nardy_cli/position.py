@@ -107,7 +107,7 @@ def pip_count(counts: tuple[int, ...]) -> int:
 def mover_board(mine: tuple[int, ...], theirs: tuple[int, ...]) -> np.ndarray:
     """Mover-relative int8 board from both sides' counts in their own numbering."""
     board = np.array(mine, dtype=np.int8)
-    board -= np.roll(np.array(theirs, dtype=np.int8), 12)
+    board -= np.array(theirs[12:] + theirs[:12], dtype=np.int8)
     return board
 
 
