@@ -72,10 +72,11 @@ def outcome(position: Position, rules: Rules = FEDERATION) -> Outcome | None:
 def enumerate_results(position: Position, dice: Dice, rules: Rules):
     """Run the kernel: (boards, step_from, step_die, count, steps) for the mover's roll."""
     board, _, opp_off = position.board()
-    return _enumerate(board, opp_off, dice, rules)
+    return enumerate_board(board, opp_off, dice, rules)
 
 
-def _enumerate(board: np.ndarray, opp_off: int, dice: Dice, rules: Rules):
+def enumerate_board(board: np.ndarray, opp_off: int, dice: Dice, rules: Rules):
+    """Run the kernel on a mover-relative board: (boards, step_from, step_die, count, steps)."""
     ws = _workspace()
     while True:
         count, nsteps = enumerate_plays(board, opp_off, dice.high, dice.low, rules.head_code, rules.block_code,
@@ -95,7 +96,12 @@ def legal_plays(position: Position, dice: Dice | str | None = None, rules: Rules
     board, _, opp_off = position.board()
     if kb.game_status(board, position.turn == WHITE, rules.last_roll) != kb.IN_PLAY:
         raise GameOverError(f"the game is over in {str(position)!r}: {outcome(position, rules)}")
-    boards, step_from, step_die, count, nsteps = _enumerate(board, opp_off, dice, rules)
+    return plays_from_kernel(position, dice, *enumerate_board(board, opp_off, dice, rules))
+
+
+def plays_from_kernel(position: Position, dice: Dice, boards: np.ndarray, step_from: np.ndarray,
+                      step_die: np.ndarray, count: int, nsteps: int) -> list[Play]:
+    """`Play` values from the kernel's output arrays for `position`'s mover."""
     mine = np.maximum(boards, 0).tolist()
     froms = (step_from[:, :nsteps] + 1).tolist()
     tos = np.minimum(step_from[:, :nsteps].astype(np.int16) + step_die[:, :nsteps] + 1, OFF).tolist()

@@ -1,15 +1,237 @@
-"""Compiled policies: how the game kernel picks one of the distinct legal results."""
+"""Compiled policies: static evaluators and how the game kernel picks a result.
+
+An evaluator scores a mover-relative board right after the mover's play (the
+opponent to roll next), higher being better for the mover.  `choose_play`
+returns the index of the best result, or a uniform one for the random policy;
+with lookahead it averages the opponent's best reply over its 21 rolls.
+"""
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
+from .board import HOME_START, N_POINTS
+from .movegen import enumerate_plays
 from .rng import below, next_random
 
-RANDOM = 0
+RANDOM, RACER, HEURISTIC = 0, 1, 2
+N_WEIGHTS = 32
+N_FEATURES = 16
+LOOKAHEAD_WIDTH = 8      # candidates searched one ply deeper, best first by the static score
+TERMINAL = 1000.0        # score of a play that bears off the last checker
+
+# feature indices
+F_PIPS, F_OFF, F_BLOCK, F_ZONE, F_HEAD, F_OPP_BLOCKED, F_OPP_MOBILITY, F_OWN_BLOCKED, \
+    F_STACK, F_HOME, F_SPREAD, F_RACE_PIPS, F_RACE_OFF, F_CONTACT, F_OPP_HEAD, F_OWN_MOBILITY = range(16)
+
+# the 21 rolls (high, low) and their weights out of 36
+ROLL_HIGH = np.array([h for h in range(6, 0, -1) for l in range(h, 0, -1)], dtype=np.int64)
+ROLL_LOW = np.array([l for h in range(6, 0, -1) for l in range(h, 0, -1)], dtype=np.int64)
+ROLL_WEIGHT = np.array([1.0 if h == l else 2.0 for h, l in zip(ROLL_HIGH, ROLL_LOW)]) / 36.0
+
+_PRIME = np.array([0.0, 0.0, 1.0, 2.0, 4.0, 7.0, 11.0, 16.0, 22.0, 29.0, 37.0, 46.0, 56.0], dtype=np.float64)
 
 
 @njit(cache=True)
-def choose_play(boards, n, opp_off, mover_white, kind, weights, rstate):
+def mobility(board, side_sign, face, all_home):
+    """Checkers of one side (+1 mover, -1 opponent) that can step `face` (head counts once)."""
+    n = 0
+    for i in range(N_POINTS):
+        p = i if side_sign > 0 else (i + 12) % N_POINTS  # the side's own point i, as a board index
+        c = board[p] * side_sign
+        if c <= 0:
+            continue
+        t = i + face
+        if t >= N_POINTS:
+            if all_home:
+                n += 1 if i == 0 else c
+            continue
+        tp = t if side_sign > 0 else (t + 12) % N_POINTS
+        if board[tp] * side_sign < 0:
+            continue
+        n += 1 if i == 0 else c
+    return n
+
+
+@njit(cache=True)
+def features(board, out):
+    """Fill `out` with the evaluator's features of a mover-relative board."""
+    for j in range(N_FEATURES):
+        out[j] = 0.0
+    my_pips = 0
+    opp_pips = 0
+    my_on = 0
+    opp_on = 0
+    my_out_home = 0
+    opp_out_home = 0
+    my_back = False   # a mover checker on its points 1-12
+    opp_back = False  # an opponent checker on its points 1-12
+    for p in range(N_POINTS):
+        c = board[p]
+        if c > 0:
+            my_pips += c * (24 - p)
+            my_on += c
+            if p < HOME_START:
+                my_out_home += c
+            if p < 12:
+                my_back = True
+        elif c < 0:
+            q = (p + 12) % N_POINTS
+            opp_pips += -c * (24 - q)
+            opp_on += -c
+            if q < HOME_START:
+                opp_out_home += -c
+            if q < 12:
+                opp_back = True
+    my_off = 15 - my_on
+    opp_off = 15 - opp_on
+    contact = (my_back or opp_back) and my_on > 0 and opp_on > 0
+    if not contact:
+        out[F_RACE_PIPS] = (opp_pips - my_pips) / 10.0
+        out[F_RACE_OFF] = my_off - opp_off
+        return
+    out[F_CONTACT] = 1.0
+    out[F_PIPS] = (opp_pips - my_pips) / 10.0
+    out[F_OFF] = my_off - opp_off
+    # blocks along the opponent's path, worth more the more opponent checkers are behind them
+    behind = 0
+    run = 0
+    block = 0.0
+    for q in range(N_POINTS):
+        c = board[(q + 12) % N_POINTS]
+        if c > 0:
+            run += 1
+        else:
+            if run >= 2 and behind > 0:
+                block += _PRIME[min(run, 12)] * behind / 15.0
+            run = 0
+            if c < 0:
+                behind += -c
+    if run >= 2 and behind > 0:
+        block += _PRIME[min(run, 12)] * behind / 15.0
+    out[F_BLOCK] = block
+    # points held in front of the opponent's head: the mover's points 13-18
+    zone = 0
+    for p in range(12, 18):
+        if board[p] > 0:
+            zone += 1
+    out[F_ZONE] = zone
+    out[F_HEAD] = board[0] - 1 if board[0] > 1 else 0
+    out[F_OPP_HEAD] = -board[12] - 1 if board[12] < -1 else 0
+    opp_home = opp_out_home == 0
+    my_home = my_out_home == 0
+    blocked = 0
+    total = 0
+    own_blocked = 0
+    own_total = 0
+    for f in range(1, 7):
+        m = mobility(board, -1, f, opp_home)
+        total += m
+        if m == 0:
+            blocked += 1
+        m2 = mobility(board, 1, f, my_home)
+        own_total += m2
+        if m2 == 0:
+            own_blocked += 1
+    out[F_OPP_BLOCKED] = blocked
+    out[F_OPP_MOBILITY] = np.sqrt(total)
+    out[F_OWN_BLOCKED] = own_blocked
+    out[F_OWN_MOBILITY] = np.sqrt(own_total)
+    stack = 0
+    spread = 0
+    home = 0
+    for p in range(1, N_POINTS):
+        c = board[p]
+        if c > 0:
+            spread += 1
+            if c > 3:
+                stack += c - 3
+            if p >= HOME_START:
+                home += 1
+    out[F_STACK] = stack
+    out[F_SPREAD] = spread
+    out[F_HOME] = home
+
+
+@njit(cache=True)
+def static_score(board, kind, weights, feats):
+    """Score of a result for the side that just played it."""
+    on = 0
+    for p in range(N_POINTS):
+        if board[p] > 0:
+            on += board[p]
+    if on == 0:
+        return TERMINAL
+    if kind == RACER:
+        pips = 0
+        for p in range(N_POINTS):
+            if board[p] > 0:
+                pips += board[p] * (24 - p)
+        # fewest pips left and most borne off first, then the fewest own blocked faces
+        blocked = 0
+        home = True
+        for p in range(HOME_START):
+            if board[p] > 0:
+                home = False
+        for f in range(1, 7):
+            if mobility(board, 1, f, home) == 0:
+                blocked += 1
+        return -pips + 4.0 * (15 - on) - 0.5 * blocked
+    features(board, feats)
+    s = 0.0
+    for j in range(N_FEATURES):
+        s += weights[j] * feats[j]
+    return s
+
+
+@njit(cache=True)
+def _reply_value(board, head_rule, block_check, kind, weights, feats, scratch_boards, scratch_from,
+                 scratch_die, memo, memo_stamp, flipped):
+    """Expected best score the opponent reaches from `board` (mover-relative, the mover just played)."""
+    for p in range(N_POINTS):
+        flipped[p] = -board[(p + 12) % N_POINTS]
+    opp_off = 15
+    for p in range(N_POINTS):
+        if flipped[p] < 0:
+            opp_off += flipped[p]
+    total = 0.0
+    for r in range(21):
+        n, _ = enumerate_plays(flipped, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
+                               scratch_boards, scratch_from, scratch_die, memo, memo_stamp)
+        best = -1e18
+        for i in range(n):
+            v = static_score(scratch_boards[i], kind, weights, feats)
+            if v > best:
+                best = v
+        total += ROLL_WEIGHT[r] * best
+    return total
+
+
+@njit(cache=True)
+def choose_play(boards, n, kind, weights, lookahead, rstate, head_rule, block_check, scratch_boards,
+                scratch_from, scratch_die, memo, memo_stamp):
     """Index of the chosen result among boards[:n] (mover-relative, before the turn passes)."""
-    return below(next_random(rstate), n)
+    if kind == RANDOM:
+        return below(next_random(rstate), n)
+    feats = np.empty(N_FEATURES, dtype=np.float64)
+    scores = np.empty(n, dtype=np.float64)
+    best = 0
+    for i in range(n):
+        scores[i] = static_score(boards[i], kind, weights, feats)
+        if scores[i] > scores[best]:
+            best = i
+    if not lookahead or n == 1 or scores[best] >= TERMINAL:
+        return best
+    order = np.argsort(-scores)
+    flipped = np.empty(N_POINTS, dtype=np.int8)
+    best_value = -1e18
+    pick = order[0]
+    for j in range(min(n, LOOKAHEAD_WIDTH)):
+        i = order[j]
+        v = -_reply_value(boards[i], head_rule, block_check, kind, weights, feats, scratch_boards,
+                          scratch_from, scratch_die, memo, memo_stamp, flipped)
+        if v > best_value:
+            best_value = v
+            pick = i
+    return pick

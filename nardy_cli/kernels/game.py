@@ -93,7 +93,7 @@ def final_result(board, mover_white, root_white, status):
 
 @njit(cache=True)
 def play_games(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, stratify,
-               head_rule, block_check, last_roll, policy_kind, policy_weights, max_plies,
+               head_rule, block_check, last_roll, policy_kind, policy_weights, policy_lookahead, max_plies,
                counts, deficit, plies):
     """Play games game_lo..game_hi-1 to the end and add their results into the arrays.
 
@@ -104,6 +104,11 @@ def play_games(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed,
     out_from = np.zeros((4096, 4), dtype=np.int8)
     out_die = np.zeros((4096, 4), dtype=np.int8)
     memo, memo_stamp = memo_arrays()
+    # a second workspace for the lookahead's enumeration of replies
+    s_boards = np.zeros((4096, N_POINTS), dtype=np.int8)
+    s_from = np.zeros((4096, 4), dtype=np.int8)
+    s_die = np.zeros((4096, 4), dtype=np.int8)
+    s_memo, s_stamp = memo_arrays()
     board = np.empty(N_POINTS, dtype=np.int8)
     rstate = np.zeros(1, dtype=np.uint64)
     for game in range(game_lo, game_hi):
@@ -131,8 +136,9 @@ def play_games(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed,
             if n == 1:
                 pick = 0
             else:
-                pick = choose_play(out_boards, n, opp_off, mover_white, policy_kind[side],
-                                   policy_weights[side], rstate)
+                pick = choose_play(out_boards, n, policy_kind[side], policy_weights[side],
+                                   policy_lookahead[side], rstate, head_rule, block_check,
+                                   s_boards, s_from, s_die, s_memo, s_stamp)
             flip(out_boards[pick], board)
             mover_white = not mover_white
             turn += 1

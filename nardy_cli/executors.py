@@ -1,0 +1,160 @@
+"""Running rollout chunks: in this process, on local worker processes, or on a Dask cluster."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Callable
+
+from .errors import ExecutorError, NardyError
+
+EXECUTORS = ("local", "dask")
+
+
+class _Collector:
+    """Folds finished chunks: all of them, and the prefix in chunk order for the stop rule."""
+
+    def __init__(self, n: int, stop: Callable, report: Callable) -> None:
+        from .rollout import Tally
+        self.done: dict[int, object] = {}
+        self.total = Tally()
+        self.prefix = Tally()
+        self.next = 0
+        self.n = n
+        self.stop, self.report = stop, report
+        self.stopped = False
+
+    def add(self, index: int, tally) -> bool:
+        """Record a finished chunk; True when the stop rule is met on the ordered prefix."""
+        self.done[index] = tally
+        self.total.add(tally)
+        while self.next in self.done:
+            self.prefix.add(self.done.pop(self.next))
+            self.next += 1
+            if self.stop(self.prefix):
+                self.stopped = True
+                return True
+        self.report(self.total)
+        return False
+
+    def result(self, interrupted: bool):
+        """The stopped prefix, everything finished, and whether it was interrupted."""
+        return (self.prefix if self.stopped else self.total), interrupted
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def default_workers() -> int:
+    """All cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def run_chunks(spec, ranges: list[tuple[int, int]], *, workers: int = 1, executor: str = "local",
+               scheduler: str | None = None, stop: Callable, report: Callable):
+    """Run every chunk (or until `stop`), returning (tally, interrupted)."""
+    if executor not in EXECUTORS:
+        raise NardyError(f"unknown executor {executor!r}: choose one of {', '.join(EXECUTORS)}")
+    if workers < 1:
+        raise NardyError(f"workers must be at least 1, got {workers}")
+    collector = _Collector(len(ranges), stop, report)
+    if executor == "dask":
+        return _run_dask(spec, ranges, scheduler, collector)
+    if scheduler is not None:
+        raise NardyError("--scheduler needs --executor dask")
+    if workers == 1 or len(ranges) == 1:
+        return _run_inline(spec, ranges, collector)
+    return _run_processes(spec, ranges, workers, collector)
+
+
+def _run_inline(spec, ranges, collector):
+    from .rollout import run_chunk
+    try:
+        for i, (lo, hi) in enumerate(ranges):
+            if collector.add(i, run_chunk(spec, lo, hi)):
+                break
+    except KeyboardInterrupt:
+        return collector.result(True)
+    return collector.result(False)
+
+
+def _run_processes(spec, ranges, workers, collector):
+    from .rollout import run_chunk
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
+    pending: dict = {}
+    todo = iter(enumerate(ranges))
+    interrupted = False
+    try:
+        for i, (lo, hi) in todo:
+            pending[pool.submit(run_chunk, spec, lo, hi)] = (i, lo, hi)
+            if len(pending) >= 2 * workers:
+                break
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                i, lo, hi = pending.pop(fut)
+                try:
+                    tally = fut.result()
+                except BrokenProcessPool:
+                    raise ExecutorError(f"a worker process died while playing games {lo}-{hi - 1}; "
+                                        "no result is reported") from None
+                if collector.add(i, tally):
+                    pending.clear()
+                    break
+            else:
+                for i, (lo, hi) in todo:
+                    pending[pool.submit(run_chunk, spec, lo, hi)] = (i, lo, hi)
+                    if len(pending) >= 2 * workers:
+                        break
+                continue
+            break
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        pool.shutdown(wait=not interrupted, cancel_futures=True)
+        if interrupted:
+            for proc in list(getattr(pool, "_processes", {}).values()):
+                proc.terminate()
+    return collector.result(interrupted)
+
+
+def _run_dask(spec, ranges, scheduler, collector):
+    if not scheduler:
+        raise NardyError("--executor dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise NardyError("the dask executor needs the optional extra: pip install 'nardy[dask]'") from None
+    from .rollout import run_chunk
+    try:
+        client = Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        raise ExecutorError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
+    interrupted = False
+    try:
+        futures = {client.submit(run_chunk, spec, lo, hi, pure=False, key=f"nardy-{spec.seed}-{lo}-{hi}-{id(spec)}"):
+                   (i, lo, hi) for i, (lo, hi) in enumerate(ranges)}
+        try:
+            for fut in as_completed(futures):
+                i, lo, hi = futures[fut]
+                try:
+                    tally = fut.result()
+                except Exception as exc:
+                    raise ExecutorError(f"Dask task for games {lo}-{hi - 1} failed: {exc}") from None
+                if collector.add(i, tally):
+                    break
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            client.cancel(list(futures))
+    finally:
+        client.close()
+    return collector.result(interrupted)

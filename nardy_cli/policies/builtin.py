@@ -1,0 +1,42 @@
+"""The built-in compiled policies."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..errors import PolicyError
+from ..kernels import evaluate as ev
+from .base import CompiledPolicy, Policy
+
+RANDOM = CompiledPolicy("random", ev.RANDOM, "uniform over the distinct legal results")
+RACER = CompiledPolicy("racer", ev.RACER, "greedy: fewest pips left and most checkers off, then fewest blocked faces")
+
+
+def heuristic_weights(**overrides: float) -> tuple[float, ...]:
+    """The heuristic's weights by feature name (see kernels/evaluate.py), with overrides."""
+    w = dict(HEURISTIC_WEIGHTS, **overrides)
+    out = [0.0] * ev.N_WEIGHTS
+    for key, value in w.items():
+        out[getattr(ev, "F_" + key.upper())] = value
+    return tuple(out)
+
+
+# Tuned by self-play duels: see docs/tuning.md.
+HEURISTIC_WEIGHTS = {
+    "pips": 1.0, "off": 0.5, "block": 1.0, "zone": 0.5, "head": -0.4, "opp_blocked": 0.8,
+    "opp_mobility": -0.3, "own_blocked": -0.6, "stack": -0.3, "home": 0.2, "spread": 0.15,
+    "race_pips": 1.0, "race_off": 2.0, "contact": 0.0, "opp_head": 0.2, "own_mobility": 0.2,
+}
+HEURISTIC = CompiledPolicy("heuristic", ev.HEURISTIC,
+                           "hand-built evaluator: pips, blocks, head tempo, mobility and deficits, race",
+                           heuristic_weights())
+
+BUILTINS: dict[str, CompiledPolicy] = {p.name: p for p in (RANDOM, RACER, HEURISTIC)}
+
+
+def lookahead_of(base: Policy, name: str) -> CompiledPolicy:
+    """`lookahead:NAME`: NAME's evaluator searched one ply deeper."""
+    if not isinstance(base, CompiledPolicy) or base.kind == ev.RANDOM or base.lookahead:
+        raise PolicyError(f"policy {name!r}: lookahead needs a compiled evaluator such as 'heuristic'")
+    return replace(base, name=name, lookahead=True,
+                   description=f"one-ply expectimax with {base.name}'s evaluator")

@@ -1,0 +1,64 @@
+"""Finding policies by name: built-ins, entry points, and `module:attribute`."""
+
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import entry_points
+
+from ..errors import PolicyError
+from .base import ChoosesPlays, CompiledPolicy, Policy, PythonPolicy
+from .builtin import BUILTINS, lookahead_of
+
+ENTRY_POINT_GROUP = "nardy_cli.policies"
+
+
+def _plugins() -> dict[str, object]:
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def known_policies() -> dict[str, str]:
+    """Every policy name with a one-line description: built-ins first, then plugins."""
+    names = {name: p.description for name, p in BUILTINS.items()}
+    names["lookahead:NAME"] = "one-ply expectimax over the opponent's 21 rolls, judged by NAME's evaluator"
+    for name, ep in sorted(_plugins().items()):
+        names.setdefault(name, f"plugin from {ep.value}")
+    return names
+
+
+def _wrap(name: str, obj: object) -> Policy:
+    if isinstance(obj, (CompiledPolicy, PythonPolicy)):
+        return obj
+    if isinstance(obj, type):
+        try:
+            obj = obj()
+        except Exception as exc:
+            raise PolicyError(f"policy {name!r}: cannot create {obj.__name__}: {exc}") from None
+    if not isinstance(obj, ChoosesPlays):
+        raise PolicyError(f"policy {name!r} has no choose(position, dice, plays, rng) method")
+    doc = (getattr(obj, "__doc__", None) or "").strip().splitlines()
+    return PythonPolicy(name, obj, doc[0] if doc else "user policy (Python)")
+
+
+def get_policy(name: str) -> Policy:
+    """The policy called `name`; raises `PolicyError` listing the known names."""
+    if name in BUILTINS:
+        return BUILTINS[name]
+    if name.startswith("lookahead:"):
+        return lookahead_of(get_policy(name.split(":", 1)[1]), name)
+    plugins = _plugins()
+    if name in plugins:
+        try:
+            return _wrap(name, plugins[name].load())
+        except PolicyError:
+            raise
+        except Exception as exc:
+            raise PolicyError(f"policy plugin {name!r} failed to load: {exc}") from None
+    if ":" in name:
+        module, _, attr = name.partition(":")
+        try:
+            obj = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as exc:
+            raise PolicyError(f"cannot import policy {name!r}: {exc}") from None
+        return _wrap(name, obj)
+    known = ", ".join(known_policies())
+    raise PolicyError(f"unknown policy {name!r}; known policies: {known}")

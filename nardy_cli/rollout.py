@@ -1,0 +1,214 @@
+"""Monte Carlo rollouts: whole games from a position, outcome probabilities and deficits.
+
+The dice of game i depend only on (seed, i), and games are run in fixed chunks
+whose integer counts are summed, so a rollout's result does not depend on the
+number of workers, the executor or the order chunks finish in.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from . import __version__
+from .errors import NardyError
+from .kernels.board import N_RESULTS
+from .kernels.game import (F_LOST, F_ROLLED, LOST_PIPS, N_DEFICIT, N_STRATA, PARTIAL, PASSES, TURNS)
+from .policies import Policy, get_policy
+from .position import Position, SIDE_NAMES, WHITE
+from .rules import PRESETS, Rules
+from .stats import PROB_KEYS, outcome_table
+
+CHUNK = 1296          # games per task: fixed, so results never depend on the worker count
+MIN_GAMES_UNTIL_SE = 1296
+MAX_PLIES = 20000     # a game still running after this many plies counts as unfinished
+DEFAULT_SEED = 20261129
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything a worker needs to play games of one rollout (picklable)."""
+
+    position: Position
+    rules: Rules
+    white: Policy
+    black: Policy
+    seed: int
+    stratify: bool
+
+
+@dataclass
+class Tally:
+    """Integer sums over finished games: results per stratum, deficits per side, plies."""
+
+    counts: np.ndarray = field(default_factory=lambda: np.zeros((N_STRATA, N_RESULTS), dtype=np.int64))
+    deficit: np.ndarray = field(default_factory=lambda: np.zeros((2, N_DEFICIT), dtype=np.int64))
+    plies: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+
+    @property
+    def games(self) -> int:
+        """Games counted."""
+        return int(self.counts.sum())
+
+    def add(self, other: "Tally") -> None:
+        """Add another tally's sums into this one."""
+        self.counts += other.counts
+        self.deficit += other.deficit
+        self.plies += other.plies
+
+
+def run_chunk(spec: GameSpec, lo: int, hi: int) -> Tally:
+    """Play games lo..hi-1 of a rollout; the compiled kernel, or the Python driver for Python bots."""
+    from .policies.base import CompiledPolicy
+    from .policies.driver import play_games_python
+    from .policies.kernel import play_games_compiled
+    tally = Tally()
+    if isinstance(spec.white, CompiledPolicy) and isinstance(spec.black, CompiledPolicy):
+        play_games_compiled(spec, lo, hi, MAX_PLIES, tally)
+    else:
+        play_games_python(spec, lo, hi, MAX_PLIES, tally)
+    return tally
+
+
+@dataclass(frozen=True)
+class RolloutResult:
+    """What a rollout found, for the side to move in `position`."""
+
+    position: Position
+    params: dict
+    games: int
+    interrupted: bool
+    probabilities: dict[str, float]
+    se: dict[str, float]
+    equity: float
+    equity_se: float
+    mean_plies: float
+    deficit: dict[str, dict]
+    unfinished: int = 0
+    name: str | None = None
+
+    def to_dict(self) -> dict:
+        """The JSON object of `nardy rollout --format json` (keys in the documented order)."""
+        out = {"position": str(self.position), "params": self.params, "games": self.games,
+               "interrupted": self.interrupted, "probabilities": self.probabilities, "se": self.se,
+               "equity": self.equity, "equity_se": self.equity_se, "mean_plies": self.mean_plies,
+               "deficit": self.deficit}
+        return {"name": self.name, **out} if self.name is not None else out
+
+    def outcome_frame(self) -> pd.DataFrame:
+        """One row per outcome: probability, standard error and 95% interval."""
+        rows = [{"outcome": k, "probability": self.probabilities[k], "se": self.se[k],
+                 "ci95_low": self.probabilities[k] - 1.96 * self.se[k],
+                 "ci95_high": self.probabilities[k] + 1.96 * self.se[k]} for k in PROB_KEYS]
+        return pd.DataFrame(rows)
+
+    def deficit_frame(self) -> pd.DataFrame:
+        """One row per side: per-face deficit, lost pips per game, partial and pass shares."""
+        rows = []
+        for side, d in self.deficit.items():
+            row = {"side": side}
+            row.update({f"deficit_{f + 1}": v for f, v in enumerate(d["face_deficit"])})
+            row.update({k: d[k] for k in ("lost_pips_per_game", "partial_turn_share", "pass_share")})
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def summary_row(self) -> dict:
+        """One flat row (for CSV and batch tables)."""
+        row = {"name": self.name or "", "position": str(self.position), "games": self.games,
+               "equity": self.equity, "equity_se": self.equity_se}
+        row.update({k: self.probabilities[k] for k in PROB_KEYS})
+        row.update({f"se_{k}": self.se[k] for k in PROB_KEYS})
+        row["mean_plies"] = self.mean_plies
+        for side, d in self.deficit.items():
+            row[f"{side}_lost_pips_per_game"] = d["lost_pips_per_game"]
+            row[f"{side}_pass_share"] = d["pass_share"]
+        row["interrupted"] = self.interrupted
+        return row
+
+
+def _deficit_figures(deficit: np.ndarray, games: int) -> dict[str, dict]:
+    out = {}
+    for side, key in ((0, "white"), (1, "black")):
+        row = deficit[side]
+        rolled, lost = row[F_ROLLED:F_ROLLED + 6], row[F_LOST:F_LOST + 6]
+        turns = row[TURNS]
+        out[key] = {
+            "face_deficit": [float(l / r) if r else 0.0 for l, r in zip(lost, rolled)],
+            "lost_pips_per_game": float(row[LOST_PIPS] / games) if games else 0.0,
+            "partial_turn_share": float(row[PARTIAL] / turns) if turns else 0.0,
+            "pass_share": float(row[PASSES] / turns) if turns else 0.0,
+        }
+    return out
+
+
+def summarize(spec: GameSpec, tally: Tally, games_requested: int, until_se: float | None,
+              interrupted: bool, name: str | None = None) -> RolloutResult:
+    """Turn a tally into a `RolloutResult`."""
+    table = outcome_table(tally.counts, spec.rules.points)
+    games = tally.games
+    params = {"rules": spec.rules.to_dict(), "policies": {"white": spec.white.name, "black": spec.black.name},
+              "seed": spec.seed, "games_requested": games_requested, "until_se": until_se,
+              "stratify": spec.stratify, "version": __version__}
+    return RolloutResult(spec.position, params, games, interrupted, table["probabilities"], table["se"],
+                         table["equity"], table["equity_se"],
+                         float(tally.plies[0] / games) if games else float("nan"),
+                         _deficit_figures(tally.deficit, games), table["unfinished"], name)
+
+
+def chunks(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
+    """The fixed game ranges [lo, hi) a rollout of `games` games is cut into."""
+    return [(lo, min(lo + size, games)) for lo in range(0, games, size)]
+
+
+ProgressFn = Callable[[RolloutResult], None]
+
+
+def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] = "random", games: int = 10000,
+            seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *, stratify: bool = True,
+            until_se: float | None = None, workers: int = 1, executor: str = "local",
+            scheduler: str | None = None, progress: ProgressFn | None = None,
+            name: str | None = None) -> RolloutResult:
+    """Play up to `games` games from `position` and return the outcome statistics.
+
+    `policies` is one policy for both sides or a (white, black) pair, by name or
+    object.  `until_se` stops once the equity's standard error is at most that
+    (checked after each chunk of 1,296 games, never before 1,296 games).
+    Ctrl-C returns the games finished so far, marked `interrupted`.
+    """
+    from .executors import run_chunks
+    white, black = _policies(policies)
+    if games < 1:
+        raise NardyError(f"games must be at least 1, got {games}")
+    if not 0 <= seed < 2**63:
+        raise NardyError(f"seed must be between 0 and 2**63-1, got {seed}")
+    if until_se is not None and until_se <= 0:
+        raise NardyError(f"--until-se must be positive, got {until_se}")
+    from .engine import outcome
+    if outcome(position, rules) is not None:
+        raise NardyError(f"the game is already over in {str(position)!r}")
+    spec = GameSpec(position, rules, white, black, seed, stratify)
+
+    def stop(tally: Tally) -> bool:
+        if until_se is None or tally.games < MIN_GAMES_UNTIL_SE:
+            return False
+        return summarize(spec, tally, games, until_se, False).equity_se <= until_se
+
+    def report(tally: Tally) -> None:
+        if progress is not None:
+            progress(summarize(spec, tally, games, until_se, False, name))
+
+    tally, interrupted = run_chunks(spec, chunks(games), workers=workers, executor=executor,
+                                    scheduler=scheduler, stop=stop, report=report)
+    return summarize(spec, tally, games, until_se, interrupted, name)
+
+
+def _policies(policies) -> tuple[Policy, Policy]:
+    if isinstance(policies, (str,)) or not isinstance(policies, Sequence):
+        policies = (policies, policies)
+    if len(policies) != 2:
+        raise NardyError("policies must be one policy or a (white, black) pair")
+    return tuple(get_policy(p) if isinstance(p, str) else p for p in policies)  # type: ignore[return-value]
