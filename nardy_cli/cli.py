@@ -7,7 +7,7 @@ import sys
 import click
 
 from . import __version__
-from .commands import moves, show
+from .commands import deficit_cmd, moves, rollout_cmd, show
 
 EPILOG = """\b
 Examples:
@@ -49,7 +49,7 @@ def cli() -> None:
     """
 
 
-for module in (show, moves):
+for module in (show, moves, rollout_cmd, deficit_cmd):
     cli.add_command(module.command)
 
 

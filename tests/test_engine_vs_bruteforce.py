@@ -9,8 +9,8 @@ from randomgames import random_game_positions
 from nardy_cli.engine import legal_plays
 from nardy_cli.rules import BLOCK_CHECKS, HEAD_RULES, make_rules
 
-# 2,000 positions of uniformly random games plus 1,000 of block-building games.
-PAIRS = random_game_positions(2000, seed=11) + random_game_positions(1000, seed=12, greedy=0.7)
+# 2,000 positions of uniformly random games plus 2,000 of block-building games.
+PAIRS = random_game_positions(2000, seed=11) + random_game_positions(2000, seed=13, greedy=0.7)
 
 
 @pytest.mark.parametrize("head_rule", HEAD_RULES)

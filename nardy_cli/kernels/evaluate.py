@@ -33,30 +33,61 @@ ROLL_WEIGHT = np.array([1.0 if h == l else 2.0 for h, l in zip(ROLL_HIGH, ROLL_L
 _PRIME = np.array([0.0, 0.0, 1.0, 2.0, 4.0, 7.0, 11.0, 16.0, 22.0, 29.0, 37.0, 46.0, 56.0], dtype=np.float64)
 
 
+_FULL = (1 << N_POINTS) - 1
+
+
+@njit(cache=True)
+def popcount(x):
+    """Number of set bits of a non-negative int64."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101 & 0xFFFFFFFFFFFFFFFF) >> 56
+
+
+@njit(cache=True)
+def movable_points(own, other, face, all_home):
+    """Bit mask of `own` points (own numbering) from which a step of `face` is legal, ignoring R6.
+
+    `other` is the other side's points in the same numbering.
+    """
+    inside = own & ~(other >> face) & ((1 << (N_POINTS - face)) - 1)
+    if all_home:
+        inside |= own & ~((1 << (N_POINTS - face)) - 1)
+    return inside
+
+
+@njit(cache=True)
+def masks(board):
+    """(mover's points, opponent's points in the mover's numbering, both numberings rotated) as bit masks."""
+    mine = 0
+    theirs = 0
+    for p in range(N_POINTS):
+        if board[p] > 0:
+            mine |= 1 << p
+        elif board[p] < 0:
+            theirs |= 1 << p
+    return mine, theirs
+
+
+@njit(cache=True)
+def rotate(mask):
+    """The same points in the other side's numbering (12 points round)."""
+    return ((mask >> 12) | (mask << 12)) & _FULL
+
+
 @njit(cache=True)
 def mobility(board, side_sign, face, all_home):
-    """Checkers of one side (+1 mover, -1 opponent) that can step `face` (head counts once)."""
-    n = 0
-    for i in range(N_POINTS):
-        p = i if side_sign > 0 else (i + 12) % N_POINTS  # the side's own point i, as a board index
-        c = board[p] * side_sign
-        if c <= 0:
-            continue
-        t = i + face
-        if t >= N_POINTS:
-            if all_home:
-                n += 1 if i == 0 else c
-            continue
-        tp = t if side_sign > 0 else (t + 12) % N_POINTS
-        if board[tp] * side_sign < 0:
-            continue
-        n += 1 if i == 0 else c
-    return n
+    """Points of one side (+1 mover, -1 opponent) from which a step of `face` is possible."""
+    mine, theirs = masks(board)
+    if side_sign > 0:
+        return popcount(movable_points(mine, theirs, face, all_home))
+    return popcount(movable_points(rotate(theirs), rotate(mine), face, all_home))
 
 
 @njit(cache=True)
 def features(board, out):
-    """Fill `out` with the evaluator's features of a mover-relative board."""
+    """Fill `out` with the evaluator's features of a mover-relative board; return the mover's checkers on board."""
     for j in range(N_FEATURES):
         out[j] = 0.0
     my_pips = 0
@@ -67,30 +98,47 @@ def features(board, out):
     opp_out_home = 0
     my_back = False   # a mover checker on its points 1-12
     opp_back = False  # an opponent checker on its points 1-12
+    mine_m = 0
+    theirs_m = 0
+    stack = 0
+    spread = 0
+    home = 0
+    zone = 0
     for p in range(N_POINTS):
         c = board[p]
         if c > 0:
+            mine_m |= 1 << p
             my_pips += c * (24 - p)
             my_on += c
             if p < HOME_START:
                 my_out_home += c
-            if p < 12:
-                my_back = True
+                if p < 12:
+                    my_back = True
+                elif p < 18:
+                    zone += 1   # points held in front of the opponent's head (mover's 13-18)
+            else:
+                home += 1
+            if p > 0:
+                spread += 1
+                if c > 3:
+                    stack += c - 3
         elif c < 0:
-            q = (p + 12) % N_POINTS
-            opp_pips += -c * (24 - q)
-            opp_on += -c
+            theirs_m |= 1 << p
+            q = p - 12 if p >= 12 else p + 12
+            opp_pips -= c * (24 - q)
+            opp_on -= c
             if q < HOME_START:
-                opp_out_home += -c
-            if q < 12:
-                opp_back = True
+                opp_out_home -= c
+                if q < 12:
+                    opp_back = True
+    if my_on == 0:
+        return 0
     my_off = 15 - my_on
     opp_off = 15 - opp_on
-    contact = (my_back or opp_back) and my_on > 0 and opp_on > 0
-    if not contact:
+    if not ((my_back or opp_back) and opp_on > 0):
         out[F_RACE_PIPS] = (opp_pips - my_pips) / 10.0
         out[F_RACE_OFF] = my_off - opp_off
-        return
+        return my_on
     out[F_CONTACT] = 1.0
     out[F_PIPS] = (opp_pips - my_pips) / 10.0
     out[F_OFF] = my_off - opp_off
@@ -99,38 +147,31 @@ def features(board, out):
     run = 0
     block = 0.0
     for q in range(N_POINTS):
-        c = board[(q + 12) % N_POINTS]
+        c = board[q + 12 if q < 12 else q - 12]
         if c > 0:
             run += 1
         else:
             if run >= 2 and behind > 0:
-                block += _PRIME[min(run, 12)] * behind / 15.0
+                block += _PRIME[min(run, 12)] * behind
             run = 0
-            if c < 0:
-                behind += -c
+            behind -= c if c < 0 else 0
     if run >= 2 and behind > 0:
-        block += _PRIME[min(run, 12)] * behind / 15.0
-    out[F_BLOCK] = block
-    # points held in front of the opponent's head: the mover's points 13-18
-    zone = 0
-    for p in range(12, 18):
-        if board[p] > 0:
-            zone += 1
+        block += _PRIME[min(run, 12)] * behind
+    out[F_BLOCK] = block / 15.0
     out[F_ZONE] = zone
     out[F_HEAD] = board[0] - 1 if board[0] > 1 else 0
     out[F_OPP_HEAD] = -board[12] - 1 if board[12] < -1 else 0
-    opp_home = opp_out_home == 0
-    my_home = my_out_home == 0
+    opp_own, mine_in_opp = rotate(theirs_m), rotate(mine_m)
     blocked = 0
     total = 0
     own_blocked = 0
     own_total = 0
     for f in range(1, 7):
-        m = mobility(board, -1, f, opp_home)
+        m = popcount(movable_points(opp_own, mine_in_opp, f, opp_out_home == 0))
         total += m
         if m == 0:
             blocked += 1
-        m2 = mobility(board, 1, f, my_home)
+        m2 = popcount(movable_points(mine_m, theirs_m, f, my_out_home == 0))
         own_total += m2
         if m2 == 0:
             own_blocked += 1
@@ -138,47 +179,41 @@ def features(board, out):
     out[F_OPP_MOBILITY] = np.sqrt(total)
     out[F_OWN_BLOCKED] = own_blocked
     out[F_OWN_MOBILITY] = np.sqrt(own_total)
-    stack = 0
-    spread = 0
-    home = 0
-    for p in range(1, N_POINTS):
-        c = board[p]
-        if c > 0:
-            spread += 1
-            if c > 3:
-                stack += c - 3
-            if p >= HOME_START:
-                home += 1
     out[F_STACK] = stack
     out[F_SPREAD] = spread
     out[F_HOME] = home
+    return my_on
+
+
+@njit(cache=True)
+def racer_score(board):
+    """Fewest pips left and most borne off first, then the fewest own blocked faces."""
+    pips = 0
+    on = 0
+    out_home = 0
+    for p in range(N_POINTS):
+        if board[p] > 0:
+            pips += board[p] * (24 - p)
+            on += board[p]
+            if p < HOME_START:
+                out_home += board[p]
+    if on == 0:
+        return TERMINAL
+    mine, theirs = masks(board)
+    blocked = 0
+    for f in range(1, 7):
+        if movable_points(mine, theirs, f, out_home == 0) == 0:
+            blocked += 1
+    return -pips + 4.0 * (15 - on) - 0.5 * blocked
 
 
 @njit(cache=True)
 def static_score(board, kind, weights, feats):
     """Score of a result for the side that just played it."""
-    on = 0
-    for p in range(N_POINTS):
-        if board[p] > 0:
-            on += board[p]
-    if on == 0:
-        return TERMINAL
     if kind == RACER:
-        pips = 0
-        for p in range(N_POINTS):
-            if board[p] > 0:
-                pips += board[p] * (24 - p)
-        # fewest pips left and most borne off first, then the fewest own blocked faces
-        blocked = 0
-        home = True
-        for p in range(HOME_START):
-            if board[p] > 0:
-                home = False
-        for f in range(1, 7):
-            if mobility(board, 1, f, home) == 0:
-                blocked += 1
-        return -pips + 4.0 * (15 - on) - 0.5 * blocked
-    features(board, feats)
+        return racer_score(board)
+    if features(board, feats) == 0:
+        return TERMINAL
     s = 0.0
     for j in range(N_FEATURES):
         s += weights[j] * feats[j]

@@ -298,3 +298,18 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
                 kept += 1
         count = kept
     return count, best
+
+
+@njit(cache=True)
+def face_mobility(board, opp_off, face, block_check):
+    """Mover checkers that can legally take one step of `face` now (one from the head, R4)."""
+    outside = 0
+    for p in range(HOME_START):
+        if board[p] > 0:
+            outside += board[p]
+    far = furthest_opponent(board)
+    n = 0
+    for src in range(N_POINTS):
+        if step_is_legal(board, src, face, 0, 1, outside, opp_off, block_check, far):
+            n += 1 if src == 0 else board[src]
+    return n

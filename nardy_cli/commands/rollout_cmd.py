@@ -1,0 +1,101 @@
+"""`nardy rollout`: outcome probabilities, equity and deficits by Monte Carlo games."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..executors import EXECUTORS, default_workers
+from ..rollout import DEFAULT_SEED, rollout
+from ..render import frame_text, to_json
+from ..reports import write_rollout_report
+from .common import POSITION, BadInput, block_validation_option, flatten, format_option, handle_errors, rules_options
+from .progress import Progress
+from .tables import rollout_table
+
+
+def policy_options(func):
+    """--policy for both sides, or --white-policy/--black-policy."""
+    func = click.option("--black-policy", default=None, metavar="NAME", help="Black's policy (overrides --policy).")(func)
+    func = click.option("--white-policy", default=None, metavar="NAME", help="White's policy (overrides --policy).")(func)
+    return click.option("--policy", default="random", show_default=True, metavar="NAME",
+                        help="Policy for both sides: random, racer, heuristic, lookahead:NAME, a plugin "
+                             "or module:attribute (see 'nardy policies').")(func)
+
+
+def run_options(func):
+    """Options shared by every command that plays games."""
+    for opt in reversed([
+        click.option("--games", type=click.IntRange(min=1), default=10000, show_default=True,
+                     help="Games to play (the maximum with --until-se)."),
+        click.option("--until-se", type=float, default=None, metavar="X",
+                     help="Stop once the equity's standard error is at most X (checked every 1,296 games)."),
+        click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=DEFAULT_SEED, show_default=True,
+                     help="Random seed; game i's dice depend only on the seed and i."),
+        click.option("--workers", type=click.IntRange(min=1), default=None,
+                     help="Worker processes [default: all cores]."),
+        click.option("--stratify/--no-stratify", default=True, show_default=True,
+                     help="Stratify the first two rolls over blocks of 36 and 1,296 games."),
+        click.option("--executor", type=click.Choice(EXECUTORS), default="local", show_default=True,
+                     help="Where games run: local processes or a Dask cluster."),
+        click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler, e.g. tcp://10.0.0.5:8786."),
+        click.option("--quiet", "-q", is_flag=True, help="No progress bar."),
+    ]):
+        func = opt(func)
+    return func
+
+
+@click.command("rollout", epilog="""\b
+Examples:
+  nardy rollout "W:1x14,12 B:1x15 b"
+  nardy rollout start --games 100000 --policy heuristic
+  nardy rollout positions/study.txt --until-se 0.01 --format json
+  nardy rollout start --white-policy heuristic --black-policy racer --output reports/h-vs-r
+""")
+@block_validation_option
+@click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
+@policy_options
+@run_options
+@rules_options
+@format_option
+@click.option("--output", "-o", type=click.Path(file_okay=False), default=None,
+              help="Also write results.json, results.csv, charts and report.md into this folder.")
+@click.option("--html", is_flag=True, help="With --output, also write a self-contained report.html.")
+@click.option("--svg", is_flag=True, help="With --output, draw charts as SVG instead of PNG.")
+@handle_errors
+def command(positions, policy, white_policy, black_policy, games, until_se, seed, workers, stratify, executor,
+            scheduler, quiet, rules, fmt, output, html, svg, no_block_validation) -> None:
+    """Roll out POSITION: chances of every outcome for the side to move, equity, move deficits."""
+    items = flatten(positions)
+    pols = (white_policy or policy, black_policy or policy)
+    results = []
+    interrupted = False
+    for item in items:
+        bar = Progress(games, f"{item.name}: " if item.name else "", enabled=not quiet)
+        try:
+            result = rollout(item.position, pols, games, seed, rules, stratify=stratify, until_se=until_se,
+                             workers=workers or default_workers(), executor=executor, scheduler=scheduler,
+                             progress=bar, name=item.name)
+        finally:
+            bar.close()
+        results.append(result)
+        if fmt == "json":
+            click.echo(to_json(result.to_dict()))
+        elif fmt == "table":
+            if len(results) > 1:
+                click.echo()
+            click.echo(rollout_table(result))
+        if result.unfinished:
+            click.echo(f"Warning: {result.unfinished} games did not finish within the ply limit", err=True)
+        if result.interrupted:
+            interrupted = True
+            break
+    if fmt == "csv":
+        import pandas as pd
+        click.echo(frame_text(pd.DataFrame([r.summary_row() for r in results]), "csv"))
+    if output:
+        path = write_rollout_report(results, output, html=html, svg=svg)
+        click.echo(f"Report written to {path}", err=True)
+    if interrupted:
+        sys.exit(130)

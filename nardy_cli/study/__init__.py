@@ -1,0 +1,1 @@
+"""Study tools: play ranking, opening tables, batch runs, charts, diagrams and reports."""
