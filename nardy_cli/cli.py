@@ -7,7 +7,7 @@ import sys
 import click
 
 from . import __version__
-from .commands import deficit_cmd, moves, rollout_cmd, show
+from .commands import deficit_cmd, moves, policies_cmd, rollout_cmd, show, study_cmd
 
 EPILOG = """\b
 Examples:
@@ -51,6 +51,10 @@ def cli() -> None:
 
 for module in (show, moves, rollout_cmd, deficit_cmd):
     cli.add_command(module.command)
+for command in (policies_cmd.policies_command, policies_cmd.eval_command, policies_cmd.duel_command,
+                study_cmd.analyze_command, study_cmd.openings_command, study_cmd.batch_command,
+                study_cmd.chart_command):
+    cli.add_command(command)
 
 
 def main() -> None:

@@ -17,11 +17,10 @@ EXECUTORS = ("local", "dask")
 class _Collector:
     """Folds finished chunks: all of them, and the prefix in chunk order for the stop rule."""
 
-    def __init__(self, n: int, stop: Callable, report: Callable) -> None:
-        from .rollout import Tally
+    def __init__(self, n: int, stop: Callable, report: Callable, new_tally: Callable) -> None:
         self.done: dict[int, object] = {}
-        self.total = Tally()
-        self.prefix = Tally()
+        self.total = new_tally()
+        self.prefix = new_tally()
         self.next = 0
         self.n = n
         self.stop, self.report = stop, report
@@ -57,61 +56,79 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def run_chunks(spec, ranges: list[tuple[int, int]], *, workers: int = 1, executor: str = "local",
-               scheduler: str | None = None, stop: Callable, report: Callable):
-    """Run every chunk (or until `stop`), returning (tally, interrupted)."""
+def run_chunks(spec, ranges: list[tuple[int, int]], *, task: Callable, new_tally: Callable, workers: int = 1,
+               executor: str = "local", scheduler: str | None = None, stop: Callable | None = None,
+               report: Callable | None = None):
+    """Run `task(spec, lo, hi)` on every range (or until `stop`), returning (summed tally, interrupted)."""
+    return run_jobs([(spec, lo, hi) for lo, hi in ranges], task=task, new_tally=new_tally, workers=workers,
+                    executor=executor, scheduler=scheduler, stop=stop, report=report)
+
+
+def run_jobs(jobs: list[tuple], *, task: Callable, new_tally: Callable, workers: int = 1, executor: str = "local",
+             scheduler: str | None = None, stop: Callable | None = None, report: Callable | None = None):
+    """Run `task(*job)` for every job (or until `stop` holds on the jobs finished in order).
+
+    Returns (summed tally, interrupted).  `task` must be a module-level function
+    (it is pickled to worker processes); its tallies are summed with `.add`.
+    """
+    stop = stop or (lambda tally: False)
+    report = report or (lambda tally: None)
     if executor not in EXECUTORS:
         raise NardyError(f"unknown executor {executor!r}: choose one of {', '.join(EXECUTORS)}")
     if workers < 1:
         raise NardyError(f"workers must be at least 1, got {workers}")
-    collector = _Collector(len(ranges), stop, report)
+    collector = _Collector(len(jobs), stop, report, new_tally)
     if executor == "dask":
-        return _run_dask(spec, ranges, scheduler, collector)
+        return _run_dask(task, jobs, scheduler, collector)
     if scheduler is not None:
         raise NardyError("--scheduler needs --executor dask")
-    if workers == 1 or len(ranges) == 1:
-        return _run_inline(spec, ranges, collector)
-    return _run_processes(spec, ranges, workers, collector)
+    if workers == 1 or len(jobs) == 1:
+        return _run_inline(task, jobs, collector)
+    return _run_processes(task, jobs, workers, collector)
 
 
-def _run_inline(spec, ranges, collector):
-    from .rollout import run_chunk
+def _describe(job: tuple) -> str:
+    """Which games a job plays, for error messages."""
+    lo, hi = job[-2], job[-1]
+    return f"games {lo}-{hi - 1}"
+
+
+def _run_inline(task, jobs, collector):
     try:
-        for i, (lo, hi) in enumerate(ranges):
-            if collector.add(i, run_chunk(spec, lo, hi)):
+        for i, job in enumerate(jobs):
+            if collector.add(i, task(*job)):
                 break
     except KeyboardInterrupt:
         return collector.result(True)
     return collector.result(False)
 
 
-def _run_processes(spec, ranges, workers, collector):
-    from .rollout import run_chunk
+def _run_processes(task, jobs, workers, collector):
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
     pending: dict = {}
-    todo = iter(enumerate(ranges))
+    todo = iter(enumerate(jobs))
     interrupted = False
     try:
-        for i, (lo, hi) in todo:
-            pending[pool.submit(run_chunk, spec, lo, hi)] = (i, lo, hi)
+        for i, job in todo:
+            pending[pool.submit(task, *job)] = (i, job)
             if len(pending) >= 2 * workers:
                 break
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for fut in finished:
-                i, lo, hi = pending.pop(fut)
+                i, job = pending.pop(fut)
                 try:
                     tally = fut.result()
                 except BrokenProcessPool:
-                    raise ExecutorError(f"a worker process died while playing games {lo}-{hi - 1}; "
+                    raise ExecutorError(f"a worker process died while playing {_describe(job)}; "
                                         "no result is reported") from None
                 if collector.add(i, tally):
                     pending.clear()
                     break
             else:
-                for i, (lo, hi) in todo:
-                    pending[pool.submit(run_chunk, spec, lo, hi)] = (i, lo, hi)
+                for i, job in todo:
+                    pending[pool.submit(task, *job)] = (i, job)
                     if len(pending) >= 2 * workers:
                         break
                 continue
@@ -126,29 +143,27 @@ def _run_processes(spec, ranges, workers, collector):
     return collector.result(interrupted)
 
 
-def _run_dask(spec, ranges, scheduler, collector):
+def _run_dask(task, jobs, scheduler, collector):
     if not scheduler:
         raise NardyError("--executor dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
     try:
         from distributed import Client, as_completed
     except ImportError:
         raise NardyError("the dask executor needs the optional extra: pip install 'nardy[dask]'") from None
-    from .rollout import run_chunk
     try:
         client = Client(scheduler, timeout="10s")
     except (OSError, TimeoutError) as exc:
         raise ExecutorError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
     interrupted = False
     try:
-        futures = {client.submit(run_chunk, spec, lo, hi, pure=False, key=f"nardy-{spec.seed}-{lo}-{hi}-{id(spec)}"):
-                   (i, lo, hi) for i, (lo, hi) in enumerate(ranges)}
+        futures = {client.submit(task, *job, pure=False): (i, job) for i, job in enumerate(jobs)}
         try:
             for fut in as_completed(futures):
-                i, lo, hi = futures[fut]
+                i, job = futures[fut]
                 try:
                     tally = fut.result()
                 except Exception as exc:
-                    raise ExecutorError(f"Dask task for games {lo}-{hi - 1} failed: {exc}") from None
+                    raise ExecutorError(f"Dask task for {_describe(job)} failed: {exc}") from None
                 if collector.add(i, tally):
                     break
         except KeyboardInterrupt:

@@ -12,8 +12,6 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import pandas as pd
-
 from .errors import NardyError
 from .render import to_json
 
@@ -44,21 +42,31 @@ def commit_output(tmp: Path, final: Path) -> Path:
     return final
 
 
-def write_results(folder: Path, kind: str, records: list[dict], table: pd.DataFrame) -> None:
-    """results.json (kind plus records) and results.csv (one row per analysed item)."""
-    (folder / "results.json").write_text(json.dumps({"kind": kind, "results": records}, indent=1) + "\n")
-    table.to_csv(folder / "results.csv", index=False)
-
-
-def write_rollout_report(results, output: str | Path, *, html: bool = False, svg: bool = False) -> Path:
-    """The report folder of one or more rollouts."""
-    from .study.report import build_report
+def write_report(data: dict, output: str | Path, *, html: bool = False, svg: bool = False) -> Path:
+    """Render a report folder from results `data` into `output`, all or nothing."""
+    from .study.report import render_folder
     tmp, final = prepare_output(output)
     try:
-        records = [json.loads(to_json(r.to_dict())) for r in results]
-        write_results(tmp, "rollout", records, pd.DataFrame([r.summary_row() for r in results]))
-        build_report(tmp, html=html, svg=svg)
+        render_folder(tmp, data, html=html, svg=svg)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return commit_output(tmp, final)
+
+
+def rollout_data(results, kind: str = "rollout") -> dict:
+    """Results data of one or more rollouts, with their traces and static deficits."""
+    from .deficit import static_deficit
+    rules = None
+    out = []
+    for r in results:
+        out.append(json.loads(to_json(r.to_dict())))
+    from .rules import rules_from_dict
+    rules = rules_from_dict(out[0]["params"]["rules"])
+    return {"kind": kind, "results": out, "traces": [[list(t) for t in r.trace] for r in results],
+            "static_deficit": [json.loads(to_json(static_deficit(r.position, rules).to_dict())) for r in results]}
+
+
+def json_data(kind: str, obj) -> dict:
+    """Results data of an analysis or opening table (anything with `to_dict`)."""
+    return {"kind": kind, "results": [json.loads(to_json(obj.to_dict()))]}

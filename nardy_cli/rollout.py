@@ -8,7 +8,7 @@ number of workers, the executor or the order chunks finish in.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
 import numpy as np
@@ -90,6 +90,7 @@ class RolloutResult:
     deficit: dict[str, dict]
     unfinished: int = 0
     name: str | None = None
+    trace: tuple[tuple[int, float, float], ...] = ()   # (games, equity, SE) after each chunk, in order
 
     def to_dict(self) -> dict:
         """The JSON object of `nardy rollout --format json` (keys in the documented order)."""
@@ -192,18 +193,24 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
         raise NardyError(f"the game is already over in {str(position)!r}")
     spec = GameSpec(position, rules, white, black, seed, stratify)
 
+    trace: list[tuple[int, float, float]] = []
+
     def stop(tally: Tally) -> bool:
+        """Called each time the in-order prefix of chunks grows: trace it and apply the stop rule."""
+        partial = summarize(spec, tally, games, until_se, False)
+        trace.append((partial.games, partial.equity, partial.equity_se))
         if until_se is None or tally.games < MIN_GAMES_UNTIL_SE:
             return False
-        return summarize(spec, tally, games, until_se, False).equity_se <= until_se
+        return partial.equity_se <= until_se
 
     def report(tally: Tally) -> None:
         if progress is not None:
             progress(summarize(spec, tally, games, until_se, False, name))
 
-    tally, interrupted = run_chunks(spec, chunks(games), workers=workers, executor=executor,
-                                    scheduler=scheduler, stop=stop, report=report)
-    return summarize(spec, tally, games, until_se, interrupted, name)
+    tally, interrupted = run_chunks(spec, chunks(games), task=run_chunk, new_tally=Tally, workers=workers,
+                                    executor=executor, scheduler=scheduler, stop=stop, report=report)
+    result = summarize(spec, tally, games, until_se, interrupted, name)
+    return replace(result, trace=tuple(t for t in trace if t[0] <= result.games))
 
 
 def _policies(policies) -> tuple[Policy, Policy]:

@@ -20,17 +20,21 @@ class Progress:
         self.drawn = False
 
     def __call__(self, result) -> None:
+        """Take a partial `RolloutResult`."""
+        self.update(result.games, result.equity, result.equity_se)
+
+    def update(self, done: int, value: float, se: float, what: str = "equity") -> None:
+        """Redraw with `done` games and the running estimate `value` ± `se`."""
         if not self.enabled:
             return
         elapsed = time.monotonic() - self.start
         if elapsed < self.delay:
             return
-        done = result.games
         width = 24
         filled = int(width * min(done / self.total, 1.0)) if self.total else width
         rate = done / elapsed if elapsed > 0 else 0.0
         line = (f"\r{self.label}[{'#' * filled}{'.' * (width - filled)}] {done:,}/{self.total:,} games  "
-                f"{rate:,.0f} games/s  equity {result.equity:+.4f} ± {result.equity_se:.4f} ")
+                f"{rate:,.0f} games/s  {what} {value:+.4f} ± {se:.4f} ")
         click.echo(line, err=True, nl=False)
         self.drawn = True
 

@@ -9,7 +9,7 @@ import click
 from ..executors import EXECUTORS, default_workers
 from ..rollout import DEFAULT_SEED, rollout
 from ..render import frame_text, to_json
-from ..reports import write_rollout_report
+from ..reports import rollout_data, write_report
 from .common import POSITION, BadInput, block_validation_option, flatten, format_option, handle_errors, rules_options
 from .progress import Progress
 from .tables import rollout_table
@@ -95,7 +95,7 @@ def command(positions, policy, white_policy, black_policy, games, until_se, seed
         import pandas as pd
         click.echo(frame_text(pd.DataFrame([r.summary_row() for r in results]), "csv"))
     if output:
-        path = write_rollout_report(results, output, html=html, svg=svg)
+        path = write_report(rollout_data(results), output, html=html, svg=svg)
         click.echo(f"Report written to {path}", err=True)
     if interrupted:
         sys.exit(130)

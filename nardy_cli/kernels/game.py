@@ -92,55 +92,109 @@ def final_result(board, mover_white, root_white, status):
 
 
 @njit(cache=True)
+def workspace():
+    """Scratch arrays of one game loop: the play list and, for lookahead, a second one for replies."""
+    memo, memo_stamp = memo_arrays()
+    s_memo, s_stamp = memo_arrays()
+    return (np.zeros((4096, N_POINTS), dtype=np.int8), np.zeros((4096, 4), dtype=np.int8),
+            np.zeros((4096, 4), dtype=np.int8), memo, memo_stamp,
+            np.zeros((4096, N_POINTS), dtype=np.int8), np.zeros((4096, 4), dtype=np.int8),
+            np.zeros((4096, 4), dtype=np.int8), s_memo, s_stamp,
+            np.empty(N_POINTS, dtype=np.int8), np.zeros(1, dtype=np.uint64))
+
+
+@njit(cache=True)
+def play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify, head_rule, block_check,
+                  last_roll, policy_kind, policy_weights, policy_lookahead, max_plies, deficit, ws):
+    """Play game number `game` to its end; return (result code for the root side, plies, stratum).
+
+    `policy_kind[s]`, `policy_weights[s]`, `policy_lookahead[s]` choose side s's plays (0 White,
+    1 Black); deficit figures are added into `deficit[side]`.
+    """
+    out_boards, out_from, out_die, memo, memo_stamp, s_boards, s_from, s_die, s_memo, s_stamp, board, rstate = ws
+    board[:] = root_board
+    mover_white = root_white
+    rstate[0] = policy_state(seed, game)
+    stratum = 0
+    turn = 0
+    while True:
+        status = game_status(board, mover_white, last_roll)
+        if status != IN_PLAY:
+            return final_result(board, mover_white, root_white, status), turn, stratum
+        if turn >= max_plies:
+            return UNFINISHED, turn, stratum
+        d1, d2, s = game_dice(seed, game, turn, stratify, root_d1, root_d2)
+        if turn == 0 or (root_d1 > 0 and turn == 1):
+            stratum = s
+        opp_off = 15 - opp_on_board(board)
+        n, nsteps = enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
+                                    out_boards, out_from, out_die, memo, memo_stamp)
+        side = 0 if mover_white else 1
+        record_turn(deficit, side, d1, d2, nsteps, out_die[0, 0])
+        if n == 1:
+            pick = 0
+        else:
+            pick = choose_play(out_boards, n, policy_kind[side], policy_weights[side],
+                               policy_lookahead[side], rstate, head_rule, block_check,
+                               s_boards, s_from, s_die, s_memo, s_stamp)
+        flip(out_boards[pick], board)
+        mover_white = not mover_white
+        turn += 1
+
+
+@njit(cache=True)
 def play_games(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, stratify,
                head_rule, block_check, last_roll, policy_kind, policy_weights, policy_lookahead, max_plies,
                counts, deficit, plies):
-    """Play games game_lo..game_hi-1 to the end and add their results into the arrays.
-
-    counts[stratum, result], deficit[side, column], plies[0] += plies played.
-    `policy_kind[s]` / `policy_weights[s]` choose side s's plays (0 White, 1 Black).
-    """
-    out_boards = np.zeros((4096, N_POINTS), dtype=np.int8)
-    out_from = np.zeros((4096, 4), dtype=np.int8)
-    out_die = np.zeros((4096, 4), dtype=np.int8)
-    memo, memo_stamp = memo_arrays()
-    # a second workspace for the lookahead's enumeration of replies
-    s_boards = np.zeros((4096, N_POINTS), dtype=np.int8)
-    s_from = np.zeros((4096, 4), dtype=np.int8)
-    s_die = np.zeros((4096, 4), dtype=np.int8)
-    s_memo, s_stamp = memo_arrays()
-    board = np.empty(N_POINTS, dtype=np.int8)
-    rstate = np.zeros(1, dtype=np.uint64)
+    """Play games game_lo..game_hi-1 and add counts[stratum, result], deficits and plies."""
+    ws = workspace()
     for game in range(game_lo, game_hi):
-        board[:] = root_board
-        mover_white = root_white
-        rstate[0] = policy_state(seed, game)
-        stratum = 0
-        turn = 0
-        result = UNFINISHED
-        while True:
-            status = game_status(board, mover_white, last_roll)
-            if status != IN_PLAY:
-                result = final_result(board, mover_white, root_white, status)
-                break
-            if turn >= max_plies:
-                break
-            d1, d2, s = game_dice(seed, game, turn, stratify, root_d1, root_d2)
-            if turn == 0 or (root_d1 > 0 and turn == 1):
-                stratum = s
-            opp_off = 15 - opp_on_board(board)
-            n, nsteps = enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
-                                        out_boards, out_from, out_die, memo, memo_stamp)
-            side = 0 if mover_white else 1
-            record_turn(deficit, side, d1, d2, nsteps, out_die[0, 0])
-            if n == 1:
-                pick = 0
-            else:
-                pick = choose_play(out_boards, n, policy_kind[side], policy_weights[side],
-                                   policy_lookahead[side], rstate, head_rule, block_check,
-                                   s_boards, s_from, s_die, s_memo, s_stamp)
-            flip(out_boards[pick], board)
-            mover_white = not mover_white
-            turn += 1
+        result, turns, stratum = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify,
+                                               head_rule, block_check, last_roll, policy_kind, policy_weights,
+                                               policy_lookahead, max_plies, deficit, ws)
         counts[stratum, result] += 1
-        plies[0] += turn
+        plies[0] += turns
+
+
+@njit(cache=True)
+def play_duel(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, stratify,
+              head_rule, block_check, last_roll, policy_kind, policy_weights, policy_lookahead, max_plies,
+              joint, deficit, plies):
+    """Duplicate games: each dice sequence with side 0's policy (A) as White, then as Black.
+
+    joint[r1, r2] counts pairs by the root side's results: r1 with A on the root side,
+    r2 with B there; `policy_*` hold A at index 0 and B at 1.
+    """
+    ws = workspace()
+    swapped_kind = policy_kind[::-1].copy()
+    swapped_weights = policy_weights[::-1].copy()
+    swapped_look = policy_lookahead[::-1].copy()
+    a_first_kind = policy_kind if root_white else swapped_kind
+    a_first_weights = policy_weights if root_white else swapped_weights
+    a_first_look = policy_lookahead if root_white else swapped_look
+    b_first_kind = swapped_kind if root_white else policy_kind
+    b_first_weights = swapped_weights if root_white else policy_weights
+    b_first_look = swapped_look if root_white else policy_lookahead
+    for game in range(game_lo, game_hi):
+        r1, t1, _ = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify, head_rule,
+                                  block_check, last_roll, a_first_kind, a_first_weights, a_first_look,
+                                  max_plies, deficit, ws)
+        r2, t2, _ = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify, head_rule,
+                                  block_check, last_roll, b_first_kind, b_first_weights, b_first_look,
+                                  max_plies, deficit, ws)
+        joint[r1, r2] += 1
+        plies[0] += t1 + t2
+
+
+@njit(cache=True)
+def play_games_each(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, stratify,
+                    head_rule, block_check, last_roll, policy_kind, policy_weights, policy_lookahead, max_plies,
+                    results, deficit, plies):
+    """Like `play_games`, but write each game's result code into results[game - game_lo]."""
+    ws = workspace()
+    for game in range(game_lo, game_hi):
+        result, turns, _ = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify,
+                                         head_rule, block_check, last_roll, policy_kind, policy_weights,
+                                         policy_lookahead, max_plies, deficit, ws)
+        results[game - game_lo] = result
+        plies[0] += turns

@@ -23,8 +23,8 @@ def heuristic_weights(**overrides: float) -> tuple[float, ...]:
 
 # Tuned by self-play duels: see docs/tuning.md.
 HEURISTIC_WEIGHTS = {
-    "pips": 1.0, "off": 0.5, "block": 1.0, "zone": 0.5, "head": -0.4, "opp_blocked": 0.8,
-    "opp_mobility": -0.3, "own_blocked": -0.6, "stack": -0.3, "home": 0.2, "spread": 0.15,
+    "pips": -0.5, "off": 0.5, "block": 0.35, "zone": 0.75, "head": 0.2, "opp_blocked": 0.84,
+    "opp_mobility": -0.585, "own_blocked": -0.6, "stack": -0.45, "home": 0.13, "spread": 0.15,
     "race_pips": 1.0, "race_off": 2.0, "contact": 0.0, "opp_head": 0.2, "own_mobility": 0.2,
 }
 HEURISTIC = CompiledPolicy("heuristic", ev.HEURISTIC,

@@ -1,4 +1,4 @@
-"""The Python game driver: rollouts where at least one side is a Python bot.
+"""The Python game driver: games where at least one side is a Python bot.
 
 Same dice, stratification and bookkeeping as the compiled kernel (it calls the
 same kernel functions); only the choice of a Python side's play goes through Python.
@@ -13,59 +13,79 @@ from ..engine import enumerate_board, plays_from_kernel
 from ..errors import PolicyError
 from ..kernels import board as kb
 from ..kernels.evaluate import choose_play
-from ..kernels.game import game_dice, record_turn, final_result
+from ..kernels.game import final_result, game_dice, record_turn
 from ..kernels.movegen import Workspace
 from ..kernels.rng import policy_state
 from ..position import BLACK, WHITE, Position
 from .base import CompiledPolicy
 
 
-def play_games_python(spec, lo: int, hi: int, max_plies: int, tally) -> None:
-    """Play games lo..hi-1 with a Python loop, adding into `tally`."""
+def play_one_game_python(spec, white, black, game: int, max_plies: int, deficit: np.ndarray,
+                         scratch: Workspace) -> tuple[int, int, int]:
+    """Play game `game` from spec.position; return (result for the root side, plies, stratum)."""
     rules = spec.rules
     dice0 = spec.position.dice
     r1, r2 = (dice0.high, dice0.low) if dice0 else (0, 0)
-    sides = {WHITE: spec.white, BLACK: spec.black}
+    sides = {WHITE: white, BLACK: black}
+    seed = np.uint64(spec.seed)
+    root_white = spec.position.turn == WHITE
+    pos = spec.position.with_dice(None)
+    rstate = np.array([policy_state(seed, game)], dtype=np.uint64)
+    rng = np.random.default_rng([spec.seed, game])
+    turn = 0
+    stratum = 0
+    while True:
+        board, _, opp_off = pos.board()
+        status = kb.game_status(board, pos.turn == WHITE, rules.last_roll)
+        if status != kb.IN_PLAY:
+            return int(final_result(board, pos.turn == WHITE, root_white, status)), turn, stratum
+        if turn >= max_plies:
+            return kb.UNFINISHED, turn, stratum
+        d1, d2, s = game_dice(seed, game, turn, spec.stratify, r1, r2)
+        if turn == 0 or (r1 > 0 and turn == 1):
+            stratum = int(s)
+        dice = Dice(int(d1), int(d2))
+        boards, step_from, step_die, n, nsteps = enumerate_board(board, opp_off, dice, rules)
+        record_turn(deficit, 0 if pos.turn == WHITE else 1, d1, d2, nsteps, step_die[0, 0])
+        plays = plays_from_kernel(pos, dice, boards, step_from, step_die, n, nsteps)
+        policy = sides[pos.turn]
+        if n == 1:
+            chosen = plays[0]
+        elif isinstance(policy, CompiledPolicy):
+            idx = choose_play(boards.copy(), n, policy.kind, policy.weight_array(), policy.lookahead,
+                              rstate, rules.head_code, rules.block_code, *scratch.arrays())
+            chosen = plays[idx]
+        else:
+            chosen = _ask(policy, pos.with_dice(dice), dice, plays, rng)
+        pos = chosen.result
+        turn += 1
+
+
+def play_games_python(spec, lo: int, hi: int, max_plies: int, tally) -> None:
+    """Play games lo..hi-1 with the Python driver, adding into `tally`."""
     scratch = Workspace()
     for game in range(lo, hi):
-        pos = spec.position.with_dice(None)
-        rstate = np.array([policy_state(np.uint64(spec.seed), game)], dtype=np.uint64)
-        rng = np.random.default_rng([spec.seed, game])
-        turn = 0
-        stratum = 0
-        result = kb.UNFINISHED
-        while True:
-            board, _, _ = pos.board()
-            status = kb.game_status(board, pos.turn == WHITE, rules.last_roll)
-            if status != kb.IN_PLAY:
-                result = final_result(board, pos.turn == WHITE, spec.position.turn == WHITE, status)
-                break
-            if turn >= max_plies:
-                break
-            d1, d2, s = game_dice(np.uint64(spec.seed), game, turn, spec.stratify, r1, r2)
-            if turn == 0 or (r1 > 0 and turn == 1):
-                stratum = s
-            dice = Dice(int(d1), int(d2))
-            board, _, opp_off = pos.board()
-            boards, step_from, step_die, n, nsteps = enumerate_board(board, opp_off, dice, rules)
-            record_turn(tally.deficit, 0 if pos.turn == WHITE else 1, d1, d2, nsteps, step_die[0, 0])
-            plays = plays_from_kernel(pos, dice, boards, step_from, step_die, n, nsteps)
-            policy = sides[pos.turn]
-            if n == 1:
-                chosen = plays[0]
-            elif isinstance(policy, CompiledPolicy):
-                idx = choose_play(boards.copy(), n, policy.kind, policy.weight_array(), policy.lookahead,
-                                  rstate, rules.head_code, rules.block_code, *scratch.arrays())
-                chosen = plays[idx]
-            else:
-                chosen = _ask(policy, pos.with_dice(dice), dice, plays, rng)
-            pos = chosen.result
-            turn += 1
+        result, turns, stratum = play_one_game_python(spec, spec.white, spec.black, game, max_plies,
+                                                      tally.deficit, scratch)
         tally.counts[stratum, result] += 1
-        tally.plies[0] += turn
+        tally.plies[0] += turns
 
 
-def _ask(policy, position, dice, plays, rng):
+def play_duel_python(spec, lo: int, hi: int, max_plies: int, tally) -> None:
+    """Duplicate pairs lo..hi-1 with the Python driver: A (spec.white) on the root side, then B."""
+    scratch = Workspace()
+    a, b = spec.white, spec.black
+    root_white = spec.position.turn == WHITE
+    first = (a, b) if root_white else (b, a)
+    second = (b, a) if root_white else (a, b)
+    for game in range(lo, hi):
+        r1, t1, _ = play_one_game_python(spec, *first, game, max_plies, tally.deficit, scratch)
+        r2, t2, _ = play_one_game_python(spec, *second, game, max_plies, tally.deficit, scratch)
+        tally.joint[r1, r2] += 1
+        tally.plies[0] += t1 + t2
+
+
+def _ask(policy, position: Position, dice: Dice, plays, rng):
     """A Python bot's choice, checked against the legal plays."""
     try:
         choice = policy.choose(position, dice, plays, rng)
@@ -78,3 +98,13 @@ def _ask(policy, position, dice, plays, rng):
             return p
     raise PolicyError(f"policy {policy.name!r} returned {choice!r}, which is not one of the "
                       f"{len(plays)} legal plays of {dice} in {str(position.with_dice(None))!r}")
+
+
+def play_games_each_python(spec, lo: int, hi: int, max_plies: int, tally) -> None:
+    """Play games lo..hi-1 with the Python driver, keeping each game's result code."""
+    scratch = Workspace()
+    for game in range(lo, hi):
+        result, turns, _ = play_one_game_python(spec, spec.white, spec.black, game, max_plies,
+                                                tally.deficit, scratch)
+        tally.results[game - lo] = result
+        tally.plies[0] += turns

@@ -1,0 +1,144 @@
+"""`make bench`: speed and memory figures of the engine, rollouts and bots.
+
+Prints legal-play enumerations per second (compiled kernel and Python API) on a
+fixed set of (position, roll) pairs from random games, `nardy moves start` wall
+time, games per second per policy on one core and on all cores, and the peak
+memory of a 1,000,000-game rollout.  `--quick` skips the million games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import subprocess
+import sys
+import time
+
+import numpy as np
+from numba import njit
+
+from nardy_cli import START, legal_plays, outcome
+from nardy_cli.dice import Dice
+from nardy_cli.executors import default_workers
+from nardy_cli.kernels.movegen import Workspace, enumerate_plays
+from nardy_cli.rollout import rollout
+
+N_PAIRS = 2000
+
+
+def sample_pairs(n: int, seed: int = 2026):
+    """`n` (position, roll) pairs met in uniformly random games (fixed seed)."""
+    rng = np.random.default_rng(seed)
+    pairs, pos = [], START
+    while len(pairs) < n:
+        a, b = rng.integers(1, 7, size=2)
+        dice = Dice(int(max(a, b)), int(min(a, b)))
+        pairs.append((pos, dice))
+        plays = legal_plays(pos, dice)
+        pos = plays[rng.integers(len(plays))].result
+        if outcome(pos) is not None:
+            pos = START
+    return pairs
+
+
+@njit(cache=True)
+def _kernel_loop(boards, offs, d1, d2, reps, out_boards, out_from, out_die, memo, memo_stamp):
+    total = 0
+    scratch = np.empty(24, dtype=np.int8)
+    for _ in range(reps):
+        for i in range(boards.shape[0]):
+            scratch[:] = boards[i]
+            n, _ = enumerate_plays(scratch, offs[i], d1[i], d2[i], 0, 0, out_boards, out_from, out_die,
+                                   memo, memo_stamp)
+            total += n
+    return total
+
+
+def bench_enumeration() -> None:
+    pairs = sample_pairs(N_PAIRS)
+    boards = np.array([p.board()[0] for p, _ in pairs])
+    offs = np.array([p.board()[2] for p, _ in pairs])
+    d1 = np.array([d.high for _, d in pairs])
+    d2 = np.array([d.low for _, d in pairs])
+    ws = Workspace()
+    _kernel_loop(boards, offs, d1, d2, 1, *ws.arrays())
+    reps = 20
+    t = time.perf_counter()
+    _kernel_loop(boards, offs, d1, d2, reps, *ws.arrays())
+    dt = time.perf_counter() - t
+    print(f"kernel enumerate_plays        {reps * len(pairs) / dt:>12,.0f} enumerations/s "
+          f"({len(pairs):,} pairs x {reps}, 1 core)")
+    t = time.perf_counter()
+    for _ in range(3):
+        for pos, dice in pairs:
+            legal_plays(pos, dice)
+    dt = time.perf_counter() - t
+    print(f"Python API legal_plays        {3 * len(pairs) / dt:>12,.0f} calls/s")
+
+
+def bench_moves_command() -> None:
+    exe = [sys.executable, "-m", "nardy_cli", "moves", "start"]
+    subprocess.run(exe, capture_output=True, check=True)  # fill the compiled cache
+    t = time.perf_counter()
+    subprocess.run(exe, capture_output=True, check=True)
+    print(f"nardy moves start             {time.perf_counter() - t:>12.2f} s (compiled cache present)")
+
+
+def games_per_second(policy, games: int, workers: int) -> float:
+    rollout(START, policy, games=min(games, 200), seed=1, workers=1)  # compile
+    t = time.perf_counter()
+    rollout(START, policy, games=games, seed=1, workers=workers)
+    return games / (time.perf_counter() - t)
+
+
+class FirstPlay:
+    """A trivial Python policy."""
+
+    def choose(self, position, dice, plays, rng):
+        return plays[0]
+
+
+def bench_games() -> None:
+    cores = default_workers()
+    one = games_per_second("random", 30000, 1)
+    print(f"random rollouts, 1 core       {one:>12,.0f} games/s")
+    many = games_per_second("random", 60000, cores)
+    print(f"random rollouts, {cores} workers    {many:>12,.0f} games/s  ({many / one:.2f}x one worker)")
+    for name, games in (("racer", 10000), ("heuristic", 10000), ("lookahead:heuristic", 120)):
+        print(f"{name + ' rollouts, 1 core':<30}{games_per_second(name, games, 1):>12,.1f} games/s")
+    py = games_per_second((FirstPlay(), FirstPlay()), 300, 1)
+    print(f"Python-object policy, 1 core  {py:>12,.1f} games/s (both sides, trivial choice)")
+
+
+def bench_memory() -> None:
+    code = ("from nardy_cli import START; from nardy_cli.rollout import rollout; "
+            "from nardy_cli.executors import default_workers; import time; t=time.perf_counter(); "
+            "r = rollout(START, 'random', games=1_000_000, seed=1, workers=default_workers()); "
+            "print(r.games, round(time.perf_counter()-t, 1))")
+    t = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    games, secs = out.stdout.split()
+    print(f"1,000,000 random games        {float(secs):>12.1f} s on {default_workers()} workers; "
+          f"peak RSS of the largest process {usage.ru_maxrss / 1024:,.0f} MiB")
+    del t
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--quick", action="store_true", help="skip the 1,000,000-game memory run")
+    args = ap.parse_args()
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}; load average {os.getloadavg()[0]:.2f} at start")
+    bench_enumeration()
+    bench_moves_command()
+    bench_games()
+    if not args.quick:
+        bench_memory()
+    print(f"load average {os.getloadavg()[0]:.2f} at end")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,137 @@
+"""`nardy policies`, `nardy eval` and `nardy duel`: bots, their estimates and their strength."""
+
+from __future__ import annotations
+
+import click
+import pandas as pd
+
+from ..deficit import static_deficit
+from ..duel import duel, duel_figures
+from ..estimate import estimate_equity, static_estimate
+from ..executors import default_workers
+from ..policies import get_policy, known_policies
+from ..position import BLACK, SIDE_NAMES, WHITE
+from ..render import frame_text, to_json
+from .common import (POSITION, BadInput, block_validation_option, flatten, format_option, handle_errors,
+                     rules_options)
+from .progress import Progress
+from .rollout_cmd import run_options
+
+
+@click.command("policies", epilog="""\b
+Examples:
+  nardy policies
+  nardy policies --format json
+""")
+@format_option
+@handle_errors
+def policies_command(fmt) -> None:
+    """List the policies (bots) a rollout or duel can use, with a one-line description each."""
+    frame = pd.DataFrame([{"name": k, "description": v} for k, v in known_policies().items()])
+    if fmt == "table":
+        width = max(len(n) for n in frame["name"])
+        for name, desc in zip(frame["name"], frame["description"]):
+            click.echo(f"{name:<{width}}  {desc}")
+    else:
+        click.echo(frame_text(frame, fmt))
+
+
+@click.command("eval", epilog="""\b
+Examples:
+  nardy eval "W:1x14,12 B:1x15 b"
+  nardy eval positions/study.txt --format csv
+""")
+@block_validation_option
+@click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
+@click.option("--policy", default="heuristic", show_default=True, metavar="NAME",
+              help="Whose evaluator estimates the outcome (heuristic or lookahead:heuristic).")
+@rules_options
+@format_option
+@handle_errors
+def eval_command(positions, policy, rules, fmt, no_block_validation) -> None:
+    """Static estimate of the outcome chances of POSITION, with pip counts and static deficit."""
+    pol = get_policy(policy)
+    rows = []
+    for n, item in enumerate(flatten(positions)):
+        pos = item.position
+        est = static_estimate(pos, pol)
+        equity = estimate_equity(est.probabilities, rules.points)
+        deficit = static_deficit(pos, rules)
+        record = {"position": str(pos), "policy": pol.name, "probabilities": est.probabilities, "equity": equity,
+                  "pips": {"white": pos.pip_count(WHITE), "black": pos.pip_count(BLACK)},
+                  "deficit": {"p_full": deficit.p_full, "p_partial": deficit.p_partial, "p_pass": deficit.p_pass,
+                              "expected_lost_pips": deficit.expected_lost_pips,
+                              "face_deficit": list(deficit.face_deficit)}}
+        if item.name:
+            record = {"name": item.name, **record}
+        if fmt == "json":
+            click.echo(to_json(record))
+            continue
+        row = {"name": item.name or "", "position": str(pos), **est.probabilities, "equity": equity,
+               "white_pips": pos.pip_count(WHITE), "black_pips": pos.pip_count(BLACK),
+               "p_pass": deficit.p_pass, "expected_lost_pips": deficit.expected_lost_pips}
+        rows.append(row)
+        if fmt == "table":
+            if n:
+                click.echo()
+            p = est.probabilities
+            click.echo(f"{item.name + ': ' if item.name else ''}{pos}   {SIDE_NAMES[pos.turn]} to move")
+            click.echo(f"{pol.name} estimate for {SIDE_NAMES[pos.turn]}: win {p['win']:.3f} "
+                       f"(oin {p['win_oin']:.3f}, mars {p['win_mars']:.3f}, koks {p['win_koks']:.3f})  "
+                       f"lose {p['lose']:.3f} (oin {p['lose_oin']:.3f}, mars {p['lose_mars']:.3f}, "
+                       f"koks {p['lose_koks']:.3f})  draw {p['draw']:.3f}")
+            click.echo(f"estimated equity {equity:+.3f}   pips White {pos.pip_count(WHITE)}, "
+                       f"Black {pos.pip_count(BLACK)}")
+            click.echo(f"static deficit: full {deficit.p_full:.3f}, partial {deficit.p_partial:.3f}, "
+                       f"pass {deficit.p_pass:.3f}, expected lost pips {deficit.expected_lost_pips:.2f}")
+    if fmt == "csv":
+        click.echo(frame_text(pd.DataFrame(rows), "csv"))
+
+
+@click.command("duel", epilog="""\b
+Examples:
+  nardy duel heuristic random --games 10000
+  nardy duel lookahead:heuristic heuristic --games 2000 --format json
+  nardy duel heuristic racer --position "W:1x14,12 B:1x15 b"
+""")
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option("--position", "position", type=POSITION, default="start", show_default=True,
+              help="Where every game starts.")
+@run_options
+@rules_options
+@format_option
+@handle_errors
+def duel_command(a, b, position, games, until_se, seed, workers, stratify, executor, scheduler, quiet,
+                 rules, fmt) -> None:
+    """Play policy A against policy B with duplicate dice; report A's points per game ± 95% CI."""
+    if until_se is not None:
+        raise BadInput("--until-se is not supported by duel; use --games")
+    if len(position) != 1:
+        raise BadInput("--position must name exactly one position")
+    bar = Progress(games, f"{a} vs {b}: ", enabled=not quiet)
+
+    def progress(tally):
+        if bar.enabled:
+            fig = duel_figures(tally.joint, rules)
+            bar.update(fig["games"], fig["points_per_game"], fig["se"], what="points/game")
+
+    try:
+        result = duel(a, b, games, seed, rules, position=position[0].position, stratify=stratify,
+                      workers=workers or default_workers(), executor=executor, scheduler=scheduler,
+                      progress=progress)
+    finally:
+        bar.close()
+    if fmt == "json":
+        click.echo(to_json(result.to_dict()))
+    elif fmt == "csv":
+        click.echo(frame_text(result.frame(), "csv"))
+    else:
+        lo, hi = result.ci95
+        click.echo(f"{result.a} vs {result.b}: {result.games:,} games with duplicate dice, seed {seed}, "
+                   f"{rules.preset} rules")
+        click.echo(f"points per game for {result.a}: {result.points_per_game:+.4f}  "
+                   f"95% CI [{lo:+.4f}, {hi:+.4f}]  SE {result.se:.4f}")
+        click.echo(f"wins {result.win_share:.2%}   draws {result.draw_share:.2%}")
+        click.echo(f"mars for {result.mars_share_for:.2%} / against {result.mars_share_against:.2%}   "
+                   f"koks for {result.koks_share_for:.2%} / against {result.koks_share_against:.2%}")

@@ -1,0 +1,244 @@
+"""Study commands: `nardy analyze`, `nardy openings`, `nardy batch`, `nardy chart`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+import pandas as pd
+
+from ..errors import NardyError
+from ..executors import default_workers
+from ..positions_file import read_positions
+from ..render import frame_text, to_json
+from ..reports import json_data, rollout_data, write_report
+from ..study.analyze import rank_plays
+from ..study.batch import batch_rollout, batch_frame
+from ..study.openings import opening_table, parse_rolls
+from ..study.report import chart_kinds, save_figure
+from .common import DICE, POSITION, BadInput, block_validation_option, format_option, handle_errors, rules_options
+from .progress import Progress
+from .rollout_cmd import run_options
+from .tables import rollout_table
+
+STUDY_POLICY = "heuristic"
+
+
+def report_options(func):
+    """--output DIR, --html and --svg."""
+    func = click.option("--svg", is_flag=True, help="With --output, draw charts and diagrams as SVG.")(func)
+    func = click.option("--html", is_flag=True, help="With --output, also write a self-contained report.html.")(func)
+    return click.option("--output", "-o", type=click.Path(file_okay=False), default=None,
+                        help="Write results.json, results.csv, charts and report.md into this folder.")(func)
+
+
+def study_policy_option(func):
+    """--policy for both sides, defaulting to the heuristic bot."""
+    return click.option("--policy", default=STUDY_POLICY, show_default=True, metavar="NAME",
+                        help="Policy both sides play in the rollouts (see 'nardy policies').")(func)
+
+
+class StepBar:
+    """A progress line for work counted in steps (analyses, positions, rounds)."""
+
+    def __init__(self, label: str, enabled: bool) -> None:
+        self.bar = Progress(1, label, enabled=enabled)
+
+    def __call__(self, done: int, total: int) -> None:
+        b = self.bar
+        if not b.enabled:
+            return
+        import time
+        elapsed = time.monotonic() - b.start
+        if elapsed < b.delay:
+            return
+        eta = elapsed / done * (total - done) if done else 0
+        click.echo(f"\r{b.label}{done}/{total} done, {elapsed:,.0f} s elapsed, about {eta:,.0f} s left ",
+                   err=True, nl=False)
+        b.drawn = True
+
+    def close(self) -> None:
+        """End the line."""
+        self.bar.close()
+
+
+def _finish(data: dict, output, html: bool, svg: bool) -> None:
+    if output:
+        path = write_report(data, output, html=html, svg=svg)
+        click.echo(f"Report written to {path}", err=True)
+
+
+@click.command("analyze", epilog="""\b
+Examples:
+  nardy analyze "W:1x14,12 B:1x15 b" --dice 6-5
+  nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --games 5184 --top 6
+  nardy analyze "W:1x13,8,12 B:1x13,6,11 w" --dice 4-2 --until-se 0.02 --output reports/four-two
+""")
+@block_validation_option
+@click.argument("position", type=POSITION, metavar="POSITION")
+@click.option("--dice", type=DICE, default=None, help="The roll to play; default: the position's dice.")
+@click.option("--top", type=click.IntRange(min=1), default=None,
+              help="Roll out only the K best plays by the policy's evaluator.")
+@study_policy_option
+@run_options
+@rules_options
+@format_option
+@report_options
+@handle_errors
+def analyze_command(position, dice, top, policy, games, until_se, seed, workers, stratify, executor, scheduler,
+                    quiet, rules, fmt, output, html, svg, no_block_validation) -> None:
+    """Rank every legal play of a roll by rollouts with common dice (equity ± SE, difference to the best)."""
+    if len(position) != 1:
+        raise BadInput("analyze takes exactly one position (use 'nardy batch' for a file)")
+    item = position[0]
+    bar = StepBar("analyze: games per play ", not quiet)
+    try:
+        ranking = rank_plays(item.position, dice, policy, games, seed, rules, top=top, until_se=until_se,
+                             stratify=stratify, workers=workers or default_workers(), executor=executor,
+                             scheduler=scheduler, progress=bar)
+    finally:
+        bar.close()
+    frame = ranking.frame()
+    if fmt == "json":
+        click.echo(to_json(ranking.to_dict()))
+    elif fmt == "csv":
+        click.echo(frame_text(frame, "csv"))
+    else:
+        click.echo(f"{ranking.position}   to play {ranking.dice}   ({policy} rollouts, seed {seed})")
+        shown = frame[["rank", "play", "games", "equity", "equity_se", "diff", "diff_se", "win", "lose",
+                       "dropped_after"]].copy()
+        shown["dropped_after"] = shown["dropped_after"].map(lambda v: "" if v is None or v != v else f"{int(v):,}")
+        click.echo(frame_text(shown, "table"))
+        if ranking.prefiltered:
+            click.echo(f"left out by --top: {', '.join(ranking.prefiltered)}")
+    _finish(json_data("analyze", ranking), output, html, svg)
+    if ranking.interrupted:
+        sys.exit(130)
+
+
+@click.command("openings", epilog="""\b
+Examples:
+  nardy openings --rolls 65,64,31 --games 2592
+  nardy openings --rolls all --output reports/openings --html
+  nardy openings --rolls all --replies --reply-games 1296
+""")
+@click.option("--rolls", default="all", show_default=True, help="Opening rolls: 'all' or a list like 65,33.")
+@click.option("--replies", is_flag=True, help="Also find Black's best reply to each opening for all 21 rolls.")
+@click.option("--reply-games", type=click.IntRange(min=1), default=1296, show_default=True,
+              help="Games per candidate reply.")
+@click.option("--top", type=click.IntRange(min=1), default=None,
+              help="Roll out only the K best plays by the evaluator (replies default to 6).")
+@study_policy_option
+@run_options
+@rules_options
+@format_option
+@report_options
+@handle_errors
+def openings_command(rolls, replies, reply_games, top, policy, games, until_se, seed, workers, stratify, executor,
+                     scheduler, quiet, rules, fmt, output, html, svg) -> None:
+    """The opening table: every legal White play of each opening roll, rolled out and ranked."""
+    del stratify
+    dice = parse_rolls(rolls)
+    bar = StepBar("openings: analyses ", not quiet)
+    try:
+        table = opening_table(dice, policy, games, seed, rules, replies=replies, reply_games=reply_games, top=top,
+                              until_se=until_se, workers=workers or default_workers(), executor=executor,
+                              scheduler=scheduler, progress=bar)
+    finally:
+        bar.close()
+    frame = table.frame()
+    if fmt == "json":
+        click.echo(to_json(table.to_dict()))
+    elif fmt == "csv":
+        click.echo(frame_text(frame, "csv"))
+    else:
+        click.echo(frame_text(frame[["roll", "rank", "play", "games", "equity", "equity_se", "diff", "diff_se",
+                                     "win", "lose"]], "table"))
+        if replies:
+            click.echo()
+            click.echo(frame_text(table.replies_frame()[["white_roll", "white_play", "black_roll", "black_reply",
+                                                          "candidates", "black_equity", "black_equity_se"]], "table"))
+        click.echo(f"({table.params['seconds']:.0f} s, {policy} rollouts, seed {seed})", err=True)
+    _finish(json_data("openings", table), output, html, svg)
+
+
+@click.command("batch", epilog="""\b
+Examples:
+  nardy batch positions/study.txt --games 5000
+  nardy batch positions/openings.txt --format csv > openings.csv
+  nardy batch positions/study.txt --output reports/study --html
+""")
+@click.argument("file", type=click.Path(dir_okay=False))
+@study_policy_option
+@run_options
+@rules_options
+@format_option
+@report_options
+@handle_errors
+def batch_command(file, policy, games, until_se, seed, workers, stratify, executor, scheduler, quiet, rules,
+                  fmt, output, html, svg) -> None:
+    """Roll out every position of a positions FILE into one table."""
+    positions = read_positions(file)
+    if not positions:
+        raise NardyError(f"positions file {file!r} holds no position")
+    bar = StepBar("batch: positions ", not quiet)
+    try:
+        results = batch_rollout(positions, policy, games, seed, rules, until_se=until_se, stratify=stratify,
+                                workers=workers or default_workers(), executor=executor, scheduler=scheduler,
+                                progress=bar)
+    finally:
+        bar.close()
+    frame = batch_frame(results)
+    if fmt == "json":
+        for r in results:
+            click.echo(to_json(r.to_dict()))
+    elif fmt == "csv":
+        click.echo(frame_text(frame, "csv"))
+    else:
+        click.echo(frame_text(frame[["name", "games", "equity", "equity_se", "win", "lose", "draw", "mean_plies",
+                                     "white_lost_pips_per_game", "black_lost_pips_per_game"]], "table"))
+    _finish(rollout_data(results, "batch"), output, html, svg)
+    if results[-1].interrupted:
+        sys.exit(130)
+
+
+@click.command("chart", epilog="""\b
+Examples:
+  nardy chart reports/demo/results.json --kind opening-heatmap -o heatmap.png
+  nardy chart reports/h-vs-r/results.json --kind convergence -o conv.svg
+  nardy chart reports/study/results.json --list
+""")
+@click.argument("results", type=click.Path(exists=True, dir_okay=False), metavar="RESULTS.json")
+@click.option("--kind", default=None, help="Which chart to draw (see --list).")
+@click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Which result of the file (batch and multi-position rollouts).")
+@click.option("--list", "list_kinds", is_flag=True, help="List the chart kinds this file can draw.")
+@click.option("-o", "--out", type=click.Path(dir_okay=False), default=None, help="Image file (.png or .svg).")
+@handle_errors
+def chart_command(results, kind, index, list_kinds, out) -> None:
+    """Re-draw a chart from a saved results.json without re-running anything."""
+    try:
+        data = json.loads(Path(results).read_text())
+        kinds = chart_kinds(data)
+    except (ValueError, KeyError, TypeError):
+        raise NardyError(f"{results!r} is not a nardy results.json") from None
+    if list_kinds or kind is None:
+        if kind is None and not list_kinds:
+            raise BadInput(f"choose --kind: {', '.join(kinds)}")
+        click.echo("\n".join(kinds))
+        return
+    if kind not in kinds:
+        raise BadInput(f"unknown chart kind {kind!r} for {data['kind']} results: choose one of {', '.join(kinds)}")
+    if not out:
+        raise BadInput("give the image file with -o FILE.png or FILE.svg")
+    if Path(out).suffix.lower() not in (".png", ".svg"):
+        raise BadInput(f"bad image file {out!r}: use a .png or .svg name")
+    if index > len(data["results"]):
+        raise BadInput(f"--index {index}: the file holds {len(data['results'])} results")
+    try:
+        save_figure(kinds[kind](data, index - 1), Path(out))
+    except OSError as exc:
+        raise NardyError(f"cannot write {out!r}: {exc.strerror}") from None
+    click.echo(f"Chart written to {out}", err=True)

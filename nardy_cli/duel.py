@@ -1,0 +1,142 @@
+"""Head-to-head duels with duplicate dice: every dice sequence is played with A on each side."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from . import __version__
+from .errors import NardyError
+from .kernels.board import DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, N_RESULTS, WIN_BASE
+from .kernels.game import N_DEFICIT
+from .policies import Policy
+from .position import START, Position
+from .rollout import CHUNK, DEFAULT_SEED, MAX_PLIES, GameSpec, _policies, chunks
+from .rules import PRESETS, Rules
+from .stats import result_values
+
+
+@dataclass
+class DuelTally:
+    """Pairs counted by (A's result on the root side, B's result on the root side)."""
+
+    joint: np.ndarray = field(default_factory=lambda: np.zeros((N_RESULTS, N_RESULTS), dtype=np.int64))
+    deficit: np.ndarray = field(default_factory=lambda: np.zeros((2, N_DEFICIT), dtype=np.int64))
+    plies: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+
+    @property
+    def games(self) -> int:
+        """Games counted (two per pair)."""
+        return 2 * int(self.joint.sum())
+
+    def add(self, other: "DuelTally") -> None:
+        """Add another tally's sums into this one."""
+        self.joint += other.joint
+        self.deficit += other.deficit
+        self.plies += other.plies
+
+
+def run_duel_chunk(spec: GameSpec, lo: int, hi: int) -> DuelTally:
+    """Play duplicate pairs lo..hi-1 (spec.white is A, spec.black is B)."""
+    from .policies.base import CompiledPolicy
+    from .policies.driver import play_duel_python
+    from .policies.kernel import play_duel_compiled
+    tally = DuelTally()
+    if isinstance(spec.white, CompiledPolicy) and isinstance(spec.black, CompiledPolicy):
+        play_duel_compiled(spec, lo, hi, MAX_PLIES, tally)
+    else:
+        play_duel_python(spec, lo, hi, MAX_PLIES, tally)
+    return tally
+
+
+@dataclass(frozen=True)
+class DuelResult:
+    """A's results against B: points per game with a 95% interval, and outcome shares."""
+
+    a: str
+    b: str
+    games: int
+    points_per_game: float
+    ci95: tuple[float, float]
+    se: float
+    win_share: float
+    mars_share_for: float
+    mars_share_against: float
+    koks_share_for: float
+    koks_share_against: float
+    draw_share: float
+    params: dict
+    interrupted: bool = False
+
+    def to_dict(self) -> dict:
+        """The JSON object of `nardy duel --format json`."""
+        return {"a": self.a, "b": self.b, "games": self.games, "points_per_game": self.points_per_game,
+                "ci95": list(self.ci95), "se": self.se, "win_share": self.win_share,
+                "mars_share_for": self.mars_share_for, "mars_share_against": self.mars_share_against,
+                "koks_share_for": self.koks_share_for, "koks_share_against": self.koks_share_against,
+                "draw_share": self.draw_share, "params": self.params}
+
+    def frame(self) -> pd.DataFrame:
+        """One row: the figures as a DataFrame."""
+        d = self.to_dict()
+        d["ci95_low"], d["ci95_high"] = self.ci95
+        del d["ci95"], d["params"]
+        return pd.DataFrame([d])
+
+
+def duel_figures(joint: np.ndarray, rules: Rules) -> dict:
+    """A's points per game, its SE and 95% interval, and the outcome shares from the pair counts."""
+    pairs = int(joint.sum())
+    if pairs == 0:
+        raise NardyError("no duel games were finished")
+    values = result_values(rules.points)
+    pair_value = (values[:, None] - values[None, :]) / 2.0       # A's points per game in a pair
+    p = joint / pairs
+    mean = float((p * pair_value).sum())
+    var = max(float((p * pair_value ** 2).sum()) - mean ** 2, 0.0)
+    se = math.sqrt(var / max(pairs - 1, 1))
+    a_as_root = joint.sum(axis=1)      # A's results when A was the root side
+    b_as_root = joint.sum(axis=0)      # B's results when B was the root side: A's are the opposite
+    games = 2 * pairs
+
+    def share(a_codes, b_codes) -> float:
+        return float((a_as_root[list(a_codes)].sum() + b_as_root[list(b_codes)].sum()) / games)
+
+    wins, losses = range(WIN_BASE, WIN_BASE + 4), range(LOSE_BASE, LOSE_BASE + 4)
+    mars_win, mars_loss = (WIN_BASE + HOME_MARS, WIN_BASE + MARS), (LOSE_BASE + HOME_MARS, LOSE_BASE + MARS)
+    return {"games": games, "points_per_game": mean, "ci95": (mean - 1.96 * se, mean + 1.96 * se), "se": se,
+            "win_share": share(wins, losses),
+            "mars_share_for": share(mars_win, mars_loss), "mars_share_against": share(mars_loss, mars_win),
+            "koks_share_for": share((WIN_BASE + KOKS,), (LOSE_BASE + KOKS,)),
+            "koks_share_against": share((LOSE_BASE + KOKS,), (WIN_BASE + KOKS,)),
+            "draw_share": share((DRAW,), (DRAW,))}
+
+
+def duel(a: str | Policy, b: str | Policy, games: int = 10000, seed: int = DEFAULT_SEED,
+         rules: Rules = PRESETS["federation"], *, position: Position = START, stratify: bool = True,
+         workers: int = 1, executor: str = "local", scheduler: str | None = None, progress=None) -> DuelResult:
+    """A against B over `games` games (rounded up to pairs) with duplicate dice."""
+    from .engine import outcome
+    from .executors import run_chunks
+    if games < 2:
+        raise NardyError(f"a duel needs at least 2 games, got {games}")
+    if outcome(position, rules) is not None:
+        raise NardyError(f"the game is already over in {str(position)!r}")
+    pa, pb = _policies((a, b))
+    spec = GameSpec(position, rules, pa, pb, seed, stratify)
+    pairs = (games + 1) // 2
+
+    def report(tally: DuelTally) -> None:
+        if progress is not None:
+            progress(tally)
+
+    tally, interrupted = run_chunks(spec, chunks(pairs, CHUNK // 2), task=run_duel_chunk, new_tally=DuelTally,
+                                    workers=workers, executor=executor, scheduler=scheduler,
+                                    stop=lambda t: False, report=report)
+    figures = duel_figures(tally.joint, rules)
+    params = {"rules": rules.to_dict(), "position": str(position), "seed": seed, "games_requested": games,
+              "stratify": stratify, "duplicate_dice": True, "version": __version__}
+    return DuelResult(pa.name, pb.name, params=params, interrupted=interrupted, **figures)

@@ -1,0 +1,207 @@
+"""Ranking the plays of a roll by rollouts with common random numbers.
+
+Every candidate play's result is rolled out over the same game numbers with the
+same seed, so all candidates see the same dice sequences; the differences between
+candidates are then measured on paired games, far more precisely than their levels.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .. import __version__
+from ..dice import Dice, parse_dice
+from ..engine import legal_plays
+from ..errors import NardyError
+from ..kernels.board import DRAW, LOSE_BASE, N_RESULTS, UNFINISHED
+from ..kernels.evaluate import N_FEATURES, RANDOM, static_score
+from ..kernels.game import N_DEFICIT, N_STRATA
+from ..play import Play
+from ..policies import get_policy
+from ..policies.base import CompiledPolicy
+from ..policies.builtin import HEURISTIC
+from ..position import Position
+from ..rollout import CHUNK, DEFAULT_SEED, MAX_PLIES, GameSpec, _policies
+from ..rules import PRESETS, Rules
+from ..stats import PROB_KEYS, outcome_table, result_values
+
+# a result code for the side to move in the candidate position, seen by the player who made the play
+_SWAP = np.array([LOSE_BASE + i for i in range(4)] + [i for i in range(4)] + [DRAW, UNFINISHED], dtype=np.int64)
+
+
+@dataclass
+class GamesTally:
+    """Per-game result codes of finished chunks, keyed by (candidate, first game)."""
+
+    pieces: dict = field(default_factory=dict)
+    plies: int = 0
+
+    @property
+    def games(self) -> int:
+        """Games counted."""
+        return sum(len(v) for v in self.pieces.values())
+
+    def add(self, other: "GamesTally") -> None:
+        """Merge another tally's pieces."""
+        self.pieces.update(other.pieces)
+        self.plies += other.plies
+
+
+def run_candidate_chunk(spec: GameSpec, candidate: int, lo: int, hi: int) -> GamesTally:
+    """Roll out games lo..hi-1 of one candidate's result position, keeping each game's result."""
+    from ..policies.driver import play_games_each_python
+    from ..policies.kernel import play_games_each_compiled
+
+    class _Sink:
+        results = np.zeros(hi - lo, dtype=np.int8)
+        deficit = np.zeros((2, N_DEFICIT), dtype=np.int64)
+        plies = np.zeros(1, dtype=np.int64)
+
+    sink = _Sink()
+    if isinstance(spec.white, CompiledPolicy) and isinstance(spec.black, CompiledPolicy):
+        play_games_each_compiled(spec, lo, hi, MAX_PLIES, sink)
+    else:
+        play_games_each_python(spec, lo, hi, MAX_PLIES, sink)
+    return GamesTally({(candidate, lo): sink.results.copy()}, int(sink.plies[0]))
+
+
+@dataclass(frozen=True)
+class RankedPlay:
+    """One candidate play with its rollout figures for the player who makes it."""
+
+    play: Play
+    games: int
+    probabilities: dict[str, float]
+    se: dict[str, float]
+    equity: float
+    equity_se: float
+    diff: float            # equity minus the best play's (0 for the best)
+    diff_se: float         # paired standard error of the difference
+    dropped_after: int | None = None   # games played when --until-se dropped it
+
+
+@dataclass(frozen=True)
+class PlayRanking:
+    """The plays of one roll ranked by rollout equity, best first."""
+
+    position: Position
+    dice: Dice
+    plays: list[RankedPlay]
+    params: dict
+    prefiltered: list[str]        # plays left out by --top before rolling out
+    interrupted: bool = False
+
+    def frame(self) -> pd.DataFrame:
+        """One row per rolled-out play: rank, play, equity ± SE, difference to the best ± paired SE."""
+        rows = []
+        for rank, rp in enumerate(self.plays, 1):
+            row = {"rank": rank, "play": str(rp.play), "result": str(rp.play.result), "games": rp.games,
+                   "equity": rp.equity, "equity_se": rp.equity_se, "diff": rp.diff, "diff_se": rp.diff_se}
+            row.update({k: rp.probabilities[k] for k in PROB_KEYS})
+            row["dropped_after"] = rp.dropped_after
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def to_dict(self) -> dict:
+        """Plain data for JSON (and for re-drawing charts)."""
+        return {"position": str(self.position), "dice": str(self.dice), "params": self.params,
+                "interrupted": self.interrupted, "prefiltered": self.prefiltered,
+                "plays": [{"rank": i + 1, "play": str(rp.play), "result": str(rp.play.result), "games": rp.games,
+                           "probabilities": rp.probabilities, "se": rp.se, "equity": rp.equity,
+                           "equity_se": rp.equity_se, "diff": rp.diff, "diff_se": rp.diff_se,
+                           "dropped_after": rp.dropped_after} for i, rp in enumerate(self.plays)]}
+
+
+def prefilter(position: Position, plays: list[Play], top: int, policy) -> tuple[list[Play], list[Play]]:
+    """The `top` plays by the policy's evaluator (heuristic for policies without one), and the rest."""
+    scorer = policy if isinstance(policy, CompiledPolicy) and policy.kind != RANDOM else HEURISTIC
+    feats = np.zeros(N_FEATURES)
+    weights = scorer.weight_array()
+    scores = []
+    for p in plays:
+        board = Position._trusted(p.result.white, p.result.black, position.turn).board()[0]
+        scores.append(static_score(board, scorer.kind, weights, feats))
+    order = np.argsort(-np.array(scores), kind="stable")
+    keep = sorted(order[:top])
+    return [plays[i] for i in keep], [plays[i] for i in order[top:]]
+
+
+def _figures(codes: np.ndarray, stratify: bool, rules: Rules) -> dict:
+    """Outcome table of per-game result codes (already from the player's view)."""
+    counts = np.zeros((N_STRATA, N_RESULTS), dtype=np.int64)
+    strata = (np.arange(len(codes)) % N_STRATA) if stratify else np.zeros(len(codes), dtype=np.int64)
+    np.add.at(counts, (strata, codes), 1)
+    return outcome_table(counts, rules.points)
+
+
+def rank_plays(position: Position, dice: Dice | str | None = None, policies="heuristic", games: int = 2592,
+               seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *, top: int | None = None,
+               until_se: float | None = None, stratify: bool = True, workers: int = 1,
+               executor: str = "local", scheduler: str | None = None, progress=None) -> PlayRanking:
+    """Roll out every distinct legal play of the roll and rank them by equity for the mover."""
+    from ..executors import run_jobs
+    dice = parse_dice(dice) if isinstance(dice, str) else (dice or position.dice)
+    if dice is None:
+        raise NardyError("no dice: give --dice or a position that carries dice")
+    if games < 1:
+        raise NardyError(f"games must be at least 1, got {games}")
+    white, black = _policies(policies)
+    plays = legal_plays(position, dice, rules)
+    dropped_pre: list[Play] = []
+    if top is not None:
+        if top < 1:
+            raise NardyError(f"--top must be at least 1, got {top}")
+        plays, dropped_pre = prefilter(position, plays, top, white if position.turn == "w" else black)
+    specs = [GameSpec(p.result, rules, white, black, seed, stratify) for p in plays]
+    values = result_values(rules.points)
+    round_size = min(CHUNK, games)
+    codes = {i: np.zeros(0, dtype=np.int64) for i in range(len(plays))}
+    alive = set(range(len(plays)))
+    dropped: dict[int, int] = {}
+    interrupted = False
+    done = 0
+    while done < games and alive:
+        hi = min(done + round_size, games)
+        jobs = [(specs[i], i, lo, min(lo + CHUNK, hi)) for i in sorted(alive) for lo in range(done, hi, CHUNK)]
+        tally, interrupted = run_jobs(jobs, task=run_candidate_chunk, new_tally=GamesTally, workers=workers,
+                                      executor=executor, scheduler=scheduler)
+        if interrupted:
+            break
+        for (i, lo), res in sorted(tally.pieces.items()):
+            codes[i] = np.concatenate([codes[i], _SWAP[res.astype(np.int64)]])
+        done = hi
+        if progress is not None:
+            progress(done, games)
+        if until_se is not None and len(alive) > 1:
+            means = {i: values[codes[i]].mean() for i in alive}
+            best = max(alive, key=lambda i: means[i])
+            for i in sorted(alive - {best}):
+                diff = values[codes[best]] - values[codes[i]]
+                se = diff.std(ddof=1) / math.sqrt(len(diff)) if len(diff) > 1 else math.inf
+                if se > 0 and diff.mean() > 3 * se:
+                    alive.discard(i)
+                    dropped[i] = done
+        if until_se is not None and done >= min(games, CHUNK):
+            if all(_figures(codes[i], stratify, rules)["equity_se"] <= until_se for i in alive):
+                break
+    ranked = []
+    table = {i: _figures(codes[i], stratify, rules) for i in range(len(plays)) if len(codes[i])}
+    if not table:
+        raise NardyError("the analysis was interrupted before any game finished")
+    best = max(table, key=lambda i: table[i]["equity"])
+    for i, fig in table.items():
+        n = min(len(codes[i]), len(codes[best]))
+        diff = values[codes[i][:n]] - values[codes[best][:n]]
+        diff_se = float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 and i != best else 0.0
+        ranked.append(RankedPlay(plays[i], len(codes[i]), fig["probabilities"], fig["se"], fig["equity"],
+                                 fig["equity_se"], float(diff.mean()) if i != best else 0.0, diff_se,
+                                 dropped.get(i)))
+    ranked.sort(key=lambda rp: (rp.dropped_after is not None, -rp.equity))
+    params = {"rules": rules.to_dict(), "policies": {"white": white.name, "black": black.name}, "seed": seed,
+              "games_requested": games, "top": top, "until_se": until_se, "stratify": stratify,
+              "version": __version__}
+    return PlayRanking(position.with_dice(None), dice, ranked, params, [str(p) for p in dropped_pre], interrupted)

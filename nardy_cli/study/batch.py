@@ -1,0 +1,34 @@
+"""Batch rollouts: every position of a positions file in one table."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..errors import NardyError
+from ..positions_file import NamedPosition
+from ..rollout import RolloutResult, rollout
+
+
+def batch_rollout(positions: list[NamedPosition], policies="heuristic", games: int = 5000, seed: int | None = None,
+                  rules=None, *, progress=None, **options) -> list[RolloutResult]:
+    """Roll out each position (same seed and settings for all), in file order."""
+    if not positions:
+        raise NardyError("no positions to roll out")
+    kwargs = dict(options)
+    if seed is not None:
+        kwargs["seed"] = seed
+    if rules is not None:
+        kwargs["rules"] = rules
+    results = []
+    for i, item in enumerate(positions):
+        results.append(rollout(item.position, policies, games, name=item.name, **kwargs))
+        if progress is not None:
+            progress(i + 1, len(positions))
+        if results[-1].interrupted:
+            break
+    return results
+
+
+def batch_frame(results: list[RolloutResult]) -> pd.DataFrame:
+    """One row per position: name, notation, probabilities, equity ± SE, mean plies, deficit summary."""
+    return pd.DataFrame([r.summary_row() for r in results])

@@ -1,0 +1,106 @@
+"""Opening studies: every legal White play of each opening roll, rolled out and ranked."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import pandas as pd
+
+from .. import __version__
+from ..dice import ALL_ROLLS, Dice, parse_dice
+from ..errors import DiceError, NardyError
+from ..position import START
+from ..rollout import DEFAULT_SEED
+from ..rules import PRESETS, Rules
+from ..stats import PROB_KEYS
+from .analyze import rank_plays
+
+
+def parse_rolls(text: str) -> list[Dice]:
+    """`all` or a list such as `65,33` or `6-5,3-3` (each roll once, in the order given)."""
+    if text.strip().lower() == "all":
+        return list(ALL_ROLLS)
+    rolls: list[Dice] = []
+    for token in text.split(","):
+        token = token.strip()
+        try:
+            dice = parse_dice(token)
+        except DiceError:
+            raise DiceError(f"unknown roll {token!r}: expected rolls such as '65,33' or 'all'") from None
+        if dice not in rolls:
+            rolls.append(dice)
+    if not rolls:
+        raise DiceError("no rolls given: expected rolls such as '65,33' or 'all'")
+    return rolls
+
+
+@dataclass(frozen=True)
+class OpeningTable:
+    """The opening table (rows per roll and play) and, optionally, Black's best replies."""
+
+    rows: list[dict]
+    replies: list[dict]
+    params: dict
+
+    def frame(self) -> pd.DataFrame:
+        """One row per (roll, White play)."""
+        return pd.DataFrame(self.rows)
+
+    def replies_frame(self) -> pd.DataFrame:
+        """One row per (White opening, Black roll): Black's best reply."""
+        return pd.DataFrame(self.replies)
+
+    def to_dict(self) -> dict:
+        """Plain data for JSON."""
+        return {"rows": self.rows, "replies": self.replies, "params": self.params}
+
+
+def opening_table(rolls: list[Dice] | None = None, policies="heuristic", games: int = 2592,
+                  seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *, replies: bool = False,
+                  reply_games: int = 1296, top: int | None = None, until_se: float | None = None,
+                  workers: int = 1, executor: str = "local", scheduler: str | None = None,
+                  progress=None) -> OpeningTable:
+    """Roll out every legal White play of each roll from the start; with `replies`, Black's best answers."""
+    rolls = rolls or list(ALL_ROLLS)
+    started = time.monotonic()
+    rows = []
+    openings = []   # (roll, best play) for the replies
+    steps = len(rolls) * (1 + (len(ALL_ROLLS) if replies else 0))
+    done = 0
+    for dice in rolls:
+        ranking = rank_plays(START, dice, policies, games, seed, rules, top=top, until_se=until_se,
+                             workers=workers, executor=executor, scheduler=scheduler)
+        for rank, rp in enumerate(ranking.plays, 1):
+            row = {"roll": str(dice), "play": str(rp.play), "rank": rank, "result": str(rp.play.result),
+                   "games": rp.games, "equity": rp.equity, "equity_se": rp.equity_se, "diff": rp.diff,
+                   "diff_se": rp.diff_se}
+            row.update({k: rp.probabilities[k] for k in PROB_KEYS})
+            rows.append(row)
+        openings.append((dice, ranking.plays[0]))
+        done += 1
+        if progress is not None:
+            progress(done, steps)
+    reply_rows = []
+    if replies:
+        for dice, best in openings:
+            after = best.play.result
+            for reply in ALL_ROLLS:
+                ranking = rank_plays(after, reply, policies, reply_games, seed, rules, top=top or 6,
+                                     until_se=until_se, workers=workers, executor=executor, scheduler=scheduler)
+                top_play = ranking.plays[0]
+                reply_rows.append({"white_roll": str(dice), "white_play": str(best.play), "black_roll": str(reply),
+                                   "black_reply": str(top_play.play), "result": str(top_play.play.result),
+                                   "candidates": len(ranking.plays) + len(ranking.prefiltered),
+                                   "black_equity": top_play.equity, "black_equity_se": top_play.equity_se,
+                                   "games": top_play.games})
+                done += 1
+                if progress is not None:
+                    progress(done, steps)
+    if not rows:
+        raise NardyError("no opening rolls to study")
+    params = {"rules": rules.to_dict(), "policies": policies if isinstance(policies, str) else str(policies),
+              "seed": seed, "games_per_play": games, "reply_games": reply_games if replies else None,
+              "top": top, "until_se": until_se, "rolls": [str(d) for d in rolls], "replies": replies,
+              "version": __version__, "seconds": round(time.monotonic() - started, 1)}
+    return OpeningTable(rows, reply_rows, params)

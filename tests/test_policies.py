@@ -1,0 +1,131 @@
+"""Policies: registry, Python bots, the plugin entry point, duels and the static estimate."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from nardy_cli import START, parse_position
+from nardy_cli.duel import duel
+from nardy_cli.errors import PolicyError
+from nardy_cli.estimate import static_estimate
+from nardy_cli.policies import PythonPolicy, get_policy, known_policies
+from nardy_cli.policies.driver import play_games_python
+from nardy_cli.policies.kernel import play_games_compiled
+from nardy_cli.render import to_json
+from nardy_cli.rollout import GameSpec, Tally, rollout
+from nardy_cli.rules import make_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+PLUGIN = ROOT / "examples" / "nardy-plugin-example"
+
+
+class FirstPlay:
+    """Always the first listed play."""
+
+    def choose(self, position, dice, plays, rng):
+        return plays[0]
+
+
+first_play = FirstPlay()
+
+
+def test_unknown_policy_lists_known_names():
+    with pytest.raises(PolicyError) as err:
+        get_policy("alphanardy")
+    assert "'alphanardy'" in str(err.value) and "heuristic" in str(err.value) and "racer" in str(err.value)
+
+
+def test_module_attribute_policies():
+    assert isinstance(get_policy("test_policies:FirstPlay"), PythonPolicy)
+    assert isinstance(get_policy("test_policies:first_play"), PythonPolicy)
+    with pytest.raises(PolicyError, match="cannot import"):
+        get_policy("no_such_module_xyz:Bot")
+    with pytest.raises(PolicyError, match="no choose"):
+        get_policy("os:sep")
+
+
+def test_lookahead_needs_an_evaluator():
+    assert get_policy("lookahead:heuristic").lookahead
+    with pytest.raises(PolicyError, match="lookahead needs"):
+        get_policy("lookahead:random")
+
+
+@pytest.mark.parametrize("name", ["random", "racer", "heuristic"])
+def test_python_driver_plays_exactly_like_the_kernel(name):
+    spec = GameSpec(START, make_rules(), get_policy(name), get_policy(name), 5, True)
+    a, b = Tally(), Tally()
+    play_games_python(spec, 0, 40, 20000, a)
+    play_games_compiled(spec, 0, 40, 20000, b)
+    assert (a.counts == b.counts).all() and (a.deficit == b.deficit).all() and (a.plies == b.plies).all()
+
+
+def test_python_policy_rollout_runs():
+    r = rollout(START, ("test_policies:FirstPlay", "random"), games=30, seed=2)
+    assert r.games == 30 and r.params["policies"]["white"] == "test_policies:FirstPlay"
+
+
+def test_duel_json_keys_and_symmetry():
+    d = duel("random", "random", 400, seed=3)
+    assert list(d.to_dict()) == ["a", "b", "games", "points_per_game", "ci95", "se", "win_share",
+                                 "mars_share_for", "mars_share_against", "koks_share_for", "koks_share_against",
+                                 "draw_share", "params"]
+    # the same policy on both sides with duplicate dice and the same random stream: exact mirror games
+    assert d.points_per_game == 0.0 and d.mars_share_for == d.mars_share_against
+
+
+def test_duel_is_reproducible_across_workers():
+    one = duel("heuristic", "racer", 1296, seed=4, workers=1)
+    two = duel("heuristic", "racer", 1296, seed=4, workers=2)
+    assert to_json(one.to_dict()) == to_json(two.to_dict())
+
+
+def test_heuristic_beats_random_and_racer():
+    vs_random = duel("heuristic", "random", 1000, seed=8)
+    vs_racer = duel("heuristic", "racer", 1000, seed=9)
+    assert vs_random.win_share > 0.9
+    assert vs_racer.ci95[0] > 0
+
+
+def test_static_estimate_is_a_distribution():
+    est = static_estimate(parse_position("W:1x14,12 B:1x15 b"))
+    p = est.probabilities
+    assert p["win"] + p["lose"] + p["draw"] == pytest.approx(1.0)
+    ahead = static_estimate(parse_position("W:1x14,21 B:19x15 w")).probabilities
+    assert ahead["lose"] > 0.5 or ahead["win"] < 0.5  # White far behind in the race
+    with pytest.raises(PolicyError, match="no outcome estimate"):
+        static_estimate(START, get_policy("racer"))
+
+
+@pytest.fixture(scope="module")
+def plugin_path(tmp_path_factory):
+    target = tmp_path_factory.mktemp("plugin")
+    cmd = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(PLUGIN)]
+    try:
+        import setuptools  # noqa: F401
+        cmd.insert(4, "--no-build-isolation")
+    except ImportError:
+        pass
+    subprocess.run(cmd, check=True, capture_output=True)
+    return target
+
+
+def test_plugin_found_through_entry_point(plugin_path):
+    env = dict(os.environ, PYTHONPATH=f"{plugin_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+    listed = subprocess.run([sys.executable, "-m", "nardy_cli", "policies"], env=env, capture_output=True, text=True)
+    assert listed.returncode == 0 and "least-pips" in listed.stdout
+    out = subprocess.run([sys.executable, "-m", "nardy_cli", "duel", "least-pips", "random", "--games", "20",
+                          "--workers", "1", "--format", "json"], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["a"] == "least-pips"
+
+
+def test_policies_listed():
+    names = known_policies()
+    assert {"random", "racer", "heuristic", "lookahead:NAME"} <= set(names)
