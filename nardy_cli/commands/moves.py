@@ -50,7 +50,8 @@ def command(positions, dice, rules, fmt: str, no_block_validation: bool) -> None
         for d, plays in rolls:
             word = "play" if len(plays) == 1 else "plays"
             click.echo(f"{d}: {len(plays)} {word}")
-            sub = frame[frame["dice"] == str(d)][["n", "play", "result"]]
-            click.echo("\n".join("  " + line for line in frame_text(sub, "table").splitlines()[1:]))
+            width = max(len(str(p)) for p in plays)
+            for i, p in enumerate(plays, 1):
+                click.echo(f"  {i:>3}  {str(p):<{width}}  {p.result}")
     if fmt == "csv":
         click.echo(frame_text(pd.concat(frames, ignore_index=True), "csv"))
