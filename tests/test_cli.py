@@ -81,7 +81,7 @@ def test_moves_positions_file_json_lines(tmp_path):
     lines = run("moves", str(f), "--dice", "6-5", "--format", "json").output.splitlines()
     assert [json.loads(l)["name"] for l in lines] == ["a", "b"]
     one = run("moves", f"{f}:b", "--dice", "6-5", "--format", "csv").output.splitlines()
-    assert one == ["name,position,dice,n,play,result", 'b,W:1x14,12 B:1x15 b,6-5,1,1/7 7/12,"W:1x14,12 B:1x14,12 w"']
+    assert one == ["name,position,dice,n,play,result", 'b,"W:1x14,12 B:1x15 b",6-5,1,1/7 7/12,"W:1x14,12 B:1x14,12 w"']
 
 
 @pytest.mark.parametrize("args, token", [
