@@ -28,6 +28,16 @@ def prepare_output(path: str | Path) -> tuple[Path, Path]:
     return tmp, final
 
 
+def ensure_writable(path: str | Path | None) -> None:
+    """Fail early, before any work, when a report folder cannot be written at `path`."""
+    if path is None:
+        return
+    tmp, final = prepare_output(path)
+    shutil.rmtree(tmp, ignore_errors=True)
+    if final.exists() and not final.is_dir():
+        raise NardyError(f"cannot write to output directory {str(final)!r}: it is a file")
+
+
 def commit_output(tmp: Path, final: Path) -> Path:
     """Move the finished temporary folder into place, replacing an older report."""
     try:

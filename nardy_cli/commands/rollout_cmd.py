@@ -9,7 +9,7 @@ import click
 from ..executors import EXECUTORS, default_workers
 from ..rollout import DEFAULT_SEED, rollout
 from ..render import frame_text, to_json
-from ..reports import rollout_data, write_report
+from ..reports import ensure_writable, rollout_data, write_report
 from .common import POSITION, BadInput, block_validation_option, flatten, format_option, handle_errors, rules_options
 from .progress import Progress
 from .tables import rollout_table
@@ -69,6 +69,7 @@ def command(positions, policy, white_policy, black_policy, games, until_se, seed
     """Roll out POSITION: chances of every outcome for the side to move, equity, move deficits."""
     items = flatten(positions)
     pols = (white_policy or policy, black_policy or policy)
+    ensure_writable(output)
     results = []
     interrupted = False
     for item in items:

@@ -13,7 +13,7 @@ from ..errors import NardyError
 from ..executors import default_workers
 from ..positions_file import read_positions
 from ..render import frame_text, to_json
-from ..reports import json_data, rollout_data, write_report
+from ..reports import ensure_writable, json_data, rollout_data, write_report
 from ..study.analyze import rank_plays
 from ..study.batch import batch_rollout, batch_frame
 from ..study.openings import opening_table, parse_rolls
@@ -93,6 +93,7 @@ def analyze_command(position, dice, top, policy, games, until_se, seed, workers,
     if len(position) != 1:
         raise BadInput("analyze takes exactly one position (use 'nardy batch' for a file)")
     item = position[0]
+    ensure_writable(output)
     bar = StepBar("analyze: games per play ", not quiet)
     try:
         ranking = rank_plays(item.position, dice, policy, games, seed, rules, top=top, until_se=until_se,
@@ -141,6 +142,7 @@ def openings_command(rolls, replies, reply_games, top, policy, games, until_se, 
     """The opening table: every legal White play of each opening roll, rolled out and ranked."""
     del stratify
     dice = parse_rolls(rolls)
+    ensure_writable(output)
     bar = StepBar("openings: analyses ", not quiet)
     try:
         table = opening_table(dice, policy, games, seed, rules, replies=replies, reply_games=reply_games, top=top,
@@ -183,6 +185,7 @@ def batch_command(file, policy, games, until_se, seed, workers, stratify, execut
     positions = read_positions(file)
     if not positions:
         raise NardyError(f"positions file {file!r} holds no position")
+    ensure_writable(output)
     bar = StepBar("batch: positions ", not quiet)
     try:
         results = batch_rollout(positions, policy, games, seed, rules, until_se=until_se, stratify=stratify,

@@ -1,0 +1,138 @@
+"""Study tools: rankings, opening tables, batch runs, reports, charts and board diagrams."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from nardy_cli import ALL_ROLLS, START, legal_plays, parse_position
+from nardy_cli.cli import cli
+from nardy_cli.reports import json_data, rollout_data
+from nardy_cli.rollout import rollout
+from nardy_cli.study.analyze import rank_plays
+from nardy_cli.study.board_figure import draw_board
+from nardy_cli.study.openings import opening_table
+from nardy_cli.study.report import chart_kinds, regenerate
+
+MIDGAME = parse_position("W:1x13,7,12 B:1x14,7 w")
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_ranking_is_reproducible_and_sorted():
+    a = rank_plays(MIDGAME, "4-2", "heuristic", 300, seed=5)
+    b = rank_plays(MIDGAME, "4-2", "heuristic", 300, seed=5, workers=2)
+    assert [str(p.play) for p in a.plays] == [str(p.play) for p in b.plays]
+    assert a.to_dict() == b.to_dict()
+    eq = [p.equity for p in a.plays]
+    assert eq == sorted(eq, reverse=True) and a.plays[0].diff == 0.0
+    assert {str(p.play) for p in a.plays} == {str(p) for p in legal_plays(MIDGAME, "4-2")}
+
+
+def test_top_and_until_se():
+    r = rank_plays(MIDGAME, "4-2", "heuristic", 300, seed=5, top=3)
+    assert len(r.plays) == 3 and len(r.prefiltered) == len(legal_plays(MIDGAME, "4-2")) - 3
+    s = rank_plays(MIDGAME, "4-2", "heuristic", 6480, seed=5, until_se=0.5)
+    assert all(p.games <= 6480 for p in s.plays)
+
+
+def test_opening_table_lists_every_legal_opening_play_once():
+    table = opening_table(None, "racer", 72, seed=2)
+    pairs = [(r["roll"], r["play"]) for r in table.rows]
+    expected = [(str(d), str(p)) for d in ALL_ROLLS for p in legal_plays(START, d)]
+    assert sorted(pairs) == sorted(expected) and len(pairs) == len(set(pairs))
+
+
+def _sample_data():
+    ro = rollout(START, "random", games=2592, seed=1)
+    rk = rank_plays(MIDGAME, "4-2", "racer", 100, seed=1)
+    op = opening_table(None, "racer", 36, seed=1)
+    return [rollout_data([ro]), json_data("analyze", rk), json_data("openings", op), rollout_data([ro], "batch")]
+
+
+@pytest.mark.parametrize("data", _sample_data(), ids=["rollout", "analyze", "openings", "batch"])
+def test_every_chart_kind_renders_with_titles_and_labels(data, tmp_path):
+    for name, draw in chart_kinds(data).items():
+        fig = draw(data, 0)
+        for ax in fig.axes:
+            if ax.get_label() == "<colorbar>":
+                continue
+            assert ax.get_title(), name
+            assert ax.get_xlabel() and ax.get_ylabel(), name
+        path = tmp_path / f"{name}.png"
+        fig.savefig(path)
+        assert path.stat().st_size > 2000, name
+
+
+def test_board_diagram_renders():
+    fig = draw_board(parse_position("W:1x9,3,7x2,15,20x2 B:1x10,5,9x2,14,22 w 6-5"))
+    assert fig._suptitle.get_text() == "White to move   ·   dice 6-5"
+
+
+def test_report_regenerates_identically_from_json(tmp_path):
+    out = tmp_path / "rep"
+    res = run("analyze", "W:1x13,7,12 B:1x14,7 w", "--dice", "4-2", "--games", "200", "--workers", "1",
+              "--output", str(out), "--html", "-q")
+    assert res.exit_code == 0, res.output
+    files = sorted(p.name for p in out.iterdir())
+    assert {"results.json", "results.csv", "report.md", "report.html", "board.png", "ranking.png"} <= set(files)
+    before = {name: (out / name).read_bytes() for name in files}
+    regenerate(out)
+    after = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert before == after
+    md = (out / "report.md").read_text()
+    assert "![" in md and "| rank | play |" in md and "Run parameters" in md
+    html = (out / "report.html").read_text()
+    assert "data:image/png;base64," in html and "<table>" in html
+
+
+def test_chart_command_redraws_from_saved_results(tmp_path):
+    out = tmp_path / "rep"
+    assert run("rollout", "start", "--games", "2592", "--workers", "1", "--output", str(out), "-q").exit_code == 0
+    listed = run("chart", str(out / "results.json"), "--list")
+    assert {"outcomes", "convergence", "deficit", "static-deficit"} <= set(listed.output.split())
+    svg = tmp_path / "conv.svg"
+    res = run("chart", str(out / "results.json"), "--kind", "convergence", "-o", str(svg))
+    assert res.exit_code == 0 and svg.read_text().startswith("<?xml")
+    bad = run("chart", str(out / "results.json"), "--kind", "opening-heatmap", "-o", str(svg))
+    assert bad.exit_code == 2 and "unknown chart kind" in bad.output
+
+
+def test_batch_command(tmp_path):
+    f = tmp_path / "p.txt"
+    f.write_text("late: W:24x2 B:23,24x2 w\nrace: W:20,21 B:19,24 b\n")
+    res = run("batch", str(f), "--games", "72", "--workers", "1", "--format", "csv", "-q")
+    assert res.exit_code == 0
+    lines = res.output.splitlines()
+    assert lines[0].startswith("name,position,games,equity") and [l.split(",")[0] for l in lines[1:]] == ["late", "race"]
+
+
+def test_empty_positions_file_is_an_error(tmp_path):
+    f = tmp_path / "empty.txt"
+    f.write_text("# nothing here\n")
+    res = run("batch", str(f))
+    assert res.exit_code == 2 and "holds no position" in res.output
+
+
+def test_unwritable_output_leaves_nothing(tmp_path):
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("x")
+    res = run("analyze", "W:1x13,7,12 B:1x14,7 w", "--dice", "4-2", "--games", "50", "--workers", "1",
+              "--output", str(blocker / "rep"), "-q")
+    assert res.exit_code == 2 and res.output.startswith("Error: cannot write to output directory")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt"]
+
+
+def test_openings_command_with_report(tmp_path):
+    out = tmp_path / "op"
+    res = run("openings", "--rolls", "65,33", "--games", "72", "--policy", "racer", "--workers", "1",
+              "--output", str(out), "-q")
+    assert res.exit_code == 0, res.output
+    data = json.loads((out / "results.json").read_text())
+    assert [r["roll"] for r in data["results"][0]["rows"]] == ["6-5", "3-3", "3-3"]
+    assert (out / "opening-heatmap.png").exists() and (out / "opening-bars.png").exists()
