@@ -13,15 +13,16 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
+	$(BIN)/nardy show start
 	$(BIN)/nardy moves start --dice 3-3
-	$(BIN)/nardy rollout start --games 20000 --seed 1
-	$(BIN)/nardy openings --rolls 65,64,31 --games 2000 --output reports/demo
+	$(BIN)/nardy openings --rolls 65,64,33,31 --games 2592 --output reports/demo --html
+	@echo "Open reports/demo/report.md or reports/demo/report.html"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/run.py $(BENCHFLAGS)
 
 ladder: $(STAMP)
 	$(BIN)/python benchmarks/ladder.py
