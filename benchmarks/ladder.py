@@ -1,0 +1,59 @@
+"""`make ladder`: every built-in policy against every other, written to docs/strength.md.
+
+Usage: python benchmarks/ladder.py [--games 4000] [--lookahead-games 1000] [--seed 2027]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import time
+from pathlib import Path
+
+from nardy_cli.duel import duel
+from nardy_cli.executors import default_workers
+
+POLICIES = ("random", "racer", "heuristic", "lookahead:heuristic")
+OUT = Path(__file__).resolve().parent.parent / "docs" / "strength.md"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=4000)
+    ap.add_argument("--lookahead-games", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=2027)
+    args = ap.parse_args()
+    rows = []
+    started = time.time()
+    for a, b in itertools.combinations(reversed(POLICIES), 2):
+        games = args.lookahead_games if "lookahead" in a + b else args.games
+        t = time.time()
+        r = duel(a, b, games, args.seed, workers=default_workers())
+        rows.append((r, time.time() - t))
+        print(f"{a:>20} vs {b:<20} {r.points_per_game:+.3f} [{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}] "
+              f"wins {r.win_share:.1%} ({time.time() - t:.0f} s)", flush=True)
+    lines = [
+        "# Strength ladder of the built-in policies",
+        "",
+        "Made by `make ladder` (`benchmarks/ladder.py`): every built-in policy against every",
+        "other from the start, federation rules, duplicate dice (each dice sequence played",
+        f"with A as White and as Black), seed {args.seed}, {default_workers()} workers, "
+        f"{time.time() - started:.0f} s in all.",
+        "Points per game are A's; the interval is 95%.",
+        "",
+        "| A | B | games | A's points per game | 95% CI | A wins | draws | mars for / against | koks for / against |",
+        "|---|---|---:|---:|---|---:|---:|---|---|",
+    ]
+    for r, _ in rows:
+        lines.append(f"| {r.a} | {r.b} | {r.games:,} | {r.points_per_game:+.3f} | "
+                     f"[{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}] | {r.win_share:.1%} | {r.draw_share:.1%} | "
+                     f"{r.mars_share_for:.1%} / {r.mars_share_against:.1%} | "
+                     f"{r.koks_share_for:.1%} / {r.koks_share_against:.1%} |")
+    lines += ["", f"Machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at the end.", ""]
+    OUT.write_text("\n".join(lines))
+    print(f"wrote {OUT}")
+
+
+if __name__ == "__main__":
+    main()
