@@ -17,7 +17,7 @@ from nardy_cli.dice import Dice
 from nardy_cli.engine import enumerate_board
 from nardy_cli.estimate import CLASSES, feature_vector
 from nardy_cli.kernels import board as kb
-from nardy_cli.kernels.evaluate import choose_play
+from nardy_cli.kernels.evaluate import choice_scratch, choose_play
 from nardy_cli.kernels.game import final_result
 from nardy_cli.kernels.movegen import Workspace
 from nardy_cli.policies.builtin import HEURISTIC
@@ -50,7 +50,8 @@ def self_play(games: int, seed: int):
             if rng.random() < 0.1:
                 idx = int(rng.integers(n))
             else:
-                idx = choose_play(boards, n, HEURISTIC.kind, weights, False, rstate, 0, 0, *scratch.arrays())
+                idx = choose_play(boards, n, HEURISTIC.kind, weights, False, rstate, 0, 0, *scratch.arrays(),
+                                  *choice_scratch())
             rows.append((feature_vector(boards[idx]), pos.turn == "w"))
             from nardy_cli.engine import plays_from_kernel
             pos = plays_from_kernel(pos, dice, boards, sf, sd, n, nsteps)[idx].result

@@ -57,12 +57,13 @@ def test_lookahead_needs_an_evaluator():
         get_policy("lookahead:random")
 
 
-@pytest.mark.parametrize("name", ["random", "racer", "heuristic"])
-def test_python_driver_plays_exactly_like_the_kernel(name):
+@pytest.mark.parametrize("name, games", [("random", 40), ("racer", 40), ("heuristic", 40),
+                                         ("lookahead:heuristic", 3)])
+def test_python_driver_plays_exactly_like_the_kernel(name, games):
     spec = GameSpec(START, make_rules(), get_policy(name), get_policy(name), 5, True)
     a, b = Tally(), Tally()
-    play_games_python(spec, 0, 40, 20000, a)
-    play_games_compiled(spec, 0, 40, 20000, b)
+    play_games_python(spec, 0, games, 20000, a)
+    play_games_compiled(spec, 0, games, 20000, b)
     assert (a.counts == b.counts).all() and (a.deficit == b.deficit).all() and (a.plies == b.plies).all()
 
 
@@ -84,6 +85,12 @@ def test_duel_is_reproducible_across_workers():
     one = duel("heuristic", "racer", 1296, seed=4, workers=1)
     two = duel("heuristic", "racer", 1296, seed=4, workers=2)
     assert to_json(one.to_dict()) == to_json(two.to_dict())
+
+
+def test_lookahead_plays_whole_games_and_beats_heuristic():
+    r = rollout(START, "lookahead:heuristic", games=12, seed=3)
+    assert r.mean_plies > 60 and r.unfinished == 0
+    assert duel("lookahead:heuristic", "heuristic", 200, seed=12, workers=2).points_per_game > 0
 
 
 def test_heuristic_beats_random_and_racer():

@@ -18,7 +18,7 @@ from .rng import below, next_random
 RANDOM, RACER, HEURISTIC = 0, 1, 2
 N_WEIGHTS = 32
 N_FEATURES = 16
-LOOKAHEAD_WIDTH = 8      # candidates searched one ply deeper, best first by the static score
+LOOKAHEAD_WIDTH = 3      # candidates searched one ply deeper, best first by the static score
 TERMINAL = 1000.0        # score of a play that bears off the last checker
 
 # feature indices
@@ -86,20 +86,46 @@ def mobility(board, side_sign, face, all_home):
 
 
 @njit(cache=True)
-def features(board, out):
-    """Fill `out` with the evaluator's features of a mover-relative board; return the mover's checkers on board."""
+def opponent_terms(board, opp):
+    """Fill `opp` with the opponent's pips, checkers on board, checkers outside home,
+    whether one is on its points 1-12, and its points as a mask; they do not change
+    during the mover's turn, so one call serves every candidate of a roll."""
+    pips = 0
+    on = 0
+    out_home = 0
+    back = 0
+    mask = 0
+    for p in range(N_POINTS):
+        c = board[p]
+        if c < 0:
+            mask |= 1 << p
+            q = p - 12 if p >= 12 else p + 12
+            pips -= c * (24 - q)
+            on -= c
+            if q < HOME_START:
+                out_home -= c
+                if q < 12:
+                    back = 1
+    opp[0] = pips
+    opp[1] = on
+    opp[2] = out_home
+    opp[3] = back
+    opp[4] = mask
+
+
+@njit(cache=True)
+def features(board, out, opp):
+    """Fill `out` with the evaluator's features of a mover-relative board; return the mover's checkers on board.
+
+    `opp` holds the opponent's terms from `opponent_terms` for this board.
+    """
     for j in range(N_FEATURES):
         out[j] = 0.0
     my_pips = 0
-    opp_pips = 0
     my_on = 0
-    opp_on = 0
     my_out_home = 0
-    opp_out_home = 0
     my_back = False   # a mover checker on its points 1-12
-    opp_back = False  # an opponent checker on its points 1-12
     mine_m = 0
-    theirs_m = 0
     stack = 0
     spread = 0
     home = 0
@@ -122,15 +148,9 @@ def features(board, out):
                 spread += 1
                 if c > 3:
                     stack += c - 3
-        elif c < 0:
-            theirs_m |= 1 << p
-            q = p - 12 if p >= 12 else p + 12
-            opp_pips -= c * (24 - q)
-            opp_on -= c
-            if q < HOME_START:
-                opp_out_home -= c
-                if q < 12:
-                    opp_back = True
+    opp_pips, opp_on, opp_out_home = opp[0], opp[1], opp[2]
+    opp_back = opp[3] != 0
+    theirs_m = opp[4]
     if my_on == 0:
         return 0
     my_off = 15 - my_on
@@ -208,11 +228,11 @@ def racer_score(board):
 
 
 @njit(cache=True)
-def static_score(board, kind, weights, feats):
-    """Score of a result for the side that just played it."""
+def static_score(board, kind, weights, feats, opp):
+    """Score of a result for the side that just played it (`opp`: see `opponent_terms`)."""
     if kind == RACER:
         return racer_score(board)
-    if features(board, feats) == 0:
+    if features(board, feats, opp) == 0:
         return TERMINAL
     s = 0.0
     for j in range(N_FEATURES):
@@ -231,12 +251,14 @@ def _reply_value(board, head_rule, block_check, kind, weights, feats, scratch_bo
         if flipped[p] < 0:
             opp_off += flipped[p]
     total = 0.0
+    opp = np.empty(5, dtype=np.int64)
+    opponent_terms(flipped, opp)
     for r in range(21):
         n, _ = enumerate_plays(flipped, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
                                scratch_boards, scratch_from, scratch_die, memo, memo_stamp)
         best = -1e18
         for i in range(n):
-            v = static_score(scratch_boards[i], kind, weights, feats)
+            v = static_score(scratch_boards[i], kind, weights, feats, opp)
             if v > best:
                 best = v
         total += ROLL_WEIGHT[r] * best
@@ -244,21 +266,30 @@ def _reply_value(board, head_rule, block_check, kind, weights, feats, scratch_bo
 
 
 @njit(cache=True)
+def choice_scratch():
+    """Scratch arrays for `choose_play`: features, scores, opponent terms."""
+    return np.empty(N_FEATURES, dtype=np.float64), np.empty(4096, dtype=np.float64), np.empty(5, dtype=np.int64)
+
+
+@njit(cache=True)
 def choose_play(boards, n, kind, weights, lookahead, rstate, head_rule, block_check, scratch_boards,
-                scratch_from, scratch_die, memo, memo_stamp):
-    """Index of the chosen result among boards[:n] (mover-relative, before the turn passes)."""
+                scratch_from, scratch_die, memo, memo_stamp, feats, scores, opp):
+    """Index of the chosen result among boards[:n] (mover-relative, before the turn passes).
+
+    `scratch_*`, `memo*` are a second enumeration workspace (for the lookahead);
+    `feats`, `scores`, `opp` come from `choice_scratch`.
+    """
     if kind == RANDOM:
         return below(next_random(rstate), n)
-    feats = np.empty(N_FEATURES, dtype=np.float64)
-    scores = np.empty(n, dtype=np.float64)
+    opponent_terms(boards[0], opp)
     best = 0
     for i in range(n):
-        scores[i] = static_score(boards[i], kind, weights, feats)
+        scores[i] = static_score(boards[i], kind, weights, feats, opp)
         if scores[i] > scores[best]:
             best = i
     if not lookahead or n == 1 or scores[best] >= TERMINAL:
         return best
-    order = np.argsort(-scores)
+    order = np.argsort(-scores[:n])
     flipped = np.empty(N_POINTS, dtype=np.int8)
     best_value = -1e18
     pick = order[0]

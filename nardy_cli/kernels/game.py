@@ -11,7 +11,7 @@ from numba import njit
 
 from .board import (DRAW, DRAWN, IN_PLAY, LOSE_BASE, N_POINTS, N_RESULTS, UNFINISHED, WHITE_WON,
                     flip, game_status, loser_class, on_board, opp_on_board)
-from .evaluate import choose_play
+from .evaluate import choice_scratch, choose_play
 from .movegen import enumerate_plays, memo_arrays
 from .rng import below, next_random, policy_state, roll_index
 
@@ -100,7 +100,7 @@ def workspace():
             np.zeros((4096, 4), dtype=np.int8), memo, memo_stamp,
             np.zeros((4096, N_POINTS), dtype=np.int8), np.zeros((4096, 4), dtype=np.int8),
             np.zeros((4096, 4), dtype=np.int8), s_memo, s_stamp,
-            np.empty(N_POINTS, dtype=np.int8), np.zeros(1, dtype=np.uint64))
+            np.empty(N_POINTS, dtype=np.int8), np.zeros(1, dtype=np.uint64)) + choice_scratch()
 
 
 @njit(cache=True)
@@ -111,7 +111,8 @@ def play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify
     `policy_kind[s]`, `policy_weights[s]`, `policy_lookahead[s]` choose side s's plays (0 White,
     1 Black); deficit figures are added into `deficit[side]`.
     """
-    out_boards, out_from, out_die, memo, memo_stamp, s_boards, s_from, s_die, s_memo, s_stamp, board, rstate = ws
+    (out_boards, out_from, out_die, memo, memo_stamp, s_boards, s_from, s_die, s_memo, s_stamp, board, rstate,
+     feats, scores, opp) = ws
     board[:] = root_board
     mover_white = root_white
     rstate[0] = policy_state(seed, game)
@@ -136,7 +137,7 @@ def play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify
         else:
             pick = choose_play(out_boards, n, policy_kind[side], policy_weights[side],
                                policy_lookahead[side], rstate, head_rule, block_check,
-                               s_boards, s_from, s_die, s_memo, s_stamp)
+                               s_boards, s_from, s_die, s_memo, s_stamp, feats, scores, opp)
         flip(out_boards[pick], board)
         mover_white = not mover_white
         turn += 1

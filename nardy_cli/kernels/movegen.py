@@ -198,18 +198,19 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
     while k >= 0:
         found = False
         if k < max_steps:
-            while cursor[k] < n_options:
-                opt = cursor[k]
-                cursor[k] += 1
+            opt = cursor[k]
+            while opt < n_options:
+                src = opt % N_POINTS
+                die_idx = opt // N_POINTS
+                opt += 1
+                if board[src] <= 0:
+                    continue
                 if double:
-                    die_idx = 0
                     die = d1
                 else:
-                    die_idx = opt // N_POINTS
                     if used[k] & (1 << die_idx):
                         continue
                     die = d1 if die_idx == 0 else d2
-                src = opt % N_POINTS
                 if not step_is_legal(board, src, die, head0 - board[0], limit, outside, opp_off, block_check, far):
                     continue
                 # make the step, keeping the packed words in step
@@ -262,6 +263,7 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
                     # a leaf: unmake at once instead of descending
                     outside += undo_step(board, src, dst)
                     continue
+                cursor[k] = opt
                 k = depth
                 # a non-double's second step can only use the die not yet used
                 cursor[k] = N_POINTS if (not double and newmask == 1) else 0

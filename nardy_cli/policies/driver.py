@@ -12,7 +12,7 @@ from ..dice import Dice
 from ..engine import enumerate_board, plays_from_kernel
 from ..errors import PolicyError
 from ..kernels import board as kb
-from ..kernels.evaluate import choose_play
+from ..kernels.evaluate import choice_scratch, choose_play
 from ..kernels.game import final_result, game_dice, record_turn
 from ..kernels.movegen import Workspace
 from ..kernels.rng import policy_state
@@ -53,7 +53,7 @@ def play_one_game_python(spec, white, black, game: int, max_plies: int, deficit:
             chosen = plays[0]
         elif isinstance(policy, CompiledPolicy):
             idx = choose_play(boards.copy(), n, policy.kind, policy.weight_array(), policy.lookahead,
-                              rstate, rules.head_code, rules.block_code, *scratch.arrays())
+                              rstate, rules.head_code, rules.block_code, *scratch.arrays(), *choice_scratch())
             chosen = plays[idx]
         else:
             chosen = _ask(policy, pos.with_dice(dice), dice, plays, rng)

@@ -18,7 +18,7 @@ from ..dice import Dice, parse_dice
 from ..engine import legal_plays
 from ..errors import NardyError
 from ..kernels.board import DRAW, LOSE_BASE, N_RESULTS, UNFINISHED
-from ..kernels.evaluate import N_FEATURES, RANDOM, static_score
+from ..kernels.evaluate import N_FEATURES, RANDOM, opponent_terms, static_score
 from ..kernels.game import N_DEFICIT, N_STRATA
 from ..play import Play
 from ..policies import get_policy
@@ -120,11 +120,13 @@ def prefilter(position: Position, plays: list[Play], top: int, policy) -> tuple[
     """The `top` plays by the policy's evaluator (heuristic for policies without one), and the rest."""
     scorer = policy if isinstance(policy, CompiledPolicy) and policy.kind != RANDOM else HEURISTIC
     feats = np.zeros(N_FEATURES)
+    opp = np.zeros(5, dtype=np.int64)
     weights = scorer.weight_array()
     scores = []
     for p in plays:
         board = Position._trusted(p.result.white, p.result.black, position.turn).board()[0]
-        scores.append(static_score(board, scorer.kind, weights, feats))
+        opponent_terms(board, opp)
+        scores.append(static_score(board, scorer.kind, weights, feats, opp))
     order = np.argsort(-np.array(scores), kind="stable")
     keep = sorted(order[:top])
     return [plays[i] for i in keep], [plays[i] for i in order[top:]]
