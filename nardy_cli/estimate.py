@@ -15,7 +15,7 @@ from importlib import resources
 import numpy as np
 
 from .errors import PolicyError
-from .kernels.evaluate import HEURISTIC, N_FEATURES, features, opponent_terms
+from .kernels.evaluate import HEURISTIC, N_FEATURES, N_OPP, features, opponent_terms
 from .policies.base import CompiledPolicy
 from .position import Position
 
@@ -57,7 +57,7 @@ def class_probabilities(feats: np.ndarray, coefficients: np.ndarray) -> np.ndarr
 def feature_vector(board: np.ndarray) -> np.ndarray:
     """The evaluator's features of a mover-relative board."""
     out = np.zeros(N_FEATURES)
-    opp = np.zeros(5, dtype=np.int64)
+    opp = np.zeros(N_OPP, dtype=np.int64)
     opponent_terms(board, opp)
     features(board, out, opp)
     return out

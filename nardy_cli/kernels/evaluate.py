@@ -18,6 +18,7 @@ from .rng import below, next_random
 RANDOM, RACER, HEURISTIC = 0, 1, 2
 N_WEIGHTS = 32
 N_FEATURES = 16
+N_OPP = 5 + 24          # length of the opponent-terms array
 LOOKAHEAD_WIDTH = 3      # candidates searched one ply deeper, best first by the static score
 TERMINAL = 1000.0        # score of a play that bears off the last checker
 
@@ -87,9 +88,11 @@ def mobility(board, side_sign, face, all_home):
 
 @njit(cache=True)
 def opponent_terms(board, opp):
-    """Fill `opp` with the opponent's pips, checkers on board, checkers outside home,
-    whether one is on its points 1-12, and its points as a mask; they do not change
-    during the mover's turn, so one call serves every candidate of a roll."""
+    """Fill `opp` (29 cells) with the opponent's terms, which do not change during the mover's turn.
+
+    Pips, checkers on board, checkers outside home, whether one is on its points
+    1-12, its points as a mask, then per point how many of its checkers are behind.
+    """
     pips = 0
     on = 0
     out_home = 0
@@ -111,6 +114,13 @@ def opponent_terms(board, opp):
     opp[2] = out_home
     opp[3] = back
     opp[4] = mask
+    # opp[5 + q]: opponent checkers on its points before q (0-based, its numbering)
+    behind = 0
+    for q in range(N_POINTS):
+        opp[5 + q] = behind
+        c = board[q + 12 if q < 12 else q - 12]
+        if c < 0:
+            behind -= c
 
 
 @njit(cache=True)
@@ -163,20 +173,15 @@ def features(board, out, opp):
     out[F_PIPS] = (opp_pips - my_pips) / 10.0
     out[F_OFF] = my_off - opp_off
     # blocks along the opponent's path, worth more the more opponent checkers are behind them
-    behind = 0
-    run = 0
     block = 0.0
-    for q in range(N_POINTS):
-        c = board[q + 12 if q < 12 else q - 12]
-        if c > 0:
-            run += 1
-        else:
-            if run >= 2 and behind > 0:
-                block += _PRIME[min(run, 12)] * behind
-            run = 0
-            behind -= c if c < 0 else 0
-    if run >= 2 and behind > 0:
-        block += _PRIME[min(run, 12)] * behind
+    runs = rotate(mine_m)   # the mover's points in the opponent's numbering
+    while runs:
+        start = popcount((runs & -runs) - 1)
+        length = popcount(((~(runs >> start)) & -(~(runs >> start))) - 1)
+        runs &= ~(((1 << length) - 1) << start)
+        behind = opp[5 + start]
+        if length >= 2 and behind > 0:
+            block += _PRIME[min(length, 12)] * behind
     out[F_BLOCK] = block / 15.0
     out[F_ZONE] = zone
     out[F_HEAD] = board[0] - 1 if board[0] > 1 else 0
@@ -251,7 +256,7 @@ def _reply_value(board, head_rule, block_check, kind, weights, feats, scratch_bo
         if flipped[p] < 0:
             opp_off += flipped[p]
     total = 0.0
-    opp = np.empty(5, dtype=np.int64)
+    opp = np.empty(N_OPP, dtype=np.int64)
     opponent_terms(flipped, opp)
     for r in range(21):
         n, _ = enumerate_plays(flipped, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
@@ -268,7 +273,7 @@ def _reply_value(board, head_rule, block_check, kind, weights, feats, scratch_bo
 @njit(cache=True)
 def choice_scratch():
     """Scratch arrays for `choose_play`: features, scores, opponent terms."""
-    return np.empty(N_FEATURES, dtype=np.float64), np.empty(4096, dtype=np.float64), np.empty(5, dtype=np.int64)
+    return np.empty(N_FEATURES, dtype=np.float64), np.empty(4096, dtype=np.float64), np.empty(N_OPP, dtype=np.int64)
 
 
 @njit(cache=True)

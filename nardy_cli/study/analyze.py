@@ -18,7 +18,7 @@ from ..dice import Dice, parse_dice
 from ..engine import legal_plays
 from ..errors import NardyError
 from ..kernels.board import DRAW, LOSE_BASE, N_RESULTS, UNFINISHED
-from ..kernels.evaluate import N_FEATURES, RANDOM, opponent_terms, static_score
+from ..kernels.evaluate import N_FEATURES, N_OPP, RANDOM, opponent_terms, static_score
 from ..kernels.game import N_DEFICIT, N_STRATA
 from ..play import Play
 from ..policies import get_policy
@@ -120,7 +120,7 @@ def prefilter(position: Position, plays: list[Play], top: int, policy) -> tuple[
     """The `top` plays by the policy's evaluator (heuristic for policies without one), and the rest."""
     scorer = policy if isinstance(policy, CompiledPolicy) and policy.kind != RANDOM else HEURISTIC
     feats = np.zeros(N_FEATURES)
-    opp = np.zeros(5, dtype=np.int64)
+    opp = np.zeros(N_OPP, dtype=np.int64)
     weights = scorer.weight_array()
     scores = []
     for p in plays:
