@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import resource
 import subprocess
 import sys
 import time
@@ -112,18 +111,24 @@ def bench_games() -> None:
     print(f"Python-object policy, 1 core  {py:>12,.1f} games/s (both sides, trivial choice)")
 
 
-def bench_memory() -> None:
-    code = ("from nardy_cli import START; from nardy_cli.rollout import rollout; "
-            "from nardy_cli.executors import default_workers; import time; t=time.perf_counter(); "
-            "r = rollout(START, 'random', games=1_000_000, seed=1, workers=default_workers()); "
-            "print(r.games, round(time.perf_counter()-t, 1))")
-    t = time.perf_counter()
+def _rollout_in_child(games: int) -> tuple[float, float]:
+    """Seconds and peak RSS (MiB, largest of the parent and its workers) of a fresh rollout process."""
+    code = ("import resource, time; from nardy_cli import START; from nardy_cli.rollout import rollout; "
+            "from nardy_cli.executors import default_workers; t = time.perf_counter(); "
+            f"rollout(START, 'random', games={games}, seed=1, workers=default_workers()); "
+            "rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "
+            "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); "
+            "print(round(time.perf_counter() - t, 1), rss / 1024)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    games, secs = out.stdout.split()
-    print(f"1,000,000 random games        {float(secs):>12.1f} s on {default_workers()} workers; "
-          f"peak RSS of the largest process {usage.ru_maxrss / 1024:,.0f} MiB")
-    del t
+    secs, rss = out.stdout.split()
+    return float(secs), float(rss)
+
+
+def bench_memory() -> None:
+    for games in (100_000, 1_000_000):
+        secs, rss = _rollout_in_child(games)
+        print(f"{games:>9,} random games      {secs:>8.1f} s on {default_workers()} workers; "
+              f"peak RSS {rss:,.0f} MiB")
 
 
 def main() -> None:

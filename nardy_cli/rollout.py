@@ -18,7 +18,7 @@ from . import __version__
 from .errors import NardyError
 from .kernels.board import N_RESULTS
 from .kernels.game import (F_LOST, F_ROLLED, LOST_PIPS, N_DEFICIT, N_STRATA, PARTIAL, PASSES, TURNS)
-from .policies import Policy, get_policy
+from .policies import Policy, as_policy
 from .position import Position, SIDE_NAMES, WHITE
 from .rules import PRESETS, Rules
 from .stats import PROB_KEYS, outcome_table
@@ -218,4 +218,4 @@ def _policies(policies) -> tuple[Policy, Policy]:
         policies = (policies, policies)
     if len(policies) != 2:
         raise NardyError("policies must be one policy or a (white, black) pair")
-    return tuple(get_policy(p) if isinstance(p, str) else p for p in policies)  # type: ignore[return-value]
+    return tuple(as_policy(p) for p in policies)  # type: ignore[return-value]

@@ -70,6 +70,8 @@ def test_python_driver_plays_exactly_like_the_kernel(name, games):
 def test_python_policy_rollout_runs():
     r = rollout(START, ("test_policies:FirstPlay", "random"), games=30, seed=2)
     assert r.games == 30 and r.params["policies"]["white"] == "test_policies:FirstPlay"
+    r = rollout(START, (FirstPlay(), "random"), games=30, seed=2)
+    assert r.params["policies"]["white"] == "FirstPlay"
 
 
 def test_duel_json_keys_and_symmetry():

@@ -7,6 +7,6 @@ rollouts then drive the game from Python, one call per decision.
 """
 
 from .base import CompiledPolicy, Policy, PythonPolicy
-from .registry import get_policy, known_policies
+from .registry import as_policy, get_policy, known_policies
 
-__all__ = ["CompiledPolicy", "Policy", "PythonPolicy", "get_policy", "known_policies"]
+__all__ = ["CompiledPolicy", "Policy", "PythonPolicy", "as_policy", "get_policy", "known_policies"]

@@ -62,3 +62,10 @@ def get_policy(name: str) -> Policy:
         return _wrap(name, obj)
     known = ", ".join(known_policies())
     raise PolicyError(f"unknown policy {name!r}; known policies: {known}")
+
+
+def as_policy(obj: object) -> Policy:
+    """A policy from a name, a policy value, or any object with a `choose` method."""
+    if isinstance(obj, str):
+        return get_policy(obj)
+    return _wrap(getattr(obj, "name", None) or type(obj).__name__, obj)
