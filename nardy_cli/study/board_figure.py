@@ -36,8 +36,8 @@ def draw_board(position: Position, numbering: str = WHITE, title: str | None = N
     """A print-ready diagram of `position` in `numbering`'s view (its points 1-12 along the bottom)."""
     viewer, other = numbering, other_side(numbering)
     width = 12 * POINT_W + BAR_W
-    fig = Figure(figsize=(9.0, 7.4))
-    ax = fig.add_axes((0.06, 0.13, 0.88, 0.74))
+    fig = Figure(figsize=(6.8, 7.0))
+    ax = fig.add_axes((0.02, 0.12, 0.96, 0.77))
     ax.set_xlim(-0.9, width + 0.9)
     ax.set_ylim(-1.6, HEIGHT + 1.6)
     ax.set_aspect("equal")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import matplotlib
 
 matplotlib.use("Agg")
+import matplotlib.patches  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
@@ -25,7 +26,7 @@ def _fig(w: float = 8.0, h: float = 4.8) -> tuple[Figure, object]:
     return fig, fig.add_subplot()
 
 
-def outcome_chart(result: dict, title: str | None = None) -> Figure:
+def outcome_chart(result: dict, title: str | None = None, who: str = "the side to move") -> Figure:
     """Probability of every outcome class with 95% error bars (a rollout or one analysed play)."""
     fig, ax = _fig()
     probs = [result["probabilities"][k] for k in OUTCOME_ORDER]
@@ -34,11 +35,11 @@ def outcome_chart(result: dict, title: str | None = None) -> Figure:
     y = np.arange(len(OUTCOME_ORDER))[::-1]
     ax.barh(y, probs, xerr=errs, color=colours, capsize=3, alpha=0.85)
     ax.set_yticks(y, [OUTCOME_LABELS[k] for k in OUTCOME_ORDER])
-    for yi, p in zip(y, probs):
-        ax.text(p + 0.01, yi, f"{p:.3f}", va="center", fontsize=8)
+    for yi, p, e in zip(y, probs, errs):
+        ax.text(p + e + 0.008, yi, f"{p:.3f}", va="center", fontsize=8)
     ax.set_xlim(0, min(1.0, max(probs) + max(errs) + 0.12))
     ax.set_xlabel("probability (bars: 95% confidence interval)")
-    ax.set_ylabel("outcome for the side to move")
+    ax.set_ylabel(f"outcome for {who}")
     ax.set_title(title or f"Outcomes of {result['position']}\n{result.get('games', 0):,} games, "
                           f"equity {result['equity']:+.3f} ± {1.96 * result['equity_se']:.3f}", fontsize=10)
     return fig
@@ -83,6 +84,8 @@ def opening_heatmap(table: dict, title: str | None = None) -> Figure:
         for j in range(6):
             if not np.isnan(grid[i, j]):
                 ax.text(j, i, f"{grid[i, j]:+.2f}", ha="center", va="center", fontsize=9)
+            elif j > i:
+                ax.add_patch(matplotlib.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, color="#eeeeee"))
     ax.set_xticks(range(6), [str(d) for d in range(1, 7)])
     ax.set_yticks(range(6), [str(d) for d in range(1, 7)])
     ax.set_xlabel("smaller die")
@@ -113,9 +116,11 @@ def deficit_heatmap(deficit: dict, title: str | None = None) -> Figure:
     full = np.where(np.eye(6, dtype=bool), 4, 2)
     fig, ax = _fig(6.4, 5.6)
     im = ax.imshow(table / full, cmap="RdYlGn", vmin=0, vmax=1)
+    share = table / full
     for i in range(6):
         for j in range(6):
-            ax.text(j, i, f"{int(table[i, j])}/{full[i, j]}", ha="center", va="center", fontsize=9)
+            colour = "white" if share[i, j] > 0.85 or share[i, j] < 0.15 else "black"
+            ax.text(j, i, f"{int(table[i, j])}/{full[i, j]}", ha="center", va="center", fontsize=9, color=colour)
     ax.set_xticks(range(6), [str(d) for d in range(1, 7)])
     ax.set_yticks(range(6), [str(d) for d in range(1, 7)])
     ax.set_xlabel("second die")
@@ -148,6 +153,7 @@ def convergence_chart(trace: list[list[float]], title: str | None = None) -> Fig
     fig, ax = _fig(8.0, 4.4)
     ax.fill_between(games, eq - 2 * se, eq + 2 * se, color="#90caf9", alpha=0.6, label="±2 SE")
     ax.plot(games, eq, color="#0d47a1", marker="o", markersize=3, label="equity")
+    ax.axhline(eq[-1], color="#0d47a1", linewidth=0.8, linestyle="--", label=f"final {eq[-1]:+.4f}")
     ax.set_xlabel("games played")
     ax.set_ylabel("equity for the side to move")
     ax.legend()

@@ -39,7 +39,8 @@ def chart_kinds(data: dict) -> dict[str, callable]:
             {"White": d["results"][i]["deficit"]["white"]["face_deficit"],
              "Black": d["results"][i]["deficit"]["black"]["face_deficit"]},
             f"Move deficit per face in {d['results'][i]['games']:,} games of {d['results'][i]['position']}")
-        out["convergence"] = lambda d, i: charts.convergence_chart(d["traces"][i])
+        out["convergence"] = lambda d, i: charts.convergence_chart(
+            d["traces"][i], f"Rollout convergence for {d['results'][i]['position']}")
         out["static-deficit"] = lambda d, i: charts.deficit_heatmap(d["static_deficit"][i])
         out["static-face-deficit"] = lambda d, i: charts.face_deficit_chart(
             {"side to move": d["static_deficit"][i]["face_deficit"]},
@@ -48,7 +49,7 @@ def chart_kinds(data: dict) -> dict[str, callable]:
         out["ranking"] = lambda d, i: charts.ranking_chart(d["results"][i])
         out["outcomes"] = lambda d, i: charts.outcome_chart(
             {**d["results"][i]["plays"][0], "position": d["results"][i]["plays"][0]["result"]},
-            f"Outcomes after the best play {d['results'][i]['plays'][0]['play']} (for the player)")
+            f"Outcomes after the best play {d['results'][i]['plays'][0]['play']}", who="the player")
     if kind == "openings":
         out["opening-heatmap"] = lambda d, i: charts.opening_heatmap(d["results"][i])
         out["opening-bars"] = lambda d, i: charts.opening_bars(d["results"][i])
@@ -119,8 +120,9 @@ def _summary(data: dict) -> tuple[str, list[str]]:
         rk = data["results"][0]
         keep = ["rank", "play", "games", "equity", "equity_se", "diff", "diff_se", "win", "lose", "dropped_after"]
         parts = [f"Best play: **{rk['plays'][0]['play']}**, equity {rk['plays'][0]['equity']:+.4f} "
-                 f"± {1.96 * rk['plays'][0]['equity_se']:.4f}. Differences to the best play use paired games "
-                 "(common dice), so their errors are far smaller than the equities'.",
+                 f"± {1.96 * rk['plays'][0]['equity_se']:.4f} (95%). Every play was rolled out on the same dice "
+                 "(common random numbers); `diff` is the equity difference to the best play on those paired "
+                 "games and `diff_se` its standard error.",
                  _md_table(table[keep])]
         if rk["prefiltered"]:
             parts.append("Left out by `--top` before the rollout: " + ", ".join(f"`{p}`" for p in rk["prefiltered"]))
