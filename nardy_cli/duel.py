@@ -41,14 +41,9 @@ class DuelTally:
 
 def run_duel_chunk(spec: GameSpec, lo: int, hi: int) -> DuelTally:
     """Play duplicate pairs lo..hi-1 (spec.white is A, spec.black is B)."""
-    from .policies.base import CompiledPolicy
-    from .policies.driver import play_duel_python
-    from .policies.kernel import play_duel_compiled
+    from .policies.kernel import play_chunk
     tally = DuelTally()
-    if isinstance(spec.white, CompiledPolicy) and isinstance(spec.black, CompiledPolicy):
-        play_duel_compiled(spec, lo, hi, MAX_PLIES, tally)
-    else:
-        play_duel_python(spec, lo, hi, MAX_PLIES, tally)
+    play_chunk("duel", spec, lo, hi, MAX_PLIES, tally)
     return tally
 
 

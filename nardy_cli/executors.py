@@ -136,10 +136,11 @@ def _run_processes(task, jobs, workers, collector):
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        pool.shutdown(wait=not interrupted, cancel_futures=True)
-        if interrupted:
-            for proc in list(getattr(pool, "_processes", {}).values()):
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        if interrupted:  # stop at once: chunks still running are dropped
+            for proc in processes:
                 proc.terminate()
+        pool.shutdown(wait=not interrupted, cancel_futures=True)
     return collector.result(interrupted)
 
 

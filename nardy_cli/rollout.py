@@ -62,15 +62,10 @@ class Tally:
 
 
 def run_chunk(spec: GameSpec, lo: int, hi: int) -> Tally:
-    """Play games lo..hi-1 of a rollout; the compiled kernel, or the Python driver for Python bots."""
-    from .policies.base import CompiledPolicy
-    from .policies.driver import play_games_python
-    from .policies.kernel import play_games_compiled
+    """Play games lo..hi-1 of a rollout."""
+    from .policies.kernel import play_chunk
     tally = Tally()
-    if isinstance(spec.white, CompiledPolicy) and isinstance(spec.black, CompiledPolicy):
-        play_games_compiled(spec, lo, hi, MAX_PLIES, tally)
-    else:
-        play_games_python(spec, lo, hi, MAX_PLIES, tally)
+    play_chunk("games", spec, lo, hi, MAX_PLIES, tally)
     return tally
 
 

@@ -104,6 +104,18 @@ def test_interrupt_returns_partial_result():
     assert r.interrupted and 0 < r.games < 20000
 
 
+def test_interrupt_with_worker_processes():
+    calls = []
+
+    def progress(partial):
+        calls.append(partial.games)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    r = rollout(START, "random", games=100000, seed=1, workers=2, progress=progress)
+    assert r.interrupted and 0 < r.games < 100000
+
+
 class _Exits:
     def choose(self, position, dice, plays, rng):
         import os

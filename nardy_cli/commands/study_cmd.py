@@ -140,14 +140,13 @@ Examples:
 def openings_command(rolls, replies, reply_games, top, policy, games, until_se, seed, workers, stratify, executor,
                      scheduler, quiet, rules, fmt, output, html, svg) -> None:
     """The opening table: every legal White play of each opening roll, rolled out and ranked."""
-    del stratify
     dice = parse_rolls(rolls)
     ensure_writable(output)
     bar = StepBar("openings: analyses ", not quiet)
     try:
         table = opening_table(dice, policy, games, seed, rules, replies=replies, reply_games=reply_games, top=top,
-                              until_se=until_se, workers=workers or default_workers(), executor=executor,
-                              scheduler=scheduler, progress=bar)
+                              until_se=until_se, stratify=stratify, workers=workers or default_workers(),
+                              executor=executor, scheduler=scheduler, progress=bar)
     finally:
         bar.close()
     frame = table.frame()

@@ -1,4 +1,4 @@
-"""Run rollout and duel chunks in the compiled game kernel (both sides compiled policies)."""
+"""Run rollout and duel chunks: in the compiled game kernel, or on the Python driver for Python bots."""
 
 from __future__ import annotations
 
@@ -32,3 +32,15 @@ def play_duel_compiled(spec, lo: int, hi: int, max_plies: int, tally) -> None:
 def play_games_each_compiled(spec, lo: int, hi: int, max_plies: int, tally) -> None:
     """Play games lo..hi-1 in compiled code, keeping each game's result code."""
     play_games_each(*_arguments(spec, lo, hi, max_plies), tally.results, tally.deficit, tally.plies)
+
+
+def play_chunk(what: str, spec, lo: int, hi: int, max_plies: int, tally) -> None:
+    """Play games (`what`: "games", "duel" or "each") on the kernel when both sides are compiled,
+    else on the Python driver, which plays the same dice and calls the Python bots."""
+    from . import driver
+    from .base import CompiledPolicy
+    compiled = isinstance(spec.white, CompiledPolicy) and isinstance(spec.black, CompiledPolicy)
+    runners = {"games": (play_games_compiled, driver.play_games_python),
+               "duel": (play_duel_compiled, driver.play_duel_python),
+               "each": (play_games_each_compiled, driver.play_games_each_python)}
+    runners[what][0 if compiled else 1](spec, lo, hi, max_plies, tally)

@@ -53,8 +53,7 @@ class GamesTally:
 
 def run_candidate_chunk(spec: GameSpec, candidate: int, lo: int, hi: int) -> GamesTally:
     """Roll out games lo..hi-1 of one candidate's result position, keeping each game's result."""
-    from ..policies.driver import play_games_each_python
-    from ..policies.kernel import play_games_each_compiled
+    from ..policies.kernel import play_chunk
 
     class _Sink:
         results = np.zeros(hi - lo, dtype=np.int8)
@@ -62,10 +61,7 @@ def run_candidate_chunk(spec: GameSpec, candidate: int, lo: int, hi: int) -> Gam
         plies = np.zeros(1, dtype=np.int64)
 
     sink = _Sink()
-    if isinstance(spec.white, CompiledPolicy) and isinstance(spec.black, CompiledPolicy):
-        play_games_each_compiled(spec, lo, hi, MAX_PLIES, sink)
-    else:
-        play_games_each_python(spec, lo, hi, MAX_PLIES, sink)
+    play_chunk("each", spec, lo, hi, MAX_PLIES, sink)
     return GamesTally({(candidate, lo): sink.results.copy()}, int(sink.plies[0]))
 
 

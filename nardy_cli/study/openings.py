@@ -59,7 +59,7 @@ class OpeningTable:
 def opening_table(rolls: list[Dice] | None = None, policies="heuristic", games: int = 2592,
                   seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *, replies: bool = False,
                   reply_games: int = 1296, top: int | None = None, until_se: float | None = None,
-                  workers: int = 1, executor: str = "local", scheduler: str | None = None,
+                  stratify: bool = True, workers: int = 1, executor: str = "local", scheduler: str | None = None,
                   progress=None) -> OpeningTable:
     """Roll out every legal White play of each roll from the start; with `replies`, Black's best answers."""
     rolls = rolls or list(ALL_ROLLS)
@@ -70,7 +70,7 @@ def opening_table(rolls: list[Dice] | None = None, policies="heuristic", games: 
     done = 0
     for dice in rolls:
         ranking = rank_plays(START, dice, policies, games, seed, rules, top=top, until_se=until_se,
-                             workers=workers, executor=executor, scheduler=scheduler)
+                             stratify=stratify, workers=workers, executor=executor, scheduler=scheduler)
         for rank, rp in enumerate(ranking.plays, 1):
             row = {"roll": str(dice), "play": str(rp.play), "rank": rank, "result": str(rp.play.result),
                    "games": rp.games, "equity": rp.equity, "equity_se": rp.equity_se, "diff": rp.diff,
@@ -87,7 +87,7 @@ def opening_table(rolls: list[Dice] | None = None, policies="heuristic", games: 
             after = best.play.result
             for reply in ALL_ROLLS:
                 ranking = rank_plays(after, reply, policies, reply_games, seed, rules, top=top or 6,
-                                     until_se=until_se, workers=workers, executor=executor, scheduler=scheduler)
+                                     until_se=until_se, stratify=stratify, workers=workers, executor=executor, scheduler=scheduler)
                 top_play = ranking.plays[0]
                 reply_rows.append({"white_roll": str(dice), "white_play": str(best.play), "black_roll": str(reply),
                                    "black_reply": str(top_play.play), "result": str(top_play.play.result),
@@ -101,6 +101,6 @@ def opening_table(rolls: list[Dice] | None = None, policies="heuristic", games: 
         raise NardyError("no opening rolls to study")
     params = {"rules": rules.to_dict(), "policies": policies if isinstance(policies, str) else str(policies),
               "seed": seed, "games_per_play": games, "reply_games": reply_games if replies else None,
-              "top": top, "until_se": until_se, "rolls": [str(d) for d in rolls], "replies": replies,
+              "top": top, "until_se": until_se, "stratify": stratify, "rolls": [str(d) for d in rolls], "replies": replies,
               "version": __version__, "seconds": round(time.monotonic() - started, 1)}
     return OpeningTable(rows, reply_rows, params)
