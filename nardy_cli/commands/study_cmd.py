@@ -89,7 +89,12 @@ Examples:
 @handle_errors
 def analyze_command(position, dice, top, policy, games, until_se, seed, workers, stratify, executor, scheduler,
                     quiet, rules, fmt, output, html, svg, no_block_validation) -> None:
-    """Rank every legal play of a roll by rollouts with common dice (equity ± SE, difference to the best)."""
+    """Rank every legal play of a roll by rollouts with common dice (equity ± SE, difference to the best).
+
+    With --until-se X the plays are rolled out in rounds of 1,296 games: a play more
+    than 3 paired standard errors behind the best is dropped (the table says after how
+    many games), and the analysis stops once every remaining play's SE is at most X.
+    """
     if len(position) != 1:
         raise BadInput("analyze takes exactly one position (use 'nardy batch' for a file)")
     item = position[0]

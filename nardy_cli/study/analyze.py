@@ -136,70 +136,106 @@ def _figures(codes: np.ndarray, stratify: bool, rules: Rules) -> dict:
     return outcome_table(counts, rules.points)
 
 
-def rank_plays(position: Position, dice: Dice | str | None = None, policies="heuristic", games: int = 2592,
-               seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *, top: int | None = None,
-               until_se: float | None = None, stratify: bool = True, workers: int = 1,
-               executor: str = "local", scheduler: str | None = None, progress=None) -> PlayRanking:
-    """Roll out every distinct legal play of the roll and rank them by equity for the mover."""
+class _Problem:
+    """One (position, roll) being ranked: its candidates and the per-game results so far."""
+
+    def __init__(self, position: Position, dice: Dice, plays: list[Play], prefiltered: list[Play], specs) -> None:
+        self.position, self.dice, self.plays, self.prefiltered, self.specs = position, dice, plays, prefiltered, specs
+        self.codes = {i: np.zeros(0, dtype=np.int64) for i in range(len(plays))}
+        self.alive = set(range(len(plays)))
+        self.dropped: dict[int, int] = {}
+        self.finished = False
+
+    def review(self, done: int, games: int, until_se: float | None, values: np.ndarray, stratify: bool,
+               rules: Rules) -> None:
+        """After a round: drop clearly worse plays and stop when every SE is small enough (--until-se)."""
+        if until_se is None:
+            return
+        if len(self.alive) > 1:
+            means = {i: values[self.codes[i]].mean() for i in self.alive}
+            best = max(self.alive, key=lambda i: means[i])
+            for i in sorted(self.alive - {best}):
+                diff = values[self.codes[best]] - values[self.codes[i]]
+                se = diff.std(ddof=1) / math.sqrt(len(diff)) if len(diff) > 1 else math.inf
+                if se > 0 and diff.mean() > 3 * se:
+                    self.alive.discard(i)
+                    self.dropped[i] = done
+        if done >= min(games, CHUNK) and all(
+                _figures(self.codes[i], stratify, rules)["equity_se"] <= until_se for i in self.alive):
+            self.finished = True
+
+    def ranking(self, values: np.ndarray, stratify: bool, rules: Rules, params: dict,
+                interrupted: bool) -> PlayRanking:
+        """The plays ranked by equity, best first; dropped plays last."""
+        table = {i: _figures(self.codes[i], stratify, rules) for i in range(len(self.plays)) if len(self.codes[i])}
+        if not table:
+            raise NardyError("the analysis was interrupted before any game finished")
+        best = max(table, key=lambda i: table[i]["equity"])
+        ranked = []
+        for i, fig in table.items():
+            n = min(len(self.codes[i]), len(self.codes[best]))
+            diff = values[self.codes[i][:n]] - values[self.codes[best][:n]]
+            diff_se = float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 and i != best else 0.0
+            ranked.append(RankedPlay(self.plays[i], len(self.codes[i]), fig["probabilities"], fig["se"],
+                                     fig["equity"], fig["equity_se"], float(diff.mean()) if i != best else 0.0,
+                                     diff_se, self.dropped.get(i)))
+        ranked.sort(key=lambda rp: (rp.dropped_after is not None, -rp.equity))
+        return PlayRanking(self.position.with_dice(None), self.dice, ranked, params,
+                           [str(p) for p in self.prefiltered], interrupted)
+
+
+def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="heuristic", games: int = 2592,
+              seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *, top: int | None = None,
+              until_se: float | None = None, stratify: bool = True, workers: int = 1,
+              executor: str = "local", scheduler: str | None = None, progress=None) -> list[PlayRanking]:
+    """Rank the plays of several (position, roll) problems; their games run side by side on the workers."""
     from ..executors import run_jobs
-    dice = parse_dice(dice) if isinstance(dice, str) else (dice or position.dice)
-    if dice is None:
-        raise NardyError("no dice: give --dice or a position that carries dice")
     if games < 1:
         raise NardyError(f"games must be at least 1, got {games}")
+    if top is not None and top < 1:
+        raise NardyError(f"--top must be at least 1, got {top}")
     white, black = _policies(policies)
-    plays = legal_plays(position, dice, rules)
-    dropped_pre: list[Play] = []
-    if top is not None:
-        if top < 1:
-            raise NardyError(f"--top must be at least 1, got {top}")
-        plays, dropped_pre = prefilter(position, plays, top, white if position.turn == "w" else black)
-    specs = [GameSpec(p.result, rules, white, black, seed, stratify) for p in plays]
+    todo: list[_Problem] = []
+    for position, dice in problems:
+        dice = parse_dice(dice) if isinstance(dice, str) else (dice or position.dice)
+        if dice is None:
+            raise NardyError("no dice: give --dice or a position that carries dice")
+        plays = legal_plays(position, dice, rules)
+        dropped_pre: list[Play] = []
+        if top is not None:
+            plays, dropped_pre = prefilter(position, plays, top, white if position.turn == "w" else black)
+        specs = [GameSpec(p.result, rules, white, black, seed, stratify) for p in plays]
+        todo.append(_Problem(position, dice, plays, dropped_pre, specs))
     values = result_values(rules.points)
     round_size = min(CHUNK, games)
-    codes = {i: np.zeros(0, dtype=np.int64) for i in range(len(plays))}
-    alive = set(range(len(plays)))
-    dropped: dict[int, int] = {}
     interrupted = False
     done = 0
-    while done < games and alive:
+    while done < games and any(not p.finished for p in todo):
         hi = min(done + round_size, games)
-        jobs = [(specs[i], i, lo, min(lo + CHUNK, hi)) for i in sorted(alive) for lo in range(done, hi, CHUNK)]
+        jobs = [(prob.specs[i], (k, i), lo, min(lo + CHUNK, hi)) for k, prob in enumerate(todo) if not prob.finished
+                for i in sorted(prob.alive) for lo in range(done, hi, CHUNK)]
         tally, interrupted = run_jobs(jobs, task=run_candidate_chunk, new_tally=GamesTally, workers=workers,
                                       executor=executor, scheduler=scheduler)
         if interrupted:
             break
-        for (i, lo), res in sorted(tally.pieces.items()):
-            codes[i] = np.concatenate([codes[i], _SWAP[res.astype(np.int64)]])
+        for ((k, i), lo), res in sorted(tally.pieces.items()):
+            todo[k].codes[i] = np.concatenate([todo[k].codes[i], _SWAP[res.astype(np.int64)]])
         done = hi
+        for prob in todo:
+            if not prob.finished:
+                prob.review(done, games, until_se, values, stratify, rules)
         if progress is not None:
             progress(done, games)
-        if until_se is not None and len(alive) > 1:
-            means = {i: values[codes[i]].mean() for i in alive}
-            best = max(alive, key=lambda i: means[i])
-            for i in sorted(alive - {best}):
-                diff = values[codes[best]] - values[codes[i]]
-                se = diff.std(ddof=1) / math.sqrt(len(diff)) if len(diff) > 1 else math.inf
-                if se > 0 and diff.mean() > 3 * se:
-                    alive.discard(i)
-                    dropped[i] = done
-        if until_se is not None and done >= min(games, CHUNK):
-            if all(_figures(codes[i], stratify, rules)["equity_se"] <= until_se for i in alive):
-                break
-    ranked = []
-    table = {i: _figures(codes[i], stratify, rules) for i in range(len(plays)) if len(codes[i])}
-    if not table:
-        raise NardyError("the analysis was interrupted before any game finished")
-    best = max(table, key=lambda i: table[i]["equity"])
-    for i, fig in table.items():
-        n = min(len(codes[i]), len(codes[best]))
-        diff = values[codes[i][:n]] - values[codes[best][:n]]
-        diff_se = float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 and i != best else 0.0
-        ranked.append(RankedPlay(plays[i], len(codes[i]), fig["probabilities"], fig["se"], fig["equity"],
-                                 fig["equity_se"], float(diff.mean()) if i != best else 0.0, diff_se,
-                                 dropped.get(i)))
-    ranked.sort(key=lambda rp: (rp.dropped_after is not None, -rp.equity))
     params = {"rules": rules.to_dict(), "policies": {"white": white.name, "black": black.name}, "seed": seed,
               "games_requested": games, "top": top, "until_se": until_se, "stratify": stratify,
               "version": __version__}
-    return PlayRanking(position.with_dice(None), dice, ranked, params, [str(p) for p in dropped_pre], interrupted)
+    return [prob.ranking(values, stratify, rules, params, interrupted) for prob in todo]
+
+
+def rank_plays(position: Position, dice: Dice | str | None = None, policies="heuristic", games: int = 2592,
+               seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], **options) -> PlayRanking:
+    """Roll out every distinct legal play of the roll and rank them by equity for the mover.
+
+    Options as `rank_many`: top, until_se, stratify, workers, executor, scheduler, progress.
+    """
+    return rank_many([(position, dice)], policies, games, seed, rules, **options)[0]

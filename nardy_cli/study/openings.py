@@ -14,7 +14,7 @@ from ..position import START
 from ..rollout import DEFAULT_SEED
 from ..rules import PRESETS, Rules
 from ..stats import PROB_KEYS
-from .analyze import rank_plays
+from .analyze import rank_many
 
 
 def parse_rolls(text: str) -> list[Dice]:
@@ -65,38 +65,35 @@ def opening_table(rolls: list[Dice] | None = None, policies="heuristic", games: 
     rolls = rolls or list(ALL_ROLLS)
     started = time.monotonic()
     rows = []
-    openings = []   # (roll, best play) for the replies
-    steps = len(rolls) * (1 + (len(ALL_ROLLS) if replies else 0))
-    done = 0
-    for dice in rolls:
-        ranking = rank_plays(START, dice, policies, games, seed, rules, top=top, until_se=until_se,
-                             stratify=stratify, workers=workers, executor=executor, scheduler=scheduler)
+    common = dict(until_se=until_se, stratify=stratify, workers=workers, executor=executor, scheduler=scheduler)
+    steps = 1 + (len(rolls) if replies else 0)
+
+    def report(step: int):
+        return (lambda done, total: progress(step * total + done, steps * total)) if progress else None
+
+    rankings = rank_many([(START, d) for d in rolls], policies, games, seed, rules, top=top, progress=report(0),
+                         **common)
+    for dice, ranking in zip(rolls, rankings):
         for rank, rp in enumerate(ranking.plays, 1):
             row = {"roll": str(dice), "play": str(rp.play), "rank": rank, "result": str(rp.play.result),
                    "games": rp.games, "equity": rp.equity, "equity_se": rp.equity_se, "diff": rp.diff,
                    "diff_se": rp.diff_se}
             row.update({k: rp.probabilities[k] for k in PROB_KEYS})
             rows.append(row)
-        openings.append((dice, ranking.plays[0]))
-        done += 1
-        if progress is not None:
-            progress(done, steps)
     reply_rows = []
     if replies:
-        for dice, best in openings:
-            after = best.play.result
-            for reply in ALL_ROLLS:
-                ranking = rank_plays(after, reply, policies, reply_games, seed, rules, top=top or 6,
-                                     until_se=until_se, stratify=stratify, workers=workers, executor=executor, scheduler=scheduler)
-                top_play = ranking.plays[0]
+        # each opening's 21 replies are ranked side by side, so every worker stays busy
+        for step, (dice, ranking) in enumerate(zip(rolls, rankings), 1):
+            best = ranking.plays[0]
+            answers = rank_many([(best.play.result, r) for r in ALL_ROLLS], policies, reply_games, seed, rules,
+                                top=top or 6, progress=report(step), **common)
+            for reply, answer in zip(ALL_ROLLS, answers):
+                top_play = answer.plays[0]
                 reply_rows.append({"white_roll": str(dice), "white_play": str(best.play), "black_roll": str(reply),
                                    "black_reply": str(top_play.play), "result": str(top_play.play.result),
-                                   "candidates": len(ranking.plays) + len(ranking.prefiltered),
+                                   "candidates": len(answer.plays) + len(answer.prefiltered),
                                    "black_equity": top_play.equity, "black_equity_se": top_play.equity_se,
                                    "games": top_play.games})
-                done += 1
-                if progress is not None:
-                    progress(done, steps)
     if not rows:
         raise NardyError("no opening rolls to study")
     params = {"rules": rules.to_dict(), "policies": policies if isinstance(policies, str) else str(policies),
