@@ -7,7 +7,6 @@ number of workers, the executor or the order chunks finish in.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
@@ -19,7 +18,7 @@ from .errors import NardyError
 from .kernels.board import N_RESULTS
 from .kernels.game import (F_LOST, F_ROLLED, LOST_PIPS, N_DEFICIT, N_STRATA, PARTIAL, PASSES, TURNS)
 from .policies import Policy, as_policy
-from .position import Position, SIDE_NAMES, WHITE
+from .position import Position
 from .rules import PRESETS, Rules
 from .stats import PROB_KEYS, outcome_table
 

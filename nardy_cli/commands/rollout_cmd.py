@@ -10,7 +10,7 @@ from ..executors import EXECUTORS, default_workers
 from ..rollout import DEFAULT_SEED, rollout
 from ..render import frame_text, to_json
 from ..reports import ensure_writable, rollout_data, write_report
-from .common import POSITION, BadInput, block_validation_option, flatten, format_option, handle_errors, rules_options
+from .common import POSITION, block_validation_option, flatten, format_option, handle_errors, rules_options
 from .progress import Progress
 from .tables import rollout_table
 

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import click
-import pandas as pd
 
 from ..errors import NardyError
 from ..executors import default_workers
@@ -21,7 +20,6 @@ from ..study.report import chart_kinds, save_figure
 from .common import DICE, POSITION, BadInput, block_validation_option, format_option, handle_errors, rules_options
 from .progress import Progress
 from .rollout_cmd import run_options
-from .tables import rollout_table
 
 STUDY_POLICY = "heuristic"
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .board import (DRAW, DRAWN, IN_PLAY, LOSE_BASE, N_POINTS, N_RESULTS, UNFINISHED, WHITE_WON,
-                    flip, game_status, loser_class, on_board, opp_on_board)
+from .board import (DRAW, DRAWN, IN_PLAY, LOSE_BASE, N_POINTS, UNFINISHED, WHITE_WON,
+                    flip, game_status, loser_class, opp_on_board)
 from .evaluate import choice_scratch, choose_play
 from .movegen import enumerate_plays, memo_arrays
-from .rng import below, next_random, policy_state, roll_index
+from .rng import policy_state, roll_index
 
 # deficit array columns, per side
 F_ROLLED = 0      # 0..5: steps of face f+1 rolled

@@ -21,7 +21,6 @@ from ..kernels.board import DRAW, LOSE_BASE, N_RESULTS, UNFINISHED
 from ..kernels.evaluate import N_FEATURES, N_OPP, RANDOM, opponent_terms, static_score
 from ..kernels.game import N_DEFICIT, N_STRATA
 from ..play import Play
-from ..policies import get_policy
 from ..policies.base import CompiledPolicy
 from ..policies.builtin import HEURISTIC
 from ..position import Position
