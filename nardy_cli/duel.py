@@ -14,13 +14,13 @@ from .kernels.board import DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, N_RESULTS, WI
 from .kernels.game import N_DEFICIT
 from .policies import Policy
 from .position import START, Position
-from .rollout import CHUNK, DEFAULT_SEED, MAX_PLIES, GameSpec, _policies, chunks
+from .rollout import CHUNK, DEFAULT_SEED, MAX_PLIES, GameSpec, SummedArrays, _policies, chunks
 from .rules import PRESETS, Rules
 from .stats import result_values
 
 
 @dataclass
-class DuelTally:
+class DuelTally(SummedArrays):
     """Pairs counted by (A's result on the root side, B's result on the root side)."""
 
     joint: np.ndarray = field(default_factory=lambda: np.zeros((N_RESULTS, N_RESULTS), dtype=np.int64))
@@ -31,12 +31,6 @@ class DuelTally:
     def games(self) -> int:
         """Games counted (two per pair)."""
         return 2 * int(self.joint.sum())
-
-    def add(self, other: "DuelTally") -> None:
-        """Add another tally's sums into this one."""
-        self.joint += other.joint
-        self.deficit += other.deficit
-        self.plies += other.plies
 
 
 def run_duel_chunk(spec: GameSpec, lo: int, hi: int) -> DuelTally:

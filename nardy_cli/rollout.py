@@ -7,7 +7,7 @@ number of workers, the executor or the order chunks finish in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Callable, Sequence
 
 import numpy as np
@@ -40,8 +40,17 @@ class GameSpec:
     stratify: bool
 
 
+class SummedArrays:
+    """A dataclass of integer arrays that chunks add up field by field (exact and order-free)."""
+
+    def add(self, other: "SummedArrays") -> None:
+        """Add another tally's arrays into this one."""
+        for f in fields(self):  # type: ignore[arg-type]
+            getattr(self, f.name)[...] += getattr(other, f.name)
+
+
 @dataclass
-class Tally:
+class Tally(SummedArrays):
     """Integer sums over finished games: results per stratum, deficits per side, plies."""
 
     counts: np.ndarray = field(default_factory=lambda: np.zeros((N_STRATA, N_RESULTS), dtype=np.int64))
@@ -52,12 +61,6 @@ class Tally:
     def games(self) -> int:
         """Games counted."""
         return int(self.counts.sum())
-
-    def add(self, other: "Tally") -> None:
-        """Add another tally's sums into this one."""
-        self.counts += other.counts
-        self.deficit += other.deficit
-        self.plies += other.plies
 
 
 def run_chunk(spec: GameSpec, lo: int, hi: int) -> Tally:
