@@ -139,3 +139,20 @@ def test_plugin_found_through_entry_point(plugin_path):
 def test_policies_listed():
     names = known_policies()
     assert {"random", "racer", "heuristic", "lookahead:NAME"} <= set(names)
+
+
+def test_user_compiled_evaluator_runs_in_the_kernel_and_matches_python():
+    compiled = get_policy("user_evaluators:fewest_pips")
+    assert compiled.evaluator is not None and compiled.description.startswith("Fewest pips")
+    spec_c = GameSpec(START, make_rules(), compiled, get_policy("heuristic"), 3, True)
+    spec_p = GameSpec(START, make_rules(), get_policy("user_evaluators:FewestPips"), get_policy("heuristic"), 3, True)
+    a, b = Tally(), Tally()
+    play_games_compiled(spec_c, 0, 30, 20000, a)
+    play_games_python(spec_p, 0, 30, 20000, b)
+    assert (a.counts == b.counts).all() and (a.plies == b.plies).all()
+    r = rollout(START, ("user_evaluators:fewest_pips", "random"), games=300, seed=1, workers=2)
+    assert r.games == 300 and r.probabilities["win"] > 0.6
+    d = duel("user_evaluators:fewest_pips", "user_evaluators:fewest_pips", 40, seed=1)
+    assert d.points_per_game == 0.0
+    with pytest.raises(PolicyError, match="lookahead needs"):
+        get_policy("lookahead:user_evaluators:fewest_pips")

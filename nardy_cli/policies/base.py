@@ -19,13 +19,15 @@ class ChoosesPlays(Protocol):
 
 @dataclass(frozen=True)
 class CompiledPolicy:
-    """A built-in policy the game kernel runs itself: an evaluator kind and its weights."""
+    """A policy the game kernel runs itself: a built-in evaluator kind and its weights,
+    or a user's numba `evaluator(board) -> float` of the board after the mover's play."""
 
     name: str
     kind: int
     description: str
     weights: tuple[float, ...] = field(default=(0.0,) * N_WEIGHTS)
     lookahead: bool = False
+    evaluator: Any = None   # a user's numba function score(board) -> float, or None for a built-in
 
     def weight_array(self) -> np.ndarray:
         """Weights padded to the kernel's fixed length."""

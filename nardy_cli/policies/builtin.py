@@ -36,7 +36,8 @@ BUILTINS: dict[str, CompiledPolicy] = {p.name: p for p in (RANDOM, RACER, HEURIS
 
 def lookahead_of(base: Policy, name: str) -> CompiledPolicy:
     """`lookahead:NAME`: NAME's evaluator searched one ply deeper."""
-    if not isinstance(base, CompiledPolicy) or base.kind == ev.RANDOM or base.lookahead:
-        raise PolicyError(f"policy {name!r}: lookahead needs a compiled evaluator such as 'heuristic'")
+    if (not isinstance(base, CompiledPolicy) or base.kind == ev.RANDOM or base.lookahead
+            or base.evaluator is not None):
+        raise PolicyError(f"policy {name!r}: lookahead needs a built-in evaluator such as 'heuristic'")
     return replace(base, name=name, lookahead=True,
                    description=f"one-ply expectimax with {base.name}'s evaluator")

@@ -18,15 +18,18 @@ from ..kernels.movegen import Workspace
 from ..kernels.rng import policy_state
 from ..position import BLACK, WHITE, Position
 from .base import CompiledPolicy
+from .kernel import user_kernels
 
 
 def play_one_game_python(spec, white, black, game: int, max_plies: int, deficit: np.ndarray,
                          scratch: Workspace) -> tuple[int, int, int]:
     """Play game `game` from spec.position; return (result for the root side, plies, stratum)."""
+    from ..rollout import GameSpec
     rules = spec.rules
     dice0 = spec.position.dice
     r1, r2 = (dice0.high, dice0.low) if dice0 else (0, 0)
     sides = {WHITE: white, BLACK: black}
+    spec_for_sides = GameSpec(spec.position, rules, white, black, spec.seed, spec.stratify)
     seed = np.uint64(spec.seed)
     root_white = spec.position.turn == WHITE
     pos = spec.position.with_dice(None)
@@ -52,8 +55,11 @@ def play_one_game_python(spec, white, black, game: int, max_plies: int, deficit:
         if n == 1:
             chosen = plays[0]
         elif isinstance(policy, CompiledPolicy):
-            idx = choose_play(boards.copy(), n, policy.kind, policy.weight_array(), policy.lookahead,
-                              rstate, rules.head_code, rules.block_code, *scratch.arrays(), *choice_scratch())
+            special, kinds = user_kernels(spec_for_sides)
+            choose = choose_play if special is None else special[0]
+            idx = choose(boards.copy(), n, kinds[0 if pos.turn == WHITE else 1], policy.weight_array(),
+                         policy.lookahead, rstate, rules.head_code, rules.block_code, *scratch.arrays(),
+                         *choice_scratch())
             chosen = plays[idx]
         else:
             chosen = _ask(policy, pos.with_dice(dice), dice, plays, rng)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib
 from importlib.metadata import entry_points
 
+from numba.core.dispatcher import Dispatcher
+
 from ..errors import PolicyError
 from .base import ChoosesPlays, CompiledPolicy, Policy, PythonPolicy
 from .builtin import BUILTINS, lookahead_of
@@ -28,6 +30,9 @@ def known_policies() -> dict[str, str]:
 def _wrap(name: str, obj: object) -> Policy:
     if isinstance(obj, (CompiledPolicy, PythonPolicy)):
         return obj
+    if isinstance(obj, Dispatcher):  # a user's numba evaluator score(board) -> float
+        doc = (obj.py_func.__doc__ or "").strip().splitlines()
+        return CompiledPolicy(name, -1, doc[0] if doc else "user evaluator (compiled)", evaluator=obj)
     if isinstance(obj, type):
         try:
             obj = obj()

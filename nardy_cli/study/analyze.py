@@ -120,6 +120,9 @@ def prefilter(position: Position, plays: list[Play], top: int, policy) -> tuple[
     scores = []
     for p in plays:
         board = Position._trusted(p.result.white, p.result.black, position.turn).board()[0]
+        if scorer.evaluator is not None:
+            scores.append(float(scorer.evaluator(board)))
+            continue
         opponent_terms(board, opp)
         scores.append(static_score(board, scorer.kind, weights, feats, opp))
     order = np.argsort(-np.array(scores), kind="stable")

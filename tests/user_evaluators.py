@@ -1,0 +1,24 @@
+"""A user's compiled evaluator and the same bot as a Python object, for the plug-in tests."""
+
+from __future__ import annotations
+
+from numba import njit
+
+
+@njit
+def fewest_pips(board):
+    """Fewest pips left for the mover (a compiled evaluator)."""
+    pips = 0
+    for p in range(24):
+        if board[p] > 0:
+            pips += board[p] * (24 - p)
+    return -float(pips)
+
+
+class FewestPips:
+    """The same choice as a Python object: the first play leaving the fewest pips."""
+
+    def choose(self, position, dice, plays, rng):
+        mover = position.turn
+        scores = [-p.result.pip_count(mover) for p in plays]
+        return scores.index(max(scores))
