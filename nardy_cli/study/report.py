@@ -207,7 +207,10 @@ def _md_to_html_table(md: str) -> str:
     head = [c.strip() for c in lines[0].strip("|").split(" | ")]
     rows = [[c.strip() for c in l.strip("|").split(" | ")] for l in lines[2:]]
     th = "".join(f"<th>{html_lib.escape(c)}</th>" for c in head)
-    trs = "".join("<tr>" + "".join(f"<td>{html_lib.escape(c)}</td>" for c in r) + "</tr>" for r in rows)
+    def td(c: str) -> str:
+        numeric = c.replace(".", "", 1).replace("-", "", 1).replace("+", "", 1).replace(",", "").isdigit()
+        return f"<td>{html_lib.escape(c)}</td>" if numeric or not c else f'<td class="t">{html_lib.escape(c)}</td>'
+    trs = "".join("<tr>" + "".join(td(c) for c in r) + "</tr>" for r in rows)
     return f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
 
 
@@ -230,7 +233,8 @@ def _html(folder, title, images, parts, chart_files, data) -> str:
     body.append(f"<h2>Run parameters</h2><pre>{html_lib.escape(json.dumps(_params(data), indent=1))}</pre>")
     style = ("body{font-family:system-ui,sans-serif;max-width:960px;margin:2em auto;padding:0 1em;color:#222}"
              "table{border-collapse:collapse;font-size:0.85em;margin:1em 0}"
-             "td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}th{background:#f0ebe3}"
+             "td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}td.t{text-align:left;font-family:monospace}"
+             "th{background:#f0ebe3}"
              "figure{margin:1em 0}figcaption{color:#555;font-size:0.9em}pre{background:#f6f6f6;padding:1em}")
     return (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html_lib.escape(title)}</title>"
             f"<style>{style}</style></head><body>{''.join(body)}</body></html>\n")
