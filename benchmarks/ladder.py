@@ -1,6 +1,6 @@
 """`make ladder`: every built-in policy against every other, written to docs/strength.md.
 
-Usage: python benchmarks/ladder.py [--games 4000] [--lookahead-games 1000] [--seed 2027]
+Usage: python benchmarks/ladder.py [--games 4000] [--lookahead-games 4000] [--seed 2027]
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ OUT = Path(__file__).resolve().parent.parent / "docs" / "strength.md"
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=4000)
-    ap.add_argument("--lookahead-games", type=int, default=1000)
+    ap.add_argument("--lookahead-games", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=2027)
     args = ap.parse_args()
     rows = []

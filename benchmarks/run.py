@@ -103,7 +103,7 @@ def bench_games() -> None:
     cores = default_workers()
     one = games_per_second("random", 30000, 1)
     print(f"random rollouts, 1 core       {one:>12,.0f} games/s")
-    many = games_per_second("random", 60000, cores)
+    many = games_per_second("random", 120000, cores)
     print(f"random rollouts, {cores} workers    {many:>12,.0f} games/s  ({many / one:.2f}x one worker)")
     for name, games in (("racer", 10000), ("heuristic", 10000), ("lookahead:heuristic", 120)):
         print(f"{name + ' rollouts, 1 core':<30}{games_per_second(name, games, 1):>12,.1f} games/s")
