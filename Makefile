@@ -29,3 +29,4 @@ ladder: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+	find nardy_cli -name __pycache__ -prune -exec rm -rf {} +
