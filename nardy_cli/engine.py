@@ -17,7 +17,7 @@ from .errors import GameOverError, IllegalPlayError, NardyError, NotationError
 from .kernels import board as kb
 from .kernels.movegen import OVERFLOW, Workspace, enumerate_plays
 from .play import OFF, Play
-from .position import BLACK, N_CHECKERS, SIDE_NAMES, WHITE, Position, other_side
+from .position import BLACK, SIDE_NAMES, WHITE, Position, other_side
 from .rules import PRESETS, Rules
 
 FEDERATION = PRESETS["federation"]
@@ -67,12 +67,6 @@ def outcome(position: Position, rules: Rules = FEDERATION) -> Outcome | None:
     winner = WHITE if status == kb.WHITE_WON else BLACK
     loser_view = board if position.turn != winner else np.ascontiguousarray(-board[_HALF_TURN])
     return Outcome(winner, _CLASS_NAMES[kb.loser_class(loser_view)])
-
-
-def enumerate_results(position: Position, dice: Dice, rules: Rules):
-    """Run the kernel: (boards, step_from, step_die, count, steps) for the mover's roll."""
-    board, _, opp_off = position.board()
-    return enumerate_board(board, opp_off, dice, rules)
 
 
 def enumerate_board(board: np.ndarray, opp_off: int, dice: Dice, rules: Rules):
@@ -186,10 +180,5 @@ def _net_signature(steps: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...],
     return tuple(srcs), tuple(dsts)
 
 
-def pass_turn(position: Position) -> Position:
-    """The same board with the other side to move and no dice."""
-    return Position._trusted(position.white, position.black, other_side(position.turn))
-
-
 __all__ = ["Outcome", "outcome", "legal_plays", "apply_play", "parse_play", "parse_steps",
-           "enumerate_results", "pass_turn", "N_CHECKERS"]
+           "enumerate_board", "plays_from_kernel"]

@@ -78,15 +78,6 @@ def rotate(mask):
 
 
 @njit(cache=True)
-def mobility(board, side_sign, face, all_home):
-    """Points of one side (+1 mover, -1 opponent) from which a step of `face` is possible."""
-    mine, theirs = masks(board)
-    if side_sign > 0:
-        return popcount(movable_points(mine, theirs, face, all_home))
-    return popcount(movable_points(rotate(theirs), rotate(mine), face, all_home))
-
-
-@njit(cache=True)
 def opponent_terms(board, opp):
     """Fill `opp` (29 cells) with the opponent's terms, which do not change during the mover's turn.
 

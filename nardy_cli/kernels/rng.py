@@ -46,10 +46,3 @@ def next_random(state):
     """Advance `state` (a uint64 array of one) and return 64 random bits."""
     state[0] += _GOLDEN
     return mix64(state[0])
-
-
-def roll_dice(seed: int, game: int, turn: int) -> tuple[int, int]:
-    """The (high, low) dice of a turn, from Python."""
-    r = int(roll_index(seed, game, turn))
-    a, b = r // 6 + 1, r % 6 + 1
-    return max(a, b), min(a, b)

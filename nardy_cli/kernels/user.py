@@ -21,6 +21,9 @@ from .evaluate import choose_play as builtin_choose
 
 USER_A, USER_B = 100, 101   # policy kinds of the first and second user evaluator of a game
 
+# Globals of `_user_choose`, bound to real functions in each specialisation by `kernels`.
+EVAL_A = EVAL_B = BUILTIN_CHOOSE = None
+
 
 def _user_choose(boards, n, kind, weights, lookahead, rstate, head_rule, block_check, scratch_boards,
                  scratch_from, scratch_die, memo, memo_stamp, feats, scores, opp):
@@ -51,8 +54,7 @@ def _respecialise(dispatcher, **new_globals):
 @lru_cache(maxsize=16)
 def kernels(eval_a, eval_b):
     """(choose_play, play_games, play_duel, play_games_each) that know the two user evaluators."""
-    choose = _respecialise(njit(_user_choose), EVAL_A=eval_a, EVAL_B=eval_b, BUILTIN_CHOOSE=builtin_choose,
-                           USER_A=USER_A, USER_B=USER_B)
+    choose = _respecialise(njit(_user_choose), EVAL_A=eval_a, EVAL_B=eval_b, BUILTIN_CHOOSE=builtin_choose)
     one_game = _respecialise(game.play_one_game, choose_play=choose)
     return (choose,
             _respecialise(game.play_games, play_one_game=one_game),
