@@ -153,7 +153,7 @@ def _run_dask(task, jobs, scheduler, collector):
         raise NardyError("the dask executor needs the optional extra: pip install 'nardy[dask]'") from None
     try:
         client = Client(scheduler, timeout="10s")
-    except (OSError, TimeoutError) as exc:
+    except Exception as exc:  # bad address, refused, timed out: all one clear error
         raise ExecutorError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
     interrupted = False
     try:

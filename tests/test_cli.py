@@ -97,6 +97,7 @@ def test_moves_positions_file_json_lines(tmp_path):
     (["rollout", "start", "--games", "0"], "0"),
     (["rollout", "start", "--seed", "-1"], "-1"),
     (["rollout", "start", "--executor", "dask"], "--scheduler"),
+    (["rollout", "start", "--executor", "dask", "--scheduler", "foo"], "'foo'"),
     (["duel", "random", "mystery"], "'mystery'"),
     (["openings", "--rolls", "77"], "'77'"),
     (["analyze", "start"], "no dice"),
