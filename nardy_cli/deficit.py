@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 
 from .dice import Dice
-from .engine import enumerate_board
+from .engine import enumerate_board, outcome
+from .errors import GameOverError
 from .kernels.movegen import face_mobility
 from .position import Position
 from .rules import PRESETS, Rules
@@ -45,7 +46,13 @@ class StaticDeficit:
 
 
 def static_deficit(position: Position, rules: Rules = PRESETS["federation"]) -> StaticDeficit:
-    """P(full), P(partial), P(pass), expected lost pips, per-face deficit, 6x6 steps table, mobility."""
+    """P(full), P(partial), P(pass), expected lost pips, per-face deficit, 6x6 steps table, mobility.
+
+    Raises `GameOverError` on a finished game.
+    """
+    done = outcome(position, rules)
+    if done is not None:
+        raise GameOverError(f"the game is over in {str(position)!r}: {done}")
     board, _, opp_off = position.board()
     played = np.zeros((6, 6), dtype=np.int64)
     rolled = np.zeros(6)

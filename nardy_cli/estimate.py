@@ -14,7 +14,7 @@ from importlib import resources
 
 import numpy as np
 
-from .errors import PolicyError
+from .errors import GameOverError, PolicyError
 from .kernels.evaluate import HEURISTIC, N_FEATURES, N_OPP, features, opponent_terms
 from .policies.base import CompiledPolicy
 from .position import Position
@@ -69,6 +69,9 @@ def static_estimate(position: Position, policy: CompiledPolicy | None = None) ->
     policy = policy or HEURISTIC_POLICY
     if not isinstance(policy, CompiledPolicy) or policy.kind != HEURISTIC:
         raise PolicyError(f"policy {policy.name!r} has no outcome estimate; use 'heuristic' or 'lookahead:heuristic'")
+    from .engine import outcome
+    if outcome(position) is not None:
+        raise GameOverError(f"the game is over in {str(position)!r}: {outcome(position)}")
     coefficients, _ = _model()
     board, _, _ = position.board()
     opponent_view = np.ascontiguousarray(-board[np.r_[12:24, 0:12]])

@@ -111,9 +111,11 @@ def test_bad_input_is_one_line_exit_2(args, token):
     assert "Traceback" not in out.output
 
 
-def test_game_over_is_an_error():
-    out = CliRunner().invoke(cli, ["moves", "W:- B:12,24 b", "--dice", "6-5"])
-    assert out.exit_code == 2 and "game is over" in out.output
+@pytest.mark.parametrize("command", [["moves", "W:- B:12,24 b", "--dice", "6-5"], ["deficit", "W:- B:- w"],
+                                     ["eval", "W:12 B:- w"], ["rollout", "W:- B:- w"]])
+def test_game_over_is_an_error(command):
+    out = CliRunner().invoke(cli, command)
+    assert out.exit_code == 2 and "game is" in out.output and "over" in out.output
 
 
 def test_rollout_table_and_json():
