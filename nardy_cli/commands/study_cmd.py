@@ -38,6 +38,13 @@ def study_policy_option(func):
                         help="Policy both sides play in the rollouts (see 'nardy policies').")(func)
 
 
+def study_options(func):
+    """The options every study command shares: policy, run, rules, format and report; errors as exit 2."""
+    for decorate in (handle_errors, report_options, format_option, rules_options, run_options, study_policy_option):
+        func = decorate(func)
+    return func
+
+
 class StepBar:
     """A progress line for work counted in steps (analyses, positions, rounds)."""
 
@@ -79,12 +86,7 @@ Examples:
 @click.option("--dice", type=DICE, default=None, help="The roll to play; default: the position's dice.")
 @click.option("--top", type=click.IntRange(min=1), default=None,
               help="Roll out only the K best plays by the policy's evaluator.")
-@study_policy_option
-@run_options
-@rules_options
-@format_option
-@report_options
-@handle_errors
+@study_options
 def analyze_command(position, dice, top, policy, games, until_se, seed, workers, stratify, executor, scheduler,
                     quiet, rules, fmt, output, html, svg, no_block_validation) -> None:
     """Rank every legal play of a roll by rollouts with common dice (equity ± SE, difference to the best).
@@ -134,12 +136,7 @@ Examples:
               help="Games per candidate reply.")
 @click.option("--top", type=click.IntRange(min=1), default=None,
               help="Roll out only the K best plays by the evaluator (replies default to 6).")
-@study_policy_option
-@run_options
-@rules_options
-@format_option
-@report_options
-@handle_errors
+@study_options
 def openings_command(rolls, replies, reply_games, top, policy, games, until_se, seed, workers, stratify, executor,
                      scheduler, quiet, rules, fmt, output, html, svg) -> None:
     """The opening table: every legal White play of each opening roll, rolled out and ranked."""
@@ -175,12 +172,7 @@ Examples:
   nardy batch positions/study.txt --output reports/study --html
 """)
 @click.argument("file", type=click.Path(dir_okay=False))
-@study_policy_option
-@run_options
-@rules_options
-@format_option
-@report_options
-@handle_errors
+@study_options
 def batch_command(file, policy, games, until_se, seed, workers, stratify, executor, scheduler, quiet, rules,
                   fmt, output, html, svg) -> None:
     """Roll out every position of a positions FILE into one table."""

@@ -167,22 +167,18 @@ def play_duel(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, 
     r2 with B there; `policy_*` hold A at index 0 and B at 1.
     """
     ws = workspace()
-    swapped_kind = policy_kind[::-1].copy()
-    swapped_weights = policy_weights[::-1].copy()
-    swapped_look = policy_lookahead[::-1].copy()
-    a_first_kind = policy_kind if root_white else swapped_kind
-    a_first_weights = policy_weights if root_white else swapped_weights
-    a_first_look = policy_lookahead if root_white else swapped_look
-    b_first_kind = swapped_kind if root_white else policy_kind
-    b_first_weights = swapped_weights if root_white else policy_weights
-    b_first_look = swapped_look if root_white else policy_lookahead
+    # per-side policy arrays (index 0 White) with A, then B, playing the root side
+    by_side = (policy_kind, policy_weights, policy_lookahead)
+    swapped = (policy_kind[::-1].copy(), policy_weights[::-1].copy(), policy_lookahead[::-1].copy())
+    a_first = by_side if root_white else swapped
+    b_first = swapped if root_white else by_side
     for game in range(game_lo, game_hi):
         r1, t1, _ = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify, head_rule,
-                                  block_check, last_roll, a_first_kind, a_first_weights, a_first_look,
-                                  max_plies, deficit, ws)
+                                  block_check, last_roll, a_first[0], a_first[1], a_first[2], max_plies,
+                                  deficit, ws)
         r2, t2, _ = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify, head_rule,
-                                  block_check, last_roll, b_first_kind, b_first_weights, b_first_look,
-                                  max_plies, deficit, ws)
+                                  block_check, last_roll, b_first[0], b_first[1], b_first[2], max_plies,
+                                  deficit, ws)
         joint[r1, r2] += 1
         plies[0] += t1 + t2
 
