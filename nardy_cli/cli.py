@@ -2,12 +2,41 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
 
 from . import __version__
-from .commands import deficit_cmd, moves, policies_cmd, rollout_cmd, show, study_cmd
+
+# Every command: name -> ("module:attribute", short help).  A command's module is
+# imported only when the command runs (or its own --help is asked for), so
+# `nardy --help` loads neither numba nor pandas nor matplotlib.  The short help
+# is the first line of the command's docstring; a test checks the two agree.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "analyze": ("nardy_cli.commands.study_cmd:analyze_command",
+                "Rank every legal play of a roll by rollouts with common dice (equity ± SE, difference to the best)."),
+    "batch": ("nardy_cli.commands.study_cmd:batch_command",
+              "Roll out every position of a positions FILE into one table."),
+    "chart": ("nardy_cli.commands.study_cmd:chart_command",
+              "Re-draw a chart from a saved results.json without re-running anything."),
+    "deficit": ("nardy_cli.commands.deficit_cmd:command",
+                "Static deficit of POSITION over the 36 rolls: full/partial/pass, lost pips, per face, 6x6 table."),
+    "duel": ("nardy_cli.commands.policies_cmd:duel_command",
+             "Play policy A against policy B with duplicate dice; report A's points per game ± 95% CI."),
+    "eval": ("nardy_cli.commands.policies_cmd:eval_command",
+             "Static estimate of the outcome chances of POSITION, with pip counts and static deficit."),
+    "moves": ("nardy_cli.commands.moves:command",
+              "List every distinct legal play of POSITION with the position it leads to."),
+    "openings": ("nardy_cli.commands.study_cmd:openings_command",
+                 "The opening table: every legal White play of each opening roll, rolled out and ranked."),
+    "policies": ("nardy_cli.commands.policies_cmd:policies_command",
+                 "List the policies (bots) a rollout or duel can use, with a one-line description each."),
+    "rollout": ("nardy_cli.commands.rollout_cmd:command",
+                "Roll out POSITION: chances of every outcome for the side to move, equity, move deficits."),
+    "show": ("nardy_cli.commands.show:command",
+             "Draw POSITION: both numberings, off and pip counts, side to move and dice."),
+}
 
 EPILOG = """\b
 Examples:
@@ -18,7 +47,36 @@ Examples:
 
 
 class NardyGroup(click.Group):
-    """A group whose every error is one `Error: ...` line on stderr (exit 2 for bad input)."""
+    """A lazy-loading group (commands come from `COMMANDS` on first use) whose every
+    error is one `Error: ...` line on stderr (exit 2 for bad input)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(COMMANDS) | set(self.commands))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands and name in COMMANDS:
+            module_name, attribute = COMMANDS[name][0].split(":")
+            self.add_command(getattr(importlib.import_module(module_name), attribute), name)
+        return self.commands.get(name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list, from the table's short help: no command module is imported."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            if name in self.commands:
+                command = self.commands[name]
+                if command.hidden:
+                    continue
+                text = command.get_short_help_str(limit)
+            else:
+                text = click.Command(name, help=COMMANDS[name][1]).get_short_help_str(limit)
+            rows.append((name, text))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def main(self, *args, standalone_mode: bool = True, **kwargs):  # type: ignore[override]
         if not standalone_mode:
@@ -48,13 +106,6 @@ def cli() -> None:
     POSITION may also be a positions file or FILE:NAME.
     """
 
-
-for module in (show, moves, rollout_cmd, deficit_cmd):
-    cli.add_command(module.command)
-for command in (policies_cmd.policies_command, policies_cmd.eval_command, policies_cmd.duel_command,
-                study_cmd.analyze_command, study_cmd.openings_command, study_cmd.batch_command,
-                study_cmd.chart_command):
-    cli.add_command(command)
 
 
 def main() -> None:

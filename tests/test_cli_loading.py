@@ -1,0 +1,38 @@
+"""The lazy-loading command group: every command registered once, short help from the table,
+and `nardy --help` that imports no heavy library."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from nardy_cli.cli import COMMANDS, cli
+
+
+def test_table_short_help_is_the_commands_own():
+    """Catches a table entry whose short help drifted from the command's docstring,
+    or whose "module:attribute" points at the wrong command."""
+    for name, (target, short_help) in COMMANDS.items():
+        command = cli.get_command(None, name)
+        assert command is not None, target
+        assert command.name == name, target
+        assert (command.help or "").split("\n\n")[0].strip() == short_help, name
+
+
+def test_group_help_lists_every_command():
+    """Catches a command missing from `nardy --help` (e.g. listed from loaded commands only)."""
+    out = CliRunner().invoke(cli, ["--help"])
+    listed = out.output.split("Commands:")[1]
+    for name in COMMANDS:
+        assert f"\n  {name} " in listed, name
+
+
+def test_help_imports_no_heavy_library():
+    """Catches an eager import (numba, pandas, matplotlib) on the path of `nardy --help`."""
+    code = ("import sys; from nardy_cli.cli import cli\n"
+            "try:\n    cli(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('numba', 'pandas', 'matplotlib') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]"
