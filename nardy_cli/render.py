@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
 
 FORMATS = ("table", "csv", "json")
 
@@ -31,11 +32,12 @@ def to_json(data: Any) -> str:
 
 def frame_text(frame: pd.DataFrame, fmt: str, float_format: str = "{:.4f}") -> str:
     """A DataFrame as an aligned table, CSV or JSON records."""
+    from pandas.api.types import is_float_dtype
     if fmt == "csv":
         return frame.to_csv(index=False).rstrip("\n")
     if fmt == "json":
         return to_json(frame.to_dict(orient="records"))
     if frame.empty:
         return "(nothing)"
-    formatters = {c: float_format.format for c in frame.columns if pd.api.types.is_float_dtype(frame[c])}
+    formatters = {c: float_format.format for c in frame.columns if is_float_dtype(frame[c])}
     return frame.to_string(index=False, formatters=formatters)
