@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .dice import Dice, parse_dice
+from .dice import Dice, as_dice
 from .errors import GameOverError, IllegalPlayError, NardyError, NotationError
 from .kernels import board as kb
 from .kernels.movegen import OVERFLOW, Workspace, enumerate_plays
@@ -32,14 +32,12 @@ def _workspace(capacity: int = 0) -> Workspace:
     return ws
 
 
-def _dice_of(position: Position, dice: Dice | str | None) -> Dice:
-    if isinstance(dice, str):
-        return parse_dice(dice)
+def _dice_of(position: Position, dice: Dice | str | tuple[int, int] | None) -> Dice:
     if dice is None:
         if position.dice is None:
             raise NardyError(f"no dice given and the position {str(position)!r} carries none")
         return position.dice
-    return dice
+    return as_dice(dice)
 
 
 @dataclass(frozen=True)
@@ -80,8 +78,11 @@ def enumerate_board(board: np.ndarray, opp_off: int, dice: Dice, rules: Rules):
         ws = _workspace(ws.boards.shape[0] * 4)
 
 
-def legal_plays(position: Position, dice: Dice | str | None = None, rules: Rules = FEDERATION) -> list[Play]:
+def legal_plays(position: Position, dice: Dice | str | tuple[int, int] | None = None,
+                rules: Rules = FEDERATION) -> list[Play]:
     """Every distinct legal play of the roll (R1-R7), each with one canonical step order.
+
+    `dice` may be a `Dice`, text such as `"6-5"` or a pair such as `(6, 5)`.
 
     A position where no step is legal gives a single pass.  Raises `GameOverError`
     on a finished game and `NardyError` when no dice are given or carried.

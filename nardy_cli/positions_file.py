@@ -6,29 +6,44 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import NardyError, PositionsFileError
+from .errors import NardyError, NotationError, PositionsFileError
 from .notation import format_position, parse_position
 from .position import Position
+from .suggest import did_you_mean, name_list
 
 _NAME_RE = re.compile(r"^[a-z0-9_-]+$")
 
 
 @dataclass(frozen=True)
 class NamedPosition:
-    """A position with the name it has in a positions file (None for a bare notation)."""
+    """A position with the name it has in a positions file (None for a bare notation).
+
+    `comment` is the text of the `#` comment lines just above it in the file (and of
+    a comment at the end of its own line), joined into one paragraph.
+    """
 
     name: str | None
     position: Position
+    comment: str = ""
 
 
 def parse_positions_text(text: str, source: str = "<text>", *, check_blocks: bool = True) -> list[NamedPosition]:
     """Parse a positions file's text; errors name the file, line and token."""
     out: list[NamedPosition] = []
     seen: set[str] = set()
+    notes: list[str] = []
     for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
+        line, _, note = raw.partition("#")
+        line = line.strip()
         if not line:
+            if raw.strip():
+                notes.append(note.strip())
+            else:
+                notes = []
             continue
+        if note.strip():
+            notes.append(note.strip())
+        comment, notes = " ".join(n for n in notes if n), []
         name, sep, notation = line.partition(":")
         name = name.strip()
         if not sep or not _NAME_RE.match(name):
@@ -37,7 +52,7 @@ def parse_positions_text(text: str, source: str = "<text>", *, check_blocks: boo
             raise PositionsFileError(f"{source}:{lineno}: name {name!r} used twice")
         seen.add(name)
         try:
-            out.append(NamedPosition(name, parse_position(notation, check_blocks=check_blocks)))
+            out.append(NamedPosition(name, parse_position(notation, check_blocks=check_blocks), comment))
         except NardyError as exc:
             raise PositionsFileError(f"{source}:{lineno}: {exc}") from None
     return out
@@ -63,6 +78,8 @@ def resolve_positions(arg: str, *, check_blocks: bool = True) -> list[NamedPosit
     text = arg.strip()
     if text == "start":
         return [NamedPosition(None, parse_position("start"))]
+    if not text:
+        raise NotationError("empty position: expected 'W:<checkers> B:<checkers> <w|b> [<dice>]' or 'start'")
     if Path(text).is_file():
         found = read_positions(text, check_blocks=check_blocks)
         if not found:
@@ -70,10 +87,31 @@ def resolve_positions(arg: str, *, check_blocks: bool = True) -> list[NamedPosit
         return found
     file_part, sep, name = text.rpartition(":")
     if sep and file_part and Path(file_part).is_file():
-        for item in read_positions(file_part, check_blocks=check_blocks):
+        found = read_positions(file_part, check_blocks=check_blocks)
+        for item in found:
             if item.name == name:
                 return [item]
-        raise PositionsFileError(f"no position named {name!r} in {file_part!r}")
+        names = [item.name for item in found]
+        hint = did_you_mean(name, names) or f"; its names are {name_list(names)}"
+        raise PositionsFileError(f"no position named {name!r} in {file_part!r}{hint}")
     if "/" in text or text.endswith(".txt"):
-        raise PositionsFileError(f"no such positions file {text!r}")
+        raise PositionsFileError(f"no such positions file {text!r}{_file_hint(text)}")
+    if " " not in text and not text[:2].upper() in ("W:", "B:"):
+        hint = did_you_mean(text, ["start"])
+        if hint:
+            raise NotationError(f"unknown position {text!r}{hint}")
+    if " " not in text and text[:2].upper() in ("W:", "B:"):
+        raise NotationError(f"position {text!r} is only one field: write the whole position as one argument, "
+                            f"in quotes, e.g. \"W:1x14,12 B:1x15 b\"")
     return [NamedPosition(None, parse_position(text, check_blocks=check_blocks))]
+
+
+def _file_hint(text: str) -> str:
+    """Did-you-mean over the files beside a mistyped positions file name (`FILE` or `FILE:NAME`)."""
+    file_part = text.rpartition(":")[0] if ":" in text else text
+    path = Path(file_part)
+    try:
+        siblings = [str(p) for p in (path.parent).iterdir() if p.is_file()]
+    except OSError:
+        return ""
+    return did_you_mean(str(path), siblings)
