@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .dice import Dice, as_dice
+from .dice import ALL_ROLLS, Dice, as_dice
 from .errors import GameOverError, IllegalPlayError, NardyError, NotationError
 from .kernels import board as kb
 from .kernels.movegen import OVERFLOW, Workspace, enumerate_plays
@@ -92,6 +92,15 @@ def legal_plays(position: Position, dice: Dice | str | tuple[int, int] | None = 
     if kb.game_status(board, position.turn == WHITE, rules.last_roll) != kb.IN_PLAY:
         raise GameOverError(f"the game is over in {str(position)!r}: {outcome(position, rules)}")
     return plays_from_kernel(position, dice, *enumerate_board(board, opp_off, dice, rules))
+
+
+def roll_plays(position: Position, dice: Dice | None = None,
+               rules: Rules = FEDERATION) -> list[tuple[Dice, list[Play]]]:
+    """The legal plays of `dice`, else of the position's dice, else of each of the 21 rolls."""
+    if dice is None:
+        dice = position.dice
+    rolls = [dice] if dice is not None else list(ALL_ROLLS)
+    return [(d, legal_plays(position, d, rules)) for d in rolls]
 
 
 def plays_from_kernel(position: Position, dice: Dice, boards: np.ndarray, step_from: np.ndarray,
@@ -181,5 +190,5 @@ def _net_signature(steps: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...],
     return tuple(srcs), tuple(dsts)
 
 
-__all__ = ["Outcome", "outcome", "legal_plays", "apply_play", "parse_play", "parse_steps",
+__all__ = ["Outcome", "outcome", "legal_plays", "roll_plays", "apply_play", "parse_play", "parse_steps",
            "enumerate_board", "plays_from_kernel"]

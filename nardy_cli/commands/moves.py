@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import click
-import pandas as pd
 
-from ..analysis import roll_plays
+from ..engine import roll_plays
 from ..render import frame_text, to_json
 from .common import (DICE, POSITION, block_validation_option, flatten, format_option, handle_errors,
                      rules_options)
@@ -27,7 +26,7 @@ Examples:
 def command(positions, dice, rules, fmt: str, no_block_validation: bool) -> None:
     """List every distinct legal play of POSITION with the position it leads to."""
     items = flatten(positions)
-    frames = []
+    rows = []
     for item in items:
         rolls = roll_plays(item.position, dice, rules)
         if fmt == "json":
@@ -37,21 +36,20 @@ def command(positions, dice, rules, fmt: str, no_block_validation: bool) -> None
             if item.name is not None:
                 record = {"name": item.name, **record}
             click.echo(to_json(record))
-            continue
-        rows = [{"name": item.name or "", "position": str(item.position), "dice": str(d), "n": i + 1,
-                 "play": str(p), "result": str(p.result)}
-                for d, plays in rolls for i, p in enumerate(plays)]
-        frame = pd.DataFrame(rows, columns=["name", "position", "dice", "n", "play", "result"])
-        if fmt == "csv":
-            frames.append(frame)
-            continue
-        if len(items) > 1 or item.name:
-            click.echo(f"{item.name + ': ' if item.name else ''}{item.position}")
-        for d, plays in rolls:
-            word = "play" if len(plays) == 1 else "plays"
-            click.echo(f"{d}: {len(plays)} {word}")
-            width = max(len(str(p)) for p in plays)
-            for i, p in enumerate(plays, 1):
-                click.echo(f"  {i:>3}  {str(p):<{width}}  {p.result}")
+        elif fmt == "csv":
+            rows += [{"name": item.name or "", "position": str(item.position), "dice": str(d), "n": i + 1,
+                      "play": str(p), "result": str(p.result)}
+                     for d, plays in rolls for i, p in enumerate(plays)]
+        else:
+            if len(items) > 1 or item.name:
+                click.echo(f"{item.name + ': ' if item.name else ''}{item.position}")
+            for d, plays in rolls:
+                word = "play" if len(plays) == 1 else "plays"
+                click.echo(f"{d}: {len(plays)} {word}")
+                width = max(len(str(p)) for p in plays)
+                for i, p in enumerate(plays, 1):
+                    click.echo(f"  {i:>3}  {str(p):<{width}}  {p.result}")
     if fmt == "csv":
-        click.echo(frame_text(pd.concat(frames, ignore_index=True), "csv"))
+        import pandas as pd  # only the CSV output needs it
+        frame = pd.DataFrame(rows, columns=["name", "position", "dice", "n", "play", "result"])
+        click.echo(frame_text(frame, "csv"))

@@ -8,7 +8,9 @@ checkers and negative counts for the opponent's.  The opponent's point `q`
 numba's on-disk cache checks only each function's own source file, so a kernel
 that inlines a function from another file would keep stale machine code after
 that file changes.  `_drop_stale_cache` clears this package's cache whenever any
-kernel source differs from the one the cache was built from.
+kernel source differs from the one the cache was built from.  It runs once, at
+import; the usual case (nothing changed) costs one `stat` per source file: the
+sources are hashed only when a file's size or modification time moved.
 """
 
 from __future__ import annotations
@@ -17,18 +19,22 @@ import hashlib
 from pathlib import Path
 
 
-def _drop_stale_cache() -> None:
-    here = Path(__file__).parent
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(here.glob("*.py")))).hexdigest()
+def _drop_stale_cache(here: Path = Path(__file__).parent) -> None:
+    """Delete numba's cache files in `here/__pycache__` unless `here/*.py` hold the sources they came from."""
+    sources = sorted(here.glob("*.py"))
     cache = here / "__pycache__"
-    stamp = cache / "kernels-source.sha256"
+    stamp = cache / "kernels-source.sha256"  # line 1: content digest; line 2: the files' sizes and times
     try:
-        if stamp.exists() and stamp.read_text() == digest:
+        stats = " ".join(f"{p.name}:{st.st_size}:{st.st_mtime_ns}" for p in sources for st in [p.stat()])
+        known = stamp.read_text().split("\n") if stamp.exists() else []
+        if known[1:2] == [stats]:
             return
-        for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
-            f.unlink()
+        digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
+        if known[:1] != [digest]:
+            for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
+                f.unlink()
         cache.mkdir(exist_ok=True)
-        stamp.write_text(digest)
+        stamp.write_text(f"{digest}\n{stats}")
     except OSError:  # a read-only install: numba then caches elsewhere, keyed by file times
         pass
 
