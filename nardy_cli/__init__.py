@@ -16,7 +16,7 @@ _EXPORTS = {
     "Outcome": "engine", "apply_play": "engine", "legal_plays": "engine", "outcome": "engine",
     "parse_play": "engine",
     "NardyError": "errors",
-    "format_position": "notation", "parse_position": "notation",
+    "format_position": "position", "parse_position": "position",
     "Play": "play", "format_play": "play",
     "START": "position", "Position": "position", "pip_count": "position",
     "PRESETS": "rules", "Points": "rules", "Rules": "rules", "make_rules": "rules",

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import NardyError, NotationError, PositionsFileError
-from .notation import format_position, parse_position
-from .position import Position
+from .position import Position, format_position, parse_position
 from .suggest import did_you_mean, name_list
 
 _NAME_RE = re.compile(r"^[a-z0-9_-]+$")

@@ -11,7 +11,7 @@ from conftest import LOCAL_CASES, SHARED_CASES, load_vectors
 from nardy_cli.cli import cli
 from nardy_cli.engine import legal_plays
 from nardy_cli.errors import InvalidPositionError
-from nardy_cli.notation import parse_position
+from nardy_cli.position import parse_position
 from nardy_cli.rules import rules_from_dict
 
 VECTORS = load_vectors()

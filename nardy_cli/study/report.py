@@ -14,7 +14,7 @@ from pathlib import Path
 import matplotlib
 import pandas as pd
 
-from ..notation import parse_position
+from ..position import parse_position
 from . import charts
 from .board_figure import draw_board
 
