@@ -144,7 +144,7 @@ def _counts(points: dict[int, int]) -> tuple[int, ...]:
     return tuple(points.get(p, 0) for p in range(1, N_POINTS + 1))
 
 
-START = Position(_counts({1: 15}), _counts({1: 15}), WHITE, None)
+START = Position._trusted(_counts({1: 15}), _counts({1: 15}), WHITE)  # valid by R1; no kernel call at import
 
 
 # --- Notation ---------------------------------------------------------------
