@@ -1,36 +1,20 @@
-"""Random games driven by the brute-force enumerator, with end-of-game rules written out plainly."""
+"""Random games driven by the brute-force enumerator and the independent end-of-game oracle."""
 
 from __future__ import annotations
 
 import random
 
-from bruteforce import brute_force_results
-from nardy_cli.notation import parse_position
+from tests.bruteforce import brute_force_results
+from tests.oracle import game_end, read
 
 
-def play_random_game(rng: random.Random) -> tuple[str, str]:
-    """One uniformly random game from the start (federation rules): (winner 'w'/'b'/'draw', class)."""
-    pos = parse_position("start")
+def play_random_game(rng: random.Random, start: str = "W:1x15 B:1x15 w") -> tuple[str | None, str]:
+    """One uniformly random game (federation rules): (winner 'w'/'b' or None for a draw, class)."""
+    board = read(start)
     while True:
-        w_left, b_left = sum(pos.white), sum(pos.black)
-        if w_left == 0 and b_left == 0:
-            return "draw", "draw"
-        if b_left == 0:
-            return "b", _class(pos.white)
-        if w_left == 0:
-            black_home = all(n == 0 for n in pos.black[:18])
-            if not (pos.turn == "b" and black_home):
-                return "w", _class(pos.black)
+        end = game_end(board, last_roll=True)
+        if end is not None:
+            return end
         a, b = rng.randint(1, 6), rng.randint(1, 6)
-        results = sorted(brute_force_results(pos, (a, b), "federation", "step"))
-        pos = parse_position(rng.choice(results), check_blocks=False)
-
-
-def _class(loser: tuple[int, ...]) -> str:
-    if sum(loser) < 15:
-        return "oin"
-    if all(n == 0 for n in loser[:18]):
-        return "home-mars"
-    if any(loser[:12]):
-        return "koks"
-    return "mars"
+        results = sorted(brute_force_results(board, (max(a, b), min(a, b)), "federation", "step"))
+        board = read(rng.choice(results))

@@ -1,19 +1,38 @@
-"""Shared fixtures: the public rule vectors, read from ../shared/cases when present."""
+"""Suite-wide settings: Hypothesis profiles (a fixed, derandomised one for CI, a larger one locally).
+
+`CI=true` (or HYPOTHESIS_PROFILE=ci) selects `ci`: derandomised, so a CI run
+explores exactly the same examples every time.  `dev` (the default) draws fresh
+examples on each run and tries more of them.
+"""
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
+import os
 
-HERE = Path(__file__).parent
-sys.path.insert(0, str(HERE))
+import pytest
+from hypothesis import HealthCheck, settings
 
-SHARED_CASES = HERE.parent.parent / "shared" / "cases"
-LOCAL_CASES = HERE / "data"
+settings.register_profile("ci", derandomize=True, max_examples=25, deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=60, deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
 
 
-def load_vectors(name: str = "rules.jsonl") -> list[dict]:
-    """Every vector of a cases file: the shared copy when present, else the one kept in tests/data."""
-    path = SHARED_CASES / name if (SHARED_CASES / name).exists() else LOCAL_CASES / name
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+@pytest.fixture
+def pool_submits(monkeypatch):
+    """Count the tasks handed to worker-process pools during a test (proof that a pool ran them).
+
+    Patches `ProcessPoolExecutor.submit` on the class, so it sees every pool the
+    library makes, whatever module creates it; the tasks still run as usual.
+    """
+    from concurrent.futures import ProcessPoolExecutor
+    calls: list[tuple] = []
+    original = ProcessPoolExecutor.submit
+
+    def submit(self, fn, *args, **kwargs):
+        calls.append((self._max_workers, args[-2:] if len(args) >= 2 else args))
+        return original(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", submit)
+    return calls

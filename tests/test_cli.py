@@ -156,11 +156,6 @@ def test_policies_eval_duel():
 
 
 def test_python_policy_error_names_the_policy():
-    out = CliRunner().invoke(cli, ["rollout", "start", "--white-policy", "test_cli:Broken", "--games", "5",
+    out = CliRunner().invoke(cli, ["rollout", "start", "--white-policy", "tests.bots.simple:Broken", "--games", "5",
                                    "--workers", "1"])
-    assert out.exit_code == 2 and "test_cli:Broken" in out.output and "ZeroDivisionError" in out.output
-
-
-class Broken:
-    def choose(self, position, dice, plays, rng):
-        return 1 / 0
+    assert out.exit_code == 2 and "tests.bots.simple:Broken" in out.output and "ZeroDivisionError" in out.output

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bruteforce import brute_force_results
-from randomgames import random_game_positions
+from tests.bruteforce import brute_force_results
+from tests.randomgames import random_game_positions
 from nardy_cli.engine import legal_plays
 from nardy_cli.rules import BLOCK_CHECKS, HEAD_RULES, make_rules
 

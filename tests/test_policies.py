@@ -20,19 +20,10 @@ from nardy_cli.policies.kernel import play_games_compiled
 from nardy_cli.render import to_json
 from nardy_cli.rollout import GameSpec, Tally, rollout
 from nardy_cli.rules import make_rules
+from tests.bots.simple import FirstPlay
 
 ROOT = Path(__file__).resolve().parent.parent
 PLUGIN = ROOT / "examples" / "nardy-plugin-example"
-
-
-class FirstPlay:
-    """Always the first listed play."""
-
-    def choose(self, position, dice, plays, rng):
-        return plays[0]
-
-
-first_play = FirstPlay()
 
 
 def test_unknown_policy_lists_known_names():
@@ -42,8 +33,8 @@ def test_unknown_policy_lists_known_names():
 
 
 def test_module_attribute_policies():
-    assert isinstance(get_policy("test_policies:FirstPlay"), PythonPolicy)
-    assert isinstance(get_policy("test_policies:first_play"), PythonPolicy)
+    assert isinstance(get_policy("tests.bots.simple:FirstPlay"), PythonPolicy)
+    assert isinstance(get_policy("tests.bots.simple:first_play"), PythonPolicy)
     with pytest.raises(PolicyError, match="cannot import"):
         get_policy("no_such_module_xyz:Bot")
     with pytest.raises(PolicyError, match="no choose"):
@@ -67,8 +58,8 @@ def test_python_driver_plays_exactly_like_the_kernel(name, games):
 
 
 def test_python_policy_rollout_runs():
-    r = rollout(START, ("test_policies:FirstPlay", "random"), games=30, seed=2)
-    assert r.games == 30 and r.params["policies"]["white"] == "test_policies:FirstPlay"
+    r = rollout(START, ("tests.bots.simple:FirstPlay", "random"), games=30, seed=2)
+    assert r.games == 30 and r.params["policies"]["white"] == "tests.bots.simple:FirstPlay"
     r = rollout(START, (FirstPlay(), "random"), games=30, seed=2)
     assert r.params["policies"]["white"] == "FirstPlay"
 
@@ -142,17 +133,17 @@ def test_policies_listed():
 
 
 def test_user_compiled_evaluator_runs_in_the_kernel_and_matches_python():
-    compiled = get_policy("user_evaluators:fewest_pips")
+    compiled = get_policy("tests.bots.user_evaluators:fewest_pips")
     assert compiled.evaluator is not None and compiled.description.startswith("Fewest pips")
     spec_c = GameSpec(START, make_rules(), compiled, get_policy("heuristic"), 3, True)
-    spec_p = GameSpec(START, make_rules(), get_policy("user_evaluators:FewestPips"), get_policy("heuristic"), 3, True)
+    spec_p = GameSpec(START, make_rules(), get_policy("tests.bots.user_evaluators:FewestPips"), get_policy("heuristic"), 3, True)
     a, b = Tally(), Tally()
     play_games_compiled(spec_c, 0, 30, 20000, a)
     play_games_python(spec_p, 0, 30, 20000, b)
     assert (a.counts == b.counts).all() and (a.plies == b.plies).all()
-    r = rollout(START, ("user_evaluators:fewest_pips", "random"), games=300, seed=1, workers=2)
+    r = rollout(START, ("tests.bots.user_evaluators:fewest_pips", "random"), games=300, seed=1, workers=2)
     assert r.games == 300 and r.probabilities["win"] > 0.6
-    d = duel("user_evaluators:fewest_pips", "user_evaluators:fewest_pips", 40, seed=1)
+    d = duel("tests.bots.user_evaluators:fewest_pips", "tests.bots.user_evaluators:fewest_pips", 40, seed=1)
     assert d.points_per_game == 0.0
     with pytest.raises(PolicyError, match="lookahead needs"):
-        get_policy("lookahead:user_evaluators:fewest_pips")
+        get_policy("lookahead:tests.bots.user_evaluators:fewest_pips")

@@ -1,56 +1,25 @@
-"""Rollouts: exact small cases, agreement with brute-force games, reproducibility, stop rules."""
+"""Rollouts: reproducibility, worker counts, first-turn dice, stop rules, interrupts, errors.
+
+Exact outcome checks against the independent oracle are in tests/test_endgame_oracle.py.
+"""
 
 from __future__ import annotations
 
 import json
-import math
-import random
 
 import pytest
 
-from bruteforce_games import play_random_game
-from exact import exact_random_outcome
 from nardy_cli import START, parse_position
 from nardy_cli.errors import NardyError, PolicyError
 from nardy_cli.render import to_json
 from nardy_cli.rollout import rollout
 from nardy_cli.rules import make_rules
 
-FED = make_rules()
-
-
-@pytest.mark.parametrize("text", [
-    "W:23,24 B:23,24 w",
-    "W:20,22,24 B:21,24 w",
-    "W:19 B:24x2 b",
-    "W:24x3 B:19,20 w",
-    "W:21,22 B:23x2 b",
-])
-def test_small_bear_offs_match_exact_expectation(text):
-    pos = parse_position(text)
-    exact = exact_random_outcome(pos, FED)
-    r = rollout(pos, "random", games=20000, seed=3)
-    for key in ("win", "lose", "draw"):
-        se = max(r.se[key], 1e-4)
-        assert abs(r.probabilities[key] - exact[key]) <= 4 * se, (key, r.probabilities[key], exact[key], se)
-
 
 def test_small_bear_off_without_last_roll_has_no_draws():
     pos = parse_position("W:24 B:24 w")
     r = rollout(pos, "random", games=500, seed=1, rules=make_rules(last_roll=False))
     assert r.probabilities["win"] == 1.0 and r.probabilities["draw"] == 0.0
-
-
-def test_random_games_agree_with_brute_force_driver():
-    rng = random.Random(5)
-    n = 400
-    games = [play_random_game(rng) for _ in range(n)]
-    r = rollout(START, "random", games=20000, seed=9)
-    for key, pick in (("win", lambda w, c: w == "w"), ("draw", lambda w, c: w == "draw"),
-                      ("win_oin", lambda w, c: w == "w" and c == "oin")):
-        p_bf = sum(1 for w, c in games if pick(w, c)) / n
-        se = math.sqrt(max(p_bf * (1 - p_bf), 1e-4) / n + r.se[key] ** 2)
-        assert abs(p_bf - r.probabilities[key]) <= 4 * se, (key, p_bf, r.probabilities[key])
 
 
 def test_probabilities_add_up():
@@ -61,9 +30,15 @@ def test_probabilities_add_up():
     assert r.mean_plies > 50
 
 
-def test_same_seed_same_json_and_worker_count_does_not_matter():
+def test_same_seed_same_json_and_worker_count_does_not_matter(pool_submits):
+    """Catches results that depend on the worker count or on the order chunks finish in.
+
+    5,000 games are four chunks (1,296 x 3 + 1,112); the pool must have run all four.
+    """
     one = rollout(START, "random", games=5000, seed=77, workers=1)
+    assert pool_submits == []
     two = rollout(START, "random", games=5000, seed=77, workers=2)
+    assert sorted(job for _, job in pool_submits) == [(0, 1296), (1296, 2592), (2592, 3888), (3888, 5000)]
     again = rollout(START, "random", games=5000, seed=77, workers=1)
     assert to_json(one.to_dict()) == to_json(two.to_dict()) == to_json(again.to_dict())
     other = rollout(START, "random", games=5000, seed=78)
@@ -71,14 +46,34 @@ def test_same_seed_same_json_and_worker_count_does_not_matter():
 
 
 def test_position_dice_are_used_for_the_first_turn():
-    r = rollout(parse_position("W:1x15 B:1x15 w 6-6"), "random", games=200, seed=1)
-    assert r.deficit["white"]["face_deficit"][5] > 0  # 6-6 from the start always loses two sixes
+    """Catches a rollout that ignores the position's dice (or rolls them only in some games).
+
+    From the start, 6-6 has one play (1/7 1/7, R5) and loses the other two sixes (12 pips).
+    Game i's later dice depend only on (seed, i), so the games are exactly those of a rollout
+    of the position after 1/7 1/7 (Black to move, so win and lose swap), plus that first turn.
+    """
+    with_dice = rollout(parse_position("W:1x15 B:1x15 w 6-6"), "random", games=1296, seed=1)
+    after = rollout(parse_position("W:1x13,7x2 B:1x15 b"), "random", games=1296, seed=1)
+    assert with_dice.probabilities["win"] == after.probabilities["lose"]
+    assert with_dice.probabilities["lose_mars"] == after.probabilities["win_mars"]
+    assert with_dice.mean_plies == pytest.approx(after.mean_plies + 1)
+    white, white_after = with_dice.deficit["white"], after.deficit["white"]
+    assert white["lost_pips_per_game"] == pytest.approx(white_after["lost_pips_per_game"] + 12)
 
 
-def test_until_se_stops_early_and_reproducibly():
-    a = rollout(START, "random", games=50000, seed=4, until_se=0.03, workers=1)
-    b = rollout(START, "random", games=50000, seed=4, until_se=0.03, workers=2)
-    assert a.games < 50000 and a.games % 1296 == 0 and a.equity_se <= 0.03
+def test_until_se_stops_at_the_first_chunk_whose_se_is_small_enough(pool_submits):
+    """Catches a stop rule that stops late, early, or differently with more workers.
+
+    The trace holds (games, equity, SE) after each chunk in game order: every SE before
+    the last must be above the target, the last at or below it, and the result is that prefix.
+    """
+    a = rollout(START, "random", games=50000, seed=4, until_se=0.015, workers=1)
+    assert len(a.trace) >= 3, "the target must need several chunks for this test to mean anything"
+    assert [g for g, _, _ in a.trace] == [1296 * (i + 1) for i in range(len(a.trace))]
+    assert all(se > 0.015 for _, _, se in a.trace[:-1]) and a.trace[-1][2] <= 0.015
+    assert a.games == a.trace[-1][0] and a.equity_se == a.trace[-1][2] and a.equity == a.trace[-1][1]
+    b = rollout(START, "random", games=50000, seed=4, until_se=0.015, workers=2)
+    assert len(pool_submits) >= 3
     assert to_json(a.to_dict()) == to_json(b.to_dict())
 
 
