@@ -1,9 +1,10 @@
 """`make bench`: speed and memory figures of the engine, rollouts and bots.
 
 Prints legal-play enumerations per second (compiled kernel and Python API) on a
-fixed set of (position, roll) pairs from random games, `nardy moves start` wall
-time, games per second per policy on one core and on all cores, and the peak
-memory of a 1,000,000-game rollout.  `--quick` skips the million games.
+fixed set of (position, roll) pairs from random games, the start-up budgets of
+the command line (both sides of each), games per second per policy on one core
+and on all cores, and the peak memory of a 1,000,000-game rollout.  `--quick`
+skips the million games.
 """
 
 from __future__ import annotations
@@ -77,12 +78,38 @@ def bench_enumeration() -> None:
     print(f"Python API legal_plays        {3 * len(pairs) / dt:>12,.0f} calls/s")
 
 
-def bench_moves_command() -> None:
-    exe = [sys.executable, "-m", "nardy_cli", "moves", "start"]
-    subprocess.run(exe, capture_output=True, check=True)  # fill the compiled cache
+def _seconds(argv: list[str]) -> float:
+    """Wall time of one fresh process running `argv`."""
     t = time.perf_counter()
-    subprocess.run(exe, capture_output=True, check=True)
-    print(f"nardy moves start             {time.perf_counter() - t:>12.2f} s (compiled cache present)")
+    subprocess.run(argv, capture_output=True, check=True)
+    return time.perf_counter() - t
+
+
+# Issue 8's start-up budgets: (command, reference module, allowed multiple of `python -c "import <module>"`).
+STARTUP_BUDGETS = (
+    (["--help"], "click", 5.0),
+    (["show", "start"], "numba", 2.5),
+    (["moves", "start", "--dice", "6-5"], "numba", 2.5),
+)
+
+
+def bench_startup(runs: int = 9) -> None:
+    """Whole-process wall time of short commands against `python -c "import X"`, compiled cache warm.
+
+    The command and its reference run alternately, so both see the same machine load;
+    the figures are medians over `runs` pairs.
+    """
+    for args, ref, allowed in STARTUP_BUDGETS:
+        command = [sys.executable, "-m", "nardy_cli", *args]
+        reference = [sys.executable, "-c", f"import {ref}"]
+        _seconds(command)  # fill the compiled cache
+        pairs = [(_seconds(command), _seconds(reference)) for _ in range(runs)]
+        secs = sorted(c for c, _ in pairs)[runs // 2]
+        base = sorted(r for _, r in pairs)[runs // 2]
+        ratio = sorted(c / r for c, r in pairs)[runs // 2]
+        verdict = "within" if ratio <= allowed else "OVER"
+        print(f"{'nardy ' + ' '.join(args):<34}{secs:>6.3f} s   import {ref} {base:.3f} s   "
+              f"{ratio:4.1f}x, {verdict} the {allowed:g}x budget  (medians of {runs} alternating runs)")
 
 
 def games_per_second(policy, games: int, workers: int) -> float:
@@ -138,7 +165,7 @@ def main() -> None:
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"Python {platform.python_version()}; load average {os.getloadavg()[0]:.2f} at start")
     bench_enumeration()
-    bench_moves_command()
+    bench_startup()
     bench_games()
     if not args.quick:
         bench_memory()
