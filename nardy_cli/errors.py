@@ -41,3 +41,11 @@ class PolicyError(NardyError):
 
 class ExecutorError(NardyError):
     """An executor that cannot be reached or whose worker failed."""
+
+
+class GameRecordError(NotationError):
+    """A game record that cannot be read or replayed; the message names the turn and the token."""
+
+
+class NetworkError(NardyError):
+    """A neural-network weights file that is missing, damaged or made for other inputs; the message names it."""

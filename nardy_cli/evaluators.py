@@ -1,0 +1,248 @@
+"""Evaluators for game review: the equity of result boards for the side that just moved.
+
+An `Evaluator` scores mover-relative boards right after the mover's play (the
+opponent rolls next), in the kernels' convention, and returns the mover's equity
+under the rules' points table.  `result_values` scores finished games exactly
+(and Black's last roll, R8) and asks the evaluator only about games in progress.
+
+Built in: `heuristic`, the logistic static estimate over the heuristic's features
+(`nardy eval`'s model), and `lookahead:NAME`, NAME one ply deeper (expectimax over
+the opponent's 21 rolls).  Any object with `name` and `equities(boards, white, rules)`
+plugs in: pass it directly, register it with `register_evaluator`, or name it as
+`module:attribute`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from .dice import ALL_ROLLS, Dice
+from .engine import enumerate_board
+from .errors import PolicyError
+from .kernels import board as kb
+from .position import Position, mover_board, other_side
+from .rules import Rules
+
+_HALF_TURN = np.r_[12:24, 0:12]
+ROLL_WEIGHTS = np.array([float(d.probability) for d in ALL_ROLLS])
+
+
+@runtime_checkable
+class Evaluator(Protocol):
+    """Scores result boards: `boards` (n x 24 int8, mover-relative just after the mover's play),
+    `white` (n bools: the mover is White) -> the mover's equity, shape (n,)."""
+
+    name: str
+
+    def equities(self, boards: np.ndarray, white: np.ndarray, rules: Rules) -> np.ndarray: ...
+
+
+# ---------------------------------------------------------------- exact values
+
+
+def _class_points(rules: Rules) -> np.ndarray:
+    return np.array(rules.points.as_tuple(), dtype=np.float64)   # indexed by kb.OIN .. kb.KOKS
+
+
+def _last_roll_value(board: np.ndarray, rules: Rules) -> float:
+    """White's equity when it has just borne off its 15th checker and Black takes its last roll (R8)."""
+    black_view = np.ascontiguousarray(-board[_HALF_TURN])
+    points = _class_points(rules)
+    total = 0.0
+    for dice, w in zip(ALL_ROLLS, ROLL_WEIGHTS):
+        replies = enumerate_board(black_view, 15, dice, rules)[0]
+        if (np.maximum(replies, 0).sum(axis=1) == 0).any():
+            continue  # Black bears off everything: a draw, 0 in equity
+        total += w * min(points[kb.loser_class(r)] for r in replies)
+    return total
+
+
+def exact_value(board: np.ndarray, white: bool, rules: Rules) -> float | None:
+    """The mover's exact equity when the game is decided (or only Black's last roll is left), else None."""
+    nxt = np.ascontiguousarray(-board[_HALF_TURN])
+    status = kb.game_status(nxt, not white, rules.last_roll)
+    if status == kb.IN_PLAY:
+        if white and kb.on_board(board) == 0:
+            return _last_roll_value(board, rules)
+        return None
+    if status == kb.DRAWN:
+        return 0.0
+    mover_won = (status == kb.WHITE_WON) == white
+    loser = nxt if mover_won else board
+    pts = float(_class_points(rules)[kb.loser_class(loser)])
+    return pts if mover_won else -pts
+
+
+def result_values(evaluator: Evaluator, boards: np.ndarray, white: np.ndarray | bool, rules: Rules) -> np.ndarray:
+    """The mover's equity of each result board: exact for decided games, the evaluator's otherwise."""
+    n = len(boards)
+    white = np.broadcast_to(np.asarray(white, dtype=bool), (n,))
+    out = np.empty(n, dtype=np.float64)
+    if n == 0:
+        return out
+    # a game can only be decided when a side has no checker left on the board
+    decided = (np.maximum(boards, 0).sum(axis=1) == 0) | (np.minimum(boards, 0).sum(axis=1) == 0)
+    open_rows = ~decided
+    for i in np.flatnonzero(decided):
+        v = exact_value(boards[i], bool(white[i]), rules)
+        if v is None:
+            open_rows[i] = True
+        else:
+            out[i] = v
+    if open_rows.any():
+        out[open_rows] = evaluator.equities(np.ascontiguousarray(boards[open_rows]), white[open_rows], rules)
+    return out
+
+
+# ---------------------------------------------------------------- built-in evaluators
+
+
+@dataclass(frozen=True)
+class EstimateEvaluator:
+    """The logistic static estimate over the heuristic's features (the model of `nardy eval`)."""
+
+    name: str = "heuristic"
+
+    def probabilities(self, boards: np.ndarray) -> np.ndarray:
+        """n x 7 chances in `estimate.CLASSES` order for the side that just moved."""
+        from .estimate import _model, feature_vector
+        coefficients, _ = _model()
+        x = np.empty((len(boards), coefficients.shape[1]))
+        x[:, -1] = 1.0
+        for i, b in enumerate(boards):
+            x[i, :-1] = feature_vector(b)
+        z = x @ coefficients.T
+        z -= z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        return e / e.sum(axis=1, keepdims=True)
+
+    def equities(self, boards: np.ndarray, white: np.ndarray, rules: Rules) -> np.ndarray:
+        """Equity = chances x points (mars here includes home-mars)."""
+        p = rules.points
+        weights = np.array([p.oin, p.mars, p.koks, -p.oin, -p.mars, -p.koks, 0.0])
+        return self.probabilities(boards) @ weights
+
+
+@dataclass(frozen=True)
+class LookaheadEvaluator:
+    """`base` one ply deeper: the mean over the opponent's 21 rolls of minus its best reply's value."""
+
+    base: Any
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            object.__setattr__(self, "name", f"lookahead:{self.base.name}")
+
+    def equities(self, boards: np.ndarray, white: np.ndarray, rules: Rules) -> np.ndarray:
+        """Expectimax over the opponent's replies, all replies scored in one call of the base."""
+        white = np.broadcast_to(np.asarray(white, dtype=bool), (len(boards),))
+        replies, starts, reply_white = [], [], []
+        count = 0
+        for b, w in zip(boards, white):
+            before = count
+            opp = np.ascontiguousarray(-b[_HALF_TURN])
+            opp_off = 15 - kb.on_board(b)
+            for dice in ALL_ROLLS:
+                got = enumerate_board(opp, opp_off, dice, rules)[0]
+                starts.append(count)
+                replies.append(got.copy())
+                count += len(got)
+            reply_white.append(np.full(count - before, not w))
+        all_replies = np.concatenate(replies)
+        values = result_values(self.base, all_replies, np.concatenate(reply_white), rules)
+        best = np.maximum.reduceat(values, np.array(starts)).reshape(len(boards), len(ALL_ROLLS))
+        return -(best @ ROLL_WEIGHTS)
+
+
+HEURISTIC_ESTIMATE = EstimateEvaluator()
+_REGISTERED: dict[str, Any] = {"heuristic": HEURISTIC_ESTIMATE, "estimate": HEURISTIC_ESTIMATE}
+
+
+def register_evaluator(name: str, evaluator: Any) -> None:
+    """Make `evaluator` (an `Evaluator`, or a function returning one) known as `name`."""
+    _REGISTERED[name] = evaluator
+
+
+def known_evaluators() -> list[str]:
+    """Evaluator names `get_evaluator` accepts, besides `lookahead:NAME` and `module:attribute`."""
+    return list(_REGISTERED)
+
+
+def get_evaluator(name: str | Any) -> Any:
+    """The evaluator called `name`: registered, `lookahead:NAME`, or `module:attribute`.
+
+    Raises `PolicyError` listing the known names.
+    """
+    if not isinstance(name, str):
+        return _checked(name, getattr(name, "name", type(name).__name__))
+    if name in _REGISTERED:
+        found = _REGISTERED[name]
+        return _checked(found() if callable(found) and not isinstance(found, Evaluator) else found, name)
+    if name.startswith("lookahead:"):
+        return LookaheadEvaluator(get_evaluator(name.split(":", 1)[1]), name)
+    if ":" in name:
+        module, _, attr = name.partition(":")
+        try:
+            obj = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as exc:
+            raise PolicyError(f"cannot import evaluator {name!r}: {exc}") from None
+        return _checked(obj() if isinstance(obj, type) else obj, name)
+    known = ", ".join([*_REGISTERED, "lookahead:NAME", "module:attribute"])
+    raise PolicyError(f"unknown evaluator {name!r}; known evaluators: {known}")
+
+
+def _checked(obj: Any, name: str) -> Any:
+    if not isinstance(obj, Evaluator):
+        raise PolicyError(f"evaluator {name!r} has no equities(boards, white, rules) method")
+    return obj
+
+
+def base_evaluator(evaluator: Any) -> Any:
+    """The 0-ply evaluator under any number of lookahead wrappers."""
+    while isinstance(evaluator, LookaheadEvaluator):
+        evaluator = evaluator.base
+    return evaluator
+
+
+# ---------------------------------------------------------------- boards of plays, and a player
+
+
+def result_board(result: Position, mover: str) -> np.ndarray:
+    """The board after `mover`'s play, seen by the mover (the evaluators' input)."""
+    return mover_board(result.checkers(mover), result.checkers(other_side(mover)))
+
+
+def roll_boards(position: Position, dice: Dice, rules: Rules) -> np.ndarray:
+    """Result boards of every legal play of `dice` (a copy of the kernel's list, its order)."""
+    board, _, opp_off = position.board()
+    return enumerate_board(board, opp_off, dice, rules)[0].copy()
+
+
+class EvaluatorPlayer:
+    """A bot that plays the result its evaluator values most (0-ply): `choose(position, dice, plays, rng)`.
+
+    `nardy play nardy_cli.evaluators:estimate_player racer` plays the heuristic estimate;
+    its games reviewed with the same evaluator lose no equity.
+    """
+
+    def __init__(self, evaluator: Any, rules: Rules | None = None) -> None:
+        self.evaluator = get_evaluator(evaluator)
+        self.rules = rules
+        self.name = f"player:{self.evaluator.name}"
+
+    def choose(self, position: Position, dice: Dice, plays: list, rng) -> int:
+        """Index of the play whose result the evaluator values most (the first on ties)."""
+        from .rules import PRESETS
+        rules = self.rules or PRESETS["federation"]
+        mover = position.turn
+        boards = np.stack([result_board(p.result, mover) for p in plays])
+        return int(np.argmax(result_values(self.evaluator, boards, mover == "w", rules)))
+
+
+estimate_player = EvaluatorPlayer(HEURISTIC_ESTIMATE)
+"""The heuristic estimate as a player (0-ply), for `nardy play nardy_cli.evaluators:estimate_player B`."""

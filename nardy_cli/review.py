@@ -1,0 +1,218 @@
+"""Game review: every decision of a record scored by an evaluator, with marks, luck and per-player totals.
+
+For each ply: the equity (for the player) of the played result and of the best
+result of the roll, the equity lost, a mark (doubtful / error / blunder at the
+`Thresholds`), and the luck of the roll: the best result's value for the roll
+rolled minus the mean over the 21 rolls of the best result's value.  Forced
+plays (one legal result) are listed, not scored.  A lookahead evaluator searches
+the `width` best results of the 0-ply evaluator plus the played one; luck is
+always measured at 0-ply.  `rollout_games` re-scores the flagged decisions by
+rollouts of their candidates with common dice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .dice import ALL_ROLLS
+from .engine import enumerate_board, plays_from_kernel
+from .errors import NardyError
+from .evaluators import (ROLL_WEIGHTS, LookaheadEvaluator, base_evaluator, exact_value, get_evaluator,
+                         result_board, result_values, roll_boards)
+from .position import SIDE_NAMES, WHITE
+from .records import GameRecord, format_moves
+
+MARKS = ("doubtful", "error", "blunder")
+COLUMNS = ["ply", "turn", "side", "player", "dice", "played", "best", "plays", "forced", "equity_played",
+           "equity_best", "lost", "mark", "luck", "level", "equity_se", "equity_white", "position",
+           "played_result", "best_result"]
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Equity lost (points per game) from which a decision is doubtful, an error, a blunder."""
+
+    doubtful: float = 0.04
+    error: float = 0.08
+    blunder: float = 0.16
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.doubtful <= self.error <= self.blunder:
+            raise NardyError(f"thresholds must rise: doubtful {self.doubtful} <= error {self.error} "
+                             f"<= blunder {self.blunder}")
+
+    def mark(self, lost: float) -> str:
+        """'' , 'doubtful', 'error' or 'blunder' for an equity loss."""
+        if lost >= self.blunder:
+            return "blunder"
+        if lost >= self.error:
+            return "error"
+        if lost >= self.doubtful:
+            return "doubtful"
+        return ""
+
+
+def parse_thresholds(text: str) -> Thresholds:
+    """`0.04,0.08,0.16` (doubtful, error, blunder)."""
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        values = [float(p) for p in parts]
+    except ValueError:
+        raise NardyError(f"bad thresholds {text!r}: expected three numbers such as '0.04,0.08,0.16'") from None
+    if len(values) != 3:
+        raise NardyError(f"bad thresholds {text!r}: expected three numbers such as '0.04,0.08,0.16'")
+    return Thresholds(*values)
+
+
+@dataclass(frozen=True)
+class GameReview:
+    """The review of one record: a per-ply DataFrame (`COLUMNS`), totals per player, parameters."""
+
+    record: GameRecord
+    frame: pd.DataFrame
+    thresholds: Thresholds
+    params: dict = field(default_factory=dict)
+
+    def decisions(self) -> pd.DataFrame:
+        """The scored rows (not forced)."""
+        return self.frame[~self.frame["forced"]]
+
+    def summary(self) -> pd.DataFrame:
+        """Per player: decisions, equity lost in total and per decision, marks, luck."""
+        rows = []
+        for side in ("white", "black"):
+            f = self.frame[self.frame["side"] == side]
+            if f.empty:
+                continue
+            d = f[~f["forced"]]
+            rows.append({"side": side, "player": f["player"].iloc[0], "plies": len(f), "decisions": len(d),
+                         "forced": int(f["forced"].sum()), "equity_lost": float(d["lost"].sum()),
+                         "error_rate": float(d["lost"].mean()) if len(d) else 0.0,
+                         **{m + "s": int((d["mark"] == m).sum()) for m in MARKS},
+                         "luck": float(f["luck"].sum())})
+        return pd.DataFrame(rows)
+
+    def worst(self, n: int = 5) -> pd.DataFrame:
+        """The `n` decisions that lost the most equity (only those that lost any)."""
+        d = self.decisions()
+        return d[d["lost"] > 1e-9].sort_values(["lost", "ply"], ascending=[False, True]).head(n)
+
+    def to_dict(self) -> dict:
+        """Plain data for JSON: parameters, summary, plies."""
+        return {"params": self.params, "summary": self.summary().to_dict(orient="records"),
+                "plies": self.frame.drop(columns=["position", "played_result", "best_result"]
+                                         ).to_dict(orient="records")}
+
+
+def review_game(record: GameRecord, evaluator: Any = "heuristic", *, sides: tuple[str, ...] = ("w", "b"),
+                thresholds: Thresholds = Thresholds(), width: int = 5, rollout_games: int = 0,
+                rollout_policy: str = "heuristic", seed: int | None = None, workers: int = 1) -> GameReview:
+    """Score every ply of `record` played by `sides` ('w', 'b') with `evaluator` (a name or object)."""
+    ev = get_evaluator(evaluator)
+    base = base_evaluator(ev)
+    rules = record.rules
+    rows = []
+    for i, ply in enumerate(record.plies):
+        if ply.side not in sides:
+            continue
+        rows.append(_score_ply(i, ply, record, ev, base, rules, width, thresholds))
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    params = {"evaluator": ev.name, "luck_evaluator": base.name, "width": width, "sides": list(sides),
+              "thresholds": {"doubtful": thresholds.doubtful, "error": thresholds.error,
+                             "blunder": thresholds.blunder},
+              "rollout_games": rollout_games, "rollout_policy": rollout_policy if rollout_games else None,
+              "rules": rules.to_dict()}
+    if rollout_games:
+        from .rollout import DEFAULT_SEED
+        params["seed"] = DEFAULT_SEED if seed is None else seed
+        frame = _rollout_flagged(frame, record, base, thresholds, rollout_games, rollout_policy,
+                                 params["seed"], workers)
+    return GameReview(record, frame, thresholds, params)
+
+
+def _score_ply(i, ply, record, ev, base, rules, width, thresholds) -> dict:
+    pos, dice, white = ply.position, ply.dice, ply.side == WHITE
+    board, _, opp_off = pos.board()
+    boards, step_from, step_die, n, nsteps = enumerate_board(board, opp_off, dice, rules)
+    boards = boards.copy()
+    plays = plays_from_kernel(pos, dice, boards, step_from, step_die, n, nsteps)
+    played = next(k for k, p in enumerate(plays) if p.result == ply.play.result)
+    # luck (0-ply): best value of every roll, one evaluator call for all 21
+    per_roll = [boards if d == dice else roll_boards(pos, d, rules) for d in ALL_ROLLS]
+    starts = np.cumsum([0] + [len(b) for b in per_roll[:-1]])
+    all_values = result_values(base, np.concatenate(per_roll), white, rules)
+    best_per_roll = np.maximum.reduceat(all_values, starts)
+    k = ALL_ROLLS.index(dice)
+    v0 = all_values[starts[k]:starts[k] + n]
+    luck = float(best_per_roll[k] - best_per_roll @ ROLL_WEIGHTS)
+    level = "0-ply"
+    values = {j: float(v0[j]) for j in range(n)}
+    if isinstance(ev, LookaheadEvaluator) and n > 1:
+        cands = sorted(set(np.argsort(-v0, kind="stable")[:width].tolist()) | {played})
+        deep = result_values(ev, boards[cands], white, rules)
+        values = {j: float(v) for j, v in zip(cands, deep)}
+        level = ev.name
+    best = max(values, key=lambda j: (values[j], -j))
+    forced = n == 1
+    lost = float("nan") if forced else max(0.0, values[best] - values[played])
+    return {"ply": i + 1, "turn": ply.label, "side": "white" if white else "black",
+            "player": record.white if white else record.black, "dice": str(dice),
+            "played": format_moves(ply.play), "best": format_moves(plays[best]), "plays": n, "forced": forced,
+            "equity_played": values[played], "equity_best": values[best], "lost": lost,
+            "mark": "forced" if forced else thresholds.mark(lost), "luck": luck, "level": level,
+            "equity_se": float("nan"), "equity_white": values[played] if white else -values[played],
+            "position": str(pos.with_dice(dice)), "played_result": str(ply.play.result),
+            "best_result": str(plays[best].result)}
+
+
+def _rollout_flagged(frame: pd.DataFrame, record: GameRecord, base: Any, thresholds: Thresholds, games: int,
+                     policy: str, seed: int, workers: int) -> pd.DataFrame:
+    """Re-score flagged decisions by rolling out the played result and the cheaper level's top three."""
+    from .rollout import rollout
+    rules = record.rules
+    frame = frame.copy()
+    for idx in frame.index[frame["mark"].isin(MARKS)]:
+        row = frame.loc[idx]
+        ply = record.plies[int(row["ply"]) - 1]
+        pos, dice, mover = ply.position, ply.dice, ply.side
+        board, _, opp_off = pos.board()
+        boards, step_from, step_die, n, nsteps = enumerate_board(board, opp_off, dice, rules)
+        boards = boards.copy()
+        plays = plays_from_kernel(pos, dice, boards, step_from, step_die, n, nsteps)
+        static = result_values(base, boards, mover == WHITE, rules)
+        cands = {int(j) for j in np.argsort(-static, kind="stable")[:3]}
+        cands |= {k for k, p in enumerate(plays) if p.result == ply.play.result or str(p.result) == row["best_result"]}
+        values, ses = {}, {}
+        for j in sorted(cands):
+            exact = exact_value(result_board(plays[j].result, mover), mover == WHITE, rules)
+            if exact is not None:
+                values[j], ses[j] = exact, 0.0
+                continue
+            r = rollout(plays[j].result, policy, games=games, seed=seed, rules=rules, workers=workers)
+            values[j], ses[j] = -r.equity, r.equity_se
+        played = next(k for k in cands if plays[k].result == ply.play.result)
+        best = max(values, key=lambda j: (values[j], -j))
+        lost = max(0.0, values[best] - values[played])
+        frame.loc[idx, ["best", "equity_played", "equity_best", "lost", "mark", "level", "equity_se",
+                        "equity_white", "best_result"]] = [
+            format_moves(plays[best]), values[played], values[best], lost, thresholds.mark(lost),
+            f"rollout {games}", ses[played], values[played] if mover == WHITE else -values[played],
+            str(plays[best].result)]
+    return frame
+
+
+def side_code(name: str) -> str:
+    """'white'/'w' -> 'w', 'black'/'b' -> 'b'."""
+    key = name.strip().lower()
+    if key in ("w", "white"):
+        return "w"
+    if key in ("b", "black"):
+        return "b"
+    raise NardyError(f"bad side {name!r}: expected white or black")
+
+
+__all__ = ["Thresholds", "parse_thresholds", "GameReview", "review_game", "side_code", "MARKS", "SIDE_NAMES"]

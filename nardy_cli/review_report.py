@@ -1,0 +1,185 @@
+"""A review as a report folder: review.json, review.csv, the equity chart, boards of the worst decisions,
+report.md (and report.html), all or nothing."""
+
+from __future__ import annotations
+
+import base64
+import html as html_lib
+import json
+import shutil
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import numpy as np  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from .position import parse_position  # noqa: E402
+from .records import format_game  # noqa: E402
+from .render import to_json  # noqa: E402
+from .reports import commit_output, prepare_output  # noqa: E402
+from .review import GameReview  # noqa: E402
+
+MARK_STYLE = {"doubtful": ("#f9a825", "o", 7), "error": ("#ef6c00", "s", 8), "blunder": ("#c62828", "X", 11)}
+
+
+def equity_chart(review: GameReview) -> Figure:
+    """White's equity after every reviewed ply, with doubtful plays, errors and blunders marked."""
+    f = review.frame
+    fig = Figure(figsize=(9.0, 4.6), layout="constrained")
+    ax = fig.add_subplot()
+    ax.plot(f["ply"], f["equity_white"], color="#1565c0", linewidth=1.4, marker=".", markersize=3,
+            label="equity for White after the play")
+    ax.axhline(0, color="#444444", linewidth=0.8)
+    for mark, (colour, marker, size) in MARK_STYLE.items():
+        m = f[f["mark"] == mark]
+        if len(m):
+            ax.scatter(m["ply"], m["equity_white"], color=colour, marker=marker, s=size ** 2, zorder=3,
+                       label=f"{mark} ({len(m)})", edgecolors="black", linewidths=0.5)
+    for _, row in review.worst(3).iterrows():
+        ax.annotate(f"{row['turn']} {row['dice']}", (row["ply"], row["equity_white"]), textcoords="offset points",
+                    xytext=(0, 10), ha="center", fontsize=8)
+    r = review.record
+    ax.set_xlabel("ply (White's and Black's turns counted separately)")
+    ax.set_ylabel("equity for White (points per game)")
+    ax.set_title(f"{r.white} (White) vs {r.black} (Black): {r.result or 'game not finished'}\n"
+                 f"evaluator {review.params['evaluator']}", fontsize=10)
+    ax.legend(fontsize=8, loc="best")
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def _pixels(fig: Figure) -> np.ndarray:
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    return np.asarray(canvas.buffer_rgba())
+
+
+def decision_figure(row) -> Figure:
+    """The board before a decision, the played result and the best result, side by side."""
+    from .study.board_figure import draw_board
+    before = parse_position(row["position"])
+    mover = before.turn
+    panels = [
+        (before, f"{row['turn']} {row['side'].capitalize()} to play {row['dice']}"),
+        (parse_position(row["played_result"]), f"played {row['played']}  ({row['equity_played']:+.3f})"),
+        (parse_position(row["best_result"]), f"best {row['best']}  ({row['equity_best']:+.3f})"),
+    ]
+    fig = Figure(figsize=(15.0, 5.6), layout="constrained")
+    for k, (pos, title) in enumerate(panels):
+        ax = fig.add_subplot(1, 3, k + 1)
+        ax.imshow(_pixels(draw_board(pos, numbering=mover, title=title)))
+        ax.axis("off")
+    fig.suptitle(f"{row['mark'] or 'inaccuracy'}: equity lost {row['lost']:.3f} ({row['level']}), "
+                 f"boards in {row['side'].capitalize()}'s numbering", fontsize=13)
+    return fig
+
+
+def _save(fig: Figure, path: Path) -> None:
+    fig.savefig(path, dpi=100, metadata={"Software": None})
+
+
+def _md_table(frame, digits: int = 3) -> str:
+    def cell(v) -> str:
+        if isinstance(v, float):
+            return "" if v != v else f"{v:.{digits}f}"
+        return str(v).replace("|", "\\|")
+    head = "| " + " | ".join(frame.columns) + " |"
+    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
+    return "\n".join([head, rule, *("| " + " | ".join(cell(v) for v in row) + " |"
+                                    for row in frame.itertuples(index=False))])
+
+
+def report_markdown(review: GameReview, top: int, boards: list[str]) -> str:
+    """report.md: summary per player, the chart, the worst decisions with their boards, every decision."""
+    r = review.record
+    p = review.params
+    t = review.thresholds
+    lines = [f"# Game review: {r.white} (White) vs {r.black} (Black)", "",
+             f"Result: **{r.result or 'game not finished'}** after {len(r.plies)} plies; "
+             f"{r.rules.preset} rules; date {r.date}.", "",
+             f"Evaluator: `{p['evaluator']}` (luck at 0-ply with `{p['luck_evaluator']}`"
+             + (f"; flagged decisions rolled out, {p['rollout_games']} games per candidate with "
+                f"`{p['rollout_policy']}`" if p.get("rollout_games") else "") + "). "
+             f"Marks: doubtful from {t.doubtful}, error from {t.error}, blunder from {t.blunder} "
+             "points of equity lost; forced plays are listed, not scored.", "",
+             "## Summary", "", _md_table(review.summary()), "",
+             "Luck: the best result's value for the roll rolled minus its mean over the 21 rolls, summed.", "",
+             "## Equity over the game", "", "![equity chart](equity.png)", ""]
+    worst = review.worst(top)
+    lines += [f"## The {len(worst)} costliest decisions", ""]
+    for (_, row), file in zip(worst.iterrows(), boards):
+        lines += [f"### {row['turn']} {row['player']} ({row['side']}) {row['dice']}: {row['mark'] or 'inaccuracy'}",
+                  "", f"Played `{row['played']}` ({row['equity_played']:+.3f}); best `{row['best']}` "
+                  f"({row['equity_best']:+.3f}); equity lost {row['lost']:.3f} ({row['level']}).", "",
+                  f"Position: `{row['position']}`", "", f"![decision]({file})", ""]
+    cols = ["turn", "player", "dice", "played", "best", "plays", "equity_played", "equity_best", "lost", "mark", "luck"]
+    lines += ["## Every decision", "", _md_table(review.frame[cols]), ""]
+    return "\n".join(lines)
+
+
+def _html(folder: Path, md: str) -> str:
+    body = []
+    table: list[str] = []
+
+    def flush() -> None:
+        if table:
+            rows = [[c.strip() for c in line.strip("|").split(" | ")] for line in table if not line.startswith("|---")]
+            head = "".join(f"<th>{html_lib.escape(c)}</th>" for c in rows[0])
+            cells = "".join("<tr>" + "".join(f"<td>{html_lib.escape(c.replace(chr(92) + '|', '|'))}</td>" for c in r)
+                            + "</tr>" for r in rows[1:])
+            body.append(f"<table><tr>{head}</tr>{cells}</table>")
+            table.clear()
+
+    for line in md.splitlines():
+        if line.startswith("|"):
+            table.append(line)
+            continue
+        flush()
+        if line.startswith("!["):
+            alt, file = line[2:].split("](")
+            raw = (folder / file.rstrip(")")).read_bytes()
+            body.append(f'<img alt="{html_lib.escape(alt)}" src="data:image/png;base64,'
+                        f'{base64.b64encode(raw).decode()}">')
+        elif line.startswith("#"):
+            level = len(line) - len(line.lstrip("#"))
+            body.append(f"<h{level}>{html_lib.escape(line[level:].strip())}</h{level}>")
+        elif line:
+            text = html_lib.escape(line)
+            for mark, tag in (("**", "b"), ("`", "code")):
+                parts = text.split(mark)
+                text = "".join(p if i % 2 == 0 else f"<{tag}>{p}</{tag}>" for i, p in enumerate(parts))
+            body.append(f"<p>{text}</p>")
+    flush()
+    style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
+             "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:2px 6px}"
+             "img{max-width:100%}")
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Game review</title>'
+            f"<style>{style}</style></head><body>{''.join(body)}</body></html>\n")
+
+
+def write_review(review: GameReview, output: str | Path, *, top: int = 5, html: bool = False) -> Path:
+    """Write the review folder into `output`, replacing an older one; all or nothing."""
+    tmp, final = prepare_output(output)
+    try:
+        (tmp / "review.json").write_text(to_json(review.to_dict()) + "\n")
+        review.frame.drop(columns=["position", "played_result", "best_result"]).to_csv(tmp / "review.csv",
+                                                                                       index=False)
+        (tmp / "game.txt").write_text(format_game(review.record))
+        _save(equity_chart(review), tmp / "equity.png")
+        boards = []
+        for k, (_, row) in enumerate(review.worst(top).iterrows(), 1):
+            name = f"decision-{k}.png"
+            _save(decision_figure(row), tmp / name)
+            boards.append(name)
+        md = report_markdown(review, top, boards)
+        (tmp / "report.md").write_text(md)
+        if html:
+            (tmp / "report.html").write_text(_html(tmp, md))
+        (tmp / "params.json").write_text(json.dumps(review.params, indent=1) + "\n")
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return commit_output(tmp, final)

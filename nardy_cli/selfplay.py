@@ -1,0 +1,123 @@
+"""Bot games kept whole: play a game turn by turn between two policies and return its record.
+
+The dice of game `i` are the rollout's dice (`game_dice`, unstratified) and a
+compiled policy picks exactly as in the game kernel (same chooser, same random
+stream), so game `i` here is game `i` of an unstratified rollout with the same seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+
+from .dice import Dice
+from .engine import enumerate_board, outcome, plays_from_kernel
+from .errors import NardyError
+from .kernels.evaluate import choice_scratch, choose_play
+from .kernels.game import game_dice
+from .kernels.movegen import Workspace
+from .kernels.rng import policy_state
+from .play import Play
+from .policies import CompiledPolicy, Policy, as_policy
+from .policies.driver import _ask
+from .policies.kernel import user_kernels
+from .position import START, WHITE, Position
+from .records import GameRecord, record_from_plays
+from .rollout import DEFAULT_SEED
+from .rules import PRESETS, Rules
+
+MAX_PLIES = 2000
+
+
+@dataclass(frozen=True)
+class PlayedGames:
+    """Records of games between two policies, and a per-game summary."""
+
+    records: tuple[GameRecord, ...]
+    white: str
+    black: str
+    seed: int
+
+    def frame(self) -> pd.DataFrame:
+        """One row per game: plies, result, points for White."""
+        rows = []
+        for i, r in enumerate(self.records):
+            rows.append({"game": i + 1, "white": r.white, "black": r.black, "plies": len(r.plies),
+                         "result": "*" if r.result is None else str(r.result),
+                         "white_points": points_for_white(r)})
+        return pd.DataFrame(rows, columns=["game", "white", "black", "plies", "result", "white_points"])
+
+    def summary(self) -> dict:
+        """Games, White's mean points, wins of each side and draws."""
+        f = self.frame()
+        return {"games": len(f), "white": self.white, "black": self.black, "seed": self.seed,
+                "white_wins": int((f["white_points"] > 0).sum()), "black_wins": int((f["white_points"] < 0).sum()),
+                "draws": int(sum(1 for r in self.records if r.result is not None and r.result.winner is None)),
+                "unfinished": int(sum(1 for r in self.records if r.result is None)),
+                "white_points_per_game": float(f["white_points"].mean()) if len(f) else 0.0,
+                "mean_plies": float(f["plies"].mean()) if len(f) else 0.0}
+
+
+def points_for_white(record: GameRecord) -> float:
+    """Points White scored (negative when Black won; 0 for a draw or an unfinished game)."""
+    res = record.result
+    if res is None or res.winner is None:
+        return 0.0
+    pts = dict(zip(("oin", "home-mars", "mars", "koks"), record.rules.points.as_tuple()))[res.kind]
+    return float(pts if res.winner == WHITE else -pts)
+
+
+def play_game(white: str | Policy, black: str | Policy, *, position: Position = START,
+              rules: Rules = PRESETS["federation"], seed: int = DEFAULT_SEED, game: int = 0,
+              max_plies: int = MAX_PLIES, date: str = "?") -> GameRecord:
+    """Play game number `game` from `position` (its dice, if any, are the first roll) and record it."""
+    sides = {"w": as_policy(white), "b": as_policy(black)}
+    d0 = position.dice
+    r1, r2 = (d0.high, d0.low) if d0 else (0, 0)
+    pos = position.with_dice(None)
+    seed64 = np.uint64(seed)
+    rstate = np.array([policy_state(seed64, game)], dtype=np.uint64)
+    rng = np.random.default_rng([seed, game])
+    scratch = Workspace()
+    special, kinds = user_kernels(SimpleNamespace(white=sides["w"], black=sides["b"]))
+    chooser = choose_play if special is None else special[0]
+    played: list[tuple[Dice, Play]] = []
+    for turn in range(max_plies):
+        if outcome(pos, rules) is not None:
+            break
+        d1, d2, _ = game_dice(seed64, game, turn, False, r1, r2)
+        dice = Dice(int(d1), int(d2))
+        board, _, opp_off = pos.board()
+        boards, step_from, step_die, n, nsteps = enumerate_board(board, opp_off, dice, rules)
+        plays = plays_from_kernel(pos, dice, boards, step_from, step_die, n, nsteps)
+        policy = sides[pos.turn]
+        if n == 1:
+            chosen = plays[0]
+        elif isinstance(policy, CompiledPolicy):
+            # the same call as the Python driver's (policies/driver.py), so the same choice as the kernel
+            idx = chooser(boards.copy(), n, kinds[0 if pos.turn == WHITE else 1], policy.weight_array(),
+                          policy.lookahead, rstate, pos.turn == WHITE, rules.head_code, rules.block_code,
+                          *scratch.arrays(), choice_scratch())
+            chosen = plays[idx]
+        else:
+            chosen = _ask(policy, pos.with_dice(dice), dice, plays, rng)
+        played.append((dice, chosen))
+        pos = chosen.result
+    return record_from_plays(played, position.with_dice(None), rules, white=sides["w"].name,
+                             black=sides["b"].name, date=date,
+                             tags=(("Seed", str(seed)), ("Game", str(game + 1))))
+
+
+def play_games(white: str | Policy, black: str | Policy, games: int = 1, *, position: Position = START,
+               rules: Rules = PRESETS["federation"], seed: int = DEFAULT_SEED, date: str = "?",
+               max_plies: int = MAX_PLIES) -> PlayedGames:
+    """Games 0..games-1 between `white` and `black`, each recorded."""
+    if games < 1:
+        raise NardyError(f"number of games must be at least 1, got {games}")
+    w, b = as_policy(white), as_policy(black)
+    records = tuple(play_game(w, b, position=position, rules=rules, seed=seed, game=g, date=date,
+                              max_plies=max_plies) for g in range(games))
+    return PlayedGames(records, w.name, b.name, seed)
