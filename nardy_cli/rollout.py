@@ -15,11 +15,12 @@ import pandas as pd
 
 from . import __version__
 from .errors import NardyError
-from .kernels.board import N_RESULTS
+from .kernels.board import N_RESULTS, UNFINISHED
 from .kernels.game import (F_LOST, F_ROLLED, LOST_PIPS, N_DEFICIT, N_STRATA, PARTIAL, PASSES, TURNS)
 from .policies import Policy, as_policy
 from .position import Position
 from .rules import PRESETS, Rules
+from .scoring import Scoring, new_frac, scored_table
 from .stats import PROB_KEYS, outcome_table
 
 CHUNK = 1296          # games per task: fixed, so results never depend on the worker count
@@ -38,6 +39,7 @@ class GameSpec:
     black: Policy
     seed: int
     stratify: bool
+    scoring: Scoring = Scoring(exact_bearoff=False, vr=False, bearoff_policy=False)
 
 
 class SummedArrays:
@@ -56,11 +58,13 @@ class Tally(SummedArrays):
     counts: np.ndarray = field(default_factory=lambda: np.zeros((N_STRATA, N_RESULTS), dtype=np.int64))
     deficit: np.ndarray = field(default_factory=lambda: np.zeros((2, N_DEFICIT), dtype=np.int64))
     plies: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+    scored: np.ndarray = field(default_factory=lambda: np.zeros(N_STRATA, dtype=np.int64))
+    frac: np.ndarray = field(default_factory=new_frac)
 
     @property
     def games(self) -> int:
-        """Games counted."""
-        return int(self.counts.sum())
+        """Games counted (finished, or stopped early and scored)."""
+        return int(self.counts.sum() + self.scored.sum())
 
 
 def run_chunk(spec: GameSpec, lo: int, hi: int) -> Tally:
@@ -146,11 +150,18 @@ def _deficit_figures(deficit: np.ndarray, games: int) -> dict[str, dict]:
 def summarize(spec: GameSpec, tally: Tally, games_requested: int, until_se: float | None,
               interrupted: bool, name: str | None = None) -> RolloutResult:
     """Turn a tally into a `RolloutResult`."""
-    table = outcome_table(tally.counts, spec.rules.points)
     games = tally.games
     params = {"rules": spec.rules.to_dict(), "policies": {"white": spec.white.name, "black": spec.black.name},
               "seed": spec.seed, "games_requested": games_requested, "until_se": until_se,
-              "stratify": spec.stratify, "version": __version__}
+              "stratify": spec.stratify, **spec.scoring.to_dict(), "version": __version__}
+    if spec.scoring.active:
+        table = scored_table(tally.counts, tally.scored, tally.frac, adjusted=bool(spec.scoring.vr))
+        table["unfinished"] = int(tally.counts[:, UNFINISHED].sum())
+        plain = scored_table(tally.counts, tally.scored, tally.frac, adjusted=False)
+        params["plain"] = {"equity": plain["equity"], "equity_se": plain["equity_se"]}
+        params["scored_games"] = int(tally.scored.sum())
+    else:
+        table = outcome_table(tally.counts, spec.rules.points)
     return RolloutResult(spec.position, params, games, interrupted, table["probabilities"], table["se"],
                          table["equity"], table["equity_se"],
                          float(tally.plies[0] / games) if games else float("nan"),
@@ -169,13 +180,15 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
             seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *, stratify: bool = True,
             until_se: float | None = None, workers: int = 1, executor: str = "local",
             scheduler: str | None = None, progress: ProgressFn | None = None,
-            name: str | None = None) -> RolloutResult:
+            name: str | None = None, scoring: Scoring = Scoring()) -> RolloutResult:
     """Play up to `games` games from `position` and return the outcome statistics.
 
     `policies` is one policy for both sides or a (white, black) pair, by name or
     object.  `until_se` stops once the equity's standard error is at most that
     (checked after each chunk of 1,296 games, never before 1,296 games).
     Ctrl-C returns the games finished so far, marked `interrupted`.
+    `scoring` sets exact bear-offs (on), truncation (off) and variance
+    reduction (on for policies with an evaluator); see `scoring.Scoring`.
     """
     from .executors import run_chunks
     white, black = _policies(policies)
@@ -188,7 +201,7 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
     from .engine import outcome
     if outcome(position, rules) is not None:
         raise NardyError(f"the game is already over in {str(position)!r}")
-    spec = GameSpec(position, rules, white, black, seed, stratify)
+    spec = GameSpec(position, rules, white, black, seed, stratify, scoring.resolved(white, black))
 
     trace: list[tuple[int, float, float]] = []
 

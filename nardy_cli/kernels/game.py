@@ -9,11 +9,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .board import (DRAW, DRAWN, IN_PLAY, LOSE_BASE, N_POINTS, UNFINISHED, WHITE_WON,
-                    flip, game_status, loser_class, opp_on_board)
-from .evaluate import choice_scratch, choose_play
+from .bearoff import board_race_probabilities, both_home
+from .board import (DRAW, DRAWN, IN_PLAY, LOSE_BASE, N_POINTS, N_RESULTS, UNFINISHED, WHITE_WON,
+                    flip, game_status, loser_class, on_board, opp_on_board)
+from .evaluate import RANDOM, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, choice_scratch, choose_play, static_score
+from .features import opponent_terms
 from .movegen import enumerate_plays, memo_arrays
 from .rng import policy_state, roll_index
+from .value import position_probs, swap_view, value_probs, value_scratch
 
 # deficit array columns, per side
 F_ROLLED = 0      # 0..5: steps of face f+1 rolled
@@ -26,6 +29,21 @@ N_DEFICIT = 16
 
 # plies array: total plies over games, total turns
 N_STRATA = 36
+
+# options of the scored game loop (`opts` array)
+O_EXACT_BEAROFF, O_TRUNCATE, O_VR, O_DB_POLICY = range(4)
+N_OPTS = 4
+SCORED = -1          # result of a game stopped early and scored by the databases or the evaluator
+
+# columns of the fixed-point sums `frac[stratum, :]` (values times FIX_SCALE, rounded)
+X_P = 0              # 0..9: sum of result-code probabilities
+X_ADJ = N_RESULTS    # 10..19: the same minus the luck (variance reduction)
+X_EQ, X_EQ2, X_EQ_ADJ, X_EQ_ADJ2 = 20, 21, 22, 23
+X_KEY2 = 24          # 24..34: sum of squares of each reported probability (stats.PROB_KEYS)
+X_KEY_ADJ2 = 35      # 35..45: the same, adjusted
+N_KEYS = 11
+N_FRAC = 46
+FIX_SCALE = float(1 << 28)
 
 
 @njit(cache=True)
@@ -100,61 +118,223 @@ def workspace():
             np.zeros((4096, 4), dtype=np.int8), memo, memo_stamp,
             np.zeros((4096, N_POINTS), dtype=np.int8), np.zeros((4096, 4), dtype=np.int8),
             np.zeros((4096, 4), dtype=np.int8), s_memo, s_stamp,
-            np.empty(N_POINTS, dtype=np.int8), np.zeros(1, dtype=np.uint64)) + choice_scratch()
+            np.empty(N_POINTS, dtype=np.int8), np.zeros(1, dtype=np.uint64), choice_scratch())
+
+
+@njit(cache=True)
+def score_workspace():
+    """Scratch of the scored game loop: a third enumeration space (the luck's 21 rolls), value scratch."""
+    memo, memo_stamp = memo_arrays()
+    return (np.zeros((4096, N_POINTS), dtype=np.int8), np.zeros((4096, 4), dtype=np.int8),
+            np.zeros((4096, 4), dtype=np.int8), memo, memo_stamp, value_scratch(),
+            np.zeros(N_RESULTS), np.zeros(N_RESULTS), np.empty(N_POINTS, dtype=np.int8))
+
+
+@njit(cache=True)
+def to_root(p, mover_white, root_white, out):
+    """Copy result-code probabilities of the mover (or of the side that just played) into the root side's view."""
+    for k in range(N_RESULTS):
+        out[k] = p[k] if k < 9 else 0.0
+    if mover_white != root_white:
+        swap_view(out)
+
+
+@njit(cache=True)
+def luck_of_roll(board, mover_white, root_white, d1, d2, opp_off, head_rule, block_check, last_roll, kind,
+                 weights, tables, coefs, choice, sws, luck):
+    """Add to `luck` (root side's view) the value of this roll minus its mean over the 21 rolls.
+
+    The value of a roll is the evaluator's probabilities after the play the
+    mover's static score prefers (first of the results for the random policy and
+    users' evaluators); the same function for every roll, so the term has mean 0.
+    """
+    v_boards, v_from, v_die, v_memo, v_stamp, vscratch, pbuf, rbuf, _ = sws
+    for r in range(21):
+        n, _ = enumerate_plays(board, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
+                               v_boards, v_from, v_die, v_memo, v_stamp)
+        pick = 0
+        if n > 1 and kind != RANDOM and kind < 100:
+            opponent_terms(v_boards[0], choice[2])
+            best = -1e300
+            for i in range(n):
+                sc = static_score(v_boards[i], kind, weights, mover_white, choice)
+                if sc > best:
+                    best = sc
+                    pick = i
+        value_probs(v_boards[pick], mover_white, last_roll, kind, weights, tables, coefs, choice, vscratch, pbuf)
+        to_root(pbuf, mover_white, root_white, rbuf)
+        w = ROLL_WEIGHT[r]
+        actual = ROLL_HIGH[r] == d1 and ROLL_LOW[r] == d2
+        for k in range(N_RESULTS):
+            luck[k] -= w * rbuf[k]
+            if actual:
+                luck[k] += rbuf[k]
+
+
+@njit(cache=True)
+def bearoff_pick(boards, n, mover_white, last_roll, tables, vscratch, pbuf):
+    """The result the bear-off databases prefer: the highest equity (points 1 each class) for the mover."""
+    comp, all_dist, first_dist, win2, draw2 = tables
+    flipped, _, _, counts = vscratch
+    best = 0
+    best_eq = -1e300
+    for i in range(n):
+        if on_board(boards[i]) == 0:
+            return i
+        flip(boards[i], flipped)
+        board_race_probabilities(flipped, not mover_white, last_roll, comp, all_dist, first_dist, win2, draw2,
+                                 counts, pbuf)
+        eq = 0.0
+        for k in range(4):
+            eq += (pbuf[4 + k] - pbuf[k]) * (1.0 if k == 0 else 2.0)  # the opponent's losses are the mover's wins
+        if eq > best_eq:
+            best_eq = eq
+            best = i
+    return best
 
 
 @njit(cache=True)
 def play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify, head_rule, block_check,
-                  last_roll, policy_kind, policy_weights, policy_lookahead, max_plies, deficit, ws):
+                  last_roll, policy_kind, policy_weights, policy_lookahead, max_plies, deficit, ws, scoring):
     """Play game number `game` to its end; return (result code for the root side, plies, stratum).
 
     `policy_kind[s]`, `policy_weights[s]`, `policy_lookahead[s]` choose side s's plays (0 White,
-    1 Black); deficit figures are added into `deficit[side]`.
+    1 Black); deficit figures are added into `deficit[side]`.  `scoring` is
+    (opts, tables, coefs, gvec, luck, sws): with `opts[O_EXACT_BEAROFF]` the game stops once
+    both sides are all home and is scored by the bear-off databases, with `opts[O_TRUNCATE]`
+    >= 0 it stops after that many plies and is scored by the evaluator; both return SCORED
+    with the root side's probabilities in `gvec`.  With `opts[O_VR]` each random roll's luck
+    is added into `luck`; with `opts[O_DB_POLICY]` built-in policies bear off by the databases.
+    The plays, and so the dice and policy draws, never depend on these options.
     """
     (out_boards, out_from, out_die, memo, memo_stamp, s_boards, s_from, s_die, s_memo, s_stamp, board, rstate,
-     feats, scores, opp) = ws
+     choice) = ws
+    opts, tables, coefs, gvec, luck, sws = scoring
     board[:] = root_board
     mover_white = root_white
     rstate[0] = policy_state(seed, game)
     stratum = 0
     turn = 0
+    for k in range(N_RESULTS):
+        luck[k] = 0.0
     while True:
         status = game_status(board, mover_white, last_roll)
         if status != IN_PLAY:
             return final_result(board, mover_white, root_white, status), turn, stratum
         if turn >= max_plies:
             return UNFINISHED, turn, stratum
+        given = root_d1 > 0 and turn == 0
+        if (opts[O_EXACT_BEAROFF] and not given and both_home(board) and on_board(board) > 0
+                and opp_on_board(board) > 0):
+            comp, all_dist, first_dist, win2, draw2 = tables
+            pbuf = sws[6]
+            board_race_probabilities(board, mover_white, last_roll, comp, all_dist, first_dist, win2, draw2,
+                                     sws[5][3], pbuf)
+            to_root(pbuf, mover_white, root_white, gvec)
+            return SCORED, turn, stratum
+        if 0 <= opts[O_TRUNCATE] <= turn:
+            side = 0 if mover_white else 1
+            pbuf = sws[6]
+            position_probs(board, mover_white, last_roll, policy_kind[side], policy_weights[side], tables, coefs,
+                           choice, sws[5], sws[8], pbuf)
+            to_root(pbuf, mover_white, root_white, gvec)
+            return SCORED, turn, stratum
         d1, d2, s = game_dice(seed, game, turn, stratify, root_d1, root_d2)
         if turn == 0 or (root_d1 > 0 and turn == 1):
             stratum = s
         opp_off = 15 - opp_on_board(board)
+        side = 0 if mover_white else 1
+        if opts[O_VR] and not given:
+            luck_of_roll(board, mover_white, root_white, d1, d2, opp_off, head_rule, block_check, last_roll,
+                         policy_kind[side], policy_weights[side], tables, coefs, choice, sws, luck)
         n, nsteps = enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
                                     out_boards, out_from, out_die, memo, memo_stamp)
-        side = 0 if mover_white else 1
         record_turn(deficit, side, d1, d2, nsteps, out_die[0, 0])
         if n == 1:
             pick = 0
+        elif (opts[O_DB_POLICY] and policy_kind[side] != RANDOM and policy_kind[side] < 100
+              and both_home(board) and opp_on_board(board) > 0):
+            pick = bearoff_pick(out_boards, n, mover_white, last_roll, tables, sws[5], sws[6])
         else:
             pick = choose_play(out_boards, n, policy_kind[side], policy_weights[side],
-                               policy_lookahead[side], rstate, head_rule, block_check,
-                               s_boards, s_from, s_die, s_memo, s_stamp, feats, scores, opp)
+                               policy_lookahead[side], rstate, mover_white, head_rule, block_check,
+                               s_boards, s_from, s_die, s_memo, s_stamp, choice)
         flip(out_boards[pick], board)
         mover_white = not mover_white
         turn += 1
 
 
 @njit(cache=True)
+def no_scoring():
+    """The `scoring` argument of a plain game: every option off, empty databases."""
+    comp = np.zeros((1, 1), dtype=np.int64)
+    tables = (comp, np.zeros((0, 1)), np.zeros((0, 1)), np.zeros((2, 0, 0)), np.zeros((2, 0, 0)))
+    opts = np.zeros(N_OPTS, dtype=np.int64)
+    opts[O_TRUNCATE] = -1
+    return (opts, tables, np.zeros((7, 17)), np.zeros(N_RESULTS), np.zeros(N_RESULTS), score_workspace())
+
+
+@njit(cache=True)
+def add_fixed(frac, stratum, col, x):
+    """Add x (rounded to 1 / FIX_SCALE) into frac[stratum, col]: integer sums, exact in any order."""
+    frac[stratum, col] += np.int64(np.floor(x * FIX_SCALE + 0.5))
+
+
+@njit(cache=True)
+def add_scored(frac, stratum, p, luck, values, indicators):
+    """Add one game's probabilities p (root side) and p - luck into the fixed-point sums."""
+    eq = 0.0
+    eq_adj = 0.0
+    for k in range(N_RESULTS):
+        add_fixed(frac, stratum, X_P + k, p[k])
+        add_fixed(frac, stratum, X_ADJ + k, p[k] - luck[k])
+        eq += values[k] * p[k]
+        eq_adj += values[k] * (p[k] - luck[k])
+    add_fixed(frac, stratum, X_EQ, eq)
+    add_fixed(frac, stratum, X_EQ2, eq * eq)
+    add_fixed(frac, stratum, X_EQ_ADJ, eq_adj)
+    add_fixed(frac, stratum, X_EQ_ADJ2, eq_adj * eq_adj)
+    for j in range(N_KEYS):
+        a = 0.0
+        b = 0.0
+        for k in range(N_RESULTS):
+            a += indicators[j, k] * p[k]
+            b += indicators[j, k] * (p[k] - luck[k])
+        add_fixed(frac, stratum, X_KEY2 + j, a * a)
+        add_fixed(frac, stratum, X_KEY_ADJ2 + j, b * b)
+
+
+@njit(cache=True)
 def play_games(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, stratify,
                head_rule, block_check, last_roll, policy_kind, policy_weights, policy_lookahead, max_plies,
-               counts, deficit, plies):
-    """Play games game_lo..game_hi-1 and add counts[stratum, result], deficits and plies."""
+               counts, deficit, plies, opts, tables, coefs, values, indicators, frac, scored):
+    """Play games game_lo..game_hi-1 and add counts[stratum, result], deficits and plies.
+
+    With any option of `opts` on (see `play_one_game`), every game's probabilities
+    (one-hot for a finished game) and their luck-adjusted copy also go into the
+    fixed-point sums `frac[stratum]` (equity by `values`, reported probabilities by
+    `indicators`), and games stopped early are counted in `scored[stratum]`
+    instead of `counts`.
+    """
     ws = workspace()
+    sws = score_workspace()
+    gvec = np.zeros(N_RESULTS)
+    luck = np.zeros(N_RESULTS)
+    scoring = (opts, tables, coefs, gvec, luck, sws)
+    fractional = opts[O_EXACT_BEAROFF] != 0 or opts[O_TRUNCATE] >= 0 or opts[O_VR] != 0
     for game in range(game_lo, game_hi):
         result, turns, stratum = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify,
                                                head_rule, block_check, last_roll, policy_kind, policy_weights,
-                                               policy_lookahead, max_plies, deficit, ws)
-        counts[stratum, result] += 1
+                                               policy_lookahead, max_plies, deficit, ws, scoring)
         plies[0] += turns
+        if result == SCORED:
+            scored[stratum] += 1
+        else:
+            counts[stratum, result] += 1
+            for k in range(N_RESULTS):
+                gvec[k] = 1.0 if k == result else 0.0
+        if fractional:
+            add_scored(frac, stratum, gvec, luck, values, indicators)
 
 
 @njit(cache=True)
@@ -167,6 +347,7 @@ def play_duel(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, 
     r2 with B there; `policy_*` hold A at index 0 and B at 1.
     """
     ws = workspace()
+    scoring = no_scoring()
     # per-side policy arrays (index 0 White) with A, then B, playing the root side
     by_side = (policy_kind, policy_weights, policy_lookahead)
     swapped = (policy_kind[::-1].copy(), policy_weights[::-1].copy(), policy_lookahead[::-1].copy())
@@ -175,10 +356,10 @@ def play_duel(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, 
     for game in range(game_lo, game_hi):
         r1, t1, _ = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify, head_rule,
                                   block_check, last_roll, a_first[0], a_first[1], a_first[2], max_plies,
-                                  deficit, ws)
+                                  deficit, ws, scoring)
         r2, t2, _ = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify, head_rule,
                                   block_check, last_roll, b_first[0], b_first[1], b_first[2], max_plies,
-                                  deficit, ws)
+                                  deficit, ws, scoring)
         joint[r1, r2] += 1
         plies[0] += t1 + t2
 
@@ -189,9 +370,10 @@ def play_games_each(root_board, root_white, root_d1, root_d2, game_lo, game_hi, 
                     results, deficit, plies):
     """Like `play_games`, but write each game's result code into results[game - game_lo]."""
     ws = workspace()
+    scoring = no_scoring()
     for game in range(game_lo, game_hi):
         result, turns, _ = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify,
                                          head_rule, block_check, last_roll, policy_kind, policy_weights,
-                                         policy_lookahead, max_plies, deficit, ws)
+                                         policy_lookahead, max_plies, deficit, ws, scoring)
         results[game - game_lo] = result
         plies[0] += turns

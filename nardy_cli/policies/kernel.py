@@ -28,7 +28,10 @@ def _arguments(spec, lo: int, hi: int, max_plies: int) -> tuple:
     board, _, _ = spec.position.board()
     dice = spec.position.dice
     kinds = np.array(user_kernels(spec)[1], dtype=np.int64)
-    weights = np.stack([spec.white.weight_array(), spec.black.weight_array()])
+    rows = [spec.white.weight_array(spec.rules), spec.black.weight_array(spec.rules)]
+    weights = np.zeros((2, max(r.size for r in rows)))
+    for side, row in enumerate(rows):
+        weights[side, :row.size] = row
     looks = np.array([spec.white.lookahead, spec.black.lookahead], dtype=np.bool_)
     rules = spec.rules
     return (board, spec.position.turn == "w", dice.high if dice else 0, dice.low if dice else 0,
@@ -44,7 +47,10 @@ def _kernel(spec, index: int, builtin):
 
 def play_games_compiled(spec, lo: int, hi: int, max_plies: int, tally) -> None:
     """Play games lo..hi-1 entirely in compiled code, adding into `tally`."""
-    _kernel(spec, 1, play_games)(*_arguments(spec, lo, hi, max_plies), tally.counts, tally.deficit, tally.plies)
+    from ..scoring import Scoring, kernel_arguments
+    scoring = getattr(spec, "scoring", None) or Scoring(exact_bearoff=False, vr=False, bearoff_policy=False)
+    _kernel(spec, 1, play_games)(*_arguments(spec, lo, hi, max_plies), tally.counts, tally.deficit, tally.plies,
+                                 *kernel_arguments(scoring, spec.rules), tally.frac, tally.scored)
 
 
 def play_duel_compiled(spec, lo: int, hi: int, max_plies: int, tally) -> None:

@@ -1,0 +1,129 @@
+"""The evaluator's value of a board: probabilities of the 9 result classes, compiled.
+
+`value_probs` answers for the side that has just played (mover-relative board,
+the opponent to roll), in result-code order 0..8 (win oin, home-mars, mars,
+koks; loss by the same classes; draw).  In order of preference it uses the
+finished game's result, the R8 last roll, the bear-off databases (both sides
+all home), and otherwise the evaluator: the neural network's own nine classes
+for the NEURAL kind, and for every other kind the heuristic's features through
+the logistic model of `data/estimate.json` (7 classes; its mars includes
+home-mars and goes to mars).
+
+Variance reduction and truncated rollouts use it; it never changes a play.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .board import (DRAW, DRAWN, HOME_MARS, IN_PLAY, KOKS, LOSE_BASE, MARS, N_POINTS, OIN, WHITE_WON, WIN_BASE,
+                    flip, game_status, loser_class, on_board, opp_on_board)
+from .bearoff import MAX_CHECKERS, N_CLASSES, N_HOME, board_race_probabilities, both_home, home_counts, rank
+from .evaluate import NEURAL
+from .features import N_FEATURES, features, opponent_terms
+from .neural import board_probs
+
+N_MODEL = 7
+# result code of each class of the logistic model (win oin, win mars, win koks, lose ..., draw)
+MODEL_CODE = np.array([WIN_BASE + OIN, WIN_BASE + MARS, WIN_BASE + KOKS, LOSE_BASE + OIN, LOSE_BASE + MARS,
+                       LOSE_BASE + KOKS, DRAW], dtype=np.int64)
+
+
+@njit(cache=True)
+def swap_view(p):
+    """Turn result-code probabilities of one side into the other side's, in place."""
+    for k in range(4):
+        a = p[WIN_BASE + k]
+        p[WIN_BASE + k] = p[LOSE_BASE + k]
+        p[LOSE_BASE + k] = a
+
+
+@njit(cache=True)
+def logistic_probs(board, coefs, feats, opp, out):
+    """The logistic model's probabilities for the side that just played `board`, as result codes."""
+    opponent_terms(board, opp)
+    features(board, feats, opp)
+    z = np.empty(N_MODEL)
+    top = -1e300
+    for k in range(N_MODEL):
+        s = coefs[k, N_FEATURES]
+        for j in range(N_FEATURES):
+            s += coefs[k, j] * feats[j]
+        z[k] = s
+        if s > top:
+            top = s
+    total = 0.0
+    for k in range(N_MODEL):
+        z[k] = np.exp(z[k] - top)
+        total += z[k]
+    for k in range(N_CLASSES):
+        out[k] = 0.0
+    for k in range(N_MODEL):
+        out[MODEL_CODE[k]] += z[k] / total
+
+
+@njit(cache=True)
+def value_probs(board, mover_white, last_roll, kind, weights, tables, coefs, choice, scratch, out):
+    """Probabilities (result codes 0..8) for the side that just played `board` (see the module doc).
+
+    `tables`: (comp, all_dist, first_dist, win2, draw2) of the bear-off databases,
+    empty arrays when not loaded; `coefs`: the logistic model; `choice`: the
+    scratch of `evaluate.choice_scratch`; `scratch`: from `value_scratch`.
+    """
+    comp, all_dist, first_dist, win2, draw2 = tables
+    flipped, feats, opp, counts = scratch
+    flip(board, flipped)
+    status = game_status(flipped, not mover_white, last_roll)
+    for k in range(N_CLASSES):
+        out[k] = 0.0
+    if status != IN_PLAY:
+        if status == DRAWN:
+            out[DRAW] = 1.0
+            return
+        mover_won = (status == WHITE_WON) == mover_white
+        if mover_won:
+            out[WIN_BASE + loser_class(flipped)] = 1.0
+        else:
+            out[LOSE_BASE + loser_class(board)] = 1.0
+        return
+    have_db = all_dist.shape[0] > 0
+    if on_board(board) == 0:
+        # White has just finished; Black, all home, has the R8 last roll
+        if have_db:
+            home_counts(board, False, counts)
+            o = rank(counts, MAX_CHECKERS, comp)
+            p_all = all_dist[o, 0] + all_dist[o, 1]
+            p_none = 1.0 - first_dist[o, 0] - first_dist[o, 1] if counts.sum() == MAX_CHECKERS else 0.0
+            out[DRAW] = p_all
+            out[WIN_BASE + HOME_MARS] = p_none
+            out[WIN_BASE + OIN] = max(1.0 - p_all - p_none, 0.0)
+        else:
+            out[WIN_BASE + OIN] = 1.0   # without the databases: score the last roll as failed
+        return
+    if have_db and both_home(board) and opp_on_board(board) > 0:
+        board_race_probabilities(flipped, not mover_white, last_roll, comp, all_dist, first_dist, win2, draw2,
+                                 counts, out)
+        swap_view(out)
+        return
+    if kind == NEURAL:
+        cf, _, co, idx, val, mask, hidden, _ = choice
+        opponent_terms(board, co)
+        board_probs(weights, board, mover_white, co, cf, idx, val, mask, hidden, out)
+        return
+    logistic_probs(board, coefs, feats, opp, out)
+
+
+@njit(cache=True)
+def value_scratch():
+    """Scratch arrays of `value_probs`."""
+    return (np.empty(N_POINTS, dtype=np.int8), np.empty(N_FEATURES, dtype=np.float64),
+            np.empty(5 + N_POINTS, dtype=np.int64), np.empty(N_HOME, dtype=np.int64))
+
+
+@njit(cache=True)
+def position_probs(board, mover_white, last_roll, kind, weights, tables, coefs, choice, scratch, flipped2, out):
+    """Probabilities (result codes) for the side TO MOVE on `board`: the static evaluation of a position."""
+    flip(board, flipped2)
+    value_probs(flipped2, not mover_white, last_roll, kind, weights, tables, coefs, choice, scratch, out)
+    swap_view(out)

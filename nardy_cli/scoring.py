@@ -1,0 +1,132 @@
+"""Scored rollouts: exact bear-offs, truncation and variance reduction, and their statistics.
+
+A plain rollout game ends with a result code.  With these options a game may
+instead end with probabilities (stopped once both sides are all home and scored
+by the bear-off databases, or truncated and scored by the evaluator), and with
+variance reduction each game also carries its luck: the sum over its random
+rolls of the evaluator's value after the roll minus that value's mean over the
+21 rolls.  The kernel adds every game's probabilities, and the same minus the
+luck, into integer fixed-point sums, so results stay identical for any order of
+chunks.  See docs/rollouts.md for the estimator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .errors import NardyError
+from .kernels.board import N_RESULTS
+from .kernels.game import (FIX_SCALE, N_FRAC, N_OPTS, O_DB_POLICY, O_EXACT_BEAROFF, O_TRUNCATE, O_VR,
+                           X_ADJ, X_EQ, X_EQ2, X_EQ_ADJ, X_EQ_ADJ2, X_KEY2, X_KEY_ADJ2, X_P)
+from .rules import Rules
+from .stats import INDICATORS, PROB_KEYS, result_values
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """How rollout games are scored.
+
+    `exact_bearoff`: stop once both sides are all home and add the bear-off
+    databases' probabilities (and let built-in policies bear off by them);
+    `truncate`: stop after that many plies and score by the evaluator (None: off);
+    `vr`: subtract each game's luck (None: on when a side's policy has an evaluator);
+    `bearoff_policy`: built-in policies bear off by the databases (None: with `exact_bearoff`).
+    """
+
+    exact_bearoff: bool = True
+    truncate: int | None = None
+    vr: bool | None = None
+    bearoff_policy: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.truncate is not None and self.truncate < 0:
+            raise NardyError(f"truncation must be 0 plies or more, got {self.truncate}")
+
+    def resolved(self, white, black) -> "Scoring":
+        """The options a rollout with these policies actually uses (VR's default filled in; Python bots: none)."""
+        from .policies.base import CompiledPolicy
+        compiled = isinstance(white, CompiledPolicy) and isinstance(black, CompiledPolicy)
+        if not compiled:
+            return Scoring(False, None, False, False)
+        vr = self.vr if self.vr is not None else any(has_evaluator(p) for p in (white, black))
+        db = self.exact_bearoff if self.bearoff_policy is None else self.bearoff_policy
+        return Scoring(self.exact_bearoff, self.truncate, bool(vr), bool(db))
+
+    @property
+    def active(self) -> bool:
+        """True when games are scored by probabilities rather than counted by result."""
+        return bool(self.exact_bearoff or self.truncate is not None or self.vr)
+
+    def to_dict(self) -> dict:
+        """What the results' parameters record."""
+        return {"vr": bool(self.vr), "exact_bearoff": self.exact_bearoff, "truncate": self.truncate,
+                "bearoff_policy": bool(self.exact_bearoff if self.bearoff_policy is None else self.bearoff_policy)}
+
+
+def has_evaluator(policy) -> bool:
+    """True for built-in policies whose evaluator gives outcome probabilities (heuristic, neural)."""
+    from .kernels.evaluate import HEURISTIC, NEURAL
+    return getattr(policy, "evaluator", None) is None and getattr(policy, "kind", -1) in (HEURISTIC, NEURAL)
+
+
+@lru_cache(maxsize=1)
+def logistic_coefficients() -> np.ndarray:
+    """The heuristic's outcome model (data/estimate.json) as a 7 x 17 array."""
+    import json
+    from importlib import resources
+    data = json.loads(resources.files("nardy_cli").joinpath("data/estimate.json").read_text())
+    return np.ascontiguousarray(np.array(data["coefficients"], dtype=np.float64))
+
+
+INDICATOR_MATRIX = np.array([INDICATORS[k] for k in PROB_KEYS], dtype=np.float64)
+
+
+def kernel_arguments(scoring: Scoring, rules: Rules) -> tuple:
+    """(opts, tables, coefs, values, indicators) for `kernels.game.play_games`."""
+    from .bearoff import empty_tables, tables
+    opts = np.zeros(N_OPTS, dtype=np.int64)
+    opts[O_EXACT_BEAROFF] = int(scoring.exact_bearoff)
+    opts[O_TRUNCATE] = -1 if scoring.truncate is None else scoring.truncate
+    opts[O_VR] = int(bool(scoring.vr))
+    opts[O_DB_POLICY] = int(scoring.exact_bearoff if scoring.bearoff_policy is None else scoring.bearoff_policy)
+    need_db = scoring.active or bool(opts[O_DB_POLICY])
+    tabs = tables(rules).arrays() if need_db else empty_tables()
+    return opts, tabs, logistic_coefficients(), result_values(rules.points), INDICATOR_MATRIX
+
+
+def new_frac() -> np.ndarray:
+    """Empty fixed-point sums, one row per stratum."""
+    from .kernels.game import N_STRATA
+    return np.zeros((N_STRATA, N_FRAC), dtype=np.int64)
+
+
+def _stratified(n_s: np.ndarray, sums: np.ndarray, squares: np.ndarray) -> tuple[float, float]:
+    """Mean and standard error from per-stratum counts, sums and sums of squares (as `stats`)."""
+    total = n_s.sum()
+    if total == 0:
+        return float("nan"), float("nan")
+    used = n_s > 0
+    if used.sum() > 1 and (n_s[used] >= 2).all() and used.sum() == n_s.shape[0]:
+        w = 1.0 / used.sum()
+        means = sums[used] / n_s[used]
+        var = np.maximum(squares[used] / n_s[used] - means ** 2, 0.0)
+        return float(w * means.sum()), float(np.sqrt((w ** 2 * var / (n_s[used] - 1)).sum()))
+    mean = float(sums.sum() / total)
+    var = max(float(squares.sum() / total) - mean ** 2, 0.0)
+    return mean, float(np.sqrt(var / max(total - 1, 1)))
+
+
+def scored_table(counts: np.ndarray, scored: np.ndarray, frac: np.ndarray, adjusted: bool) -> dict:
+    """Probabilities, SEs, equity and its SE from the fixed-point sums (plain or luck-adjusted)."""
+    n_s = counts.sum(axis=1) + scored
+    x = frac / FIX_SCALE
+    base, key2, eq, eq2 = (X_ADJ, X_KEY_ADJ2, X_EQ_ADJ, X_EQ_ADJ2) if adjusted else (X_P, X_KEY2, X_EQ, X_EQ2)
+    probs, ses = {}, {}
+    class_sums = x[:, base:base + N_RESULTS]
+    for j, key in enumerate(PROB_KEYS):
+        probs[key], ses[key] = _stratified(n_s, class_sums @ INDICATORS[key], x[:, key2 + j])
+    equity, equity_se = _stratified(n_s, x[:, eq], x[:, eq2])
+    return {"probabilities": probs, "se": ses, "equity": equity, "equity_se": equity_se}
