@@ -1,7 +1,10 @@
 """Report folders: results.json, results.csv, charts and report.md (optionally report.html).
 
 A folder is written into a temporary sibling and renamed into place at the end,
-so a failure leaves nothing half-written.
+so a failure leaves nothing half-written. A complete report replaces an older
+report folder; the report of an interrupted run never does (it goes to
+`DIR-interrupted`). A folder that is not a nardy report is replaced only with
+`force`. Folders get the permissions the umask gives, like any other.
 """
 
 from __future__ import annotations
@@ -23,12 +26,29 @@ def prepare_output(path: str | Path) -> tuple[Path, Path]:
     try:
         parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}-", dir=parent))
+        tmp.chmod(0o777 & ~_umask())
     except OSError as exc:
         raise NardyError(f"cannot write to output directory {str(final)!r}: {exc.strerror}") from None
     return tmp, final
 
 
-def ensure_writable(path: str | Path | None) -> None:
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def is_report_folder(path: Path) -> bool:
+    """True for an empty folder or one holding a nardy report (its results.json)."""
+    return path.is_dir() and (not any(path.iterdir()) or (path / "results.json").is_file())
+
+
+def interrupted_path(final: Path) -> Path:
+    """Where the report of an interrupted run goes, so it never replaces a complete one."""
+    return final.with_name(final.name + "-interrupted")
+
+
+def ensure_writable(path: str | Path | None, force: bool = False) -> None:
     """Fail early, before any work, when a report folder cannot be written at `path`."""
     if path is None:
         return
@@ -36,14 +56,20 @@ def ensure_writable(path: str | Path | None) -> None:
     shutil.rmtree(tmp, ignore_errors=True)
     if final.exists() and not final.is_dir():
         raise NardyError(f"cannot write to output directory {str(final)!r}: it is a file")
+    if final.exists() and not force and not is_report_folder(final):
+        raise NardyError(f"output folder {str(final)!r} holds files that are not a nardy report; "
+                         "choose another folder or allow replacing it")
 
 
-def commit_output(tmp: Path, final: Path) -> Path:
-    """Move the finished temporary folder into place, replacing an older report."""
+def commit_output(tmp: Path, final: Path, force: bool = False) -> Path:
+    """Move the finished temporary folder into place, replacing an older report folder."""
     try:
         if final.exists():
             if not final.is_dir():
                 raise NardyError(f"output path {str(final)!r} exists and is not a directory")
+            if not force and not is_report_folder(final):
+                raise NardyError(f"output folder {str(final)!r} holds files that are not a nardy report; "
+                                 "choose another folder or allow replacing it")
             shutil.rmtree(final)
         os.replace(tmp, final)
     except OSError as exc:
@@ -52,20 +78,28 @@ def commit_output(tmp: Path, final: Path) -> Path:
     return final
 
 
-def write_report(data: dict, output: str | Path, *, html: bool = False, svg: bool = False) -> Path:
-    """Render a report folder from results `data` into `output`, all or nothing."""
+def write_report(data: dict, output: str | Path, *, html: bool = False, svg: bool = False,
+                 force: bool = False) -> Path:
+    """Render a report folder from results `data` into `output`, all or nothing; returns the folder written.
+
+    The report of an interrupted run goes to `interrupted_path(output)` instead,
+    so it never replaces a complete report. `force` replaces a folder that is not
+    a nardy report.
+    """
     from .study.report import render_folder
     tmp, final = prepare_output(output)
+    if any(r.get("interrupted") for r in data["results"]):
+        final = interrupted_path(final)
     try:
         render_folder(tmp, data, html=html, svg=svg)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return commit_output(tmp, final)
+    return commit_output(tmp, final, force)
 
 
-def rollout_data(results, kind: str = "rollout") -> dict:
-    """Results data of one or more rollouts, with their traces and static deficits."""
+def rollout_data(results, kind: str = "rollout", comments: list[str] | None = None) -> dict:
+    """Results data of one or more rollouts, with their traces, static deficits and positions-file comments."""
     from .deficit import static_deficit
     rules = None
     out = []
@@ -73,10 +107,18 @@ def rollout_data(results, kind: str = "rollout") -> dict:
         out.append(json.loads(to_json(r.to_dict())))
     from .rules import rules_from_dict
     rules = rules_from_dict(out[0]["params"]["rules"])
-    return {"kind": kind, "results": out, "traces": [[list(t) for t in r.trace] for r in results],
+    data = {"kind": kind, "results": out, "traces": [[list(t) for t in r.trace] for r in results],
             "static_deficit": [json.loads(to_json(static_deficit(r.position, rules).to_dict())) for r in results]}
+    if comments and any(comments):
+        data["comments"] = list(comments)
+    return data
 
 
-def json_data(kind: str, obj) -> dict:
-    """Results data of an analysis or opening table (anything with `to_dict`)."""
-    return {"kind": kind, "results": [json.loads(to_json(obj.to_dict()))]}
+def json_data(kind: str, obj, names: list[str | None] | None = None, comments: list[str] | None = None) -> dict:
+    """Results data of an analysis or opening table (anything with `to_dict`), with position names/comments."""
+    data = {"kind": kind, "results": [json.loads(to_json(obj.to_dict()))]}
+    if names and any(names):
+        data["names"] = list(names)
+    if comments and any(comments):
+        data["comments"] = list(comments)
+    return data

@@ -1,4 +1,4 @@
-"""Rules presets (RULES.md §7) and their overrides, as one frozen value."""
+"""Rules presets (docs/rules.md §7) and their overrides, as one frozen value."""
 
 from __future__ import annotations
 
@@ -118,6 +118,25 @@ def make_rules(preset: str = "federation", *, head_rule: str | None = None, bloc
     if points is not None:
         changes["points"] = parse_points(points, rules.points) if isinstance(points, str) else points
     return replace(rules, **changes) if changes else rules
+
+
+def rules_label(rules: Rules | dict[str, Any]) -> str:
+    """The preset and every option that differs from it: `federation rules (koks=3, no last roll)`."""
+    if isinstance(rules, dict):
+        rules = rules_from_dict(rules)
+    base = PRESETS.get(rules.preset)
+    changes = []
+    if base is None or rules.head_rule != base.head_rule:
+        changes.append(f"head rule {rules.head_rule}")
+    if base is None or rules.block_check != base.block_check:
+        changes.append(f"block check {rules.block_check}")
+    if base is None or rules.last_roll != base.last_roll:
+        changes.append("last roll" if rules.last_roll else "no last roll")
+    base_points = dict(zip(OUTCOME_CLASSES, base.points.as_tuple())) if base else {}
+    for name, value in zip(OUTCOME_CLASSES, rules.points.as_tuple()):
+        if base_points.get(name) != value:
+            changes.append(f"{name}={int(value) if float(value).is_integer() else value}")
+    return f"{rules.preset} rules" + (f" ({', '.join(changes)})" if changes else "")
 
 
 def rules_from_dict(data: dict[str, Any]) -> Rules:

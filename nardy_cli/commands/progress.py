@@ -1,45 +1,59 @@
-"""A progress line on stderr for long runs: games done, games per second, equity ± SE."""
+"""Progress bars on stderr for long runs (tqdm): done/total, rate, time left and the running estimate.
+
+Bars appear only on a terminal and only for runs longer than a second; `--quiet`
+turns them off. Output on stdout (tables, CSV, JSON) is never touched.
+"""
 
 from __future__ import annotations
 
 import sys
-import time
 
-import click
+
+def _bar(total: int, label: str, unit: str, enabled: bool, delay: float):
+    from tqdm import tqdm
+    return tqdm(total=total, desc=label.rstrip(": ") or None, unit=unit, file=sys.stderr, delay=delay,
+                disable=not (enabled and sys.stderr.isatty()), dynamic_ncols=True, leave=False, unit_scale=False,
+                smoothing=0.1)
 
 
 class Progress:
-    """Call with each partial result; draws only on a terminal and only after the first second."""
+    """Games done, games per second, time left and the running `equity ± SE`; call with partial results."""
 
     def __init__(self, total: int, label: str = "", enabled: bool = True, delay: float = 1.0) -> None:
         self.total = total
-        self.label = label
-        self.enabled = enabled and sys.stderr.isatty()
-        self.start = time.monotonic()
-        self.delay = delay
-        self.drawn = False
+        self.bar = _bar(total, label, "games", enabled, delay)
+        self.enabled = not self.bar.disable
 
     def __call__(self, result) -> None:
         """Take a partial `RolloutResult`."""
         self.update(result.games, result.equity, result.equity_se)
 
     def update(self, done: int, value: float, se: float, what: str = "equity") -> None:
-        """Redraw with `done` games and the running estimate `value` ± `se`."""
+        """Move to `done` games with the running estimate `value` ± `se`."""
         if not self.enabled:
             return
-        elapsed = time.monotonic() - self.start
-        if elapsed < self.delay:
-            return
-        width = 24
-        filled = int(width * min(done / self.total, 1.0)) if self.total else width
-        rate = done / elapsed if elapsed > 0 else 0.0
-        line = (f"\r{self.label}[{'#' * filled}{'.' * (width - filled)}] {done:,}/{self.total:,} games  "
-                f"{rate:,.0f} games/s  {what} {value:+.4f} ± {se:.4f} ")
-        click.echo(line, err=True, nl=False)
-        self.drawn = True
+        self.bar.set_postfix_str(f"{what} {value:+.4f} ± {se:.4f}", refresh=False)
+        self.bar.update(max(done - self.bar.n, 0))
 
     def close(self) -> None:
-        """End the progress line."""
-        if self.drawn:
-            click.echo("", err=True)
-            self.drawn = False
+        """Remove the bar."""
+        self.bar.close()
+
+
+class StepBar:
+    """A bar for work counted in steps (plays analysed, positions, rounds): call with (done, total)."""
+
+    def __init__(self, label: str, enabled: bool, unit: str = "steps", delay: float = 1.0) -> None:
+        self.bar = _bar(0, label, unit, enabled, delay)
+        self.enabled = not self.bar.disable
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar.total != total:
+            self.bar.total = total
+        self.bar.update(max(done - self.bar.n, 0))
+
+    def close(self) -> None:
+        """Remove the bar."""
+        self.bar.close()

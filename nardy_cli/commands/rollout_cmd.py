@@ -9,17 +9,21 @@ import click
 from ..executors import EXECUTORS, default_workers
 from ..rollout import DEFAULT_SEED, rollout
 from ..render import frame_text, to_json
-from ..reports import ensure_writable, rollout_data, write_report
+from ..reports import rollout_data
+from .policy_names import check_policy
 from .common import POSITION, block_validation_option, flatten, format_option, handle_errors, rules_options
 from .progress import Progress
+from .report_options import check_report_flags, finish_report, report_options
 from .tables import rollout_table
 
 
 def policy_options(func):
     """--policy for both sides, or --white-policy/--black-policy."""
-    func = click.option("--black-policy", default=None, metavar="NAME", help="Black's policy (overrides --policy).")(func)
-    func = click.option("--white-policy", default=None, metavar="NAME", help="White's policy (overrides --policy).")(func)
-    return click.option("--policy", default="random", show_default=True, metavar="NAME",
+    func = click.option("--black-policy", default=None, metavar="NAME", callback=check_policy,
+                        help="Black's policy (overrides --policy).")(func)
+    func = click.option("--white-policy", default=None, metavar="NAME", callback=check_policy,
+                        help="White's policy (overrides --policy).")(func)
+    return click.option("--policy", default="random", show_default=True, metavar="NAME", callback=check_policy,
                         help="Policy for both sides: random, racer, heuristic, lookahead:NAME, a plugin "
                              "or module:attribute (see 'nardy policies').")(func)
 
@@ -59,17 +63,14 @@ Examples:
 @run_options
 @rules_options
 @format_option
-@click.option("--output", "-o", type=click.Path(file_okay=False), default=None,
-              help="Also write results.json, results.csv, charts and report.md into this folder.")
-@click.option("--html", is_flag=True, help="With --output, also write a self-contained report.html.")
-@click.option("--svg", is_flag=True, help="With --output, draw charts as SVG instead of PNG.")
+@report_options
 @handle_errors
 def command(positions, policy, white_policy, black_policy, games, until_se, seed, workers, stratify, executor,
-            scheduler, quiet, rules, fmt, output, html, svg, no_block_validation) -> None:
+            scheduler, quiet, rules, fmt, output, html, svg, force, no_block_validation) -> None:
     """Roll out POSITION: chances of every outcome for the side to move, equity, move deficits."""
     items = flatten(positions)
     pols = (white_policy or policy, black_policy or policy)
-    ensure_writable(output)
+    check_report_flags(output, html, svg, force)
     results = []
     interrupted = False
     for item in items:
@@ -96,7 +97,7 @@ def command(positions, policy, white_policy, black_policy, games, until_se, seed
         import pandas as pd
         click.echo(frame_text(pd.DataFrame([r.summary_row() for r in results]), "csv"))
     if output:
-        path = write_report(rollout_data(results), output, html=html, svg=svg)
-        click.echo(f"Report written to {path}", err=True)
+        finish_report(rollout_data(results, comments=[item.comment for item in items[:len(results)]]), output,
+                      html, svg, force)
     if interrupted:
         sys.exit(130)

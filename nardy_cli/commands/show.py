@@ -15,40 +15,63 @@ from .common import POSITION, BadInput, block_validation_option, flatten, handle
 Examples:
   nardy show start
   nardy show "W:1x14,12 B:1x15 b 6-6" --numbering black
-  nardy show "W:1x13,7,12 B:1x14,7 w 4-2" --format png -o board.png
+  nardy show "W:1x13,7,12 B:1x14,7 w 4-2" -o board.png
+  nardy show positions/study.txt:race -o race.svg
   nardy show positions/study.txt
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
 @click.option("--numbering", type=click.Choice(["white", "black"]), default="white", show_default=True,
               help="Whose numbering runs along the bottom row.")
-@click.option("--format", "fmt", type=click.Choice(["text", "png", "svg"]), default="text", show_default=True,
-              help="A text diagram, or an image drawn for print.")
+@click.option("--format", "fmt", type=click.Choice(["text", "png", "svg"]), default=None,
+              help="text (default), or an image drawn for print; with -o it is taken from the file's suffix.")
 @click.option("-o", "--out", type=click.Path(dir_okay=False), default=None,
-              help="Image file for --format png/svg.")
+              help="Write to FILE: .png or .svg for an image, .txt for the text diagram.")
 @handle_errors
-def command(positions, numbering: str, fmt: str, out: str | None, no_block_validation: bool) -> None:
+def command(positions, numbering: str, fmt: str | None, out: str | None, no_block_validation: bool) -> None:
     """Draw POSITION: both numberings, off and pip counts, side to move and dice."""
     items = flatten(positions)
+    fmt = _output_format(fmt, out)
     if fmt != "text":
-        if not out:
-            raise BadInput(f"--format {fmt} needs -o FILE.{fmt}")
         if len(items) != 1:
             raise BadInput("an image shows one position: name one with FILE:NAME")
         from ..study.board_figure import draw_board
-        from ..study.report import save_figure
+        from ..study.figures import save_figure
         path = Path(out)
-        if path.suffix.lower() != f".{fmt}":
-            path = path.with_suffix(f".{fmt}")
         try:
-            save_figure(draw_board(items[0].position, numbering[0], title=None), path)
+            save_figure(draw_board(items[0].position, numbering[0], name=items[0].name), path)
         except OSError as exc:
             raise NardyError(f"cannot write {str(path)!r}: {exc.strerror}") from None
         click.echo(f"Board written to {path}", err=True)
         return
-    for i, item in enumerate(items):
-        if i:
-            click.echo()
-        if item.name:
-            click.echo(f"{item.name}: {item.position}")
-        click.echo(board_diagram(item.position, numbering[0]))
+    blocks = []
+    for item in items:
+        head = f"{item.name}: {item.position}\n" if item.name else ""
+        blocks.append(head + board_diagram(item.position, numbering[0]))
+    text = "\n\n".join(blocks)
+    if out is None:
+        click.echo(text)
+        return
+    try:
+        Path(out).write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise NardyError(f"cannot write {out!r}: {exc.strerror}") from None
+    click.echo(f"Board written to {out}", err=True)
+
+
+SUFFIX_FORMATS = {".png": "png", ".svg": "svg", ".txt": "text"}
+
+
+def _output_format(fmt: str | None, out: str | None) -> str:
+    """The format --format names or -o's suffix implies; a mismatch or an image without a file is an error."""
+    if out is None:
+        if fmt in ("png", "svg"):
+            raise BadInput(f"--format {fmt} needs -o FILE.{fmt}")
+        return "text"
+    suffix = Path(out).suffix.lower()
+    implied = SUFFIX_FORMATS.get(suffix)
+    if implied is None:
+        raise BadInput(f"cannot tell the format of {out!r}: name a .png, .svg or .txt file")
+    if fmt is not None and fmt != implied:
+        raise BadInput(f"--format {fmt} does not match the file {out!r}: use a .{'txt' if fmt == 'text' else fmt} name")
+    return implied

@@ -12,29 +12,23 @@ from ..errors import NardyError
 from ..executors import default_workers
 from ..positions_file import read_positions
 from ..render import frame_text, to_json
-from ..reports import ensure_writable, json_data, rollout_data, write_report
+from ..rules import rules_label
+from ..reports import json_data, rollout_data
 from ..study.analyze import rank_plays
 from ..study.batch import batch_rollout, batch_frame
 from ..study.openings import opening_table, parse_rolls
-from ..study.report import chart_kinds, save_figure
 from .common import DICE, POSITION, BadInput, block_validation_option, format_option, handle_errors, rules_options
-from .progress import Progress
+from .policy_names import check_policy
+from .progress import StepBar
+from .report_options import check_report_flags, finish_report, report_options
 from .rollout_cmd import run_options
 
 STUDY_POLICY = "heuristic"
 
 
-def report_options(func):
-    """--output DIR, --html and --svg."""
-    func = click.option("--svg", is_flag=True, help="With --output, draw charts and diagrams as SVG.")(func)
-    func = click.option("--html", is_flag=True, help="With --output, also write a self-contained report.html.")(func)
-    return click.option("--output", "-o", type=click.Path(file_okay=False), default=None,
-                        help="Write results.json, results.csv, charts and report.md into this folder.")(func)
-
-
 def study_policy_option(func):
     """--policy for both sides, defaulting to the heuristic bot."""
-    return click.option("--policy", default=STUDY_POLICY, show_default=True, metavar="NAME",
+    return click.option("--policy", default=STUDY_POLICY, show_default=True, metavar="NAME", callback=check_policy,
                         help="Policy both sides play in the rollouts (see 'nardy policies').")(func)
 
 
@@ -43,36 +37,6 @@ def study_options(func):
     for decorate in (handle_errors, report_options, format_option, rules_options, run_options, study_policy_option):
         func = decorate(func)
     return func
-
-
-class StepBar:
-    """A progress line for work counted in steps (analyses, positions, rounds)."""
-
-    def __init__(self, label: str, enabled: bool) -> None:
-        self.bar = Progress(1, label, enabled=enabled)
-
-    def __call__(self, done: int, total: int) -> None:
-        b = self.bar
-        if not b.enabled:
-            return
-        import time
-        elapsed = time.monotonic() - b.start
-        if elapsed < b.delay:
-            return
-        eta = elapsed / done * (total - done) if done else 0
-        click.echo(f"\r{b.label}{done}/{total} done, {elapsed:,.0f} s elapsed, about {eta:,.0f} s left ",
-                   err=True, nl=False)
-        b.drawn = True
-
-    def close(self) -> None:
-        """End the line."""
-        self.bar.close()
-
-
-def _finish(data: dict, output, html: bool, svg: bool) -> None:
-    if output:
-        path = write_report(data, output, html=html, svg=svg)
-        click.echo(f"Report written to {path}", err=True)
 
 
 @click.command("analyze", epilog="""\b
@@ -88,7 +52,7 @@ Examples:
               help="Roll out only the K best plays by the policy's evaluator.")
 @study_options
 def analyze_command(position, dice, top, policy, games, until_se, seed, workers, stratify, executor, scheduler,
-                    quiet, rules, fmt, output, html, svg, no_block_validation) -> None:
+                    quiet, rules, fmt, output, html, svg, force, no_block_validation) -> None:
     """Rank every legal play of a roll by rollouts with common dice (equity ± SE, difference to the best).
 
     With --until-se X the plays are rolled out in rounds of 1,296 games: a play more
@@ -98,7 +62,7 @@ def analyze_command(position, dice, top, policy, games, until_se, seed, workers,
     if len(position) != 1:
         raise BadInput("analyze takes exactly one position (use 'nardy batch' for a file)")
     item = position[0]
-    ensure_writable(output)
+    check_report_flags(output, html, svg, force)
     bar = StepBar("analyze: games per play ", not quiet)
     try:
         ranking = rank_plays(item.position, dice, policy, games, seed, rules, top=top, until_se=until_se,
@@ -112,14 +76,15 @@ def analyze_command(position, dice, top, policy, games, until_se, seed, workers,
     elif fmt == "csv":
         click.echo(frame_text(frame, "csv"))
     else:
-        click.echo(f"{ranking.position}   to play {ranking.dice}   ({policy} rollouts, seed {seed})")
+        click.echo(f"{ranking.position}   to play {ranking.dice}   ({policy} rollouts, seed {seed}, "
+                   f"{rules_label(rules)})")
         shown = frame[["rank", "play", "games", "equity", "equity_se", "diff", "diff_se", "win", "lose",
                        "dropped_after"]].copy()
         shown["dropped_after"] = shown["dropped_after"].map(lambda v: "" if v is None or v != v else f"{int(v):,}")
         click.echo(frame_text(shown, "table"))
         if ranking.prefiltered:
             click.echo(f"left out by --top: {', '.join(ranking.prefiltered)}")
-    _finish(json_data("analyze", ranking), output, html, svg)
+    finish_report(json_data("analyze", ranking, names=[item.name], comments=[item.comment]), output, html, svg, force)
     if ranking.interrupted:
         sys.exit(130)
 
@@ -138,10 +103,10 @@ Examples:
               help="Roll out only the K best plays by the evaluator (replies default to 6).")
 @study_options
 def openings_command(rolls, replies, reply_games, top, policy, games, until_se, seed, workers, stratify, executor,
-                     scheduler, quiet, rules, fmt, output, html, svg) -> None:
+                     scheduler, quiet, rules, fmt, output, html, svg, force) -> None:
     """The opening table: every legal White play of each opening roll, rolled out and ranked."""
     dice = parse_rolls(rolls)
-    ensure_writable(output)
+    check_report_flags(output, html, svg, force)
     bar = StepBar("openings: analyses ", not quiet)
     try:
         table = opening_table(dice, policy, games, seed, rules, replies=replies, reply_games=reply_games, top=top,
@@ -161,8 +126,9 @@ def openings_command(rolls, replies, reply_games, top, policy, games, until_se, 
             click.echo()
             click.echo(frame_text(table.replies_frame()[["white_roll", "white_play", "black_roll", "black_reply",
                                                           "candidates", "black_equity", "black_equity_se"]], "table"))
-        click.echo(f"({table.params['seconds']:.0f} s, {policy} rollouts, seed {seed})", err=True)
-    _finish(json_data("openings", table), output, html, svg)
+        click.echo(f"({table.params['seconds']:.0f} s, {policy} rollouts, seed {seed}, {rules_label(rules)})",
+                   err=True)
+    finish_report(json_data("openings", table), output, html, svg, force)
 
 
 @click.command("batch", epilog="""\b
@@ -174,12 +140,12 @@ Examples:
 @click.argument("file", type=click.Path(dir_okay=False))
 @study_options
 def batch_command(file, policy, games, until_se, seed, workers, stratify, executor, scheduler, quiet, rules,
-                  fmt, output, html, svg) -> None:
+                  fmt, output, html, svg, force) -> None:
     """Roll out every position of a positions FILE into one table."""
     positions = read_positions(file)
     if not positions:
         raise NardyError(f"positions file {file!r} holds no position")
-    ensure_writable(output)
+    check_report_flags(output, html, svg, force)
     bar = StepBar("batch: positions ", not quiet)
     try:
         results = batch_rollout(positions, policy, games, seed, rules, until_se=until_se, stratify=stratify,
@@ -194,9 +160,11 @@ def batch_command(file, policy, games, until_se, seed, workers, stratify, execut
     elif fmt == "csv":
         click.echo(frame_text(frame, "csv"))
     else:
+        click.echo(f"{len(results)} positions of {file}: {policy} (both sides), seed {seed}, {rules_label(rules)}")
         click.echo(frame_text(frame[["name", "games", "equity", "equity_se", "win", "lose", "draw", "mean_plies",
                                      "white_lost_pips_per_game", "black_lost_pips_per_game"]], "table"))
-    _finish(rollout_data(results, "batch"), output, html, svg)
+    finish_report(rollout_data(results, "batch", comments=[p.comment for p in positions[:len(results)]]), output, html,
+            svg, force)
     if results[-1].interrupted:
         sys.exit(130)
 
@@ -216,6 +184,8 @@ Examples:
 @handle_errors
 def chart_command(results, kind, index, list_kinds, out) -> None:
     """Re-draw a chart from a saved results.json without re-running anything."""
+    from ..study.figures import save_figure
+    from ..study.report import chart_kinds
     try:
         data = json.loads(Path(results).read_text())
         kinds = chart_kinds(data)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..position import SIDE_NAMES
 from ..rollout import RolloutResult
+from ..rules import rules_label
 from ..stats import PROB_KEYS
 
 LABELS = {"win": "win", "lose": "lose", "draw": "draw",
@@ -23,7 +24,7 @@ def rollout_table(r: RolloutResult) -> str:
     lines = [
         f"{head}{r.position}   {mover} to move",
         f"{r.games:,} games{status}, {p['policies']['white']} (White) vs {p['policies']['black']} (Black), "
-        f"seed {p['seed']}, {p['rules']['preset']} rules{', stratified' if p['stratify'] else ''}",
+        f"seed {p['seed']}, {rules_label(p['rules'])}{', stratified' if p['stratify'] else ''}",
         "",
         f"{'outcome for ' + mover:<24}{'prob':>8}{'±95%':>9}",
     ]

@@ -1,14 +1,12 @@
-"""The board as a matplotlib Figure: 24 points in two rows, the bar, stacked checkers, both numberings."""
+"""The board as a matplotlib Figure: 24 points in two rows, the bar, stacked checkers, both numberings,
+trays of borne-off checkers, the direction of play and the dice."""
 
 from __future__ import annotations
 
-import matplotlib
+from matplotlib.figure import Figure
+from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Polygon, Rectangle
 
-matplotlib.use("Agg")
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.patches import Circle, Polygon, Rectangle  # noqa: E402
-
-from ..position import BLACK, SIDE_NAMES, WHITE, Position, other_side, to_other_numbering  # noqa: E402
+from ..position import BLACK, SIDE_NAMES, WHITE, Position, other_side, to_other_numbering
 
 POINT_W = 1.0
 BAR_W = 0.6
@@ -32,13 +30,19 @@ def _slot(point: int) -> tuple[int, bool]:
     return 24 - point, True
 
 
-def draw_board(position: Position, numbering: str = WHITE, title: str | None = None) -> Figure:
-    """A print-ready diagram of `position` in `numbering`'s view (its points 1-12 along the bottom)."""
+def draw_board(position: Position, numbering: str = WHITE, title: str | None = None,
+               name: str | None = None) -> Figure:
+    """A print-ready diagram of `position` in `numbering`'s view (its points 1-12 along the bottom).
+
+    The title names the position (`name`) and the side to move; borne-off checkers
+    sit in trays beside each side's home, arrows show the direction of play, and
+    the dice of the position are drawn as dice.
+    """
     viewer, other = numbering, other_side(numbering)
     width = 12 * POINT_W + BAR_W
-    fig = Figure(figsize=(6.8, 7.0))
-    ax = fig.add_axes((0.02, 0.12, 0.96, 0.77))
-    ax.set_xlim(-0.9, width + 0.9)
+    fig = Figure(figsize=(7.4, 7.0))
+    ax = fig.add_axes((0.02, 0.12, 0.96, 0.76))
+    ax.set_xlim(-2.3, width + 2.3)
     ax.set_ylim(-1.6, HEIGHT + 1.6)
     ax.set_aspect("equal")
     ax.axis("off")
@@ -60,17 +64,58 @@ def draw_board(position: Position, numbering: str = WHITE, title: str | None = N
         side, n = (viewer, n_view) if n_view else (other, n_other)
         if n:
             _stack(ax, _x(col), top, side, n)
-    ax.text(-0.75, -0.45, viewer.upper(), ha="center", va="center", fontsize=11, fontweight="bold")
-    ax.text(-0.75, -1.1, other.upper(), ha="center", va="center", fontsize=8, color="#666666")
-    ax.text(-0.75, HEIGHT + 0.45, viewer.upper(), ha="center", va="center", fontsize=11, fontweight="bold")
-    ax.text(-0.75, HEIGHT + 1.1, other.upper(), ha="center", va="center", fontsize=8, color="#666666")
-    dice = f"   ·   dice {position.dice}" if position.dice is not None else ""
-    fig.suptitle(title or f"{SIDE_NAMES[position.turn]} to move{dice}", fontsize=15, y=0.96)
+    for y, side, size, colour in ((-0.45, viewer, 10, "#222222"), (-1.1, other, 8, "#666666"),
+                                  (HEIGHT + 0.45, viewer, 10, "#222222"), (HEIGHT + 1.1, other, 8, "#666666")):
+        ax.text(-0.35, y, side.upper(), ha="right", va="center", fontsize=size, fontweight="bold", color=colour)
+    # The viewer's home is the top-left quarter (it bears off to the left), the other side's the bottom right.
+    _tray(ax, -1.75, HEIGHT - 4.6, viewer, position.off(viewer))
+    _tray(ax, width + 0.35, 0.0, other, position.off(other))
+    _direction(ax, width)
+    if position.dice is not None:
+        _dice(ax, _x(8.5), HEIGHT / 2, position.dice)
+    head = f"{name}: " if name else ""
+    fig.suptitle(title or f"{head}{SIDE_NAMES[position.turn]} to move", fontsize=15, y=0.965)
     info = (f"White: {position.pip_count(WHITE)} pips, {position.off(WHITE)} off        "
             f"Black: {position.pip_count(BLACK)} pips, {position.off(BLACK)} off")
     fig.text(0.5, 0.085, info, ha="center", fontsize=11)
     fig.text(0.5, 0.04, str(position), ha="center", fontsize=9, family="monospace", color="#444444")
     return fig
+
+
+def _tray(ax, x: float, y: float, side: str, n: int) -> None:
+    """A tray of borne-off checkers, drawn as thin slabs, with the count."""
+    face, edge, _ = COLOURS[side]
+    ax.add_patch(Rectangle((x, y), 1.4, 4.6, facecolor="#d9c6a8", edgecolor="#5a3d22", linewidth=1.5))
+    for k in range(n):
+        ax.add_patch(Rectangle((x + 0.15, y + 0.12 + k * 0.29), 1.1, 0.24, facecolor=face, edgecolor=edge,
+                               linewidth=0.8, zorder=3))
+    label_y = y + 4.6 + 0.35 if y < HEIGHT / 2 else y - 0.35
+    ax.text(x + 0.7, label_y, f"{SIDE_NAMES[side]} off: {n}", ha="center", va="center", fontsize=7.5,
+            color="#333333")
+
+
+def _direction(ax, width: float) -> None:
+    """Arrows in the middle band: play runs left to right along the bottom, right to left along the top."""
+    mid = HEIGHT / 2
+    style = {"arrowstyle": "-|>", "mutation_scale": 14, "color": "#5a3d22", "linewidth": 1.6}
+    ax.add_patch(FancyArrowPatch((0.4, mid - 0.45), (5.2, mid - 0.45), **style))
+    ax.add_patch(FancyArrowPatch((5.2, mid + 0.45), (0.4, mid + 0.45), **style))
+    ax.text(2.8, mid, "direction of play", ha="center", va="center", fontsize=7.5, color="#5a3d22")
+
+
+def _dice(ax, x: float, y: float, dice) -> None:
+    """The two dice of the roll, with pips."""
+    size = 1.15
+    pips = {1: [(0, 0)], 2: [(-1, 1), (1, -1)], 3: [(-1, 1), (0, 0), (1, -1)],
+            4: [(-1, 1), (1, 1), (-1, -1), (1, -1)], 5: [(-1, 1), (1, 1), (0, 0), (-1, -1), (1, -1)],
+            6: [(-1, 1), (1, 1), (-1, 0), (1, 0), (-1, -1), (1, -1)]}
+    for k, value in enumerate((dice.high, dice.low)):
+        cx = x + (k - 0.5) * (size + 0.35)
+        ax.add_patch(FancyBboxPatch((cx - size / 2, y - size / 2), size, size, boxstyle="round,pad=0,rounding_size=0.18",
+                                    facecolor="#fffdf7", edgecolor="#333333", linewidth=1.3, zorder=5))
+        for px, py in pips[value]:
+            ax.add_patch(Circle((cx + px * size * 0.27, y + py * size * 0.27), size * 0.09, facecolor="#222222",
+                                zorder=6))
 
 
 def _stack(ax, x: float, top: bool, side: str, n: int) -> None:

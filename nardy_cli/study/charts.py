@@ -1,161 +1,290 @@
-"""Charts for study guides, drawn from plain results data (so saved JSON can be re-drawn).
+"""Charts for study guides, drawn from results (result objects or their saved JSON data).
 
-Every function returns a matplotlib Figure with a title and labelled axes.
+Every function returns a `matplotlib.figure.Figure` whose title names what was
+measured: the position, the side the numbers belong to (White or Black), the
+policies, the number of games and the rules.
 """
 
 from __future__ import annotations
 
-import matplotlib
+from typing import Any
 
-matplotlib.use("Agg")
-import matplotlib.patches  # noqa: E402
-import numpy as np  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+from matplotlib.ticker import PercentFormatter
 
-from ..errors import NardyError  # noqa: E402
+from ..errors import NardyError
+from .figures import ACCENT, DRAW, LABEL_SIZE, LIGHT, LOSE, MUTED, SIDE_COLOURS, WIN, as_data, empty_message, \
+    run_line, titles
 
 OUTCOME_ORDER = ("win_oin", "win_home_mars", "win_mars", "win_koks", "draw",
                  "lose_oin", "lose_home_mars", "lose_mars", "lose_koks")
-OUTCOME_LABELS = {"win_oin": "win: oin", "win_home_mars": "win: home-mars", "win_mars": "win: mars",
-                  "win_koks": "win: koks", "draw": "draw", "lose_oin": "lose: oin",
-                  "lose_home_mars": "lose: home-mars", "lose_mars": "lose: mars", "lose_koks": "lose: koks"}
+OUTCOME_LABELS = {"win": "win", "lose": "lose", "draw": "draw",
+                  "win_oin": "win by oin", "win_home_mars": "win by home-mars", "win_mars": "win by mars",
+                  "win_koks": "win by koks", "lose_oin": "lose by oin", "lose_home_mars": "lose by home-mars",
+                  "lose_mars": "lose by mars", "lose_koks": "lose by koks"}
 
 
-def _fig(w: float = 8.0, h: float = 4.8) -> tuple[Figure, object]:
+def side_to_move(notation: str) -> str:
+    """'White' or 'Black': the side to move in a position's notation."""
+    fields = notation.split()
+    return "Black" if len(fields) > 2 and fields[2] == "b" else "White"
+
+
+def position_label(result: dict) -> str:
+    """The position's name when it has one, else its notation."""
+    return result.get("name") or result["position"]
+
+
+def _fig(w: float = 8.0, h: float = 4.8) -> tuple[Figure, Any]:
     fig = Figure(figsize=(w, h), layout="constrained")
     return fig, fig.add_subplot()
 
 
-def outcome_chart(result: dict, title: str | None = None, who: str = "the side to move") -> Figure:
-    """Probability of every outcome class with 95% error bars (a rollout or one analysed play)."""
+def outcome_chart(result: Any, title: str | None = None, side: str | None = None) -> Figure:
+    """Chance of every outcome class with 95% error bars, for the side to move (a rollout or an analysed play)."""
+    result = as_data(result)
+    side = side or side_to_move(result["position"])
     fig, ax = _fig()
     probs = [result["probabilities"][k] for k in OUTCOME_ORDER]
     errs = [1.96 * result["se"][k] for k in OUTCOME_ORDER]
-    colours = ["#2e7d32"] * 4 + ["#9e9e9e"] + ["#c62828"] * 4
+    colours = [WIN] * 4 + [DRAW] + [LOSE] * 4
     y = np.arange(len(OUTCOME_ORDER))[::-1]
-    ax.barh(y, probs, xerr=errs, color=colours, capsize=3, alpha=0.85)
-    ax.set_yticks(y, [OUTCOME_LABELS[k] for k in OUTCOME_ORDER])
+    ax.barh(y, probs, xerr=errs, color=colours, capsize=3, alpha=0.85, error_kw={"elinewidth": 1})
+    ax.set_yticks(y, [OUTCOME_LABELS[k] for k in OUTCOME_ORDER], fontsize=LABEL_SIZE)
+    right = min(1.0, max(probs) + max(errs)) + 0.1
     for yi, p, e in zip(y, probs, errs):
-        ax.text(p + e + 0.008, yi, f"{p:.3f}", va="center", fontsize=8)
-    ax.set_xlim(0, min(1.0, max(probs) + max(errs) + 0.12))
-    ax.set_xlabel("probability (bars: 95% confidence interval)")
-    ax.set_ylabel(f"outcome for {who}")
-    ax.set_title(title or f"Outcomes of {result['position']}\n{result.get('games', 0):,} games, "
-                          f"equity {result['equity']:+.3f} ± {1.96 * result['equity_se']:.3f}", fontsize=10)
+        ax.text(p + e + 0.01 * right, yi, f"{100 * p:.1f}%", va="center", fontsize=8)
+    ax.set_xlim(0, right)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel("chance (bars: 95% confidence interval)", fontsize=LABEL_SIZE)
+    ax.set_ylabel(f"outcome for {side}", fontsize=LABEL_SIZE)
+    ax.grid(axis="x", color="#eeeeee")
+    ax.set_axisbelow(True)
+    equity = f"{side}'s equity {result['equity']:+.3f} ± {1.96 * result['equity_se']:.3f}"
+    titles(fig, ax, title or f"Outcomes for {side} to move in {position_label(result)}",
+           f"{equity} · {run_line(result.get('params', {}), result.get('games'))}")
     return fig
 
 
-def ranking_chart(ranking: dict, title: str | None = None) -> Figure:
-    """The plays of a roll by equity with 95% error bars, best at the top."""
+def ranking_chart(ranking: Any, title: str | None = None) -> Figure:
+    """The plays of a roll as equity difference to the best play, with 95% error bars on the paired difference."""
+    ranking = as_data(ranking)
     plays = ranking["plays"]
-    fig, ax = _fig(8.0, max(2.6, 0.45 * len(plays) + 1.6))
+    side = side_to_move(ranking["position"])
+    fig, ax = _fig(8.4, max(2.8, 0.42 * len(plays) + 1.8))
     y = np.arange(len(plays))[::-1]
-    eq = [p["equity"] for p in plays]
-    err = [1.96 * p["equity_se"] for p in plays]
-    colours = ["#1565c0" if i == 0 else ("#bdbdbd" if p.get("dropped_after") else "#64b5f6")
-               for i, p in enumerate(plays)]
-    ax.barh(y, eq, xerr=err, color=colours, capsize=3)
-    ax.set_yticks(y, [p["play"] for p in plays], fontsize=8, family="monospace")
+    diff = np.array([p["diff"] if p["diff"] is not None else 0.0 for p in plays], dtype=float)
+    err = np.array([1.96 * (p["diff_se"] or 0.0) for p in plays], dtype=float)
+    for yi, d, e, p, i in zip(y, diff, err, plays, range(len(plays))):
+        colour = ACCENT if i == 0 else (MUTED if p.get("dropped_after") else LIGHT)
+        ax.errorbar(d, yi, xerr=e, fmt="o", color=colour, ecolor=colour, capsize=3, markersize=6,
+                    markeredgecolor="#333333" if i == 0 else colour)
     ax.axvline(0, color="#444444", linewidth=0.8)
-    ax.set_xlabel("equity for the player (points per game; bars: 95% CI)")
-    ax.set_ylabel("play")
-    ax.set_title(title or f"Plays of {ranking['dice']} in {ranking['position']}", fontsize=10)
+    low = float(np.min(diff - err)) if len(plays) > 1 else -0.05
+    span = max(-low, 0.02)
+    ax.set_xlim(-span * 1.15, span * 0.35)
+    ax.set_ylim(-0.7, len(plays) - 0.3)
+    labels = [f"{p['play']}" for p in plays]
+    ax.set_yticks(y, labels, fontsize=8, family="monospace")
+    ax2 = ax.twinx()
+    ax2.set_ylim(ax.get_ylim())
+    ax2.set_yticks(y, [f"{p['equity']:+.3f}" + (" (dropped)" if p.get("dropped_after") else "")
+                       for p in plays], fontsize=8)
+    ax2.set_ylabel("equity of the play", fontsize=LABEL_SIZE)
+    ax.set_xlabel(f"{side}'s equity minus the best play's (points per game; bars: 95% CI of the paired "
+                  "difference)", fontsize=LABEL_SIZE - 1)
+    ax.grid(axis="x", color="#eeeeee")
+    ax.set_axisbelow(True)
+    games = max((p["games"] for p in plays), default=0)
+    titles(fig, ax, title or f"{side} to play {ranking['dice']} in {ranking.get('name') or ranking['position']}",
+           run_line(ranking.get("params", {}), games, "games per play"))
     return fig
 
 
-def _roll_grid(rows: list[dict]) -> np.ndarray:
+def _roll_grid(rows: list[dict], key: str = "equity", roll_key: str = "roll") -> np.ndarray:
     grid = np.full((6, 6), np.nan)
     for r in rows:
-        hi, lo = (int(x) for x in r["roll"].split("-"))
-        grid[hi - 1, lo - 1] = r["equity"]
+        hi, lo = (int(x) for x in r[roll_key].split("-"))
+        grid[hi - 1, lo - 1] = r[key]
     return grid
 
 
-def opening_heatmap(table: dict, title: str | None = None) -> Figure:
-    """Best-play equity of each opening roll on a 6x6 grid (larger die down, smaller across)."""
+def _annotated_grid(ax, grid: np.ndarray, fmt: str, cmap: str, lim: float | None = None, aspect: str = "equal",
+                    fontsize: float = 8.5):
+    lim = lim or (float(np.nanmax(np.abs(grid))) if np.isfinite(grid).any() else 1.0) or 1.0
+    im = ax.imshow(grid, cmap=cmap, vmin=-lim, vmax=lim, aspect=aspect)
+    for i in range(grid.shape[0]):
+        for j in range(grid.shape[1]):
+            v = grid[i, j]
+            if np.isnan(v):
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, color="#f3f3f3"))
+            else:
+                strong = abs(v) > 0.6 * lim
+                ax.text(j, i, format(v, fmt), ha="center", va="center", fontsize=fontsize,
+                        color="white" if strong else "black")
+    return im
+
+
+def opening_heatmap(table: Any, title: str | None = None) -> Figure:
+    """Equity of White's best play for each opening roll on a 6x6 grid (larger die down, smaller across)."""
+    table = as_data(table)
     best = [r for r in table["rows"] if r["rank"] == 1]
     if not best:
         raise NardyError("the opening table has no rows")
-    grid = _roll_grid(best)
-    fig, ax = _fig(6.4, 5.6)
-    lim = np.nanmax(np.abs(grid)) or 1.0
-    im = ax.imshow(grid, cmap="RdYlGn", vmin=-lim, vmax=lim)
-    for i in range(6):
-        for j in range(6):
-            if not np.isnan(grid[i, j]):
-                ax.text(j, i, f"{grid[i, j]:+.2f}", ha="center", va="center", fontsize=9)
-            elif j > i:
-                ax.add_patch(matplotlib.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, color="#eeeeee"))
+    fig, ax = _fig(6.6, 5.8)
+    im = _annotated_grid(ax, _roll_grid(best), "+.2f", "RdYlGn")
     ax.set_xticks(range(6), [str(d) for d in range(1, 7)])
     ax.set_yticks(range(6), [str(d) for d in range(1, 7)])
-    ax.set_xlabel("smaller die")
-    ax.set_ylabel("larger die")
-    fig.colorbar(im, ax=ax, label="equity of the best play for White")
-    ax.set_title(title or "Opening rolls: equity of White's best play", fontsize=10)
+    ax.set_xlabel("smaller die", fontsize=LABEL_SIZE)
+    ax.set_ylabel("larger die", fontsize=LABEL_SIZE)
+    fig.colorbar(im, ax=ax, label="White's equity after its best play")
+    games = max(r["games"] for r in best)
+    titles(fig, ax, title or "Opening rolls: White's equity after its best play",
+           run_line(table.get("params", {}), games, "games per play"))
     return fig
 
 
-def opening_bars(table: dict, title: str | None = None) -> Figure:
-    """Opening rolls ranked by the equity of White's best play, with 95% error bars."""
+def opening_bars(table: Any, title: str | None = None) -> Figure:
+    """Opening rolls ranked by the equity of White's best play, with 95% error bars (axis fitted to the data)."""
+    table = as_data(table)
     best = sorted((r for r in table["rows"] if r["rank"] == 1), key=lambda r: r["equity"])
-    fig, ax = _fig(8.0, max(3.0, 0.32 * len(best) + 1.4))
+    fig, ax = _fig(8.0, max(3.0, 0.34 * len(best) + 1.6))
     y = np.arange(len(best))
-    ax.barh(y, [r["equity"] for r in best], xerr=[1.96 * r["equity_se"] for r in best], color="#5c6bc0",
-            capsize=2)
+    eq = np.array([r["equity"] for r in best])
+    err = np.array([1.96 * r["equity_se"] for r in best])
+    ax.errorbar(eq, y, xerr=err, fmt="o", color=ACCENT, capsize=3, markersize=5)
+    lo, hi = float(np.min(eq - err)), float(np.max(eq + err))
+    pad = max(0.1 * (hi - lo), 0.01)
+    ax.set_xlim(lo - pad, hi + pad)
+    if lo - pad < 0 < hi + pad:
+        ax.axvline(0, color="#444444", linewidth=0.8)
     ax.set_yticks(y, [f"{r['roll']}  {r['play']}" for r in best], fontsize=8, family="monospace")
-    ax.axvline(0, color="#444444", linewidth=0.8)
-    ax.set_xlabel("equity for White (bars: 95% CI)")
-    ax.set_ylabel("opening roll and best play")
-    ax.set_title(title or "Opening rolls ranked by White's best play", fontsize=10)
+    ax.set_xlabel("White's equity after its best play (bars: 95% CI)", fontsize=LABEL_SIZE)
+    ax.grid(axis="x", color="#eeeeee")
+    ax.set_axisbelow(True)
+    games = max(r["games"] for r in best) if best else 0
+    titles(fig, ax, title or "Opening rolls ranked by White's best play",
+           run_line(table.get("params", {}), games, "games per play"))
     return fig
 
 
-def deficit_heatmap(deficit: dict, title: str | None = None) -> Figure:
+def replies_heatmap(table: Any, title: str | None = None) -> Figure:
+    """Black's equity after its best reply: one row per White opening, one column per Black roll."""
+    table = as_data(table)
+    replies = table.get("replies") or []
+    fig, ax = _fig(12.5, 2.4 + 0.5 * max(len({r["white_roll"] for r in replies}), 1))
+    if not replies:
+        empty_message(ax, "No replies in these results (run the openings with --replies).")
+        titles(fig, ax, title or "Black's best replies")
+        return fig
+    openings = list(dict.fromkeys(r["white_roll"] for r in replies))
+    rolls = list(dict.fromkeys(r["black_roll"] for r in replies))
+    grid = np.full((len(openings), len(rolls)), np.nan)
+    for r in replies:
+        grid[openings.index(r["white_roll"]), rolls.index(r["black_roll"])] = r["black_equity"]
+    im = _annotated_grid(ax, grid, "+.2f", "RdYlGn", aspect="auto", fontsize=7.5)
+    plays = {r["white_roll"]: r["white_play"] for r in replies}
+    ax.set_yticks(range(len(openings)), [f"{o}  {plays[o]}" for o in openings], fontsize=8, family="monospace")
+    ax.set_xticks(range(len(rolls)), rolls, fontsize=8, rotation=90)
+    ax.set_xlabel("Black's roll", fontsize=LABEL_SIZE)
+    ax.set_ylabel("White's opening and its best play", fontsize=LABEL_SIZE)
+    fig.colorbar(im, ax=ax, label="Black's equity\nafter its best reply", pad=0.01)
+    params = table.get("params", {})
+    titles(fig, ax, title or "Black's best reply to each opening: Black's equity",
+           run_line(params, params.get("reply_games"), "games per candidate reply"))
+    return fig
+
+
+def deficit_heatmap(deficit: Any, title: str | None = None) -> Figure:
     """Steps the side to move can play for each roll (6x6), from the static deficit."""
+    deficit = as_data(deficit)
+    side = side_to_move(deficit["position"])
     table = np.array(deficit["steps_played"], dtype=float)
     full = np.where(np.eye(6, dtype=bool), 4, 2)
-    fig, ax = _fig(6.4, 5.6)
-    im = ax.imshow(table / full, cmap="RdYlGn", vmin=0, vmax=1)
     share = table / full
+    fig, ax = _fig(6.6, 5.8)
+    im = ax.imshow(share, cmap="RdYlGn", vmin=0, vmax=1)
     for i in range(6):
         for j in range(6):
-            colour = "white" if share[i, j] > 0.85 or share[i, j] < 0.15 else "black"
+            colour = "white" if share[i, j] < 0.2 or share[i, j] > 0.85 else "black"
             ax.text(j, i, f"{int(table[i, j])}/{full[i, j]}", ha="center", va="center", fontsize=9, color=colour)
     ax.set_xticks(range(6), [str(d) for d in range(1, 7)])
     ax.set_yticks(range(6), [str(d) for d in range(1, 7)])
-    ax.set_xlabel("second die")
-    ax.set_ylabel("first die")
+    ax.set_xlabel("second die", fontsize=LABEL_SIZE)
+    ax.set_ylabel("first die", fontsize=LABEL_SIZE)
     fig.colorbar(im, ax=ax, label="share of the roll's steps that can be played")
-    ax.set_title(title or f"Steps playable per roll in {deficit['position']}", fontsize=10)
+    titles(fig, ax, title or f"Steps {side} can play, roll by roll",
+           f"{deficit.get('name') or deficit['position']} · full {100 * deficit['p_full']:.0f}%, "
+           f"partial {100 * deficit['p_partial']:.0f}%, pass {100 * deficit['p_pass']:.0f}% of the 36 rolls")
     return fig
 
 
-def face_deficit_chart(series: dict[str, list[float]], title: str) -> Figure:
-    """Per-face deficit bars, one series per side or source."""
-    fig, ax = _fig(7.0, 4.2)
+def face_deficit_chart(series: dict[str, list[float]], title: str, subtitle: str | None = None) -> Figure:
+    """Per-face deficit bars, one series per side; a message instead of an empty plot when nothing is lost."""
+    fig, ax = _fig(7.4, 4.2)
+    if not any(v for values in series.values() for v in values):
+        empty_message(ax, "No step was lost: every die of every roll could be played.")
+        titles(fig, ax, title, subtitle)
+        return fig
     faces = np.arange(1, 7)
     width = 0.8 / max(len(series), 1)
     for k, (label, values) in enumerate(series.items()):
-        ax.bar(faces + (k - (len(series) - 1) / 2) * width, values, width=width, label=label)
+        colour = SIDE_COLOURS.get(label.split()[0], ACCENT)
+        ax.bar(faces + (k - (len(series) - 1) / 2) * width, [100 * v for v in values], width=width, label=label,
+               color=colour, edgecolor="#333333", linewidth=0.6)
     ax.set_xticks(faces)
-    ax.set_xlabel("die face")
-    ax.set_ylabel("share of steps of that face not played")
-    ax.legend()
-    ax.set_title(title, fontsize=10)
+    ax.set_xlabel("die face", fontsize=LABEL_SIZE)
+    ax.set_ylabel("steps of that face not played (%)", fontsize=LABEL_SIZE)
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.05)
+    ax.grid(axis="y", color="#eeeeee")
+    ax.set_axisbelow(True)
+    if len(series) > 1:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=LABEL_SIZE)
+    titles(fig, ax, title, subtitle)
     return fig
 
 
-def convergence_chart(trace: list[list[float]], title: str | None = None) -> Figure:
+def rollout_deficit_chart(result: Any) -> Figure:
+    """Each side's per-face deficit in the games of a rollout."""
+    result = as_data(result)
+    d = result["deficit"]
+    return face_deficit_chart({"White": d["white"]["face_deficit"], "Black": d["black"]["face_deficit"]},
+                              f"Move deficit per face in the games from {position_label(result)}",
+                              run_line(result.get("params", {}), result.get("games")))
+
+
+def static_face_chart(deficit: Any) -> Figure:
+    """The side to move's static deficit per face over the 36 rolls."""
+    deficit = as_data(deficit)
+    side = side_to_move(deficit["position"])
+    return face_deficit_chart({side: deficit["face_deficit"]},
+                              f"{side}'s static deficit per face in {deficit.get('name') or deficit['position']}",
+                              "share of the steps of each face that cannot be played, over the 36 rolls")
+
+
+def convergence_chart(trace: list[list[float]], title: str | None = None, subtitle: str | None = None,
+                      side: str = "the side to move") -> Figure:
     """Running equity against games played, with the ±2 SE band."""
     if not trace:
         raise NardyError("no convergence trace in these results")
     games, eq, se = (np.array(c, dtype=float) for c in zip(*trace))
     fig, ax = _fig(8.0, 4.4)
-    ax.fill_between(games, eq - 2 * se, eq + 2 * se, color="#90caf9", alpha=0.6, label="±2 SE")
-    ax.plot(games, eq, color="#0d47a1", marker="o", markersize=3, label="equity")
-    ax.axhline(eq[-1], color="#0d47a1", linewidth=0.8, linestyle="--", label=f"final {eq[-1]:+.4f}")
-    ax.set_xlabel("games played")
-    ax.set_ylabel("equity for the side to move")
-    ax.legend()
-    ax.set_title(title or "Rollout convergence", fontsize=10)
+    ax.fill_between(games, eq - 2 * se, eq + 2 * se, color="#c5d8f2", label="±2 SE")
+    ax.plot(games, eq, color=ACCENT, marker="o", markersize=3, label="equity so far")
+    ax.axhline(eq[-1], color=ACCENT, linewidth=0.8, linestyle="--", label=f"final {eq[-1]:+.4f}")
+    ax.set_xlabel("games played", fontsize=LABEL_SIZE)
+    ax.set_ylabel(f"equity for {side}", fontsize=LABEL_SIZE)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=LABEL_SIZE)
+    ax.grid(color="#eeeeee")
+    titles(fig, ax, title or "Rollout convergence", subtitle)
     return fig
+
+
+def rollout_convergence_chart(result: Any, trace: list[list[float]]) -> Figure:
+    """The convergence of one rollout's equity, titled with its position and run."""
+    result = as_data(result)
+    side = side_to_move(result["position"])
+    return convergence_chart(trace, f"Convergence of {side}'s equity in {position_label(result)}",
+                             run_line(result.get("params", {}), result.get("games")), side=side)

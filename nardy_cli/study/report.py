@@ -1,74 +1,79 @@
-"""Report folders rendered from results data: results.json/csv, charts, board diagrams, report.md/html.
+"""Report folders rendered from results data: results.json/csv, boards, charts, report.md/html.
 
 Everything in a folder is drawn from the data that goes into its results.json,
 so `regenerate(folder)` rebuilds the same report from the saved JSON alone.
+report.md and report.html come from one set of Jinja2 templates
+(`study/templates/`), fed the same sections: one per position (or per table),
+each with its title, the positions file's comment, the board, the tables and the
+captioned charts.
 """
 
 from __future__ import annotations
 
 import base64
-import html as html_lib
 import json
 from pathlib import Path
+from typing import Any, Callable
 
-import matplotlib
-import pandas as pd
-
-from ..position import parse_position
-from . import charts
-from .board_figure import draw_board
-
-matplotlib.rcParams["svg.hashsalt"] = "nardy"
+from . import report_tables as rt
+from .charts import position_label, side_to_move
+from .figures import policy_text, run_line, save_figure
 
 KINDS = ("rollout", "analyze", "openings", "batch")
+TEMPLATES = Path(__file__).parent / "templates"
+RANDOM_WARNING = ("These numbers come from **random play** (policy `random`): both sides pick any legal play "
+                  "at random, which no player does. Use them to study the rules, not strategy; for realistic "
+                  "odds re-run with `--policy heuristic` or a stronger bot.")
+
+__all__ = ["KINDS", "chart_kinds", "regenerate", "render_folder", "results_table", "save_figure"]
 
 
-def save_figure(fig, path: Path) -> None:
-    """Save without timestamps, so the same data gives the same file."""
-    meta = {"Date": None} if path.suffix == ".svg" else {"Software": None}
-    fig.savefig(path, dpi=110, metadata=meta)
+def _charts():
+    from . import charts
+    return charts
 
 
-def chart_kinds(data: dict) -> dict[str, callable]:
+def chart_kinds(data: dict) -> dict[str, Callable[[dict, int], Any]]:
     """The charts a results file can draw: name -> function(data, index) -> Figure."""
+    c = _charts()
     kind = data["kind"]
-    out: dict[str, callable] = {}
+    out: dict[str, Callable[[dict, int], Any]] = {}
     if kind in ("rollout", "batch"):
-        out["outcomes"] = lambda d, i: charts.outcome_chart(d["results"][i])
-        out["deficit"] = lambda d, i: charts.face_deficit_chart(
-            {"White": d["results"][i]["deficit"]["white"]["face_deficit"],
-             "Black": d["results"][i]["deficit"]["black"]["face_deficit"]},
-            f"Move deficit per face in {d['results'][i]['games']:,} games of {d['results'][i]['position']}")
-        out["convergence"] = lambda d, i: charts.convergence_chart(
-            d["traces"][i], f"Rollout convergence for {d['results'][i]['position']}")
-        out["static-deficit"] = lambda d, i: charts.deficit_heatmap(d["static_deficit"][i])
-        out["static-face-deficit"] = lambda d, i: charts.face_deficit_chart(
-            {"side to move": d["static_deficit"][i]["face_deficit"]},
-            f"Static deficit per face in {d['static_deficit'][i]['position']}")
+        out["outcomes"] = lambda d, i: c.outcome_chart(d["results"][i])
+        out["deficit"] = lambda d, i: c.rollout_deficit_chart(d["results"][i])
+        out["convergence"] = lambda d, i: c.rollout_convergence_chart(d["results"][i], d["traces"][i])
+        out["static-deficit"] = lambda d, i: c.deficit_heatmap(_named_static(d, i))
+        out["static-face-deficit"] = lambda d, i: c.static_face_chart(_named_static(d, i))
     if kind == "analyze":
-        out["ranking"] = lambda d, i: charts.ranking_chart(d["results"][i])
-        out["outcomes"] = lambda d, i: charts.outcome_chart(
-            {**d["results"][i]["plays"][0], "position": d["results"][i]["plays"][0]["result"]},
-            f"Outcomes after the best play {d['results'][i]['plays'][0]['play']}", who="the player")
+        out["ranking"] = lambda d, i: c.ranking_chart({**d["results"][i], "name": _names(d)[i]})
+        out["outcomes"] = lambda d, i: c.outcome_chart(
+            {**d["results"][i]["plays"][0], "position": d["results"][i]["position"],
+             "params": d["results"][i]["params"]},
+            f"Outcomes for {side_to_move(d['results'][i]['position'])} after the best play "
+            f"{d['results'][i]['plays'][0]['play']}")
     if kind == "openings":
-        out["opening-heatmap"] = lambda d, i: charts.opening_heatmap(d["results"][i])
-        out["opening-bars"] = lambda d, i: charts.opening_bars(d["results"][i])
+        out["opening-heatmap"] = lambda d, i: c.opening_heatmap(d["results"][i])
+        out["opening-bars"] = lambda d, i: c.opening_bars(d["results"][i])
+        if data["results"][0].get("replies"):
+            out["replies-heatmap"] = lambda d, i: c.replies_heatmap(d["results"][i])
     return out
 
 
-def _md_table(frame: pd.DataFrame, digits: int = 4) -> str:
-    def cell(v) -> str:
-        if isinstance(v, float):
-            return "" if v != v else f"{v:.{digits}f}"
-        return "" if v is None else str(v).replace("|", "\\|")
-    head = "| " + " | ".join(frame.columns) + " |"
-    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
-    body = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
-    return "\n".join([head, rule, *body])
+def _names(data: dict) -> list[str | None]:
+    return data.get("names") or [r.get("name") for r in data["results"]]
 
 
-def results_table(data: dict) -> pd.DataFrame:
+def _comments(data: dict) -> list[str]:
+    return data.get("comments") or [""] * len(data["results"])
+
+
+def _named_static(data: dict, i: int) -> dict:
+    return {**data["static_deficit"][i], "name": _names(data)[i]}
+
+
+def results_table(data: dict):
     """The CSV table of a results file: one row per analysed play or position."""
+    import pandas as pd
     kind = data["kind"]
     if kind in ("rollout", "batch"):
         rows = []
@@ -97,152 +102,218 @@ def results_table(data: dict) -> pd.DataFrame:
     return pd.DataFrame(data["results"][0]["rows"])
 
 
-def _summary(data: dict) -> tuple[str, list[str]]:
-    """Title and the key table(s) of the report as markdown."""
-    kind = data["kind"]
-    table = results_table(data)
-    if kind == "rollout":
-        r = data["results"][0]
-        title = f"Rollout of {r['position']}"
-        keep = ["name", "position", "games", "equity", "equity_se", "win", "lose", "draw", "mean_plies"]
-        parts = [f"Equity for the side to move: **{r['equity']:+.4f} ± {1.96 * r['equity_se']:.4f}** (95%), "
-                 f"{r['games']:,} games{' (interrupted)' if r['interrupted'] else ''}.",
-                 _md_table(pd.DataFrame([{"outcome": k, "probability": v, "±95%": 1.96 * r["se"][k]}
-                                         for k, v in r["probabilities"].items()]))]
-        if len(data["results"]) > 1:
-            parts.append(_md_table(table[[c for c in keep if c in table]]))
-        return title, parts
-    if kind == "batch":
-        keep = ["name", "position", "games", "equity", "equity_se", "win", "lose", "draw", "mean_plies",
-                "white_lost_pips_per_game", "black_lost_pips_per_game"]
-        return f"Batch rollout of {len(data['results'])} positions", [_md_table(table[keep])]
-    if kind == "analyze":
-        rk = data["results"][0]
-        keep = ["rank", "play", "games", "equity", "equity_se", "diff", "diff_se", "win", "lose", "dropped_after"]
-        parts = [f"Best play: **{rk['plays'][0]['play']}**, equity {rk['plays'][0]['equity']:+.4f} "
-                 f"± {1.96 * rk['plays'][0]['equity_se']:.4f} (95%). Every play was rolled out on the same dice "
-                 "(common random numbers); `diff` is the equity difference to the best play on those paired "
-                 "games and `diff_se` its standard error.",
-                 _md_table(table[keep])]
-        if rk["prefiltered"]:
-            parts.append("Left out by `--top` before the rollout: " + ", ".join(f"`{p}`" for p in rk["prefiltered"]))
-        return f"Plays of {rk['dice']} in {rk['position']}", parts
+class _Writer:
+    """Draws figures into the folder under unique names and keeps their captions."""
+
+    def __init__(self, folder: Path, ext: str) -> None:
+        self.folder, self.ext, self.used = folder, ext, set()
+
+    def figure(self, stem: str, fig, caption: str) -> dict:
+        name = f"{stem}.{self.ext}"
+        assert name not in self.used, name
+        self.used.add(name)
+        save_figure(fig, self.folder / name)
+        return {"file": name, "caption": caption}
+
+
+def _table(frame, caption: str, counter: list[int]) -> dict:
+    counter[0] += 1
+    return {"caption": caption, "md": rt.to_markdown(frame), "html": rt.to_html(frame, f"t{counter[0]}")}
+
+
+def _policies(params: dict) -> list[str]:
+    pols = params.get("policies")
+    return list(pols.values()) if isinstance(pols, dict) else [pols] if pols else []
+
+
+def _run_facts(data: dict) -> tuple[dict, list[str]]:
+    """The run's parameters (of the first result) and the warnings a reader must see."""
+    first = data["results"][0]
+    params = first.get("params", {})
+    warnings = []
+    if "random" in _policies(params):
+        warnings.append(RANDOM_WARNING)
+    if any(r.get("interrupted") for r in data["results"]):
+        warnings.append("This run was **interrupted**: the figures cover only the games finished before it "
+                        "stopped.")
+    return params, warnings
+
+
+def _rollout_section(data: dict, i: int, w: _Writer, counter: list[int], slug: str, full: bool) -> dict:
+    from .board_figure import draw_board
+    from ..position import parse_position
+    c = _charts()
+    r, name, comment = data["results"][i], _names(data)[i], _comments(data)[i]
+    side = side_to_move(r["position"])
+    label = name or r["position"]
+    figures = [w.figure(f"board{slug}", draw_board(parse_position(r["position"]), name=name),
+                        f"The position{' ' + repr(name) if name else ''}: {side} to move.")]
+    figures.append(w.figure(f"outcomes{slug}", c.outcome_chart(r),
+                            f"Chance of each outcome for {side}, with 95% confidence intervals "
+                            f"({r['games']:,} games, {policy_text(r['params']['policies'])})."))
+    if full:
+        figures.append(w.figure(f"deficit{slug}", c.rollout_deficit_chart(r),
+                                "Share of each die face that White and Black could not play in these games."))
+        trace = (data.get("traces") or [[]] * (i + 1))[i]
+        if trace:
+            figures.append(w.figure(f"convergence{slug}", c.rollout_convergence_chart(r, trace),
+                                    f"{side}'s equity as the games accumulate, with a ±2 SE band."))
+    static = data.get("static_deficit")
+    if static:
+        figures.append(w.figure(f"static-deficit{slug}", c.deficit_heatmap(_named_static(data, i)),
+                                f"How many of the roll's steps {side} can play now, for each of the 36 rolls."))
+        if full:
+            figures.append(w.figure(f"static-face-deficit{slug}", c.static_face_chart(_named_static(data, i)),
+                                    f"Share of the steps of each face {side} cannot play now, over the 36 rolls."))
+    summary = (f"{side}'s equity **{rt.eq(r['equity'], r['equity_se'])}** (95%) in {r['games']:,} games"
+               f"{' (interrupted)' if r['interrupted'] else ''}; win {rt.pct(r['probabilities']['win'])}, "
+               f"lose {rt.pct(r['probabilities']['lose'])}, draw {rt.pct(r['probabilities']['draw'])}; "
+               f"games last {r['mean_plies']:.0f} plies on average.")
+    tables = [_table(rt.outcome_table(r), f"Outcomes for {side} (to move), chance with 95% interval", counter),
+              _table(rt.rollout_deficit_table(r), "Move deficit of each side in these games", counter)]
+    if static:
+        s = static[i]
+        tables.append(_table(rt.static_deficit_table(s),
+                             f"Static deficit of {side} now: full turn {rt.pct(s['p_full'])}, partial "
+                             f"{rt.pct(s['p_partial'])}, pass {rt.pct(s['p_pass'])} of the 36 rolls; "
+                             f"{s['expected_lost_pips']:.2f} pips lost per roll on average", counter))
+    return {"title": label, "notation": r["position"] if name else "", "comment": comment,
+            "summary": summary, "board": figures[0], "tables": tables, "figures": figures[1:]}
+
+
+def _analyze_sections(data: dict, w: _Writer, counter: list[int]) -> list[dict]:
+    from .board_figure import draw_board
+    from ..position import parse_position
+    kinds = chart_kinds(data)
+    rk, name, comment = data["results"][0], _names(data)[0], _comments(data)[0]
+    side = side_to_move(rk["position"])
+    best = rk["plays"][0]
+    board = w.figure("board", draw_board(parse_position(f"{rk['position']} {rk['dice']}"), name=name),
+                     f"{side} to play {rk['dice']}.")
+    figures = [w.figure("ranking", kinds["ranking"](data, 0),
+                        "Each play's equity minus the best play's, measured on the same dice (paired games); "
+                        "bars are 95% intervals of the difference."),
+               w.figure("outcomes", kinds["outcomes"](data, 0),
+                        f"Chance of each outcome for {side} after the best play {best['play']}.")]
+    summary = (f"Best play: **{best['play']}**, {side}'s equity {rt.eq(best['equity'], best['equity_se'])} (95%). "
+               "Every play was rolled out on the same dice (common random numbers); the difference to the best "
+               "play is measured on those paired games.")
+    if rk["prefiltered"]:
+        summary += " Left out before the rollout (`--top`): " + ", ".join(f"`{p}`" for p in rk["prefiltered"]) + "."
+    tables = [_table(rt.ranking_table(rk), f"The plays of {rk['dice']}, best first", counter)]
+    return [{"title": f"{side} to play {rk['dice']} in {name or rk['position']}",
+             "notation": rk["position"] if name else "", "comment": comment, "summary": summary,
+             "board": board, "tables": tables, "figures": figures}]
+
+
+def _openings_sections(data: dict, w: _Writer, counter: list[int]) -> list[dict]:
+    kinds = chart_kinds(data)
     t = data["results"][0]
-    keep = ["roll", "rank", "play", "games", "equity", "equity_se", "diff", "diff_se", "win", "lose"]
-    parts = [_md_table(table[keep])]
-    if t["replies"]:
-        rep = pd.DataFrame(t["replies"])
-        parts.append("### Black's best replies\n\n" + _md_table(
-            rep[["white_roll", "black_roll", "black_reply", "candidates", "black_equity", "black_equity_se"]]))
-    return "Opening table", parts
+    sections = [{"title": "White's opening rolls", "notation": "", "comment": "", "board": None,
+                 "summary": "Every legal White play of each opening roll, rolled out from the start and ranked "
+                            "within its roll.",
+                 "tables": [_table(rt.opening_rows_table(t), "Every White play of each roll", counter)],
+                 "figures": [w.figure("opening-heatmap", kinds["opening-heatmap"](data, 0),
+                                      "White's equity after its best play, roll by roll (larger die down)."),
+                             w.figure("opening-bars", kinds["opening-bars"](data, 0),
+                                      "The opening rolls ranked by White's best play, with 95% intervals.")]}]
+    if t.get("replies"):
+        sections.append({"title": "Black's best replies", "notation": "", "comment": "", "board": None,
+                         "summary": "For each White opening (its best play) and each of Black's 21 rolls, the "
+                                    "reply with the best equity for Black.",
+                         "tables": [_table(rt.replies_table(t), "Black's best reply to each opening", counter)],
+                         "figures": [w.figure("replies-heatmap", kinds["replies-heatmap"](data, 0),
+                                              "Black's equity after its best reply: rows are White's openings, "
+                                              "columns Black's rolls.")]})
+    return sections
 
 
-def _boards(data: dict) -> list[tuple[str, object]]:
-    """(caption, position) of the diagrams a report shows."""
-    kind = data["kind"]
+def _title(data: dict) -> str:
+    kind, first = data["kind"], data["results"][0]
     if kind == "analyze":
-        rk = data["results"][0]
-        return [(f"{rk['position']}, to play {rk['dice']}", parse_position(f"{rk['position']} {rk['dice']}"))]
+        return f"Plays of {first['dice']} in {_names(data)[0] or first['position']}"
     if kind == "openings":
-        return [("The starting position", parse_position("start"))]
-    return [(r.get("name") or r["position"], parse_position(r["position"])) for r in data["results"][:12]]
+        return "Opening table"
+    if kind == "batch":
+        return f"Rollouts of {len(data['results'])} positions"
+    if len(data["results"]) == 1:
+        return f"Rollout of {position_label({**first, 'name': _names(data)[0]})}"
+    return f"Rollouts of {len(data['results'])} positions"
+
+
+def build_report(folder: Path, data: dict, ext: str = "png") -> dict:
+    """Draw every figure into `folder` and return the report's sections for the templates."""
+    w, counter = _Writer(folder, ext), [0]
+    params, warnings = _run_facts(data)
+    kind, n = data["kind"], len(data["results"])
+    sections: list[dict] = []
+    overview = None
+    if kind in ("rollout", "batch"):
+        full = kind == "rollout" and n <= 3
+        for i in range(n):
+            slug = "" if n == 1 else f"-{i + 1}"
+            sections.append(_rollout_section(data, i, w, counter, slug, full))
+        if n > 1:
+            results = [{**r, "name": _names(data)[i]} for i, r in enumerate(data["results"])]
+            overview = _table(rt.batch_summary_table(results),
+                              "Every position at a glance; equity is for the side to move", counter)
+    elif kind == "analyze":
+        sections = _analyze_sections(data, w, counter)
+    else:
+        sections = _openings_sections(data, w, counter)
+    games = {"rollout": "games", "batch": "games per position"}.get(kind, "games per play")
+    n_games = params.get("games_requested") or params.get("games_per_play")
+    return {"title": _title(data), "run": run_line(params, n_games, games + " (at most)" if params.get("until_se")
+                                                   else games),
+            "seed": params.get("seed"), "warnings": warnings, "overview": overview, "sections": sections,
+            "params_json": json.dumps({"kind": kind, **params}, indent=1, ensure_ascii=False)}
 
 
 def render_folder(folder: Path, data: dict, *, html: bool = False, svg: bool = False) -> None:
     """Write every file of a report folder from `data`."""
-    ext = "svg" if svg else "png"
+    import pandas as pd
     data = {**data, "format": {"html": html, "svg": svg}}
-    (folder / "results.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
-    table = results_table(data)
-    table.to_csv(folder / "results.csv", index=False)
+    (folder / "results.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    results_table(data).to_csv(folder / "results.csv", index=False)
     if data["kind"] == "openings" and data["results"][0]["replies"]:
         pd.DataFrame(data["results"][0]["replies"]).to_csv(folder / "replies.csv", index=False)
-    images: list[tuple[str, str]] = []
-    for i, (caption, pos) in enumerate(_boards(data)):
-        name = f"board-{i + 1}.{ext}" if i else f"board.{ext}"
-        save_figure(draw_board(pos), folder / name)
-        images.append((caption, name))
-    chart_files: list[tuple[str, str]] = []
-    for name, draw in chart_kinds(data).items():
-        for i in range(len(data["results"]) if data["kind"] in ("rollout", "batch") else 1):
-            if data["kind"] == "batch" and name != "outcomes":
-                continue
-            if name == "convergence" and not data.get("traces", [[]])[i]:
-                continue
-            file = f"{name}-{i + 1}.{ext}" if i else f"{name}.{ext}"
-            save_figure(draw(data, i), folder / file)
-            chart_files.append((name, file))
-    title, parts = _summary(data)
-    md = [f"# {title}", ""]
-    for caption, file in images[:1] if data["kind"] != "batch" else images:
-        md += [f"![{caption}]({file})", ""]
-    for part in parts:
-        md += [part, ""]
-    md += ["## Charts", ""]
-    for name, file in chart_files:
-        md += [f"![{name}]({file})", ""]
-    md += ["## Run parameters", "", "```json", json.dumps(_params(data), indent=1), "```", "",
-           "Made with `nardy` — see `reports/README.md` for the layout of this folder.", ""]
-    (folder / "report.md").write_text("\n".join(md))
+    report = build_report(folder, data, "svg" if svg else "png")
+    env = _environment()
+    (folder / "report.md").write_text(env.get_template("report.md.j2").render(report=report), encoding="utf-8")
     if html:
-        (folder / "report.html").write_text(_html(folder, title, images, parts, chart_files, data))
+        report_html = env.get_template("report.html.j2").render(report=report,
+                                                                 image=lambda f: _data_uri(folder / f))
+        (folder / "report.html").write_text(report_html, encoding="utf-8")
 
 
-def _params(data: dict) -> dict:
-    first = data["results"][0]
-    return {"kind": data["kind"], **first.get("params", {})}
+def _environment():
+    import jinja2
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES),
+                             autoescape=jinja2.select_autoescape(["html.j2"]), trim_blocks=True,
+                             lstrip_blocks=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+    env.filters["inline_md"] = _inline_md
+    return env
 
 
-def _img_tag(folder: Path, file: str, alt: str) -> str:
-    raw = (folder / file).read_bytes()
-    mime = "image/svg+xml" if file.endswith(".svg") else "image/png"
-    return (f'<img alt="{html_lib.escape(alt)}" src="data:{mime};base64,{base64.b64encode(raw).decode()}" '
-            f'style="max-width:100%">')
+def _inline_md(text: str):
+    """HTML for the little Markdown the summaries use: **bold** and `code`."""
+    import re
+
+    import markupsafe
+    escaped = str(markupsafe.escape(text))
+    escaped = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", escaped)
+    escaped = re.sub(r"`(.+?)`", r"<code>\1</code>", escaped)
+    return markupsafe.Markup(escaped)
 
 
-def _md_to_html_table(md: str) -> str:
-    lines = [l for l in md.splitlines() if l.startswith("|")]
-    if len(lines) < 2:
-        return f"<p>{html_lib.escape(md)}</p>"
-    head = [c.strip() for c in lines[0].strip("|").split(" | ")]
-    rows = [[c.strip() for c in l.strip("|").split(" | ")] for l in lines[2:]]
-    th = "".join(f"<th>{html_lib.escape(c)}</th>" for c in head)
-    def td(c: str) -> str:
-        numeric = c.replace(".", "", 1).replace("-", "", 1).replace("+", "", 1).replace(",", "").isdigit()
-        return f"<td>{html_lib.escape(c)}</td>" if numeric or not c else f'<td class="t">{html_lib.escape(c)}</td>'
-    trs = "".join("<tr>" + "".join(td(c) for c in r) + "</tr>" for r in rows)
-    return f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
-
-
-def _html(folder, title, images, parts, chart_files, data) -> str:
-    body = [f"<h1>{html_lib.escape(title)}</h1>"]
-    for caption, file in images[:1] if data["kind"] != "batch" else images:
-        body.append(f"<figure>{_img_tag(folder, file, caption)}<figcaption>{html_lib.escape(caption)}</figcaption></figure>")
-    for part in parts:
-        if part.startswith("### "):
-            head, _, rest = part.partition("\n\n")
-            body.append(f"<h3>{html_lib.escape(head[4:])}</h3>{_md_to_html_table(rest)}")
-        elif part.startswith("|"):
-            body.append(_md_to_html_table(part))
-        else:
-            text = html_lib.escape(part).replace("**", "")
-            body.append(f"<p>{text}</p>")
-    body.append("<h2>Charts</h2>")
-    for name, file in chart_files:
-        body.append(f"<figure>{_img_tag(folder, file, name)}</figure>")
-    body.append(f"<h2>Run parameters</h2><pre>{html_lib.escape(json.dumps(_params(data), indent=1))}</pre>")
-    style = ("body{font-family:system-ui,sans-serif;max-width:960px;margin:2em auto;padding:0 1em;color:#222}"
-             "table{border-collapse:collapse;font-size:0.85em;margin:1em 0}"
-             "td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}td.t{text-align:left;font-family:monospace}"
-             "th{background:#f0ebe3}"
-             "figure{margin:1em 0}figcaption{color:#555;font-size:0.9em}pre{background:#f6f6f6;padding:1em}")
-    return (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html_lib.escape(title)}</title>"
-            f"<style>{style}</style></head><body>{''.join(body)}</body></html>\n")
+def _data_uri(path: Path) -> str:
+    mime = "image/svg+xml" if path.suffix == ".svg" else "image/png"
+    return f"data:{mime};base64,{base64.b64encode(path.read_bytes()).decode()}"
 
 
 def regenerate(folder: str | Path) -> None:
     """Re-render a report folder from its results.json alone."""
     folder = Path(folder)
-    data = json.loads((folder / "results.json").read_text())
+    data = json.loads((folder / "results.json").read_text(encoding="utf-8"))
     fmt = data.pop("format", {})
     render_folder(folder, data, html=fmt.get("html", False), svg=fmt.get("svg", False))
