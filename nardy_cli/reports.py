@@ -39,8 +39,9 @@ def _umask() -> int:
 
 
 def is_report_folder(path: Path) -> bool:
-    """True for an empty folder or one holding a nardy report (its results.json)."""
-    return path.is_dir() and (not any(path.iterdir()) or (path / "results.json").is_file())
+    """True for an empty folder or one nardy wrote (it holds results.json or deficit.json)."""
+    return path.is_dir() and (not any(path.iterdir()) or (path / "results.json").is_file()
+                              or (path / "deficit.json").is_file())
 
 
 def interrupted_path(final: Path) -> Path:

@@ -8,22 +8,35 @@ import pandas as pd
 from ..deficit import static_deficit
 from ..position import SIDE_NAMES
 from ..render import frame_text, to_json
-from .common import POSITION, block_validation_option, flatten, format_option, handle_errors, rules_options
+from ..rules import rules_label
+from .common import POSITION, BadInput, block_validation_option, flatten, format_option, handle_errors, rules_options
 
 
 @click.command("deficit", epilog="""\b
 Examples:
   nardy deficit "W:22,23,24x13 B:7,22x7,23,24x6 b"
   nardy deficit positions/study.txt --format csv
+  nardy deficit positions/study.txt:deficit-heavy --output reports/deficit
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
 @rules_options
 @format_option
+@click.option("--output", "-o", type=click.Path(file_okay=False), default=None,
+              help="Also write deficit.csv, faces.csv, steps.csv and the charts of each position into this folder.")
+@click.option("--svg", is_flag=True, help="With --output, draw the charts as SVG.")
+@click.option("--force", is_flag=True,
+              help="With --output, replace DIR even when it holds files that are not nardy output.")
 @handle_errors
-def command(positions, rules, fmt, no_block_validation) -> None:
+def command(positions, rules, fmt, output, svg, force, no_block_validation) -> None:
     """Static deficit of POSITION over the 36 rolls: full/partial/pass, lost pips, per face, 6x6 table."""
     items = flatten(positions)
+    for flag, on in (("--svg", svg), ("--force", force)):
+        if on and not output:
+            raise BadInput(f"{flag} needs --output DIR")
+    if output:
+        from ..reports import ensure_writable
+        ensure_writable(output, force)
     rows = []
     for n, item in enumerate(items):
         d = static_deficit(item.position, rules)
@@ -41,13 +54,26 @@ def command(positions, rules, fmt, no_block_validation) -> None:
         if n:
             click.echo()
         click.echo(f"{item.name + ': ' if item.name else ''}{item.position}   "
-                   f"{SIDE_NAMES[item.position.turn]} to move")
+                   f"{SIDE_NAMES[item.position.turn]} to move   ({rules_label(rules)})")
         click.echo(f"full {d.p_full:.4f}   partial {d.p_partial:.4f}   pass {d.p_pass:.4f}   "
                    f"expected lost pips {d.expected_lost_pips:.3f}")
         click.echo()
         click.echo(frame_text(d.faces_frame(), "table"))
         click.echo()
-        click.echo("steps played per roll (rows: one die, columns: the other)")
-        click.echo(d.table_frame().to_string())
+        click.echo(steps_table_text(d.steps_played))
     if fmt == "csv":
         click.echo(frame_text(pd.DataFrame(rows), "csv"))
+    if output:
+        from ..study.deficit_folder import write_deficit_folder
+        path = write_deficit_folder(items, rules, output, svg=svg, force=force)
+        click.echo(f"Tables and charts written to {path}", err=True)
+
+
+def steps_table_text(steps) -> str:
+    """The 6x6 table of steps played per roll, with both dice labelled."""
+    lines = ["steps played per roll (of 2, or 4 for a double)",
+             "             second die",
+             "first die    " + "  ".join(str(b) for b in range(1, 7))]
+    for a in range(6):
+        lines.append(f"        {a + 1}    " + "  ".join(str(int(steps[a][b])) for b in range(6)))
+    return "\n".join(lines)
