@@ -16,7 +16,7 @@ import pandas as pd
 from .. import __version__
 from ..dice import Dice, parse_dice
 from ..engine import legal_plays
-from ..errors import NardyError
+from ..errors import ArgumentError, NoGamesError
 from ..kernels.board import DRAW, LOSE_BASE, N_RESULTS, UNFINISHED
 from ..kernels.evaluate import N_FEATURES, N_OPP, RANDOM, opponent_terms, static_score
 from ..kernels.game import N_DEFICIT, N_STRATA
@@ -171,7 +171,7 @@ class _Problem:
         """The plays ranked by equity, best first; dropped plays last."""
         table = {i: _figures(self.codes[i], stratify, rules) for i in range(len(self.plays)) if len(self.codes[i])}
         if not table:
-            raise NardyError("the analysis was interrupted before any game finished")
+            raise NoGamesError("the analysis was interrupted before any game finished")
         best = max(table, key=lambda i: table[i]["equity"])
         ranked = []
         for i, fig in table.items():
@@ -193,15 +193,15 @@ def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="heur
     """Rank the plays of several (position, roll) problems; their games run side by side on the workers."""
     from ..executors import run_jobs
     if games < 1:
-        raise NardyError(f"games must be at least 1, got {games}")
+        raise ArgumentError(f"{{games}} must be at least 1, got {games}")
     if top is not None and top < 1:
-        raise NardyError(f"--top must be at least 1, got {top}")
+        raise ArgumentError(f"{{top}} must be at least 1, got {top}")
     white, black = _policies(policies)
     todo: list[_Problem] = []
     for position, dice in problems:
         dice = parse_dice(dice) if isinstance(dice, str) else (dice or position.dice)
         if dice is None:
-            raise NardyError("no dice: give --dice or a position that carries dice")
+            raise ArgumentError("no dice: give {dice} or a position that carries dice")
         plays = legal_plays(position, dice, rules)
         dropped_pre: list[Play] = []
         if top is not None:
