@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
-from .errors import NardyError
+from .errors import ArgumentError, GameOverError, NoGamesError
 from .kernels.board import DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, N_RESULTS, WIN_BASE
 from .kernels.game import N_DEFICIT
 from .policies import Policy
@@ -80,7 +80,7 @@ def duel_figures(joint: np.ndarray, rules: Rules) -> dict:
     """A's points per game, its SE and 95% interval, and the outcome shares from the pair counts."""
     pairs = int(joint.sum())
     if pairs == 0:
-        raise NardyError("no duel games were finished")
+        raise NoGamesError("no duel games were finished")
     values = result_values(rules.points)
     pair_value = (values[:, None] - values[None, :]) / 2.0       # A's points per game in a pair
     p = joint / pairs
@@ -111,9 +111,9 @@ def duel(a: str | Policy, b: str | Policy, games: int = 10000, seed: int = DEFAU
     from .engine import outcome
     from .executors import run_chunks
     if games < 2:
-        raise NardyError(f"a duel needs at least 2 games, got {games}")
+        raise ArgumentError(f"{{games}} must be at least 2 for a duel, got {games}")
     if outcome(position, rules) is not None:
-        raise NardyError(f"the game is already over in {str(position)!r}")
+        raise GameOverError(f"the game is already over in {str(position)!r}")
     pa, pb = _policies((a, b))
     spec = GameSpec(position, rules, pa, pb, seed, stratify)
     pairs = (games + 1) // 2

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .dice import ALL_ROLLS, Dice, as_dice
-from .errors import GameOverError, IllegalPlayError, NardyError, NotationError
+from .errors import ArgumentError, GameOverError, IllegalPlayError, NotationError
 from .kernels import board as kb
 from .kernels.movegen import OVERFLOW, Workspace, enumerate_plays
 from .play import OFF, Play
@@ -35,7 +35,7 @@ def _workspace(capacity: int = 0) -> Workspace:
 def _dice_of(position: Position, dice: Dice | str | tuple[int, int] | None) -> Dice:
     if dice is None:
         if position.dice is None:
-            raise NardyError(f"no dice given and the position {str(position)!r} carries none")
+            raise ArgumentError(f"no {{dice}} given and the position {str(position)!r} carries none")
         return position.dice
     return as_dice(dice)
 
@@ -85,7 +85,7 @@ def legal_plays(position: Position, dice: Dice | str | tuple[int, int] | None = 
     `dice` may be a `Dice`, text such as `"6-5"` or a pair such as `(6, 5)`.
 
     A position where no step is legal gives a single pass.  Raises `GameOverError`
-    on a finished game and `NardyError` when no dice are given or carried.
+    on a finished game and `ArgumentError` when no dice are given or carried.
     """
     dice = _dice_of(position, dice)
     board, _, opp_off = position.board()

@@ -1,6 +1,14 @@
-"""The exceptions nardy raises: one `NardyError` root, a `ValueError`."""
+"""The exceptions nardy raises: one `NardyError` root, a `ValueError`, and one class per kind of failure.
+
+Library messages quote the offending value and name arguments by their Python
+keyword, never by a command-line flag; `ArgumentError` keeps those names as
+fields, so the command line shows its own option names instead.
+"""
 
 from __future__ import annotations
+
+import string
+from collections.abc import Mapping
 
 
 class NardyError(ValueError):
@@ -29,6 +37,42 @@ class IllegalPlayError(NardyError):
 
 class GameOverError(NardyError):
     """A request that needs a game in progress on a finished position."""
+
+
+class ArgumentError(NardyError):
+    """An argument out of range, missing, or in conflict with another (games, seed, until_se, top, dice, ...).
+
+    `template` is the message with each argument written as a `{keyword}` field, e.g.
+    `ArgumentError(f"{{until_se}} must be positive, got {until_se}")`; the message itself
+    names the keyword, and `message(names)` names each argument as `names` says
+    (a command line passes its option names: `--until-se`).
+    """
+
+    def __init__(self, template: str) -> None:
+        try:
+            fields = [field for _, field, _, _ in string.Formatter().parse(template) if field]
+        except ValueError:  # a plain message holding a lone brace: no fields
+            template, fields = template.replace("{", "{{").replace("}", "}}"), []
+        self.template = template
+        self.arguments = tuple(dict.fromkeys(fields))
+        super().__init__(self.message())
+
+    def message(self, names: Mapping[str, str] | None = None) -> str:
+        """The message, each argument named by `names[keyword]` (default: the keyword itself)."""
+        names = names or {}
+        return self.template.format_map({a: names.get(a, a) for a in self.arguments})
+
+
+class NoGamesError(NardyError):
+    """A run that ended (interrupted) before any game finished: there is nothing to report."""
+
+
+class OutputError(NardyError):
+    """An output file or folder that cannot be written; the message names the path."""
+
+
+class ResultsError(NardyError):
+    """Saved results that cannot be read, or that lack what was asked of them (a chart's data)."""
 
 
 class PositionsFileError(NardyError):

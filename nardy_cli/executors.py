@@ -9,7 +9,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable
 
-from .errors import ExecutorError, NardyError
+from .errors import ArgumentError, ExecutorError
 
 EXECUTORS = ("local", "dask")
 
@@ -74,14 +74,14 @@ def run_jobs(jobs: list[tuple], *, task: Callable, new_tally: Callable, workers:
     stop = stop or (lambda tally: False)
     report = report or (lambda tally: None)
     if executor not in EXECUTORS:
-        raise NardyError(f"unknown executor {executor!r}: choose one of {', '.join(EXECUTORS)}")
+        raise ArgumentError(f"unknown {{executor}} {executor!r}: choose one of {', '.join(EXECUTORS)}")
     if workers < 1:
-        raise NardyError(f"workers must be at least 1, got {workers}")
+        raise ArgumentError(f"{{workers}} must be at least 1, got {workers}")
     collector = _Collector(len(jobs), stop, report, new_tally)
     if executor == "dask":
         return _run_dask(task, jobs, scheduler, collector)
     if scheduler is not None:
-        raise NardyError("--scheduler needs --executor dask")
+        raise ArgumentError("{scheduler} needs {executor} dask")
     if workers == 1 or len(jobs) == 1:
         return _run_inline(task, jobs, collector)
     return _run_processes(task, jobs, workers, collector)
@@ -146,11 +146,11 @@ def _run_processes(task, jobs, workers, collector):
 
 def _run_dask(task, jobs, scheduler, collector):
     if not scheduler:
-        raise NardyError("--executor dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
+        raise ArgumentError("{executor} dask needs {scheduler} ADDRESS (e.g. tcp://127.0.0.1:8786)")
     try:
         from distributed import Client, as_completed
     except ImportError:
-        raise NardyError("the dask executor needs the optional extra: pip install 'nardy[dask]'") from None
+        raise ExecutorError("the dask executor needs the optional extra: pip install 'nardy[dask]'") from None
     try:
         client = Client(scheduler, timeout="10s")
     except Exception as exc:  # bad address, refused, timed out: all one clear error

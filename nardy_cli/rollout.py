@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
-from .errors import NardyError
+from .errors import ArgumentError, GameOverError, PolicyError
 from .kernels.board import N_RESULTS, UNFINISHED
 from .kernels.game import (F_LOST, F_ROLLED, LOST_PIPS, N_DEFICIT, N_STRATA, PARTIAL, PASSES, TURNS)
 from .policies import Policy, as_policy
@@ -193,14 +193,14 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
     from .executors import run_chunks
     white, black = _policies(policies)
     if games < 1:
-        raise NardyError(f"games must be at least 1, got {games}")
+        raise ArgumentError(f"{{games}} must be at least 1, got {games}")
     if not 0 <= seed < 2**63:
-        raise NardyError(f"seed must be between 0 and 2**63-1, got {seed}")
+        raise ArgumentError(f"{{seed}} must be between 0 and 2**63-1, got {seed}")
     if until_se is not None and until_se <= 0:
-        raise NardyError(f"--until-se must be positive, got {until_se}")
+        raise ArgumentError(f"{{until_se}} must be positive, got {until_se}")
     from .engine import outcome
     if outcome(position, rules) is not None:
-        raise NardyError(f"the game is already over in {str(position)!r}")
+        raise GameOverError(f"the game is already over in {str(position)!r}")
     spec = GameSpec(position, rules, white, black, seed, stratify, scoring.resolved(white, black))
 
     trace: list[tuple[int, float, float]] = []
@@ -227,5 +227,5 @@ def _policies(policies) -> tuple[Policy, Policy]:
     if isinstance(policies, (str,)) or not isinstance(policies, Sequence):
         policies = (policies, policies)
     if len(policies) != 2:
-        raise NardyError("policies must be one policy or a (white, black) pair")
+        raise PolicyError("policies must be one policy or a (white, black) pair")
     return tuple(as_policy(p) for p in policies)  # type: ignore[return-value]

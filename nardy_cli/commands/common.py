@@ -8,10 +8,10 @@ from typing import Any, Callable
 import click
 
 from ..dice import Dice, parse_dice
-from ..errors import NardyError
+from ..errors import ArgumentError, NardyError
 from ..positions_file import NamedPosition, resolve_positions
 from ..render import FORMATS
-from ..rules import BLOCK_CHECKS, HEAD_RULES, PRESETS, Rules, make_rules
+from ..rules import BLOCK_CHECKS, HEAD_RULES, PRESETS, make_rules
 
 
 class BadInput(click.ClickException):
@@ -53,14 +53,35 @@ POSITION = PositionType()
 DICE = DiceType()
 
 
+def option_names(ctx: click.Context | None) -> dict[str, str]:
+    """Each parameter's keyword -> the name a user types: `until_se` -> `--until-se`, `file` -> `FILE`."""
+    names: dict[str, str] = {}
+    for param in ctx.command.params if ctx is not None else ():
+        if param.name is None:
+            continue
+        if isinstance(param, click.Option):
+            longs = [o for o in param.opts if o.startswith("--")]
+            names[param.name] = (longs or param.opts)[0]
+        else:
+            names[param.name] = param.human_readable_name
+    return names
+
+
+def error_message(exc: NardyError, ctx: click.Context | None = None) -> str:
+    """The library's message, with the command's own option names for the arguments it names."""
+    if isinstance(exc, ArgumentError):
+        return exc.message(option_names(ctx))
+    return str(exc)
+
+
 def handle_errors(func: Callable) -> Callable:
-    """Turn library errors into `Error: ...` with exit code 2."""
+    """Turn library errors into `Error: ...` with exit code 2, naming this command's options."""
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
         except NardyError as exc:
-            raise BadInput(str(exc)) from None
+            raise BadInput(error_message(exc, click.get_current_context(silent=True))) from None
     return wrapper
 
 
@@ -102,8 +123,3 @@ def block_validation_option(func: Callable) -> Callable:
 def flatten(groups: tuple[list[NamedPosition], ...]) -> list[NamedPosition]:
     """Positions of several POSITION arguments, in order."""
     return [p for group in groups for p in group]
-
-
-def rules_json(rules: Rules) -> dict:
-    """The rules as they appear in every JSON output."""
-    return rules.to_dict()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..errors import NardyError
+from ..errors import ArgumentError
 from ..positions_file import NamedPosition
 from ..rollout import RolloutResult, rollout
 
@@ -13,7 +13,7 @@ def batch_rollout(positions: list[NamedPosition], policies="heuristic", games: i
                   rules=None, *, progress=None, **options) -> list[RolloutResult]:
     """Roll out each position (same seed and settings for all), in file order."""
     if not positions:
-        raise NardyError("no positions to roll out")
+        raise ArgumentError("no positions to roll out")
     kwargs = dict(options)
     if seed is not None:
         kwargs["seed"] = seed

@@ -9,7 +9,7 @@ import pandas as pd
 
 from .. import __version__
 from ..dice import ALL_ROLLS, Dice, parse_dice
-from ..errors import DiceError, NardyError
+from ..errors import ArgumentError, DiceError
 from ..position import START
 from ..rollout import DEFAULT_SEED
 from ..rules import PRESETS, Rules
@@ -95,7 +95,7 @@ def opening_table(rolls: list[Dice] | None = None, policies="heuristic", games: 
                                    "black_equity": top_play.equity, "black_equity_se": top_play.equity_se,
                                    "games": top_play.games})
     if not rows:
-        raise NardyError("no opening rolls to study")
+        raise ArgumentError("no opening rolls to study")
     params = {"rules": rules.to_dict(), "policies": policies if isinstance(policies, str) else str(policies),
               "seed": seed, "games_per_play": games, "reply_games": reply_games if replies else None,
               "top": top, "until_se": until_se, "stratify": stratify, "rolls": [str(d) for d in rolls], "replies": replies,

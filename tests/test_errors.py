@@ -1,0 +1,58 @@
+"""One error class per kind of failure; library messages name arguments, the command line names its flags."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from click.testing import CliRunner
+
+from nardy_cli.cli import cli
+from nardy_cli.duel import duel
+from nardy_cli.errors import ArgumentError, GameOverError, NardyError
+from nardy_cli.position import parse_position
+from nardy_cli.rollout import rollout
+from nardy_cli.study.analyze import rank_plays
+
+# White has borne off all 15 checkers: the game is over.
+#   W: -            B: 1x15
+FINISHED = parse_position("W:- B:1x15 b")
+
+
+@pytest.mark.parametrize("run", [lambda: rollout(FINISHED, "random", games=10),
+                                 lambda: duel("random", "random", 10, position=FINISHED)])
+def test_a_finished_game_is_game_over_everywhere(run):
+    """Catches a finished game raised as a plain NardyError (rollout and duel once did)."""
+    with pytest.raises(GameOverError, match="already over"):
+        run()
+
+
+@pytest.mark.parametrize("run, keyword", [
+    (lambda: rollout(parse_position("start"), "random", games=10, until_se=-1.0), "until_se"),
+    (lambda: rank_plays(parse_position("start"), None, "random", 100), "dice"),
+])
+def test_library_messages_name_keywords_not_flags(run, keyword):
+    """Catches a library message that names a command-line flag (`--until-se`, `--dice`)."""
+    with pytest.raises(ArgumentError) as info:
+        run()
+    assert keyword in str(info.value) and "--" not in str(info.value)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["rollout", "start", "--games", "10", "--until-se", "-1"], "Error: --until-se must be positive, got -1.0\n"),
+    (["analyze", "start", "--games", "10"], "Error: no dice: give --dice or a position that carries dice\n"),
+    (["rollout", "start", "--executor", "dask"],
+     "Error: --executor dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)\n"),
+])
+def test_the_command_line_names_its_flags(args, message):
+    """Catches the CLI showing the library's keyword (`until_se`) instead of its own option name."""
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code == 2 and out.output == message
+
+
+def test_argument_error_keeps_its_fields_through_pickle():
+    """Catches an ArgumentError that a worker process cannot send back: an __init__ that pickling
+    cannot call again, or fields lost on the way (the parent would show `games`, not `--games`)."""
+    exc = pickle.loads(pickle.dumps(ArgumentError("{games} must be at least 1, got 0")))
+    assert isinstance(exc, NardyError)
+    assert exc.message({"games": "--games"}) == "--games must be at least 1, got 0"
