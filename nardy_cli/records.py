@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .dice import Dice, parse_dice
 from .engine import Outcome, legal_plays, outcome
-from .errors import GameRecordError, NardyError
+from .errors import GameRecordError, IllegalPlayError, NardyError, NotationError
 from .play import OFF, Play
 from .position import BLACK, SIDE_NAMES, START, WHITE, Position, parse_position
 from .rules import PRESETS, Rules, format_points, make_rules
@@ -95,22 +95,22 @@ class GameRecord:
 def parse_moves(text: str) -> tuple[tuple[int, int], ...] | None:
     """Checker moves of a typed play: `1/12`, `1/7/12`, `13/off(2)`; None for a pass.
 
-    Raises `NardyError` on a token that is not a move; the message quotes it.
+    Raises `NotationError` on a token that is not a move; the message quotes it.
     """
     stripped = " ".join(text.split()).lower()
     if stripped in PASS_WORDS:
         return None
     if not stripped:
-        raise NardyError("missing play: write the steps, or '-' for a pass")
+        raise NotationError("missing play: write the steps, or '-' for a pass")
     moves: list[tuple[int, int]] = []
     for token in stripped.split():
         m = _MOVE_RE.match(token)
         if not m:
-            raise NardyError(f"bad move {token!r}: expected FROM/TO such as '1/12' or '22/off'")
+            raise NotationError(f"bad move {token!r}: expected FROM/TO such as '1/12' or '22/off'")
         points = [OFF if p == "off" else int(p) for p in m.group(1).split("/")]
         for a, b in zip(points, points[1:]):
             if not 1 <= a <= 24 or not 1 <= b <= OFF or b <= a:
-                raise NardyError(f"bad move {token!r}: points 1-24, moving forward")
+                raise NotationError(f"bad move {token!r}: points 1-24, moving forward")
             moves.extend([(a, b)] * int(m.group(2) or 1))
     return tuple(moves)
 
@@ -119,27 +119,27 @@ def match_play(text: str, position: Position, dice: Dice, rules: Rules = FEDERAT
     """The legal play of `dice` that `text` describes, matched by the position it leads to.
 
     Any order of steps and a checker's whole path are accepted (`1/12` = `1/7 7/12`).
-    Raises `IllegalPlayError`-like `NardyError` naming the token when no legal play matches.
+    Raises `IllegalPlayError` naming the token when no legal play matches.
     """
     moves = parse_moves(text)
     plays = legal_plays(position, dice, rules)
     if moves is None:
         if plays[0].is_pass:
             return plays[0]
-        raise NardyError(f"illegal pass {text.strip()!r}: {len(plays)} legal plays exist")
+        raise IllegalPlayError(f"illegal pass {text.strip()!r}: {len(plays)} legal plays exist")
     counts = list(position.checkers(position.turn))
     for a, b in moves:
         counts[a - 1] -= 1
         if b != OFF:
             counts[b - 1] += 1
     if min(counts) < 0:
-        raise NardyError(f"illegal play {text.strip()!r}: moves more checkers than stand on a point")
+        raise IllegalPlayError(f"illegal play {text.strip()!r}: moves more checkers than stand on a point")
     target = tuple(counts)
     matches = [p for p in plays if p.result.checkers(position.turn) == target]
     if len(matches) > 1:  # cannot happen while legal_plays lists each result once; kept as a guard
-        raise NardyError(f"ambiguous play {text.strip()!r}: {len(matches)} legal plays match")
+        raise IllegalPlayError(f"ambiguous play {text.strip()!r}: {len(matches)} legal plays match")
     if not matches:
-        raise NardyError(f"illegal play {text.strip()!r}")
+        raise IllegalPlayError(f"illegal play {text.strip()!r}")
     return matches[0]
 
 
@@ -171,7 +171,7 @@ def parse_result(text: str) -> Outcome | None:
         return Outcome(None, "draw")
     m = _RESULT_RE.match(t)
     if not m:
-        raise NardyError(f"bad result {text!r}: expected e.g. 'White wins by mars', 'draw' or '*'")
+        raise NotationError(f"bad result {text!r}: expected e.g. 'White wins by mars', 'draw' or '*'")
     return Outcome(WHITE if m.group(1).lower()[0] == "w" else BLACK, m.group(2).lower())
 
 
