@@ -20,7 +20,7 @@ import pandas as pd
 
 from .dice import ALL_ROLLS
 from .engine import enumerate_board, plays_from_kernel
-from .errors import NardyError
+from .errors import ArgumentError, NotationError
 from .evaluators import (ROLL_WEIGHTS, LookaheadEvaluator, base_evaluator, exact_value, get_evaluator,
                          result_board, result_values, roll_boards)
 from .position import SIDE_NAMES, WHITE
@@ -42,7 +42,7 @@ class Thresholds:
 
     def __post_init__(self) -> None:
         if not 0 <= self.doubtful <= self.error <= self.blunder:
-            raise NardyError(f"thresholds must rise: doubtful {self.doubtful} <= error {self.error} "
+            raise ArgumentError(f"thresholds must rise: doubtful {self.doubtful} <= error {self.error} "
                              f"<= blunder {self.blunder}")
 
     def mark(self, lost: float) -> str:
@@ -62,9 +62,9 @@ def parse_thresholds(text: str) -> Thresholds:
     try:
         values = [float(p) for p in parts]
     except ValueError:
-        raise NardyError(f"bad thresholds {text!r}: expected three numbers such as '0.04,0.08,0.16'") from None
+        raise NotationError(f"bad thresholds {text!r}: expected three numbers such as '0.04,0.08,0.16'") from None
     if len(values) != 3:
-        raise NardyError(f"bad thresholds {text!r}: expected three numbers such as '0.04,0.08,0.16'")
+        raise NotationError(f"bad thresholds {text!r}: expected three numbers such as '0.04,0.08,0.16'")
     return Thresholds(*values)
 
 
@@ -212,7 +212,7 @@ def side_code(name: str) -> str:
         return "w"
     if key in ("b", "black"):
         return "b"
-    raise NardyError(f"bad side {name!r}: expected white or black")
+    raise NotationError(f"bad side {name!r}: expected white or black")
 
 
 __all__ = ["Thresholds", "parse_thresholds", "GameReview", "review_game", "side_code", "MARKS", "SIDE_NAMES"]
