@@ -61,13 +61,33 @@ def _last_roll_value(board: np.ndarray, rules: Rules) -> float:
     return total
 
 
+SURE_FINISH_MAX = 4   # opponent checkers (all home) for which a sure finish next roll is checked
+
+
+def _sure_finish_value(board: np.ndarray, nxt: np.ndarray, white: bool, rules: Rules) -> float | None:
+    """The mover's value when the opponent bears off all its checkers with every roll, else None."""
+    finals = []
+    for dice in ALL_ROLLS:
+        replies = enumerate_board(nxt, 15 - kb.on_board(board), dice, rules)[0]
+        done = np.flatnonzero(np.maximum(replies, 0).sum(axis=1) == 0)
+        if len(done) == 0:
+            return None
+        finals.append(replies[done[0]].copy())
+    if not white and rules.last_roll and kb.all_home(board):
+        return -_last_roll_value(finals[0], rules)   # White finishes; the mover (Black) has its last roll
+    return -float(_class_points(rules)[kb.loser_class(board)])
+
+
 def exact_value(board: np.ndarray, white: bool, rules: Rules) -> float | None:
-    """The mover's exact equity when the game is decided (or only Black's last roll is left), else None."""
+    """The mover's exact equity when the game is decided, when only Black's last roll is left (R8),
+    or when the opponent (at most four checkers, all home) bears off everything with any roll; else None."""
     nxt = np.ascontiguousarray(-board[_HALF_TURN])
     status = kb.game_status(nxt, not white, rules.last_roll)
     if status == kb.IN_PLAY:
         if white and kb.on_board(board) == 0:
             return _last_roll_value(board, rules)
+        if kb.on_board(nxt) <= SURE_FINISH_MAX and kb.all_home(nxt):
+            return _sure_finish_value(board, nxt, white, rules)
         return None
     if status == kb.DRAWN:
         return 0.0
@@ -84,8 +104,12 @@ def result_values(evaluator: Evaluator, boards: np.ndarray, white: np.ndarray | 
     out = np.empty(n, dtype=np.float64)
     if n == 0:
         return out
-    # a game can only be decided when a side has no checker left on the board
-    decided = (np.maximum(boards, 0).sum(axis=1) == 0) | (np.minimum(boards, 0).sum(axis=1) == 0)
+    # decided: a side has no checker left, or the opponent may finish next roll (few checkers, all home)
+    opp = -np.minimum(boards, 0)
+    opp_on = opp.sum(axis=1)
+    opp_home = opp[:, 6:12].sum(axis=1)   # the opponent's points 19-24 in the mover's numbering
+    decided = ((np.maximum(boards, 0).sum(axis=1) == 0) | (opp_on == 0)
+               | ((opp_on <= SURE_FINISH_MAX) & (opp_home == opp_on)))
     open_rows = ~decided
     for i in np.flatnonzero(decided):
         v = exact_value(boards[i], bool(white[i]), rules)

@@ -29,7 +29,7 @@ _TAG_RE = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]$
 _RESULT_RE = re.compile(r"^(white|black|w|b)\s+(?:wins\s+)?(?:by\s+)?(oin|home-mars|mars|koks)$", re.I)
 _TOKEN_RE = re.compile(r"""
     (?P<num>\d+\.(?:\.\.)?)(?=\s|$|\{) |
-    (?P<dice>[1-6]-?[1-6])\s*: |
+    (?P<dice>\d-?\d)\s*: |
     (?P<result>(?:white|black)\s+wins\s+by\s+(?:home-mars|oin|mars|koks)\b|draw\b|\*) |
     (?P<word>[^\s{]+)
 """, re.X | re.I)
@@ -106,7 +106,8 @@ def parse_moves(text: str) -> tuple[tuple[int, int], ...] | None:
     for token in stripped.split():
         m = _MOVE_RE.match(token)
         if not m:
-            raise NotationError(f"bad move {token!r}: expected FROM/TO such as '1/12' or '22/off'")
+            hint = " (a roll needs a colon: '6-5: 1/12')" if re.match(r"^\d-\d$", token) else ""
+            raise NotationError(f"bad move {token!r}: expected FROM/TO such as '1/12' or '22/off'{hint}")
         points = [OFF if p == "off" else int(p) for p in m.group(1).split("/")]
         for a, b in zip(points, points[1:]):
             if not 1 <= a <= 24 or not 1 <= b <= OFF or b <= a:
@@ -308,6 +309,9 @@ def _replay(tokens: list[tuple[str, str, int]], start: Position, rules: Rules
         where = f"turn {number} ({SIDE_NAMES[pos.turn]})"
         if end is not None and kind != "comment":
             raise GameRecordError(f"{where}: {text!r} after the result {end!r}")
+        if kind in ("num", "dice", "word") and plies and outcome(pos, rules) is not None:
+            raise GameRecordError(f"{where}: the game is already over ({outcome(pos, rules)}), "
+                                  f"but the record goes on with {text!r} (line {line})")
         if kind == "comment":
             if plies:
                 last = plies[-1]
@@ -337,10 +341,8 @@ def _replay(tokens: list[tuple[str, str, int]], start: Position, rules: Rules
                 words.append(tokens[j][1])
                 j += 1
             play_text = " ".join(words)
-            over = outcome(pos, rules)
-            if over is not None:
-                raise GameRecordError(f"{where} {dice}: the game is already over ({over}), "
-                                      f"but the record goes on with {f'{text}: {play_text}'.strip()!r}")
+            if outcome(pos, rules) is not None:
+                raise GameRecordError(f"{where} {dice}: the game is over before it starts ({outcome(pos, rules)})")
             try:
                 play = match_play(play_text, pos, dice, rules)
             except NardyError as exc:

@@ -18,7 +18,7 @@ from .common import POSITION, BadInput, format_option, handle_errors, rules_opti
 Examples:
   nardy play heuristic racer
   nardy play lookahead:heuristic heuristic --games 10 --output games/ladder --seed 7
-  nardy play heuristic heuristic --position "W:1x10,12x3,19x2 B:1x9,5x3,13x3 w"
+  nardy play heuristic heuristic --position "W:1x10,12x3,19x2 B:1x9,5x3,10x3 w"
   nardy play nardy_cli.evaluators:estimate_player racer --format json
 """)
 @click.argument("white", metavar="A")
