@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .errors import NardyError
+from .errors import OutputError
 from .render import to_json
 
 
@@ -28,7 +28,7 @@ def prepare_output(path: str | Path) -> tuple[Path, Path]:
         tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}-", dir=parent))
         tmp.chmod(0o777 & ~_umask())
     except OSError as exc:
-        raise NardyError(f"cannot write to output directory {str(final)!r}: {exc.strerror}") from None
+        raise OutputError(f"cannot write to output directory {str(final)!r}: {exc.strerror}") from None
     return tmp, final
 
 
@@ -56,10 +56,10 @@ def ensure_writable(path: str | Path | None, force: bool = False) -> None:
     tmp, final = prepare_output(path)
     shutil.rmtree(tmp, ignore_errors=True)
     if final.exists() and not final.is_dir():
-        raise NardyError(f"cannot write to output directory {str(final)!r}: it is a file")
+        raise OutputError(f"cannot write to output directory {str(final)!r}: it is a file")
     if final.exists() and not force and not is_report_folder(final):
-        raise NardyError(f"output folder {str(final)!r} holds files that are not a nardy report; "
-                         "choose another folder or allow replacing it")
+        raise OutputError(f"output folder {str(final)!r} holds files that are not a nardy report; "
+                          "choose another folder or allow replacing it")
 
 
 def commit_output(tmp: Path, final: Path, force: bool = False) -> Path:
@@ -67,15 +67,15 @@ def commit_output(tmp: Path, final: Path, force: bool = False) -> Path:
     try:
         if final.exists():
             if not final.is_dir():
-                raise NardyError(f"output path {str(final)!r} exists and is not a directory")
+                raise OutputError(f"output path {str(final)!r} exists and is not a directory")
             if not force and not is_report_folder(final):
-                raise NardyError(f"output folder {str(final)!r} holds files that are not a nardy report; "
-                                 "choose another folder or allow replacing it")
+                raise OutputError(f"output folder {str(final)!r} holds files that are not a nardy report; "
+                                  "choose another folder or allow replacing it")
             shutil.rmtree(final)
         os.replace(tmp, final)
     except OSError as exc:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise NardyError(f"cannot write to output directory {str(final)!r}: {exc.strerror}") from None
+        raise OutputError(f"cannot write to output directory {str(final)!r}: {exc.strerror}") from None
     return final
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..diagram import board_diagram
-from ..errors import NardyError
+from ..errors import OutputError
 from .common import POSITION, BadInput, block_validation_option, flatten, handle_errors
 
 
@@ -41,7 +41,7 @@ def command(positions, numbering: str, fmt: str | None, out: str | None, no_bloc
         try:
             save_figure(draw_board(items[0].position, numbering[0], name=items[0].name), path)
         except OSError as exc:
-            raise NardyError(f"cannot write {str(path)!r}: {exc.strerror}") from None
+            raise OutputError(f"cannot write {str(path)!r}: {exc.strerror}") from None
         click.echo(f"Board written to {path}", err=True)
         return
     blocks = []
@@ -55,7 +55,7 @@ def command(positions, numbering: str, fmt: str | None, out: str | None, no_bloc
     try:
         Path(out).write_text(text + "\n", encoding="utf-8")
     except OSError as exc:
-        raise NardyError(f"cannot write {out!r}: {exc.strerror}") from None
+        raise OutputError(f"cannot write {out!r}: {exc.strerror}") from None
     click.echo(f"Board written to {out}", err=True)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import NardyError
+from ..errors import OutputError, PositionsFileError, ResultsError
 from ..executors import default_workers
 from ..positions_file import read_positions
 from ..render import frame_text, to_json
@@ -144,7 +144,7 @@ def batch_command(file, policy, games, until_se, seed, workers, stratify, execut
     """Roll out every position of a positions FILE into one table."""
     positions = read_positions(file)
     if not positions:
-        raise NardyError(f"positions file {file!r} holds no position")
+        raise PositionsFileError(f"positions file {file!r} holds no position")
     check_report_flags(output, html, svg, force)
     bar = StepBar("batch: positions ", not quiet)
     try:
@@ -190,7 +190,7 @@ def chart_command(results, kind, index, list_kinds, out) -> None:
         data = json.loads(Path(results).read_text())
         kinds = chart_kinds(data)
     except (ValueError, KeyError, TypeError):
-        raise NardyError(f"{results!r} is not a nardy results.json") from None
+        raise ResultsError(f"{results!r} is not a nardy results.json") from None
     if list_kinds or kind is None:
         if kind is None and not list_kinds:
             raise BadInput(f"choose --kind: {', '.join(kinds)}")
@@ -207,5 +207,5 @@ def chart_command(results, kind, index, list_kinds, out) -> None:
     try:
         save_figure(kinds[kind](data, index - 1), Path(out))
     except OSError as exc:
-        raise NardyError(f"cannot write {out!r}: {exc.strerror}") from None
+        raise OutputError(f"cannot write {out!r}: {exc.strerror}") from None
     click.echo(f"Chart written to {out}", err=True)

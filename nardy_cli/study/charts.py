@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import PercentFormatter
 
-from ..errors import NardyError
+from ..errors import ResultsError
 from .figures import ACCENT, DRAW, LABEL_SIZE, LIGHT, LOSE, MUTED, SIDE_COLOURS, WIN, as_data, empty_message, \
     run_line, titles
 
@@ -132,7 +132,7 @@ def opening_heatmap(table: Any, title: str | None = None) -> Figure:
     table = as_data(table)
     best = [r for r in table["rows"] if r["rank"] == 1]
     if not best:
-        raise NardyError("the opening table has no rows")
+        raise ResultsError("the opening table has no rows")
     fig, ax = _fig(6.6, 5.8)
     im = _annotated_grid(ax, _roll_grid(best), "+.2f", "RdYlGn")
     ax.set_xticks(range(6), [str(d) for d in range(1, 7)])
@@ -268,7 +268,7 @@ def convergence_chart(trace: list[list[float]], title: str | None = None, subtit
                       side: str = "the side to move") -> Figure:
     """Running equity against games played, with the ±2 SE band."""
     if not trace:
-        raise NardyError("no convergence trace in these results")
+        raise ResultsError("no convergence trace in these results")
     games, eq, se = (np.array(c, dtype=float) for c in zip(*trace))
     fig, ax = _fig(8.0, 4.4)
     ax.fill_between(games, eq - 2 * se, eq + 2 * se, color="#c5d8f2", label="±2 SE")

@@ -19,13 +19,12 @@ from . import report_tables as rt
 from .charts import position_label, side_to_move
 from .figures import policy_text, run_line, save_figure
 
-KINDS = ("rollout", "analyze", "openings", "batch")
 TEMPLATES = Path(__file__).parent / "templates"
 RANDOM_WARNING = ("These numbers come from **random play** (policy `random`): both sides pick any legal play "
                   "at random, which no player does. Use them to study the rules, not strategy; for realistic "
                   "odds re-run with `--policy heuristic` or a stronger bot.")
 
-__all__ = ["KINDS", "chart_kinds", "regenerate", "render_folder", "results_table", "save_figure"]
+__all__ = ["chart_kinds", "regenerate", "render_folder", "results_table", "save_figure"]
 
 
 def _charts():
