@@ -18,17 +18,13 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import GameOverError, NardyError
+from .errors import BearoffError, GameOverError
 from .kernels import bearoff as kb
 from .position import Position
 from .rules import PRESETS, Rules
 from .stats import CLASS_KEYS
 
 FORMAT_VERSION = 1
-
-
-class BearoffError(NardyError):
-    """A position outside the bear-off databases (a side not all home)."""
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,10 @@ class ArgumentError(NardyError):
         return self.template.format_map({a: names.get(a, a) for a in self.arguments})
 
 
+class BearoffError(NardyError):
+    """A position outside the bear-off databases (a side not all home)."""
+
+
 class NoGamesError(NardyError):
     """A run that ended (interrupted) before any game finished: there is nothing to report."""
 
