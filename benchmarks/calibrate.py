@@ -50,8 +50,8 @@ def self_play(games: int, seed: int):
             if rng.random() < 0.1:
                 idx = int(rng.integers(n))
             else:
-                idx = choose_play(boards, n, HEURISTIC.kind, weights, False, rstate, 0, 0, *scratch.arrays(),
-                                  *choice_scratch())
+                idx = choose_play(boards, n, HEURISTIC.kind, weights, False, rstate, True, 0, 0, *scratch.arrays(),
+                                  choice_scratch())
             rows.append((feature_vector(boards[idx]), pos.turn == "w"))
             from nardy_cli.engine import plays_from_kernel
             pos = plays_from_kernel(pos, dice, boards, sf, sd, n, nsteps)[idx].result

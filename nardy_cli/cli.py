@@ -38,6 +38,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                "Review GAME (a game record file, - for stdin): equity lost by every decision, marks, luck, totals."),
     "rollout": ("nardy_cli.commands.rollout_cmd:command",
                 "Roll out POSITION: chances of every outcome for the side to move, equity, move deficits."),
+    "train": ("nardy_cli.commands.train_cmd:command",
+              "Train the neural evaluator by TD(lambda) self-play, with checkpoints and benchmark duels."),
     "show": ("nardy_cli.commands.show:command",
              "Draw POSITION: both numberings, off and pip counts, side to move and dice."),
 }

@@ -25,12 +25,12 @@ USER_A, USER_B = 100, 101   # policy kinds of the first and second user evaluato
 EVAL_A = EVAL_B = BUILTIN_CHOOSE = None
 
 
-def _user_choose(boards, n, kind, weights, lookahead, rstate, head_rule, block_check, scratch_boards,
-                 scratch_from, scratch_die, memo, memo_stamp, feats, scores, opp):
+def _user_choose(boards, n, kind, weights, lookahead, rstate, mover_white, head_rule, block_check, scratch_boards,
+                 scratch_from, scratch_die, memo, memo_stamp, scratch):
     """`choose_play` with two more kinds: the best result by EVAL_A or EVAL_B (first of equals)."""
     if kind != USER_A and kind != USER_B:
-        return BUILTIN_CHOOSE(boards, n, kind, weights, lookahead, rstate, head_rule, block_check,
-                              scratch_boards, scratch_from, scratch_die, memo, memo_stamp, feats, scores, opp)
+        return BUILTIN_CHOOSE(boards, n, kind, weights, lookahead, rstate, mover_white, head_rule, block_check,
+                              scratch_boards, scratch_from, scratch_die, memo, memo_stamp, scratch)
     best = 0
     best_score = -1e300
     for i in range(n):

@@ -1,13 +1,32 @@
-"""The two policy kinds and the protocol a user's Python bot follows."""
+"""What a policy is: a description of how a side picks one of the distinct legal results of its roll.
+
+Every policy is asked the same way, `policy.pick(turn) -> index into turn.plays`.
+Two kinds exist.  A `CompiledPolicy` (a built-in evaluator, a user's numba
+evaluator, the network) also runs inside the compiled game loop (`in_kernel`), so
+whole games never leave compiled code; a `PythonPolicy` wraps any object with
+`choose(position, dice, plays, rng) -> play` and runs in the Python turn loop.
+
+A policy found by name (`module:attribute` or an entry point) remembers that
+name as its `source`, and is pickled as the name alone: a worker process (or a
+Dask worker) resolves it itself, once per process, so a bot holding a lock, a
+model handle or a connection never has to be pickled.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..kernels.evaluate import N_WEIGHTS
+from ..errors import PolicyError
+from ..kernels.evaluate import N_WEIGHTS, NEURAL
+
+if TYPE_CHECKING:
+    from ..kernels.movegen import Workspace
+    from ..position import Position
+    from ..rules import Rules
 
 
 @runtime_checkable
@@ -17,36 +36,150 @@ class ChoosesPlays(Protocol):
     def choose(self, position: Any, dice: Any, plays: list, rng: np.random.Generator) -> Any: ...
 
 
-@dataclass(frozen=True)
-class CompiledPolicy:
+@dataclass
+class Turn:
+    """One decision put to a policy: the position with its dice and every distinct legal play.
+
+    `boards` holds the plays' results as mover-relative kernel boards (row i is
+    plays[i]); `rstate` is the compiled policies' random stream of the game and
+    `rng` the Python bots' generator, both seeded from (seed, game).
+    """
+
+    position: Position
+    plays: list
+    boards: np.ndarray
+    rules: Rules
+    rstate: np.ndarray
+    rng: np.random.Generator
+    scratch: Workspace
+    choice: tuple
+
+    @property
+    def dice(self):
+        """The roll being played."""
+        return self.position.dice
+
+
+class Policy:
+    """Base of every policy: a name, a one-line description, and `pick`."""
+
+    name: str
+    description: str
+    source: str | None
+    in_kernel: ClassVar[bool] = False   # True: the compiled game loop can run it without Python
+
+    def pick(self, turn: Turn) -> int:
+        """The index in `turn.plays` of the play this policy makes."""
+        raise NotImplementedError
+
+    def resolvable_as(self, name: str) -> "Policy":
+        """This policy, pickled as `name` from now on (see the module docstring)."""
+        return replace(self, source=name)  # type: ignore[type-var]
+
+    def __reduce__(self):
+        if self.source is not None:
+            return policy_by_name, (self.source,)
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, eq=True)
+class CompiledPolicy(Policy):
     """A policy the game kernel runs itself: a built-in evaluator kind and its weights,
-    or a user's numba `evaluator(board) -> float` of the board after the mover's play."""
+    or a user's numba `evaluator(board) -> float` of the board after the mover's play.
+
+    `weights` may be any length (a tuple or a float64 array): the kernel gets them
+    zero-padded to at least `N_WEIGHTS`.
+    """
 
     name: str
     kind: int
     description: str
-    weights: tuple[float, ...] = field(default=(0.0,) * N_WEIGHTS)
+    weights: Any = field(default=(0.0,) * N_WEIGHTS)
     lookahead: bool = False
     evaluator: Any = None   # a user's numba function score(board) -> float, or None for a built-in
+    network: Any = None     # the neural kind's `Network`; None means the shipped one
+    source: str | None = None   # the name that re-creates it in another process (see `policy_by_name`)
 
-    def weight_array(self) -> np.ndarray:
-        """Weights padded to the kernel's fixed length."""
-        w = np.zeros(N_WEIGHTS, dtype=np.float64)
-        w[: len(self.weights)] = self.weights
+    in_kernel: ClassVar[bool] = True
+
+    def resolvable_as(self, name: str) -> "CompiledPolicy":
+        """This policy, pickled as `name` from now on; built-ins are plain data and pickle as they are."""
+        return replace(self, source=name) if self.evaluator is not None else self
+
+    def weight_array(self, rules=None) -> np.ndarray:
+        """The kernel's parameter vector: weights padded to the fixed length, or the network under `rules`."""
+        if self.kind == NEURAL:
+            from ..network import default_network
+            from ..rules import PRESETS
+            net = self.network if self.network is not None else default_network()
+            return net.kernel_params(rules if rules is not None else PRESETS["federation"])
+        weights = np.asarray(self.weights, dtype=np.float64).ravel()
+        w = np.zeros(max(N_WEIGHTS, weights.size), dtype=np.float64)
+        w[: weights.size] = weights
         return w
+
+    def chooser(self):
+        """(compiled chooser, kind code) that picks this policy's play, as the game kernel does."""
+        if self.evaluator is None:
+            from ..kernels.evaluate import choose_play
+            return choose_play, self.kind
+        from ..kernels import user
+        return user.kernels(self.evaluator, self.evaluator)[0], user.USER_A
+
+    def pick(self, turn: Turn) -> int:
+        """The kernel's choice among the turn's results (same chooser, same random stream)."""
+        choose, kind = self.chooser()
+        rules = turn.rules
+        return int(choose(turn.boards.copy(), len(turn.plays), kind, self._params(rules), self.lookahead,
+                          turn.rstate, turn.position.turn == "w", rules.head_code, rules.block_code,
+                          *turn.scratch.arrays(), turn.choice))
+
+    def _params(self, rules) -> np.ndarray:
+        """`weight_array(rules)`, computed once per rules (the network's vector is not free)."""
+        cached = self.__dict__.get("_params_cache")
+        if cached is None or cached[0] is not rules:
+            cached = (rules, self.weight_array(rules))
+            object.__setattr__(self, "_params_cache", cached)
+        return cached[1]
 
 
 @dataclass(frozen=True)
-class PythonPolicy:
+class PythonPolicy(Policy):
     """A user's bot: any object with `choose(position, dice, plays, rng)`."""
 
     name: str
     obj: Any
     description: str = "user policy (Python)"
+    source: str | None = None   # the name that re-creates it in another process (see `policy_by_name`)
 
     def choose(self, position, dice, plays, rng):
         """Ask the wrapped object for its choice."""
         return self.obj.choose(position, dice, plays, rng)
 
+    def pick(self, turn: Turn) -> int:
+        """The bot's choice, checked against the legal plays; a failure is a `PolicyError` naming the bot."""
+        position, plays = turn.position, turn.plays
+        try:
+            choice = self.obj.choose(position, turn.dice, plays, turn.rng)
+        except Exception as exc:
+            raise PolicyError(f"policy {self.name!r} raised {type(exc).__name__}: {exc}") from None
+        if isinstance(choice, (int, np.integer)) and not isinstance(choice, bool) and 0 <= choice < len(plays):
+            return int(choice)
+        for i, p in enumerate(plays):
+            if choice is p or choice == p or (type(choice) is type(p.result) and choice == p.result):
+                return i
+        raise PolicyError(f"policy {self.name!r} returned {choice!r}, which is not one of the "
+                          f"{len(plays)} legal plays of {turn.dice} in {str(position.with_dice(None))!r}")
 
-Policy = CompiledPolicy | PythonPolicy
+
+@lru_cache(maxsize=None)
+def policy_by_name(name: str) -> Policy:
+    """A policy re-created from its name in a worker process: resolved once per process, then reused.
+
+    A resolution error is a `PolicyError` that says it happened on a worker.
+    """
+    from .registry import get_policy
+    try:
+        return get_policy(name)
+    except PolicyError as exc:
+        raise PolicyError(f"on a worker process: {exc}") from None

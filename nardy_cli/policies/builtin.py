@@ -31,13 +31,16 @@ HEURISTIC = CompiledPolicy("heuristic", ev.HEURISTIC,
                            "hand-built evaluator: pips, blocks, head tempo, mobility and deficits, race",
                            heuristic_weights())
 
-BUILTINS: dict[str, CompiledPolicy] = {p.name: p for p in (RANDOM, RACER, HEURISTIC)}
+NEURAL = CompiledPolicy("neural", ev.NEURAL,
+                        "neural network trained by TD(lambda) self-play: best equity under the active points")
+
+BUILTINS: dict[str, CompiledPolicy] = {p.name: p for p in (RANDOM, RACER, HEURISTIC, NEURAL)}
 
 
 def lookahead_of(base: Policy, name: str) -> CompiledPolicy:
     """`lookahead:NAME`: NAME's evaluator searched one ply deeper."""
     if (not isinstance(base, CompiledPolicy) or base.kind == ev.RANDOM or base.lookahead
             or base.evaluator is not None):
-        raise PolicyError(f"policy {name!r}: lookahead needs a built-in evaluator such as 'heuristic'")
+        raise PolicyError(f"policy {name!r}: lookahead needs a built-in evaluator such as 'neural' or 'heuristic'")
     return replace(base, name=name, lookahead=True,
                    description=f"one-ply expectimax with {base.name}'s evaluator")

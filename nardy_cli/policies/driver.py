@@ -57,9 +57,9 @@ def play_one_game_python(spec, white, black, game: int, max_plies: int, deficit:
         elif isinstance(policy, CompiledPolicy):
             special, kinds = user_kernels(spec_for_sides)
             choose = choose_play if special is None else special[0]
-            idx = choose(boards.copy(), n, kinds[0 if pos.turn == WHITE else 1], policy.weight_array(),
-                         policy.lookahead, rstate, rules.head_code, rules.block_code, *scratch.arrays(),
-                         *choice_scratch())
+            idx = choose(boards.copy(), n, kinds[0 if pos.turn == WHITE else 1], policy.weight_array(rules),
+                         policy.lookahead, rstate, pos.turn == WHITE, rules.head_code, rules.block_code,
+                         *scratch.arrays(), choice_scratch())
             chosen = plays[idx]
         else:
             chosen = _ask(policy, pos.with_dice(dice), dice, plays, rng)

@@ -1,0 +1,72 @@
+"""`nardy train`: TD(lambda) self-play training of the neural evaluator, resumable."""
+
+from __future__ import annotations
+
+import signal
+import sys
+
+import click
+
+from .common import handle_errors
+
+
+@click.command("train", epilog="""\b
+Examples:
+  nardy train --games 200000 --output training/run1
+  nardy train --games 400000 --output training/run1        # resumes at 200,000
+  nardy train --games 2000 --output /tmp/t --hidden 32 --bench-every 1000 --chunk 500
+\b
+Training runs for hours on 2 cores: start it in the background, e.g.
+  nohup nardy train --games 2000000 --output training/run1 > train.log 2>&1 &
+The folder holds checkpoint.npz (resume point), best.npz (the best so far by
+benchmark duels), log.csv (the learning curve) and learning-curve.png.
+""")
+@click.option("--games", type=click.IntRange(1), required=True, help="Total games to train (counting earlier runs).")
+@click.option("--output", "out_dir", type=click.Path(file_okay=False), required=True,
+              help="Training folder: checkpoint, best network, log and chart.")
+@click.option("--hidden", type=click.IntRange(8, 512), default=128, show_default=True,
+              help="Hidden units (a new run only).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of weights and self-play dice (a new run only).")
+@click.option("--lr", type=click.FloatRange(min=0.0, min_open=True), default=0.005, show_default=True,
+              help="Starting learning rate (a new run only).")
+@click.option("--lam", type=click.FloatRange(0.0, 1.0), default=0.7, show_default=True,
+              help="TD lambda (a new run only).")
+@click.option("--chunk", type=click.IntRange(1), default=2000, show_default=True,
+              help="Games between progress updates (a new run only).")
+@click.option("--checkpoint-every", type=click.IntRange(1), default=10000, show_default=True,
+              help="Games between checkpoints; a multiple of --chunk (a new run only).")
+@click.option("--bench-every", type=click.IntRange(1), default=50000, show_default=True,
+              help="Games between benchmark duels against heuristic and the best so far (a new run only).")
+@click.option("--bench-pairs", type=click.IntRange(1), default=1000, show_default=True,
+              help="Duplicate-dice pairs per benchmark duel (a new run only).")
+@click.option("--quiet", is_flag=True, help="No progress line.")
+@handle_errors
+def command(games, out_dir, hidden, seed, lr, lam, chunk, checkpoint_every, bench_every, bench_pairs, quiet) -> None:
+    """Train the neural evaluator by TD(lambda) self-play, with checkpoints and benchmark duels."""
+    from pathlib import Path
+
+    from ..training.curve import learning_curve_figure
+    from ..training.trainer import LOG, TrainConfig, read_log, train
+    config = TrainConfig(hidden=hidden, seed=seed, lr=lr, lam=lam, chunk=chunk, checkpoint_every=checkpoint_every,
+                         bench_every=bench_every, bench_pairs=bench_pairs)
+    stopping = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
+    show = not quiet and sys.stderr.isatty()
+
+    def progress(p) -> None:
+        if show:
+            bench = "" if p.last_bench is None else f", vs heuristic {p.last_bench:+.3f} ppg"
+            click.echo(f"\r{p.games:,}/{p.target:,} games, {p.games_per_second:.0f} games/s, "
+                       f"loss {p.loss:.4f}{bench}   ", err=True, nl=False)
+
+    try:
+        net = train(out_dir, games, config, progress=progress, stop=lambda: bool(stopping))
+    except KeyboardInterrupt:
+        click.echo("\nInterrupted: the last checkpoint is kept; run the same command to resume.", err=True)
+        sys.exit(130)
+    if show:
+        click.echo("", err=True)
+    log = Path(out_dir) / LOG
+    if log.exists():
+        learning_curve_figure(read_log(log)).savefig(Path(out_dir) / "learning-curve.png", dpi=120)
+    click.echo(f"trained {net.meta['games_trained']:,} games; weights in {Path(out_dir) / 'checkpoint.npz'}")

@@ -1,0 +1,315 @@
+"""The neural evaluator: inputs of a board, the network's forward pass, class probabilities.
+
+The network scores a mover-relative board right after the mover's play (the
+opponent rolls next) and returns the probabilities of the nine outcome classes
+for the side that just moved, in the order of the game kernel's result codes:
+win by oin, home-mars, mars, koks (0-3), loss by the same (4-7), draw (8).
+
+All parameters live in one float64 vector (see `HEADER`): a header with the
+sizes and the active rules' points, then W1 (inputs x hidden, one contiguous
+row per input so a sparse input adds one row), b1, W2 (classes x hidden), b2.
+Classes the position makes impossible (R9) are masked before the softmax, so
+they get probability 0 exactly and the rest still sums to 1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .board import HOME_START, N_POINTS
+from .features import N_FEATURES, N_OPP, features, opponent_terms
+
+N_CLASSES = 9
+DRAW_CLASS = 8
+UNITS_PER_POINT = 4                       # c >= 1, c >= 2, c >= 3, (c - 3) / 2
+POINT_INPUTS = 2 * N_POINTS * UNITS_PER_POINT
+N_GLOBALS = 13
+N_INPUTS = POINT_INPUTS + N_GLOBALS + N_FEATURES
+MAX_ACTIVE = 2 * N_POINTS * UNITS_PER_POINT + N_GLOBALS + N_FEATURES
+
+# header cells of the parameter vector
+H_MAGIC, H_INPUTS, H_HIDDEN, H_LAST_ROLL, H_POINTS = 0, 1, 2, 3, 4   # H_POINTS..H_POINTS+8: class points
+HEADER = 16
+MAGIC = 1729.0
+INPUT_VERSION = 1
+
+# global inputs, after the point units
+G_OFF, G_OPP_OFF, G_PIPS, G_OPP_PIPS, G_OUT, G_OPP_OUT, G_BACK, G_OPP_BACK, G_CONTACT, G_WHITE, \
+    G_HOME, G_OPP_HOME, G_PIP_DIFF = range(N_GLOBALS)
+
+
+def param_count(n_hidden: int, n_inputs: int = N_INPUTS) -> int:
+    """Length of the parameter vector of a network with `n_hidden` hidden units."""
+    return HEADER + n_inputs * n_hidden + n_hidden + N_CLASSES * n_hidden + N_CLASSES
+
+
+@njit(cache=True)
+def layers(params):
+    """Views (W1, b1, W2, b2) into a parameter vector."""
+    n_in = np.int64(params[H_INPUTS])
+    h = np.int64(params[H_HIDDEN])
+    o = HEADER
+    w1 = params[o:o + n_in * h].reshape((n_in, h))
+    o += n_in * h
+    b1 = params[o:o + h]
+    o += h
+    w2 = params[o:o + N_CLASSES * h].reshape((N_CLASSES, h))
+    o += N_CLASSES * h
+    b2 = params[o:o + N_CLASSES]
+    return w1, b1, w2, b2
+
+
+@njit(cache=True, inline="always")
+def _put(idx, val, m, g, x):
+    """Append global input `g` with value `x` when it is not zero; return the new count."""
+    if x != 0.0:
+        idx[m] = POINT_INPUTS + g
+        val[m] = x
+        return m + 1
+    return m
+
+
+@njit(cache=True)
+def encode(board, mover_white, opp, feats, idx, val):
+    """Write the network's active inputs of `board` into idx/val; return how many.
+
+    `opp` holds the opponent's terms (`opponent_terms`) and `feats` is scratch for
+    the heuristic features, which are inputs too.
+    """
+    m = 0
+    pips = 0
+    opp_pips = 0
+    on = 0
+    opp_on = 0
+    out = 0
+    opp_out = 0
+    back = 0
+    opp_back = 0
+    for p in range(N_POINTS):
+        c = board[p]
+        if c == 0:
+            continue
+        if c > 0:
+            base = p * UNITS_PER_POINT
+            pips += c * (24 - p)
+            on += c
+            if p < HOME_START:
+                out += c
+                if p < 12:
+                    back = 1
+        else:
+            c = -c
+            q = p - 12 if p >= 12 else p + 12     # the opponent's own numbering
+            base = (N_POINTS + q) * UNITS_PER_POINT
+            opp_pips += c * (24 - q)
+            opp_on += c
+            if q < HOME_START:
+                opp_out += c
+                if q < 12:
+                    opp_back = 1
+        idx[m] = base
+        val[m] = 1.0
+        m += 1
+        if c >= 2:
+            idx[m] = base + 1
+            val[m] = 1.0
+            m += 1
+        if c >= 3:
+            idx[m] = base + 2
+            val[m] = 1.0
+            m += 1
+        if c > 3:
+            idx[m] = base + 3
+            val[m] = (c - 3) / 2.0
+            m += 1
+    m = _put(idx, val, m, G_OFF, (15 - on) / 15.0)
+    m = _put(idx, val, m, G_OPP_OFF, (15 - opp_on) / 15.0)
+    m = _put(idx, val, m, G_PIPS, pips / 100.0)
+    m = _put(idx, val, m, G_OPP_PIPS, opp_pips / 100.0)
+    m = _put(idx, val, m, G_OUT, out / 15.0)
+    m = _put(idx, val, m, G_OPP_OUT, opp_out / 15.0)
+    m = _put(idx, val, m, G_BACK, back)
+    m = _put(idx, val, m, G_OPP_BACK, opp_back)
+    m = _put(idx, val, m, G_CONTACT, 1.0 if (back or opp_back) and on > 0 and opp_on > 0 else 0.0)
+    m = _put(idx, val, m, G_WHITE, 1.0 if mover_white else 0.0)
+    m = _put(idx, val, m, G_HOME, 1.0 if out == 0 else 0.0)
+    m = _put(idx, val, m, G_OPP_HOME, 1.0 if opp_out == 0 else 0.0)
+    m = _put(idx, val, m, G_PIP_DIFF, (opp_pips - pips) / 50.0)
+    if on > 0:
+        features(board, feats, opp)
+        for j in range(N_FEATURES):
+            if feats[j] != 0.0:
+                idx[m] = POINT_INPUTS + N_GLOBALS + j
+                val[m] = feats[j] / 4.0
+                m += 1
+    return m
+
+
+@njit(cache=True)
+def class_mask(board, last_roll, mask):
+    """Set mask[k] to False for each class R9 rules out from this board (mover = side that just moved)."""
+    on = 0
+    opp_on = 0
+    back = False
+    opp_back = False
+    for p in range(N_POINTS):
+        c = board[p]
+        if c > 0:
+            on += c
+            if p < 12:
+                back = True
+        elif c < 0:
+            opp_on -= c
+            q = p - 12 if p >= 12 else p + 12
+            if q < 12:
+                opp_back = True
+    for k in range(N_CLASSES):
+        mask[k] = True
+    if opp_on < 15:            # the opponent has borne off: it can only lose by oin
+        mask[1] = mask[2] = mask[3] = False
+    if not opp_back:           # no opponent checker on its points 1-12: never koks again
+        mask[3] = False
+    if on < 15:
+        mask[5] = mask[6] = mask[7] = False
+    if not back:
+        mask[7] = False
+    if not last_roll:
+        mask[DRAW_CLASS] = False
+
+
+@njit(cache=True)
+def forward(params, idx, val, m, mask, hidden, probs):
+    """Class probabilities (into `probs`) from active inputs; `hidden` receives the hidden activations."""
+    w1, b1, w2, b2 = layers(params)
+    nh = b1.shape[0]
+    for j in range(nh):
+        hidden[j] = b1[j]
+    for k in range(m):
+        row = w1[idx[k]]
+        v = val[k]
+        for j in range(nh):
+            hidden[j] += v * row[j]
+    for j in range(nh):
+        if hidden[j] < 0.0:
+            hidden[j] = 0.0
+    top = -1e300
+    for c in range(N_CLASSES):
+        if not mask[c]:
+            continue
+        s = b2[c]
+        row = w2[c]
+        for j in range(nh):
+            s += row[j] * hidden[j]
+        probs[c] = s
+        if s > top:
+            top = s
+    total = 0.0
+    for c in range(N_CLASSES):
+        if mask[c]:
+            probs[c] = np.exp(probs[c] - top)
+            total += probs[c]
+        else:
+            probs[c] = 0.0
+    for c in range(N_CLASSES):
+        probs[c] /= total
+
+
+@njit(cache=True)
+def _loser_class(board, sign):
+    """R9 class of the side whose checkers have sign `sign` on a mover-relative board, as its loss."""
+    on = 0
+    home = 0
+    back = False
+    for p in range(N_POINTS):
+        c = board[p] * sign
+        if c > 0:
+            q = p if sign > 0 else (p - 12 if p >= 12 else p + 12)
+            on += c
+            if q >= HOME_START:
+                home += c
+            elif q < 12:
+                back = True
+    if on < 15:
+        return 0
+    if home == 15:
+        return 1
+    return 3 if back else 2
+
+
+@njit(cache=True)
+def exact_probs(board, mover_white, last_roll, probs):
+    """When the game is over after the mover's play, write its class (one-hot) and return True."""
+    on = 0
+    opp_on = 0
+    opp_out = 0
+    for p in range(N_POINTS):
+        c = board[p]
+        if c > 0:
+            on += c
+        elif c < 0:
+            opp_on -= c
+            q = p - 12 if p >= 12 else p + 12
+            if q < HOME_START:
+                opp_out -= c
+    if on > 0 and opp_on > 0:
+        return False
+    if on == 0 and opp_on > 0 and last_roll and mover_white and opp_out == 0:
+        return False          # R8: the opponent (Black) still has its last roll
+    for c in range(N_CLASSES):
+        probs[c] = 0.0
+    if on == 0 and opp_on == 0:
+        probs[DRAW_CLASS] = 1.0
+    elif on == 0:
+        probs[_loser_class(board, -1)] = 1.0
+    else:
+        probs[4 + _loser_class(board, 1)] = 1.0
+    return True
+
+
+class Scratch:
+    """Scratch arrays of one neural evaluation (for Python-side callers)."""
+
+    def __init__(self, n_hidden: int) -> None:
+        self.idx = np.zeros(MAX_ACTIVE, dtype=np.int64)
+        self.val = np.zeros(MAX_ACTIVE, dtype=np.float64)
+        self.mask = np.ones(N_CLASSES, dtype=np.bool_)
+        self.hidden = np.zeros(n_hidden, dtype=np.float64)
+        self.feats = np.zeros(N_FEATURES, dtype=np.float64)
+
+
+@njit(cache=True)
+def board_probs(params, board, mover_white, opp, feats, idx, val, mask, hidden, probs):
+    """Probabilities of the nine classes for the side that just played `board` (`opp`: its opponent terms).
+
+    A finished game is scored exactly; otherwise the network's masked softmax.
+    """
+    last_roll = params[H_LAST_ROLL] != 0.0
+    if exact_probs(board, mover_white, last_roll, probs):
+        return
+    m = encode(board, mover_white, opp, feats, idx, val)
+    class_mask(board, last_roll, mask)
+    forward(params, idx, val, m, mask, hidden, probs)
+
+
+@njit(cache=True)
+def equity_of(params, probs):
+    """Equity for the side that just moved under the points in the parameter header."""
+    e = 0.0
+    for c in range(N_CLASSES):
+        e += probs[c] * params[H_POINTS + c]
+    return e
+
+
+@njit(cache=True)
+def batch_probs(params, boards, white, out):
+    """out[i] = the nine class probabilities of boards[i] for the side that just played it (White if white[i])."""
+    opp = np.empty(N_OPP, dtype=np.int64)
+    feats = np.empty(N_FEATURES, dtype=np.float64)
+    idx = np.empty(MAX_ACTIVE, dtype=np.int64)
+    val = np.empty(MAX_ACTIVE, dtype=np.float64)
+    mask = np.ones(N_CLASSES, dtype=np.bool_)
+    hidden = np.empty(np.int64(params[H_HIDDEN]), dtype=np.float64)
+    for i in range(boards.shape[0]):
+        opponent_terms(boards[i], opp)
+        board_probs(params, boards[i], white[i], opp, feats, idx, val, mask, hidden, out[i])

@@ -1,0 +1,1 @@
+"""Training the neural evaluator by TD(lambda) self-play."""

@@ -1,0 +1,26 @@
+"""The learning-curve chart: points per game against `heuristic` over the games trained."""
+
+from __future__ import annotations
+
+
+def learning_curve_figure(log):
+    """A Figure of the benchmark duels in a training log (DataFrame from `read_log`)."""
+    from matplotlib.figure import Figure
+    bench = log.dropna(subset=["vs_heuristic"])
+    fig = Figure(figsize=(7.5, 4.2))
+    ax = fig.add_subplot()
+    if bench.empty:
+        ax.text(0.5, 0.5, "no benchmark duel yet", ha="center", va="center", transform=ax.transAxes)
+        ax.set_axis_off()
+        return fig
+    x = bench["games"] / 1000.0
+    ax.errorbar(x, bench["vs_heuristic"], yerr=1.96 * bench["vs_heuristic_se"], fmt="o-", color="#1f5fa8",
+                capsize=3, label="neural vs heuristic")
+    ax.axhline(0.0, color="#888888", lw=0.8)
+    ax.set_xlabel("games trained (thousands)")
+    ax.set_ylabel("points per game (95% interval)")
+    ax.set_title("Learning curve: the network against heuristic, duplicate dice")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right", frameon=False)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,147 @@
+"""TD(lambda) self-play in compiled code: the network plays both sides and learns from each game.
+
+Each game is played greedily at 0-ply by the current network (the dice give
+the exploration).  After the game the forward-view lambda-returns of every
+position reached are computed from the network's own values and the final
+outcome, and each position takes one cross-entropy gradient step towards its
+return.  Values are always for the side that just moved, so one position's
+target is the next position's value with wins and losses swapped.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..kernels.board import IN_PLAY, N_POINTS, flip, game_status, opp_on_board
+from ..kernels.evaluate import choice_scratch, static_score, NEURAL
+from ..kernels.features import opponent_terms
+from ..kernels.movegen import enumerate_plays, memo_arrays
+from ..kernels.neural import MAX_ACTIVE, N_CLASSES, class_mask, encode, exact_probs, forward, layers
+from ..kernels.rng import roll_index
+
+MAX_PLIES = 600
+# stats cells
+S_GAMES, S_PLIES, S_UPDATES, S_LOSS = 0, 1, 2, 3
+N_STATS = 4
+
+
+@njit(cache=True)
+def swap_sides(src, dst):
+    """dst = src seen by the other side: wins and losses by each class exchanged, draw kept."""
+    for c in range(4):
+        dst[c] = src[4 + c]
+        dst[4 + c] = src[c]
+    dst[8] = src[8]
+
+
+@njit(cache=True)
+def sgd_step(params, idx, val, m, mask, target, lr, hidden, probs, dh):
+    """One cross-entropy gradient step of the network towards `target` on one encoded position; return the loss."""
+    forward(params, idx, val, m, mask, hidden, probs)
+    w1, b1, w2, b2 = layers(params)
+    nh = b1.shape[0]
+    loss = 0.0
+    for j in range(nh):
+        dh[j] = 0.0
+    for c in range(N_CLASSES):
+        if not mask[c]:
+            continue
+        if target[c] > 0.0:
+            loss -= target[c] * np.log(max(probs[c], 1e-300))
+        g = probs[c] - target[c]
+        row = w2[c]
+        for j in range(nh):
+            dh[j] += g * row[j]
+            row[j] -= lr * g * hidden[j]
+        b2[c] -= lr * g
+    for j in range(nh):
+        if hidden[j] <= 0.0:
+            dh[j] = 0.0
+    for k in range(m):
+        row = w1[idx[k]]
+        v = lr * val[k]
+        for j in range(nh):
+            row[j] -= v * dh[j]
+    for j in range(nh):
+        b1[j] -= lr * dh[j]
+    return loss
+
+
+@njit(cache=True)
+def train_games(params, root_board, game_lo, game_hi, seed, lr, lam, head_rule, block_check, last_roll, stats):
+    """Play self-play games game_lo..game_hi-1 from `root_board` (White to move) and train `params` in place."""
+    out_boards = np.zeros((4096, N_POINTS), dtype=np.int8)
+    out_from = np.zeros((4096, 4), dtype=np.int8)
+    out_die = np.zeros((4096, 4), dtype=np.int8)
+    memo, memo_stamp = memo_arrays()
+    scratch = choice_scratch()
+    feats, _, opp, idx, val, mask, hidden, probs = scratch
+    nh = np.int64(params[2])
+    dh = np.zeros(nh, dtype=np.float64)
+    st_idx = np.zeros((MAX_PLIES, MAX_ACTIVE), dtype=np.int64)
+    st_val = np.zeros((MAX_PLIES, MAX_ACTIVE), dtype=np.float64)
+    st_m = np.zeros(MAX_PLIES, dtype=np.int64)
+    st_mask = np.zeros((MAX_PLIES, N_CLASSES), dtype=np.bool_)
+    st_value = np.zeros((MAX_PLIES, N_CLASSES), dtype=np.float64)
+    st_exact = np.zeros(MAX_PLIES, dtype=np.bool_)
+    targets = np.zeros((MAX_PLIES, N_CLASSES), dtype=np.float64)
+    g = np.zeros(N_CLASSES, dtype=np.float64)
+    mix = np.zeros(N_CLASSES, dtype=np.float64)
+    board = np.empty(N_POINTS, dtype=np.int8)
+    for game in range(game_lo, game_hi):
+        board[:] = root_board
+        mover_white = True
+        t = 0
+        while t < MAX_PLIES:
+            if game_status(board, mover_white, last_roll) != IN_PLAY:
+                break
+            r = roll_index(seed, game, t)
+            a = r // 6 + 1
+            b = r % 6 + 1
+            d1, d2 = max(a, b), min(a, b)
+            opp_off = 15 - opp_on_board(board)
+            n, _ = enumerate_plays(board, opp_off, d1, d2, head_rule, block_check, out_boards, out_from, out_die,
+                                   memo, memo_stamp)
+            opponent_terms(out_boards[0], opp)
+            best = 0
+            best_score = -1e300
+            for i in range(n):
+                s = static_score(out_boards[i], NEURAL, params, mover_white, scratch)
+                if s > best_score:
+                    best_score = s
+                    best = i
+            chosen = out_boards[best]
+            if exact_probs(chosen, mover_white, last_roll, probs):
+                st_exact[t] = True
+            else:
+                st_exact[t] = False
+                st_m[t] = encode(chosen, mover_white, opp, feats, st_idx[t], st_val[t])
+                class_mask(chosen, last_roll, st_mask[t])
+                forward(params, st_idx[t], st_val[t], st_m[t], st_mask[t], hidden, probs)
+            for c in range(N_CLASSES):
+                st_value[t, c] = probs[c]
+            flip(chosen, board)
+            mover_white = not mover_white
+            t += 1
+        plies = t
+        stats[S_GAMES] += 1
+        stats[S_PLIES] += plies
+        if plies == 0:
+            continue
+        # lambda-returns, last position first; an unfinished (over-long) game bootstraps from its last value
+        for c in range(N_CLASSES):
+            g[c] = st_value[plies - 1, c]
+            targets[plies - 1, c] = g[c]
+        for t in range(plies - 2, -1, -1):
+            for c in range(N_CLASSES):
+                mix[c] = (1.0 - lam) * st_value[t + 1, c] + lam * g[c]
+            swap_sides(mix, g)
+            for c in range(N_CLASSES):
+                targets[t, c] = g[c]
+        for t in range(plies):
+            if st_exact[t]:
+                continue
+            stats[S_LOSS] += sgd_step(params, st_idx[t], st_val[t], st_m[t], st_mask[t], targets[t], lr,
+                                      hidden, probs, dh)
+            stats[S_UPDATES] += 1

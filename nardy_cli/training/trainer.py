@@ -1,0 +1,174 @@
+"""The training run: chunks of self-play, checkpoints, resumption and benchmark duels.
+
+Game numbers continue across checkpoints and the learning rate is a function of
+the games trained, so a run resumed from a checkpoint ends with the same
+weights as one that was never stopped (checkpoints fall on chunk boundaries).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from ..errors import NardyError
+from ..network import Network, load_network, new_network, save_network, set_rules
+from ..position import START
+from ..rules import PRESETS
+from .td import N_STATS, S_GAMES, S_LOSS, S_PLIES, S_UPDATES, train_games
+
+CHECKPOINT = "checkpoint.npz"
+BEST = "best.npz"
+LOG = "log.csv"
+LOG_FIELDS = ["games", "seconds", "games_per_second", "mean_plies", "loss", "lr", "vs_heuristic", "vs_heuristic_se",
+              "vs_best", "vs_best_se", "best_games"]
+BENCH_SEED = 777
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Settings of one training run; stored in every checkpoint so a resumed run keeps them."""
+
+    hidden: int = 128
+    seed: int = 1
+    lr: float = 0.005
+    lr_half_life: int = 400_000     # games after which the learning rate has halved
+    lr_floor: float = 0.002
+    lam: float = 0.7
+    preset: str = "federation"
+    chunk: int = 2_000
+    checkpoint_every: int = 10_000
+    bench_every: int = 50_000
+    bench_pairs: int = 1_000
+
+    def lr_at(self, games: int) -> float:
+        """The learning rate after `games` games of training."""
+        return max(self.lr * 0.5 ** (games / self.lr_half_life), self.lr_floor)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What a progress display shows after each chunk."""
+
+    games: int
+    target: int
+    games_per_second: float
+    loss: float
+    last_bench: float | None
+
+
+def duel_points(a, b, pairs: int, seed: int = BENCH_SEED, preset: str = "federation") -> tuple[float, float]:
+    """Policy A's points per game against B over `pairs` duplicate-dice pairs from the start, and its SE."""
+    from ..duel import duel
+    result = duel(a, b, games=2 * pairs, seed=seed, rules=PRESETS[preset], workers=1)
+    return result.points_per_game, result.se
+
+
+def _neural(params: np.ndarray, name: str):
+    """A neural policy playing the network in `params`."""
+    from ..policies.builtin import NEURAL as N
+    return replace(N, name=name, network=Network.from_flat(params))
+
+
+def train(out_dir: str | Path, games: int, config: TrainConfig | None = None,
+          progress: Callable[[Progress], None] | None = None, stop: Callable[[], bool] | None = None) -> Network:
+    """Train up to `games` games in total in `out_dir`, resuming from its checkpoint when there is one."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    ckpt = out / CHECKPOINT
+    if ckpt.exists():
+        net = load_network(ckpt)
+        config = TrainConfig(**net.meta["config"])
+    else:
+        config = config or TrainConfig()
+        net = new_network(config.hidden, config.seed)
+        net.meta["config"] = asdict(config)
+    if config.chunk <= 0 or config.checkpoint_every % config.chunk or config.bench_every % config.chunk:
+        raise NardyError("checkpoint and benchmark intervals must be multiples of the chunk size")
+    rules = PRESETS[config.preset]
+    params = net.flat()
+    set_rules(params, rules)
+    done = int(net.meta.get("games_trained", 0))
+    seconds = float(net.meta.get("seconds", 0.0))
+    best = load_network(out / BEST).kernel_params(rules) if (out / BEST).exists() else None
+    best_games = int(load_network(out / BEST).meta.get("games_trained", 0)) if best is not None else 0
+    _truncate_log(out / LOG, done)
+    board = START.board()[0]
+    last_bench = None
+    while done < games and not (stop and stop()):
+        stats = np.zeros(N_STATS)
+        lr = config.lr_at(done)
+        t0 = time.perf_counter()
+        train_games(params, board, done, done + config.chunk, np.uint64(config.seed), lr, config.lam,
+                    rules.head_code, rules.block_code, rules.last_roll, stats)
+        dt = time.perf_counter() - t0
+        seconds += dt
+        done += config.chunk
+        row = {"games": done, "seconds": round(seconds, 1), "games_per_second": round(stats[S_GAMES] / dt, 1),
+               "mean_plies": round(stats[S_PLIES] / stats[S_GAMES], 2),
+               "loss": round(stats[S_LOSS] / max(stats[S_UPDATES], 1), 5), "lr": lr}
+        if done % config.bench_every == 0:
+            current = _neural(params, "current")
+            row["vs_heuristic"], row["vs_heuristic_se"] = duel_points(current, "heuristic", config.bench_pairs,
+                                                                      preset=config.preset)
+            last_bench = row["vs_heuristic"]
+            if best is not None:
+                row["vs_best"], row["vs_best_se"] = duel_points(current, _neural(best, "best"), config.bench_pairs,
+                                                                preset=config.preset)
+            if best is None or row["vs_best"] > 0:
+                best = params.copy()
+                best_games = done
+                save_network(_snapshot(params, net.meta, done, seconds), out / BEST)
+            row["best_games"] = best_games
+        if done % config.checkpoint_every == 0 or done >= games:
+            save_network(_snapshot(params, net.meta, done, seconds), ckpt)
+        _append_log(out / LOG, row)
+        if progress is not None:
+            progress(Progress(done, games, row["games_per_second"], row["loss"], last_bench))
+    final = _snapshot(params, net.meta, done, seconds)
+    save_network(final, ckpt)
+    return final
+
+
+def _snapshot(params: np.ndarray, meta: dict, games: int, seconds: float) -> Network:
+    """A `Network` of the current parameters with its training record."""
+    m = dict(meta, games_trained=games, seconds=round(seconds, 1))
+    return Network.from_flat(params, m)
+
+
+def _append_log(path: Path, row: dict) -> None:
+    """Add one row to the learning log (CSV with a header)."""
+    new = not path.exists()
+    with open(path, "a", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=LOG_FIELDS)
+        if new:
+            w.writeheader()
+        w.writerow(row)
+
+
+def _truncate_log(path: Path, games: int) -> None:
+    """Drop log rows past `games` (written after the checkpoint a run resumes from)."""
+    if not path.exists():
+        return
+    with open(path, newline="") as fh:
+        rows = [r for r in csv.DictReader(fh) if int(r["games"]) <= games]
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=LOG_FIELDS)
+        w.writeheader()
+        w.writerows(rows)
+
+
+def read_log(path: str | Path):
+    """The learning log as a DataFrame."""
+    import pandas as pd
+    return pd.read_csv(path)
+
+
+def describe(net: Network) -> str:
+    """The metadata of a network as pretty JSON."""
+    return json.dumps(net.meta, indent=2, sort_keys=True)

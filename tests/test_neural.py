@@ -1,0 +1,168 @@
+"""The neural evaluator: inputs, forward pass, rule masks, training and weights files."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nardy_cli.errors import NetworkError
+from nardy_cli.kernels import neural as kn
+from nardy_cli.kernels.features import N_FEATURES, N_OPP, features, opponent_terms
+from nardy_cli.network import (Network, default_network, load_network, new_network, result_probabilities,
+                               save_network)
+from nardy_cli.position import Position, mover_board, other_side
+from nardy_cli.rules import PRESETS
+from tests.randomgames import random_game_positions
+
+FED = PRESETS["federation"]
+
+
+def just_moved(pos: Position) -> np.ndarray:
+    """The board seen by the side that just moved (the one not to move in `pos`)."""
+    return mover_board(pos.checkers(other_side(pos.turn)), pos.checkers(pos.turn))
+
+
+def reference_inputs(board: np.ndarray, mover_white: bool) -> np.ndarray:
+    """The dense input vector, written from the encoding's description (not from `encode`)."""
+    x = np.zeros(kn.N_INPUTS)
+    mine = [int(c) if c > 0 else 0 for c in board]
+    theirs = [0] * 24
+    for p, c in enumerate(board):
+        if c < 0:
+            theirs[(p + 12) % 24] = int(-c)          # the opponent's own numbering
+    for side, counts in enumerate((mine, theirs)):
+        for q, c in enumerate(counts):
+            base = (side * 24 + q) * 4
+            x[base:base + 3] = [c >= 1, c >= 2, c >= 3]
+            x[base + 3] = (c - 3) / 2 if c > 3 else 0.0
+    pips = sum(c * (24 - q) for q, c in enumerate(mine))
+    opp_pips = sum(c * (24 - q) for q, c in enumerate(theirs))
+    on, opp_on = sum(mine), sum(theirs)
+    out, opp_out = sum(mine[:18]), sum(theirs[:18])
+    back, opp_back = any(mine[:12]), any(theirs[:12])
+    g = kn.POINT_INPUTS
+    x[g:g + kn.N_GLOBALS] = [(15 - on) / 15, (15 - opp_on) / 15, pips / 100, opp_pips / 100, out / 15, opp_out / 15,
+                             back, opp_back, (back or opp_back) and on > 0 and opp_on > 0, mover_white,
+                             out == 0, opp_out == 0, (opp_pips - pips) / 50]
+    if on > 0:
+        feats = np.zeros(N_FEATURES)
+        opp = np.zeros(N_OPP, dtype=np.int64)
+        opponent_terms(board, opp)
+        features(board, feats, opp)
+        x[g + kn.N_GLOBALS:] = feats / 4.0
+    return x
+
+
+def reference_probs(net: Network, board: np.ndarray, mover_white: bool, last_roll: bool = True) -> np.ndarray:
+    """Numpy forward pass: ReLU hidden layer, softmax over the classes the rules leave possible."""
+    h = np.maximum(reference_inputs(board, mover_white) @ net.w1 + net.b1, 0.0)
+    z = net.w2 @ h + net.b2
+    mask = np.ones(kn.N_CLASSES, dtype=bool)
+    kn.class_mask(board, last_roll, mask)
+    z = np.where(mask, z, -np.inf)
+    e = np.exp(z - z[mask].max())
+    return e / e.sum()
+
+
+@pytest.fixture(scope="module")
+def boards():
+    """Mover-relative result boards (the side that just moved) from random games, with that side's colour."""
+    out = []
+    for pos, _ in random_game_positions(600, seed=11, every=3, greedy=0.3):
+        board = just_moved(pos)
+        if (board > 0).any() and (board < 0).any():
+            out.append((board, pos.turn != "w"))
+    return out
+
+
+def test_compiled_forward_equals_numpy_reference(boards):
+    """Bug caught: an input unit, a global or a layer wired differently in the kernel than documented."""
+    net = new_network(24, seed=5)
+    b = np.array([x for x, _ in boards], dtype=np.int8)
+    w = np.array([white for _, white in boards])
+    got = result_probabilities(b, w, FED, net)
+    for i, (board, white) in enumerate(boards):
+        np.testing.assert_allclose(got[i], reference_probs(net, board, white), atol=1e-9, rtol=0)
+
+
+def test_outputs_are_probabilities_and_impossible_classes_are_zero(boards):
+    """Bug caught: a koks or mars chance for a side that can no longer suffer it (R9), or outputs off the simplex."""
+    b = np.array([x for x, _ in boards], dtype=np.int8)
+    w = np.array([white for _, white in boards])
+    probs = result_probabilities(b, w, FED, new_network(16, seed=2))
+    assert (probs >= 0).all()
+    np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-12)
+    checked = 0
+    for board, p in zip(b, probs):
+        mine_back = (board[:12] > 0).any()
+        theirs = np.where(board < 0, -board, 0)[np.r_[12:24, 0:12]]     # opponent in its own numbering
+        if not mine_back:
+            assert p[7] == 0.0, "loss by koks with no checker on own points 1-12"
+            checked += 1
+        if not theirs[:12].any():
+            assert p[3] == 0.0, "win by koks with no opponent checker on its points 1-12"
+        if board[board > 0].sum() < 15:
+            assert p[5] == p[6] == p[7] == 0.0, "loss by mars after bearing off"
+        if theirs.sum() < 15:
+            assert p[1] == p[2] == p[3] == 0.0, "win by mars after the opponent bore off"
+    assert checked > 10
+
+
+def test_finished_games_are_scored_exactly():
+    """Bug caught: the network's guess used for a game that is already decided (or R8's draw missed)."""
+    rules = FED
+    net = new_network(8, seed=1)
+    # White (mover) has just borne off its last checker; Black has 15 on its points 13-18: mars.
+    black_mars = Position.parse("W:- B:13x15 b")
+    board = just_moved(black_mars)
+    p = result_probabilities(board[None], np.array([True]), PRESETS["classic"], net)[0]
+    assert p[2] == 1.0
+    # Black has just borne off its last one after White finished (R8): a draw.
+    both_off = np.zeros(24, dtype=np.int8)
+    p = result_probabilities(both_off[None], np.array([False]), rules, net)[0]
+    assert p[8] == 1.0
+    # White finished but Black is all home: Black still has its last roll, so the network answers.
+    pending = Position.parse("W:- B:20x15 b")
+    board = just_moved(pending)
+    p = result_probabilities(board[None], np.array([True]), rules, net)[0]
+    assert 0.0 < p.max() < 1.0 and p[8] > 0.0
+
+
+def _train(tmp_path, games, name):
+    from nardy_cli.training.trainer import TrainConfig, train
+    cfg = TrainConfig(hidden=16, seed=3, chunk=50, checkpoint_every=50, bench_every=10 ** 9)
+    return train(tmp_path / name, games, cfg)
+
+
+def test_training_is_deterministic_resumable_and_learns(tmp_path):
+    """Bugs caught: unseeded self-play, a resume that restarts the game numbers or the schedule, a no-op update."""
+    a = _train(tmp_path, 150, "a")
+    b = _train(tmp_path, 100, "b")
+    b = _train(tmp_path, 150, "b")          # resumed from the checkpoint at 100
+    assert a.meta["games_trained"] == b.meta["games_trained"] == 150
+    for x, y in zip((a.w1, a.b1, a.w2, a.b2), (b.w1, b.b1, b.w2, b.b2)):
+        np.testing.assert_array_equal(x, y)
+    init = new_network(16, seed=3)
+    assert np.abs(a.w1 - init.w1).max() > 1e-4 and np.abs(a.w2 - init.w2).max() > 1e-4
+
+
+def test_damaged_or_missing_weights_are_one_clear_error(tmp_path):
+    """Bug caught: a truncated weights file crashing deep inside numpy or numba instead of naming the file."""
+    good = tmp_path / "net.npz"
+    save_network(new_network(8, seed=1), good)
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(good.read_bytes()[:200])
+    with pytest.raises(NetworkError, match="bad.npz.*damaged"):
+        load_network(bad)
+    with pytest.raises(NetworkError, match="missing.npz.*not found"):
+        load_network(tmp_path / "missing.npz")
+    assert load_network(good).hidden == 8
+
+
+def test_shipped_network_loads_and_beats_random():
+    """Bug caught: shipped weights that do not match the inputs, or a policy that plays as badly as chance."""
+    from nardy_cli.duel import duel
+    net = default_network()
+    assert net.meta["games_trained"] > 0
+    result = duel("neural", "random", games=200, seed=5)
+    assert result.points_per_game > 1.0
