@@ -9,18 +9,15 @@ import json
 import shutil
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-import numpy as np  # noqa: E402
-from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-
-from .position import parse_position  # noqa: E402
-from .records import format_game  # noqa: E402
-from .render import to_json  # noqa: E402
-from .reports import commit_output, prepare_output  # noqa: E402
-from .review import GameReview  # noqa: E402
+from .position import parse_position
+from .records import format_game
+from .render import to_json
+from .reports import commit_output, prepare_output
+from .review import GameReview
 
 MARK_STYLE = {"doubtful": ("#f9a825", "o", 7), "error": ("#ef6c00", "s", 8), "blunder": ("#c62828", "X", 11)}
 
