@@ -45,8 +45,48 @@ def head_allowance(mine: list[int], theirs: list[int], dice: tuple[int, int], he
     return 1
 
 
+def step_result(mine: list[int], theirs: list[int], src: int, die: int, block_check: str) -> list[int] | None:
+    """One checker from `src` (0-based) steps `die` pips: the mover's new counts, or None if illegal.
+
+    R1 (no landing on the opponent), R6 under `step` (no forbidden block, even for a moment),
+    R7 (bear off only with every checker home; an over-sized die only from the furthest-back checker).
+    The head limit (R4/R5) is the caller's business.
+    """
+    if mine[src] == 0:
+        return None
+    dst = src + die
+    after = mine.copy()
+    after[src] -= 1
+    if dst < 24:
+        if theirs[(dst + 12) % 24] > 0:
+            return None
+        after[dst] += 1
+        if block_check == "step" and blocked_forever(after, theirs):
+            return None
+        return after
+    if sum(mine[:18]) > 0:
+        return None
+    if dst > 24 and any(mine[p] > 0 for p in range(18, src)):
+        return None
+    return after
+
+
 def brute_force_results(pos: Position, dice: tuple[int, int], head_rule: str, block_check: str) -> set[str]:
     """The set of canonical result notations of every legal play."""
+    return brute_force_turn(pos, dice, head_rule, block_check)[0]
+
+
+def brute_force_mobility(pos: Position, face: int, block_check: str) -> int:
+    """RULES.md §8 mobility: the mover's checkers that can legally take one step of `face` (one from the head)."""
+    mine = list(pos.white if pos.turn == WHITE else pos.black)
+    theirs = list(pos.black if pos.turn == WHITE else pos.white)
+    return sum(1 if src == 0 else mine[src] for src in range(24)
+               if step_result(mine, theirs, src, face, block_check) is not None)
+
+
+def brute_force_turn(pos: Position, dice: tuple[int, int], head_rule: str,
+                     block_check: str) -> tuple[set[str], int, int | None]:
+    """(results, steps every legal play takes, the die played when a non-double plays one step)."""
     me = pos.turn
     mine0 = list(pos.white if me == WHITE else pos.black)
     theirs = list(pos.black if me == WHITE else pos.white)
@@ -55,25 +95,6 @@ def brute_force_results(pos: Position, dice: tuple[int, int], head_rule: str, bl
     allowance = head_allowance(mine0, theirs, (high, low), head_rule)
     found: list[tuple[int, int, tuple[int, ...]]] = []  # (steps played, first die, final board)
     seen = set()
-
-    def legal(mine: list[int], src: int, die: int, head_used: int) -> list[int] | None:
-        if mine[src] == 0 or (src == 0 and head_used >= allowance):
-            return None
-        dst = src + die
-        after = mine.copy()
-        after[src] -= 1
-        if dst < 24:
-            if theirs[(dst + 12) % 24] > 0:
-                return None
-            after[dst] += 1
-            if block_check == "step" and blocked_forever(after, theirs):
-                return None
-            return after
-        if sum(mine[:18]) > 0:
-            return None
-        if dst > 24 and any(mine[p] > 0 for p in range(18, src)):
-            return None
-        return after
 
     def walk(mine: list[int], left: list[int], first_die: int, played: int, head_used: int) -> None:
         key = (tuple(mine), tuple(sorted(left)), first_die if played == 1 else 0)
@@ -85,7 +106,9 @@ def brute_force_results(pos: Position, dice: tuple[int, int], head_rule: str, bl
             rest = left.copy()
             rest.remove(die)
             for src in range(24):
-                after = legal(mine, src, die, head_used)
+                if src == 0 and head_used >= allowance:
+                    continue
+                after = step_result(mine, theirs, src, die, block_check)
                 if after is not None:
                     walk(after, rest, first_die if played else die, played + 1, head_used + (src == 0))
 
@@ -96,9 +119,10 @@ def brute_force_results(pos: Position, dice: tuple[int, int], head_rule: str, bl
     best = [f for f in found if f[0] == most]
     if high != low and most == 1 and any(f[1] == high for f in best):
         best = [f for f in best if f[1] == high]
+    lone = best[0][1] if high != low and most == 1 else None
     nxt = "b" if me == WHITE else "w"
     out = set()
     for _, _, board in best:
         w, b = (board, tuple(theirs)) if me == WHITE else (tuple(theirs), board)
         out.add(f"W:{format_checkers(w)} B:{format_checkers(b)} {nxt}")
-    return out
+    return out, most, lone

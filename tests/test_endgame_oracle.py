@@ -16,6 +16,7 @@ import pytest
 from nardy_cli import outcome, parse_position
 from nardy_cli.rollout import rollout
 from nardy_cli.rules import make_rules
+from nardy_cli.scoring import Scoring
 from tests.bruteforce_games import play_random_game
 from tests.oracle import KEYS, exact_distribution, game_end, loser_class, read
 from tests.randomgames import random_game_positions
@@ -44,6 +45,9 @@ ENDGAMES = [
     "W:24x3 B:19,20 w",
     "W:21,22 B:23x2 b",
 ]
+
+# Plain games to the end: no bear-off database, no truncation, no variance reduction.
+PLAIN = Scoring(exact_bearoff=False, truncate=None, vr=False)
 
 
 def test_oracle_classes_by_hand():
@@ -82,7 +86,7 @@ def test_engine_outcome_agrees_with_the_oracle(last_roll):
 def test_rollout_matches_the_exact_distribution_class_by_class(text):
     """Catches a swapped outcome class (e.g. mars for koks), a wrong R8, or wrong win/loss bookkeeping."""
     exact = exact_distribution(text)
-    r = rollout(parse_position(text), "random", games=GAMES, seed=3)
+    r = rollout(parse_position(text), "random", games=GAMES, seed=3, scoring=PLAIN)
     for key in KEYS + ("win", "lose"):
         p, got = exact[key], r.probabilities[key]
         if min(p, 1 - p) < 1e-9:   # impossible or certain: the rollout must agree exactly
@@ -97,7 +101,7 @@ def test_without_last_roll_classic_rules_match_the_oracle(text):
     """Catches the last roll (R8) applied when the rules switch it off (the classic preset)."""
     exact = exact_distribution(text, head_rule="doubles-643", block_check="turn-end", last_roll=False)
     assert exact["draw"] == 0.0
-    r = rollout(parse_position(text), "random", games=2592, seed=5, rules=make_rules("classic"))
+    r = rollout(parse_position(text), "random", games=2592, seed=5, rules=make_rules("classic"), scoring=PLAIN)
     for key in KEYS:
         p = exact[key]
         se = math.sqrt(max(p * (1 - p), 0.0) / 2592)
@@ -112,7 +116,7 @@ def test_random_games_from_the_start_agree_with_brute_force_games():
     rng = random.Random(5)
     n = 300
     games = [play_random_game(rng) for _ in range(n)]
-    r = rollout(parse_position("start"), "random", games=GAMES, seed=9)
+    r = rollout(parse_position("start"), "random", games=GAMES, seed=9, scoring=PLAIN)
     for key in KEYS + ("win",):
         def hit(winner, cls):
             if key == "draw":
