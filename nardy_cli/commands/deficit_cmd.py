@@ -6,6 +6,7 @@ import click
 import pandas as pd
 
 from ..deficit import static_deficit
+from ..errors import NardyError
 from ..position import SIDE_NAMES
 from ..render import frame_text, to_json
 from ..rules import rules_label
@@ -36,7 +37,10 @@ def command(positions, rules, fmt, output, svg, force, no_block_validation) -> N
             raise BadInput(f"{flag} needs --output DIR")
     if output:
         from ..reports import ensure_writable
-        ensure_writable(output, force)
+        try:
+            ensure_writable(output, force)
+        except NardyError as exc:
+            raise BadInput(f"{exc} (--force)" if "not a nardy report" in str(exc) else str(exc)) from None
     rows = []
     for n, item in enumerate(items):
         d = static_deficit(item.position, rules)

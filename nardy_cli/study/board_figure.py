@@ -46,14 +46,14 @@ def draw_board(position: Position, numbering: str = WHITE, title: str | None = N
     ax.set_ylim(-1.6, HEIGHT + 1.6)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.add_patch(Rectangle((0, 0), width, HEIGHT, facecolor="#eadbc4", edgecolor="#5a3d22", linewidth=2.5))
-    ax.add_patch(Rectangle((6 * POINT_W, 0), BAR_W, HEIGHT, facecolor="#5a3d22", edgecolor="#5a3d22"))
+    ax.add_artist(Rectangle((0, 0), width, HEIGHT, facecolor="#eadbc4", edgecolor="#5a3d22", linewidth=2.5))
+    ax.add_artist(Rectangle((6 * POINT_W, 0), BAR_W, HEIGHT, facecolor="#5a3d22", edgecolor="#5a3d22"))
     for point in range(1, 25):
         col, top = _slot(point)
         x0 = _x(col) - POINT_W / 2
         tri = ([(x0, HEIGHT), (x0 + POINT_W, HEIGHT), (x0 + POINT_W / 2, HEIGHT - POINT_H)] if top else
                [(x0, 0), (x0 + POINT_W, 0), (x0 + POINT_W / 2, POINT_H)])
-        ax.add_patch(Polygon(tri, closed=True, facecolor=POINT_FILL[point % 2], edgecolor="none"))
+        ax.add_artist(Polygon(tri, closed=True, facecolor=POINT_FILL[point % 2], edgecolor="none"))
         y_main = HEIGHT + 0.45 if top else -0.45
         y_other = HEIGHT + 1.1 if top else -1.1
         ax.text(_x(col), y_main, str(point), ha="center", va="center", fontsize=11, fontweight="bold")
@@ -85,9 +85,9 @@ def draw_board(position: Position, numbering: str = WHITE, title: str | None = N
 def _tray(ax, x: float, y: float, side: str, n: int) -> None:
     """A tray of borne-off checkers, drawn as thin slabs, with the count."""
     face, edge, _ = COLOURS[side]
-    ax.add_patch(Rectangle((x, y), 1.4, 4.6, facecolor="#d9c6a8", edgecolor="#5a3d22", linewidth=1.5))
+    ax.add_artist(Rectangle((x, y), 1.4, 4.6, facecolor="#d9c6a8", edgecolor="#5a3d22", linewidth=1.5))
     for k in range(n):
-        ax.add_patch(Rectangle((x + 0.15, y + 0.12 + k * 0.29), 1.1, 0.24, facecolor=face, edgecolor=edge,
+        ax.add_artist(Rectangle((x + 0.15, y + 0.12 + k * 0.29), 1.1, 0.24, facecolor=face, edgecolor=edge,
                                linewidth=0.8, zorder=3))
     label_y = y + 4.6 + 0.35 if y < HEIGHT / 2 else y - 0.35
     ax.text(x + 0.7, label_y, f"{SIDE_NAMES[side]} off: {n}", ha="center", va="center", fontsize=7.5,
@@ -98,8 +98,8 @@ def _direction(ax, width: float) -> None:
     """Arrows in the middle band: play runs left to right along the bottom, right to left along the top."""
     mid = HEIGHT / 2
     style = {"arrowstyle": "-|>", "mutation_scale": 14, "color": "#5a3d22", "linewidth": 1.6}
-    ax.add_patch(FancyArrowPatch((0.4, mid - 0.45), (5.2, mid - 0.45), **style))
-    ax.add_patch(FancyArrowPatch((5.2, mid + 0.45), (0.4, mid + 0.45), **style))
+    ax.add_artist(FancyArrowPatch((0.4, mid - 0.45), (5.2, mid - 0.45), **style))
+    ax.add_artist(FancyArrowPatch((5.2, mid + 0.45), (0.4, mid + 0.45), **style))
     ax.text(2.8, mid, "direction of play", ha="center", va="center", fontsize=7.5, color="#5a3d22")
 
 
@@ -111,10 +111,10 @@ def _dice(ax, x: float, y: float, dice) -> None:
             6: [(-1, 1), (1, 1), (-1, 0), (1, 0), (-1, -1), (1, -1)]}
     for k, value in enumerate((dice.high, dice.low)):
         cx = x + (k - 0.5) * (size + 0.35)
-        ax.add_patch(FancyBboxPatch((cx - size / 2, y - size / 2), size, size, boxstyle="round,pad=0,rounding_size=0.18",
+        ax.add_artist(FancyBboxPatch((cx - size / 2, y - size / 2), size, size, boxstyle="round,pad=0,rounding_size=0.18",
                                     facecolor="#fffdf7", edgecolor="#333333", linewidth=1.3, zorder=5))
         for px, py in pips[value]:
-            ax.add_patch(Circle((cx + px * size * 0.27, y + py * size * 0.27), size * 0.09, facecolor="#222222",
+            ax.add_artist(Circle((cx + px * size * 0.27, y + py * size * 0.27), size * 0.09, facecolor="#222222",
                                 zorder=6))
 
 
@@ -123,7 +123,7 @@ def _stack(ax, x: float, top: bool, side: str, n: int) -> None:
     shown = min(n, MAX_DRAWN)
     for k in range(shown):
         y = HEIGHT - R - 2 * R * k - 0.05 if top else R + 2 * R * k + 0.05
-        ax.add_patch(Circle((x, y), R * 0.96, facecolor=face, edgecolor=edge, linewidth=1.2, zorder=3))
+        ax.add_artist(Circle((x, y), R * 0.96, facecolor=face, edgecolor=edge, linewidth=1.2, zorder=3))
     if n > MAX_DRAWN or n > 1:
         y = (HEIGHT - R - 2 * R * (shown - 1) - 0.05) if top else (R + 2 * R * (shown - 1) + 0.05)
         ax.text(x, y, str(n), ha="center", va="center", fontsize=10, fontweight="bold", color=text, zorder=4)
