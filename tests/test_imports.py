@@ -1,0 +1,83 @@
+"""Import hygiene: importing the library changes no global setting, and modules import in one direction."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "nardy_cli"
+
+# Circles the games-layer and policy-registry work (issue 8) is removing; none may be added.
+KNOWN_CIRCLES: set[frozenset[str]] = {
+    frozenset({"nardy_cli.policies.base", "nardy_cli.policies.builtin", "nardy_cli.policies.registry"}),
+    frozenset({"nardy_cli.policies.driver", "nardy_cli.policies.kernel", "nardy_cli.rollout"}),
+}
+
+
+def test_importing_every_module_changes_no_matplotlib_setting():
+    """Catches `matplotlib.use(...)` or an rcParams change at import (it would switch a notebook's backend)."""
+    code = """
+import importlib, pkgutil, sys
+import matplotlib
+def snapshot():
+    return {k: dict.__getitem__(matplotlib.rcParams, k) for k in matplotlib.rcParams}
+before = snapshot()
+import nardy_cli
+for info in pkgutil.walk_packages(nardy_cli.__path__, "nardy_cli."):
+    if info.name != "nardy_cli.__main__":
+        importlib.import_module(info.name)
+changed = sorted(k for k, v in snapshot().items() if before.get(k) != v)
+print(changed, "matplotlib.pyplot" in sys.modules)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[] False"
+
+
+def _imports(path: Path, module: str) -> set[str]:
+    """The nardy_cli modules `module` imports anywhere in its file (top level or inside functions)."""
+    is_package = path.name == "__init__.py"
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = module.split(".")[: None if is_package else -1]
+                parts = parts[: len(parts) - node.level + 1]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+            found.add(base)
+    return found
+
+
+def _import_graph() -> dict[str, set[str]]:
+    modules = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
+        modules[name] = path
+    return {name: {m for m in _imports(path, name) if m in modules and m != name}
+            for name, path in modules.items()}
+
+
+def _circles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
+    """Groups of modules that reach each other through imports (strongly connected components)."""
+    reach = {m: set() for m in graph}
+    for start in graph:
+        todo = list(graph[start])
+        while todo:
+            m = todo.pop()
+            if m not in reach[start]:
+                reach[start].add(m)
+                todo.extend(graph[m])
+    return {frozenset([m, *(o for o in reach[m] if m in reach[o])]) for m in graph if m in reach[m]}
+
+
+def test_no_import_circles():
+    """Catches two modules that import each other, even through a function-level import
+    (`position` importing `notation` inside `__str__` while `notation` imports `position`)."""
+    found = _circles(_import_graph())
+    assert found <= KNOWN_CIRCLES, sorted(sorted(c) for c in found - KNOWN_CIRCLES)
