@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import tempfile
+import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -69,7 +70,7 @@ def _load(path: Path, meta: dict) -> dict[str, np.ndarray] | None:
         with np.load(path, allow_pickle=False) as data:
             stored = json.loads(str(data["meta"]))
             arrays = {k: data[k] for k in data.files if k != "meta"}
-    except (OSError, ValueError, KeyError, json.JSONDecodeError, EOFError):
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None
     if {k: stored.get(k) for k in meta} != meta or stored.get("sha256") != _digest(arrays):
         return None

@@ -171,17 +171,43 @@ def successors(board, d1, d2, n, comp, out, stamp, tag):
 
 @njit(cache=True)
 def _doubles(c, d, depth, n, comp, out, count, stamp, tag):
-    if depth == 4:
-        return _record(c, n, comp, out, count, stamp, tag)
-    moved = False
+    """Four steps of `d` (loops, not recursion: numba's cache mishandles recursive functions)."""
+    moved1 = False
     for i in range(N_HOME):
         di = _step(c, i, d)
         if di < 0:
             continue
-        moved = True
-        count = _doubles(c, d, depth + 1, n, comp, out, count, stamp, tag)
+        moved1 = True
+        moved2 = False
+        for j in range(N_HOME):
+            dj = _step(c, j, d)
+            if dj < 0:
+                continue
+            moved2 = True
+            moved3 = False
+            for k in range(N_HOME):
+                dk = _step(c, k, d)
+                if dk < 0:
+                    continue
+                moved3 = True
+                moved4 = False
+                for m in range(N_HOME):
+                    dm = _step(c, m, d)
+                    if dm < 0:
+                        continue
+                    moved4 = True
+                    count = _record(c, n, comp, out, count, stamp, tag)
+                    _unstep(c, m, dm)
+                if not moved4:
+                    count = _record(c, n, comp, out, count, stamp, tag)
+                _unstep(c, k, dk)
+            if not moved3:
+                count = _record(c, n, comp, out, count, stamp, tag)
+            _unstep(c, j, dj)
+        if not moved2:
+            count = _record(c, n, comp, out, count, stamp, tag)
         _unstep(c, i, di)
-    if not moved:
+    if not moved1:
         count = _record(c, n, comp, out, count, stamp, tag)
     return count
 

@@ -1,0 +1,70 @@
+"""Rollouts scored by the bear-off databases, truncated, or luck-adjusted (issue 9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from nardy_cli.bearoff import bearoff_value
+from nardy_cli.estimate import static_estimate
+from nardy_cli.position import Position
+from nardy_cli.rollout import rollout
+from nardy_cli.rules import make_rules
+from nardy_cli.scoring import Scoring
+from tests.oracle import exact_distribution
+
+# White W20, W22, W24; Black B19, B21, B23 (both all home, 12 checkers off each); White to roll
+#   W: . . . . . . . . . . . . . . . . . . . o . o . o
+#   B: . . . . . . . . . . . . . . . . . . x . x . x .   (each in its own numbering)
+SMALL_RACE = "W:20,22,24 B:19,21,23 w"
+
+
+def test_vr_is_unbiased_for_the_random_policy_on_a_solved_endgame():
+    """Would catch: a luck term with non-zero mean (wrong roll weights, the ordered roll counted twice,
+    the luck of a fixed root roll, the wrong side's view)."""
+    exact = exact_distribution(SMALL_RACE)
+    truth = exact["win"] - exact["lose"]
+    r = rollout(Position.parse(SMALL_RACE), "random", games=36 * 36 * 3,
+                scoring=Scoring(exact_bearoff=False, vr=True))
+    assert r.params["vr"] and not r.params["exact_bearoff"]
+    assert abs(r.equity - truth) < 4 * r.equity_se
+    assert abs(r.probabilities["draw"] - exact["draw"]) < 4 * r.se["draw"]
+    # the luck adjustment did reduce the spread, and the plain estimate is reported too
+    assert r.equity_se < r.params["plain"]["equity_se"]
+
+
+def test_vr_with_database_play_matches_the_two_sided_value():
+    """Would catch: VR biased when the evaluator is the exact value (R8 last roll scored wrongly)."""
+    pos = Position.parse(SMALL_RACE)
+    truth = bearoff_value(pos).equity
+    r = rollout(pos, "heuristic", games=1296, scoring=Scoring(exact_bearoff=False, vr=True, bearoff_policy=True))
+    assert abs(r.equity - truth) < max(4 * r.equity_se, 1e-6)
+    assert r.equity_se < 0.002
+
+
+def test_exact_bearoff_at_the_root_is_the_database_value():
+    """Would catch: games in a bear-off not stopped, or the database read from the wrong side's view."""
+    pos = Position.parse("W:19,20x2,23 B:21x3,24 b")
+    r = rollout(pos, "heuristic", games=100, scoring=Scoring(exact_bearoff=True, vr=False))
+    v = bearoff_value(pos)
+    assert r.equity == pytest.approx(v.equity, abs=1e-7)
+    assert r.equity_se == 0.0 and r.params["scored_games"] == 100
+
+
+def test_truncation_at_zero_plies_is_the_static_evaluation():
+    """Would catch: a truncated game scored from the wrong side, or after a play."""
+    pos = Position.parse("W:1x10,8,12,14,17,19 B:1x11,3,9,15,22 b")
+    r = rollout(pos, "heuristic", games=50, scoring=Scoring(exact_bearoff=False, truncate=0, vr=False))
+    est = static_estimate(pos)
+    for key in ("win", "lose", "draw"):
+        assert r.probabilities[key] == pytest.approx(est.probabilities[key], abs=1e-7)
+    assert r.params["truncate"] == 0
+
+
+@pytest.mark.parametrize("scoring", [Scoring(), Scoring(exact_bearoff=True, truncate=6, vr=True),
+                                     Scoring(exact_bearoff=False, vr=True)])
+def test_results_identical_for_one_and_two_workers(scoring):
+    """Would catch: float sums that depend on the order chunks finish in."""
+    pos = Position.parse("W:13x2,15x2,17,19x3,20x2,22x3,24x2 B:14x2,16x2,18,19x2,21x3,22x2,23 w")
+    one = rollout(pos, "heuristic", games=2600, scoring=scoring, workers=1)
+    two = rollout(pos, "heuristic", games=2600, scoring=scoring, workers=2)
+    assert one.to_dict() == two.to_dict()
