@@ -1,0 +1,211 @@
+"""Unit tests of the kernels' primitives: flip, bit masks, blocks, head limit, end of game, dice streams, deficit.
+
+Each primitive is checked against a plain-Python statement of the rule on boards
+from random games (and hand-made ones), so a bug shows here before it shows as a
+wrong rollout.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from nardy_cli.kernels import board as kb
+from nardy_cli.kernels import features as kf
+from nardy_cli.kernels import game as kg
+from nardy_cli.kernels import movegen as km
+from nardy_cli.kernels import rng as kr
+from nardy_cli.position import parse_position
+from tests.bruteforce import blocked_forever, head_allowance, step_result
+from tests.oracle import game_end, loser_class, read
+from tests.randomgames import random_game_positions
+
+HEAD_CODES = {"federation": 0, "doubles-643": 1, "strict": 2}
+
+
+@pytest.fixture(scope="module")
+def boards():
+    """(mine, theirs, mover-relative board, opponent's off) for positions of random and block-building games."""
+    out = []
+    for pos, _ in random_game_positions(150, seed=41, every=3) + random_game_positions(150, seed=42, greedy=0.7):
+        mine = list(pos.white if pos.turn == "w" else pos.black)
+        theirs = list(pos.black if pos.turn == "w" else pos.white)
+        board, _, opp_off = pos.board()
+        out.append((mine, theirs, board, opp_off))
+    return out
+
+
+def test_flip_is_the_other_sides_view_and_an_involution(boards):
+    """Catches a flip that forgets the 12-point shift or the sign change (RULES.md §1)."""
+    for mine, theirs, board, _ in boards:
+        out = np.empty(24, dtype=np.int8)
+        kb.flip(board, out)
+        assert list(out) == [theirs[p] - mine[(p + 12) % 24] for p in range(24)]
+        back = np.empty(24, dtype=np.int8)
+        kb.flip(out, back)
+        assert (back == board).all()
+
+
+def test_checker_counts(boards):
+    """Catches on_board/opp_on_board counting the wrong sign."""
+    for mine, theirs, board, _ in boards:
+        assert kb.on_board(board) == sum(mine) and kb.opp_on_board(board) == sum(theirs)
+
+
+def test_bit_masks_and_rotation(boards):
+    """Catches a mask bit on the wrong point or a rotation in the wrong direction (features' masks)."""
+    for mine, theirs, board, _ in boards:
+        m, t = kf.masks(board)
+        assert m == sum(1 << p for p in range(24) if mine[p])
+        assert t == sum(1 << p for p in range(24) if theirs[(p + 12) % 24])
+        flipped = np.empty(24, dtype=np.int8)
+        kb.flip(board, flipped)
+        fm, ft = kf.masks(flipped)
+        assert kf.rotate(t) == fm and kf.rotate(m) == ft
+        assert kf.popcount(m) == sum(1 for n in mine if n)
+
+
+def test_movable_points_inside_the_board(boards):
+    """Catches a movable-points mask that lands on the opponent or misses a free point (R1, ignoring R6).
+
+    Bearing off is compared only where RULES.md R7 is plain (an exact die, or no checker behind).
+    """
+    for mine, theirs, board, _ in boards:
+        m, t = kf.masks(board)
+        home = sum(mine[:18]) == 0
+        for face in range(1, 7):
+            got = kf.movable_points(m, t, face, home)
+            for src in range(24):
+                if not mine[src]:
+                    continue
+                legal = step_result(mine, theirs, src, face, "off") is not None
+                if src + face > 24 and any(mine[18:src]):
+                    continue   # the over-sized die: the mask does not model R7's "furthest back only"
+                assert bool(got >> src & 1) == legal, (mine, theirs, face, src)
+
+
+def test_forbidden_block_matches_the_rule(boards):
+    """Catches a block check that counts along the wrong path, misses the wrap, or ignores checkers past it (R6)."""
+    for mine, theirs, board, opp_off in boards:
+        assert kb.forbidden_block(board, opp_off) == blocked_forever(mine, theirs)
+    # W23 W24 W1 W2 W3 W4 are B11-B16 for Black: consecutive on Black's path, all Black behind on B1-B10
+    mine = [0] * 24
+    for p in (22, 23, 0, 1, 2, 3):
+        mine[p] = 2
+    mine[4] = 3
+    theirs = [0] * 24
+    theirs[0] = 15
+    board = np.array([mine[p] - theirs[(p + 12) % 24] for p in range(24)], dtype=np.int8)
+    assert blocked_forever(mine, theirs) and kb.forbidden_block(board, 0)
+    assert tuple(kb.forbidden_block_span(board, 0)) == (10, 16)   # B11-B17 (0-based 10..16)
+    assert not kb.forbidden_block(board, 1)                        # a Black checker borne off is past it
+    # W12 and W13 are B24 and B1: not consecutive for Black
+    mine = [0] * 24
+    for p in (8, 9, 10, 11, 12, 13):
+        mine[p] = 2
+    mine[0] = 3
+    board = np.array([mine[p] - theirs[(p + 12) % 24] for p in range(24)], dtype=np.int8)
+    assert not blocked_forever(mine, theirs) and not kb.forbidden_block(board, 0)
+
+
+@pytest.mark.parametrize("text", ["start", "W:1x14,21 B:1x15 b", "W:1x14,4 B:1x15 b", "W:1x14,12 B:1x15 b",
+                                  "W:1x15 B:1x14,9 w", "W:1x14,2 B:1x15 b"])
+def test_head_limit_matches_the_rule(text):
+    """Catches R5's exception granted or refused wrongly for any variant and any double."""
+    pos = parse_position(text)
+    board, _, _ = pos.board()
+    mine = list(pos.white if pos.turn == "w" else pos.black)
+    theirs = list(pos.black if pos.turn == "w" else pos.white)
+    for head_rule, code in HEAD_CODES.items():
+        for a in range(1, 7):
+            for b in range(1, a + 1):
+                assert km.head_limit(board, a, b, code) == head_allowance(mine, theirs, (a, b), head_rule), \
+                    (text, head_rule, a, b)
+
+
+@pytest.mark.parametrize("text", ["W:- B:19x15 b", "W:- B:19x14 b", "W:- B:13x15 b", "W:- B:12,13x14 b",
+                                  "W:1x15 B:- w", "W:20 B:- w", "W:- B:24x2 b", "W:- B:24x2 w", "W:- B:12,24 b",
+                                  "W:24 B:24 w", "W:- B:19,20 b"])
+@pytest.mark.parametrize("last_roll", [True, False])
+def test_game_status_and_loser_class(text, last_roll):
+    """Catches a wrong R8 (who rolls last, when) or R9 class in the kernel, against the oracle."""
+    pos = parse_position(text)
+    board, _, _ = pos.board()
+    status = kb.game_status(board, pos.turn == "w", last_roll)
+    expected = game_end(read(text), last_roll)
+    if expected is None:
+        assert status == kb.IN_PLAY
+        return
+    winner, cls = expected
+    assert status == {"w": kb.WHITE_WON, "b": kb.BLACK_WON, None: kb.DRAWN}[winner]
+    if winner is not None:
+        loser = pos.black if winner == "w" else pos.white
+        loser_board = np.array(loser, dtype=np.int8)   # the loser as mover, no opponent needed for R9
+        assert ("oin", "home_mars", "mars", "koks")[kb.loser_class(loser_board)] == loser_class(loser) == cls
+
+
+def test_roll_index_is_deterministic_and_uniform():
+    """Catches a dice stream that depends on anything but (seed, game, turn), or is biased."""
+    rolls = [kr.roll_index(7, g, t) for g in range(2000) for t in range(18)]
+    assert rolls == [kr.roll_index(7, g, t) for g in range(2000) for t in range(18)]
+    assert rolls != [kr.roll_index(8, g, t) for g in range(2000) for t in range(18)]
+    counts = Counter(rolls)
+    assert set(counts) == set(range(36))
+    expected = len(rolls) / 36
+    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
+    assert chi2 < 80, chi2   # 35 degrees of freedom: P(chi2 > 80) < 1e-4
+    # successive turns of a game are not the same roll over and over
+    assert sum(1 for g in range(2000) if kr.roll_index(7, g, 0) == kr.roll_index(7, g, 1)) < 2000 / 36 * 2
+
+
+def test_policy_streams_differ_between_games():
+    """Catches every game drawing the same random-policy choices."""
+    states = {int(kr.policy_state(5, g)) for g in range(1000)}
+    assert len(states) == 1000
+    s = np.array([kr.policy_state(5, 0)], dtype=np.uint64)
+    draws = [int(kr.next_random(s)) for _ in range(100)]
+    assert len(set(draws)) == 100
+
+
+def test_stratified_dice_cover_every_first_and_second_roll():
+    """Catches stratification that skips or repeats a roll (README: each first roll once in 36 games,
+    each pair of first two rolls once in 1,296)."""
+    unordered = Counter((max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7))  # doubles 1, others 2
+    pairs = Counter()
+    for block in range(36):
+        firsts = Counter()
+        for game in range(36 * block, 36 * block + 36):
+            h1, l1, stratum = kg.game_dice(3, game, 0, True, 0, 0)
+            h2, l2, _ = kg.game_dice(3, game, 1, True, 0, 0)
+            assert stratum == game % 36
+            firsts[h1, l1] += 1
+            pairs[(h1, l1), (h2, l2)] += 1
+        assert firsts == unordered, block
+    assert pairs == Counter({(x, y): unordered[x] * unordered[y] for x in unordered for y in unordered})
+    # the position's own dice come first; the stratified rolls follow on turns 1 and 2
+    assert kg.game_dice(3, 5, 0, True, 6, 6)[:2] == (6, 6)
+    assert kg.game_dice(3, 5, 1, True, 6, 6) == kg.game_dice(3, 5, 0, True, 0, 0)
+
+
+@pytest.mark.parametrize("d1, d2, nsteps, played, lost_faces, lost_pips, kind", [
+    (6, 5, 2, 6, {}, 0, "full"),
+    (6, 5, 1, 6, {5: 1}, 5, "partial"),          # the 6 played, the 5 lost
+    (6, 5, 1, 5, {6: 1}, 6, "partial"),          # only the 5 could be played: the 6 is lost
+    (6, 5, 0, 0, {6: 1, 5: 1}, 11, "pass"),
+    (3, 3, 4, 3, {}, 0, "full"),
+    (3, 3, 3, 3, {3: 1}, 3, "partial"),
+    (3, 3, 0, 0, {3: 4}, 12, "pass"),
+])
+def test_record_turn_bookkeeping(d1, d2, nsteps, played, lost_faces, lost_pips, kind):
+    """Catches charging the lost step to the played die, wrong pips, or a partial counted as a pass (§8)."""
+    deficit = np.zeros((2, kg.N_DEFICIT), dtype=np.int64)
+    kg.record_turn(deficit, 1, d1, d2, nsteps, played)
+    row = deficit[1]
+    assert deficit[0].sum() == 0 and row[kg.TURNS] == 1
+    rolled = Counter([d1] * 4 if d1 == d2 else [d1, d2])
+    assert [row[kg.F_ROLLED + f - 1] for f in range(1, 7)] == [rolled[f] for f in range(1, 7)]
+    assert [row[kg.F_LOST + f - 1] for f in range(1, 7)] == [lost_faces.get(f, 0) for f in range(1, 7)]
+    assert row[kg.LOST_PIPS] == lost_pips
+    assert (row[kg.PARTIAL], row[kg.PASSES]) == {"full": (0, 0), "partial": (1, 0), "pass": (0, 1)}[kind]
