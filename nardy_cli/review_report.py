@@ -48,7 +48,8 @@ def equity_chart(review: GameReview) -> Figure:
     return fig
 
 
-def _pixels(fig: Figure) -> np.ndarray:
+def _pixels(fig: Figure, dpi: float = 60) -> np.ndarray:
+    fig.set_dpi(dpi)
     canvas = FigureCanvasAgg(fig)
     canvas.draw()
     return np.asarray(canvas.buffer_rgba())

@@ -1,0 +1,55 @@
+"""Review speed (issue 10 targets): a 100-ply game reviewed by the whole `nardy review` process.
+
+Targets: 0-ply (`heuristic`) under 2 s and `lookahead:heuristic` under 60 s, after a
+warm-up run (numba's compiled cache present).  Prints each run's wall time; run with
+`python benchmarks/review.py [--runs N]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from nardy_cli.records import format_game
+from nardy_cli.selfplay import play_game
+
+NARDY = [sys.executable, "-m", "nardy_cli"]
+
+
+def hundred_ply_game() -> str:
+    """The first heuristic-vs-heuristic game (seed 1) that lasts 100 plies, cut there."""
+    for game in range(100):
+        record = play_game("heuristic", "heuristic", seed=1, game=game, max_plies=100)
+        if len(record.plies) == 100:
+            return format_game(record)
+    raise RuntimeError("no game of 100 plies among the first 100")
+
+
+def timed(argv: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, capture_output=True, check=True)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        game = Path(tmp) / "game.txt"
+        game.write_text(hundred_ply_game())
+        for evaluator, runs in (("heuristic", args.runs), ("lookahead:heuristic", max(1, args.runs // 2))):
+            argv = [*NARDY, "review", str(game), "--evaluator", evaluator]
+            timed(argv)   # warm-up: compiled cache, file cache
+            times = [timed(argv) for _ in range(runs)]
+            print(f"nardy review, 100 plies, {evaluator:<20} median {statistics.median(times):6.2f} s "
+                  f"(runs: {', '.join(f'{t:.2f}' for t in times)})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+"""Game review: blunders found with the right best play, forced plays not scored, luck, evaluators, CLI."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from nardy_cli.cli import cli
+from nardy_cli.dice import ALL_ROLLS
+from nardy_cli.engine import legal_plays
+from nardy_cli.errors import NardyError
+from nardy_cli.evaluators import (HEURISTIC_ESTIMATE, exact_value, get_evaluator, result_board,
+                                  result_values)
+from nardy_cli.position import START, parse_position
+from nardy_cli.records import parse_game, record_from_plays
+from nardy_cli.review import Thresholds, parse_thresholds, review_game
+from nardy_cli.rules import PRESETS
+from nardy_cli.selfplay import play_game
+
+FEDERATION = PRESETS["federation"]
+
+# White (13 off) has W22 and W24; Black (13 off) has two on B24 and bears them off with any roll.
+#
+#   W: 24 23 22 ...           White to play 3-1:
+#       w  .  w               22/off 24/off: all off; Black's last roll (R8) can only draw -> 0
+#   B: 12 11 10 ...           22/23 23/off:  W24 stays; Black bears off both and wins   -> -1
+#   B24 = W12: b b
+BLUNDER = """[White "Student"]
+[Black "Coach"]
+[Position "W:22,24 B:24x2 w"]
+[Result "Black wins by oin"]
+1. 3-1: 22/23 23/off   4-2: 24/off 24/off
+"""
+
+
+@pytest.mark.parametrize("evaluator", ["heuristic", "lookahead:heuristic"])
+def test_bearoff_blunder_is_flagged_with_the_right_best_play(evaluator):
+    """Catches: a review that misses a game-losing bear-off (no exact value for a sure finish or the
+    last roll), the wrong sign for the side that moved, or a wrong best play."""
+    review = review_game(parse_game(BLUNDER), evaluator)
+    white = review.frame.iloc[0]
+    assert white["mark"] == "blunder" and white["best"] == "22/off 24/off"
+    assert white["equity_best"] == pytest.approx(0.0) and white["equity_played"] == pytest.approx(-1.0)
+    assert white["lost"] == pytest.approx(1.0)
+    summary = review.summary().set_index("side")
+    assert summary.loc["white", "blunders"] == 1 and summary.loc["white", "error_rate"] == pytest.approx(1.0)
+
+
+def test_forced_plays_are_listed_not_scored():
+    """Black's 4-2 bears off both checkers, the only play: listed as forced, no loss, not a decision.
+    Catches: forced plays counted in the error rate or decisions."""
+    review = review_game(parse_game(BLUNDER))
+    black = review.frame.iloc[1]
+    assert bool(black["forced"]) and black["mark"] == "forced" and np.isnan(black["lost"])
+    summary = review.summary().set_index("side")
+    assert summary.loc["black", "decisions"] == 0 and summary.loc["black", "forced"] == 1
+    assert summary.loc["black", "equity_lost"] == 0.0
+    assert len(review.decisions()) == 1
+
+
+def test_player_with_the_reviews_evaluator_loses_nothing_at_0_ply():
+    """A game played by the estimate's 0-ply argmax, reviewed by the same estimate: zero equity lost.
+    Catches: review and player disagreeing on whose view a result board is scored from."""
+    record = play_game("nardy_cli.evaluators:estimate_player", "racer", seed=4)
+    review = review_game(record, "heuristic", sides=("w",))
+    assert set(review.frame["side"]) == {"white"}
+    assert review.decisions()["lost"].max() == pytest.approx(0.0, abs=1e-12)
+    assert (review.decisions()["mark"] == "").all()
+    assert review.summary().iloc[0]["decisions"] > 20
+
+
+def test_luck_averages_to_zero_over_the_21_rolls():
+    """Luck = best value for the roll minus the mean over the 21 rolls, so its mean over rolls is 0.
+    Catches: unweighted averages (doubles counted like non-doubles) or the wrong roll's value."""
+    total = 0.0
+    for dice in ALL_ROLLS:
+        play = legal_plays(START, dice)[0]
+        review = review_game(record_from_plays([(dice, play)]))
+        total += float(dice.probability) * review.frame.iloc[0]["luck"]
+    assert total == pytest.approx(0.0, abs=1e-9)
+
+
+def test_lookahead_differs_from_0_ply_and_searches_the_played_play():
+    """Catches: a lookahead wrapper that returns the base values, or drops the played result."""
+    record = play_game("racer", "heuristic", seed=2, max_plies=12)
+    flat = review_game(record, "heuristic")
+    deep = review_game(record, "lookahead:heuristic", width=2)
+    assert (deep.frame["level"][~deep.frame["forced"]] == "lookahead:heuristic").all()
+    assert not np.allclose(flat.frame["equity_played"], deep.frame["equity_played"])
+    assert (deep.decisions()["lost"] >= 0).all()
+
+
+def test_exact_values_last_roll_and_decided_games():
+    """R8: White bears off its last checker; Black all home with two on B24 draws with any roll (0).
+    Black on its head cannot: White wins by koks (2).  Catches: a wrong class or a missed last roll."""
+    #  W:24 -> 24/off; Black B24x2 (all home) gets its last roll and bears both off: draw
+    for black, value in (("24x2", 0.0), ("1x15", 2.0)):
+        pos = parse_position(f"W:24 B:{black} w")
+        play = legal_plays(pos, "6-5")[0]
+        assert exact_value(result_board(play.result, "w"), True, FEDERATION) == pytest.approx(value)
+    boards = np.stack([result_board(p.result, "w") for p in legal_plays(START, "6-5")])
+    assert np.isfinite(result_values(HEURISTIC_ESTIMATE, boards, True, FEDERATION)).all()
+
+
+def test_thresholds_and_evaluator_names():
+    """Catches: marks at the wrong boundaries, unchecked threshold text, unknown evaluator names accepted."""
+    t = Thresholds(0.05, 0.1, 0.2)
+    assert [t.mark(x) for x in (0.0, 0.05, 0.1, 0.19, 0.2)] == ["", "doubtful", "error", "error", "blunder"]
+    assert parse_thresholds("0.03, 0.06,0.12") == Thresholds(0.03, 0.06, 0.12)
+    for bad in ("0.1,0.05,0.2", "a,b,c", "0.1,0.2"):
+        with pytest.raises(NardyError):
+            parse_thresholds(bad)
+    with pytest.raises(NardyError, match="'neuralx'"):
+        get_evaluator("neuralx")
+    assert get_evaluator("lookahead:heuristic").name == "lookahead:heuristic"
+
+
+def test_rollout_rescores_flagged_decisions():
+    """Catches: --rollout ignoring flagged rows, or rows keeping 0-ply values after the rollout."""
+    record = play_game("racer", "random", seed=9, max_plies=8)
+    review = review_game(record, "heuristic", rollout_games=36, rollout_policy="racer", sides=("b",),
+                         thresholds=Thresholds(0.0, 0.0, 0.0))
+    flagged = review.frame[review.frame["level"] == "rollout 36"]
+    assert len(flagged) == len(review.decisions()) > 0
+    assert (flagged["equity_se"] > 0).all()
+
+
+def run(*args, **kw):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False, **kw)
+
+
+def test_cli_play_then_review(tmp_path):
+    """`nardy play` writes records and a summary; `nardy review` reads them, writes the report folder.
+    Catches: records the reviewer cannot read, a report missing its chart or boards."""
+    out = run("play", "heuristic", "racer", "--games", "2", "--seed", "5", "--output", str(tmp_path / "g"))
+    assert out.exit_code == 0, out.output
+    assert sorted(p.name for p in (tmp_path / "g").iterdir()) == ["game-001.txt", "game-002.txt",
+                                                                  "summary.csv", "summary.json"]
+    assert json.loads((tmp_path / "g" / "summary.json").read_text())["games"] == 2
+    out = run("review", str(tmp_path / "g" / "game-001.txt"), "--top", "2", "--output", str(tmp_path / "r"),
+              "--html")
+    assert out.exit_code == 0, out.output
+    files = {p.name for p in (tmp_path / "r").iterdir()}
+    assert {"report.md", "report.html", "equity.png", "decision-1.png", "decision-2.png", "review.csv",
+            "review.json", "game.txt"} <= files
+    assert "## Summary" in (tmp_path / "r" / "report.md").read_text()
+    out = run("review", str(tmp_path / "g" / "game-002.txt"), "--format", "json", "--side", "black")
+    data = json.loads(out.output)
+    assert {p["side"] for p in data["plies"]} == {"black"} and data["params"]["evaluator"] == "heuristic"
+    text = run("play", "heuristic", "racer", "--seed", "5").output
+    assert run("review", "-", "--format", "csv", input=text).exit_code == 0
+
+
+@pytest.mark.parametrize("args,words", [
+    (["review", "{path}"], ["turn 1 (Black)", "4-2", "'1/8'"]),
+    (["review", "missing.txt"], ["missing.txt"]),
+    (["review", "{good}", "--evaluator", "nope"], ["--evaluator", "'nope'"]),
+    (["review", "{good}", "--thresholds", "1,2"], ["--thresholds"]),
+    (["play", "heuristic", "nope"], ["'nope'"]),
+])
+def test_cli_errors_are_one_line_exit_2(tmp_path, args, words):
+    """Catches: tracebacks or exit code 1 on a bad record, file, evaluator, thresholds or policy."""
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1. 6-5: 1/12  4-2: 1/8\n")
+    good = tmp_path / "good.txt"
+    good.write_text("1. 6-5: 1/12\n")
+    out = CliRunner().invoke(cli, [a.format(path=bad, good=good) for a in args])
+    assert out.exit_code == 2, out.output
+    lines = out.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ")
+    for word in words:
+        assert word in lines[0]
