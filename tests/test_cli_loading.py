@@ -36,3 +36,14 @@ def test_help_imports_no_heavy_library():
             "print(sorted(m for m in ('numba', 'pandas', 'matplotlib') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_short_commands_import_neither_pandas_nor_matplotlib():
+    """Catches a module-level pandas or matplotlib import on the path of `nardy show start` or
+    `nardy moves start --dice 6-5` (the start-up budgets of issue 8 allow numba only)."""
+    code = ("import sys; from nardy_cli.cli import cli\n"
+            "for args in (['show', 'start'], ['moves', 'start', '--dice', '6-5']):\n"
+            "    try:\n        cli(args)\n    except SystemExit:\n        pass\n"
+            "print(sorted(m for m in ('pandas', 'matplotlib') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]"
