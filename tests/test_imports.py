@@ -81,3 +81,10 @@ def test_no_import_circles():
     (`position` importing `notation` inside `__str__` while `notation` imports `position`)."""
     found = _circles(_import_graph())
     assert found <= KNOWN_CIRCLES, sorted(sorted(c) for c in found - KNOWN_CIRCLES)
+
+
+def test_every_public_name_of_the_package_loads():
+    """Catches a lazily exported name (`nardy_cli.parse_position`) mapped to the wrong module."""
+    import nardy_cli
+    for name in nardy_cli.__all__:
+        assert getattr(nardy_cli, name) is not None, name
