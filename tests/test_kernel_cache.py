@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from nardy_cli.kernels import _drop_stale_cache
+from nardy_cli.kernels import drop_stale_cache
 
 
 def _package(tmp_path):
@@ -12,7 +12,7 @@ def _package(tmp_path):
     (tmp_path / "b.py").write_text("y = 2\n")
     cache = tmp_path / "__pycache__"
     cache.mkdir()
-    _drop_stale_cache(tmp_path)  # the stamp of these sources
+    drop_stale_cache(tmp_path)  # the stamp of these sources
     (cache / "a.f-1.py311.nbi").write_text("index")
     (cache / "a.f-1.py311.1.nbc").write_text("code")
     return cache
@@ -22,10 +22,10 @@ def test_edit_in_any_source_drops_the_cache(tmp_path):
     """Catches a stale cache kept after another kernel file changed (numba checks only a
     function's own file), e.g. a fast path that trusts an old stamp."""
     cache = _package(tmp_path)
-    _drop_stale_cache(tmp_path)
+    drop_stale_cache(tmp_path)
     assert len(list(cache.glob("*.nb?"))) == 2  # nothing changed: kept
     (tmp_path / "b.py").write_text("y = 3\n")
-    _drop_stale_cache(tmp_path)
+    drop_stale_cache(tmp_path)
     assert list(cache.glob("*.nb?")) == []
 
 
@@ -33,7 +33,7 @@ def test_touch_without_change_keeps_the_cache(tmp_path):
     """Catches a check on file times alone, which would recompile every kernel after a checkout."""
     cache = _package(tmp_path)
     os.utime(tmp_path / "a.py", ns=(1, 1))
-    _drop_stale_cache(tmp_path)
+    drop_stale_cache(tmp_path)
     assert len(list(cache.glob("*.nb?"))) == 2
-    _drop_stale_cache(tmp_path)
+    drop_stale_cache(tmp_path)
     assert len(list(cache.glob("*.nb?"))) == 2

@@ -7,7 +7,7 @@ checkers and negative counts for the opponent's.  The opponent's point `q`
 
 numba's on-disk cache checks only each function's own source file, so a kernel
 that inlines a function from another file would keep stale machine code after
-that file changes.  `_drop_stale_cache` clears this package's cache whenever any
+that file changes.  `drop_stale_cache` clears this package's cache whenever any
 kernel source differs from the one the cache was built from.  It runs once, at
 import; the usual case (nothing changed) costs one `stat` per source file: the
 sources are hashed only when a file's size or modification time moved.
@@ -19,7 +19,7 @@ import hashlib
 from pathlib import Path
 
 
-def _drop_stale_cache(here: Path = Path(__file__).parent) -> None:
+def drop_stale_cache(here: Path = Path(__file__).parent) -> None:
     """Delete numba's cache files in `here/__pycache__` unless `here/*.py` hold the sources they came from."""
     sources = sorted(here.glob("*.py"))
     cache = here / "__pycache__"
@@ -39,4 +39,4 @@ def _drop_stale_cache(here: Path = Path(__file__).parent) -> None:
         pass
 
 
-_drop_stale_cache()
+drop_stale_cache()
