@@ -113,7 +113,6 @@ def cli() -> None:
     """
 
 
-
 def main() -> None:
     """Console-script entry point."""
     cli()
