@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from ..executors import EXECUTORS, default_workers
+from ..games.executors import EXECUTORS, default_workers
 from ..rollout import DEFAULT_SEED, rollout
 from ..render import frame_text, to_json
 from ..reports import rollout_data
@@ -14,6 +14,7 @@ from .policy_names import check_policy
 from .common import POSITION, block_validation_option, flatten, format_option, handle_errors, rules_options
 from .progress import Progress
 from .report_options import check_report_flags, finish_report, report_options
+from .scoring_options import scoring_from, scoring_note, scoring_options
 from .tables import rollout_table
 
 
@@ -56,17 +57,20 @@ Examples:
   nardy rollout start --games 100000 --policy heuristic
   nardy rollout positions/study.txt --until-se 0.01 --format json
   nardy rollout start --white-policy heuristic --black-policy racer --output reports/h-vs-r
+  nardy rollout "W:17x2,19x3,22x5,24x5 B:18,19x4,21x5,23x5 w" --policy heuristic --no-vr --truncate 20
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
 @policy_options
 @run_options
+@scoring_options
 @rules_options
 @format_option
 @report_options
 @handle_errors
 def command(positions, policy, white_policy, black_policy, games, until_se, seed, workers, stratify, executor,
-            scheduler, quiet, rules, fmt, output, html, svg, force, no_block_validation) -> None:
+            scheduler, quiet, exact_bearoff, truncate, vr, rules, fmt, output, html, svg, force,
+            no_block_validation) -> None:
     """Roll out POSITION: chances of every outcome for the side to move, equity, move deficits."""
     items = flatten(positions)
     pols = (white_policy or policy, black_policy or policy)
@@ -78,7 +82,7 @@ def command(positions, policy, white_policy, black_policy, games, until_se, seed
         try:
             result = rollout(item.position, pols, games, seed, rules, stratify=stratify, until_se=until_se,
                              workers=workers or default_workers(), executor=executor, scheduler=scheduler,
-                             progress=bar, name=item.name)
+                             progress=bar, name=item.name, scoring=scoring_from(exact_bearoff, truncate, vr))
         finally:
             bar.close()
         results.append(result)
@@ -88,6 +92,9 @@ def command(positions, policy, white_policy, black_policy, games, until_se, seed
             if len(results) > 1:
                 click.echo()
             click.echo(rollout_table(result))
+            note = scoring_note(result)
+            if note:
+                click.echo(note)
         if result.unfinished:
             click.echo(f"Warning: {result.unfinished} games did not finish within the ply limit", err=True)
         if result.interrupted:
