@@ -44,6 +44,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
              "Draw POSITION: both numberings, off and pip counts, side to move and dice."),
 }
 
+# Click >= 8.2 raises this for a bare `nardy`; older versions print the help themselves.
+_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
 EPILOG = """\b
 Examples:
   nardy show start
@@ -64,6 +67,13 @@ class NardyGroup(click.Group):
             module_name, attribute = COMMANDS[name][0].split(":")
             self.add_command(getattr(importlib.import_module(module_name), attribute), name)
         return self.commands.get(name)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):  # type: ignore[override]
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            from .suggest import did_you_mean
+            ctx.fail(f"No such command {name!r}{did_you_mean(name, self.list_commands(ctx)) or '.'}")
+        return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The command list, from the table's short help: no command module is imported."""
@@ -89,6 +99,9 @@ class NardyGroup(click.Group):
             return super().main(*args, standalone_mode=False, **kwargs)
         try:
             rv = super().main(*args, standalone_mode=False, **kwargs)
+        except _NO_ARGS_IS_HELP as exc:  # bare `nardy`: the help, as Click shows it
+            exc.show()
+            sys.exit(exc.exit_code)
         except click.UsageError as exc:
             hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
             click.echo(f"Error: {exc.format_message()}{hint}", err=True)
