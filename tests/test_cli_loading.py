@@ -47,3 +47,16 @@ def test_short_commands_import_neither_pandas_nor_matplotlib():
             "print(sorted(m for m in ('pandas', 'matplotlib') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_unknown_command_suggests_the_nearest():
+    """Catches a mistyped command answered without a hint, or with a traceback."""
+    out = CliRunner().invoke(cli, ["rollot", "start"], prog_name="nardy")
+    assert out.exit_code == 2
+    assert out.output == "Error: No such command 'rollot'; did you mean 'rollout'? (see 'nardy --help')\n"
+
+
+def test_bare_nardy_shows_the_help_not_an_error():
+    """Catches `nardy` alone printing its help as `Error: Usage: ...` (Click >= 8.2 raises for it)."""
+    out = CliRunner().invoke(cli, [])
+    assert out.output.startswith("Usage: ") and "Error" not in out.output
