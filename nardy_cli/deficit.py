@@ -1,4 +1,4 @@
-"""Static move deficit (RULES.md §8) of the side to move, over the 36 equally likely rolls."""
+"""Static move deficit (docs/rules.md §8) of the side to move, over the 36 equally likely rolls."""
 
 from __future__ import annotations
 

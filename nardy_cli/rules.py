@@ -106,7 +106,9 @@ def make_rules(preset: str = "federation", *, head_rule: str | None = None, bloc
                last_roll: bool | None = None, points: str | Points | None = None) -> Rules:
     """A preset with the given options overridden; `None` keeps the preset's value."""
     if preset not in PRESETS:
-        raise RulesError(f"unknown rules preset {preset!r}: choose one of {', '.join(PRESETS)}")
+        from .suggest import did_you_mean
+        raise RulesError(f"unknown rules preset {preset!r}{did_you_mean(preset, PRESETS)}; "
+                         f"choose one of {', '.join(PRESETS)}")
     rules = PRESETS[preset]
     changes: dict[str, Any] = {}
     if head_rule is not None:

@@ -88,7 +88,7 @@ def handle_errors(func: Callable) -> Callable:
 def rules_options(func: Callable) -> Callable:
     """--rules and its overrides; the command receives `rules: Rules`."""
     @click.option("--rules", "preset", type=click.Choice(list(PRESETS)), default="federation", show_default=True,
-                  help="Rules preset (RULES.md §7).")
+                  help="Rules preset (docs/rules.md §7).")
     @click.option("--head-rule", type=click.Choice(HEAD_RULES), default=None,
                   help="Override the first-turn head exception (R5).")
     @click.option("--block-check", type=click.Choice(BLOCK_CHECKS), default=None,
