@@ -265,7 +265,9 @@ def parse_game(text: str) -> GameRecord:
     """Read a game record and replay it; raises `GameRecordError` naming the turn, roll and token."""
     tag_lines, body = _split_header(text)
     tags: dict[str, str] = {}
+    canonical = {t.lower(): t for t in STANDARD_TAGS}
     for lineno, name, value in tag_lines:
+        name = canonical.get(name.lower(), name)
         if name in tags:
             raise GameRecordError(f"line {lineno}: tag {name!r} given twice")
         tags[name] = value
@@ -362,7 +364,7 @@ def read_game(path: str | Path) -> GameRecord:
     """Read a record file; errors name the file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise GameRecordError(f"cannot read game record {str(p)!r}: {exc.strerror}") from None
     try:

@@ -88,7 +88,7 @@ Examples:
 @click.option("--side", type=click.Choice(["white", "black", "both"]), default="both", show_default=True,
               help="Whose decisions to score.")
 @click.option("--evaluator", default="heuristic", show_default=True, metavar="NAME",
-              help="Evaluator of results: heuristic (static estimate), lookahead:NAME, module:attribute.")
+              help="Evaluator of results: heuristic (static estimate), neural, lookahead:NAME, module:attribute.")
 @click.option("--width", type=click.IntRange(1, None), default=5, show_default=True,
               help="With lookahead: results searched deeper (best at 0-ply, plus the played one).")
 @click.option("--rollout", "rollout_games", type=click.IntRange(0, None), default=0, show_default=True,
