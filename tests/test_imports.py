@@ -16,8 +16,9 @@ KNOWN_CIRCLES: set[frozenset[str]] = {
 }
 
 
-def test_importing_every_module_changes_no_matplotlib_setting():
-    """Catches `matplotlib.use(...)` or an rcParams change at import (it would switch a notebook's backend)."""
+def test_importing_every_module_changes_no_matplotlib_setting_and_runs_no_kernel():
+    """Catches `matplotlib.use(...)` or an rcParams change at import (it would switch a notebook's backend),
+    and a compiled kernel called at import (e.g. validating `START`), which costs every command its start-up."""
     code = """
 import importlib, pkgutil, sys
 import matplotlib
@@ -29,10 +30,13 @@ for info in pkgutil.walk_packages(nardy_cli.__path__, "nardy_cli."):
     if info.name != "nardy_cli.__main__":
         importlib.import_module(info.name)
 changed = sorted(k for k, v in snapshot().items() if before.get(k) != v)
-print(changed, "matplotlib.pyplot" in sys.modules)
+from numba.core.dispatcher import Dispatcher
+ran = sorted(f"{m}.{k}" for m, mod in list(sys.modules.items()) if m.startswith("nardy_cli")
+             for k, v in vars(mod).items() if isinstance(v, Dispatcher) and v.signatures)
+print(changed, "matplotlib.pyplot" in sys.modules, ran)
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip().splitlines()[-1] == "[] False"
+    assert out.stdout.strip().splitlines()[-1] == "[] False []"
 
 
 def _imports(path: Path, module: str) -> set[str]:
@@ -88,3 +92,18 @@ def test_every_public_name_of_the_package_loads():
     import nardy_cli
     for name in nardy_cli.__all__:
         assert getattr(nardy_cli, name) is not None, name
+
+
+def test_layers_import_downwards():
+    """Catches a kernel importing Python-side modules (kernels are the bottom layer), or the library
+    importing click or a command module (the command line is the top layer; the library never prints)."""
+    graph = _import_graph()
+    for module, deps in graph.items():
+        if module.startswith("nardy_cli.kernels"):
+            assert all(d.startswith("nardy_cli.kernels") for d in deps), (module, deps)
+        if not module.startswith(("nardy_cli.commands", "nardy_cli.cli", "nardy_cli.__main__")):
+            assert not any(d.startswith(("nardy_cli.commands", "nardy_cli.cli")) for d in deps), (module, deps)
+    for path in PACKAGE.rglob("*.py"):
+        if "commands" not in path.parts and path.name not in ("cli.py", "__main__.py"):
+            imported = _imports(path, "nardy_cli.x")
+            assert "click" not in imported and not any(m.startswith("click.") for m in imported), path
