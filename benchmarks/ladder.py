@@ -1,6 +1,11 @@
 """`make ladder`: every built-in policy against every other, written to docs/strength.md.
 
-Usage: python benchmarks/ladder.py [--games 4000] [--lookahead-games 4000] [--seed 2027]
+Usage: python benchmarks/ladder.py [--games 4000] [--neural-games 10000] [--lookahead-games 4000]
+                                  [--neural-lookahead-games 2000] [--only A,B] [--seed 2027]
+
+A duel's games: --neural-lookahead-games when lookahead:neural plays, else
+--lookahead-games when a lookahead policy plays, else --neural-games when
+neural plays, else --games.  --only keeps the duels between the named policies.
 """
 
 from __future__ import annotations
@@ -12,9 +17,9 @@ import time
 from pathlib import Path
 
 from nardy_cli.duel import duel
-from nardy_cli.executors import default_workers
+from nardy_cli.games import default_workers
 
-POLICIES = ("random", "racer", "heuristic", "lookahead:heuristic")
+POLICIES = ("random", "racer", "heuristic", "lookahead:heuristic", "neural", "lookahead:neural")
 OUT = Path(__file__).resolve().parent.parent / "docs" / "strength.md"
 
 
@@ -22,12 +27,23 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=4000)
     ap.add_argument("--lookahead-games", type=int, default=4000)
+    ap.add_argument("--neural-games", type=int, default=10000)
+    ap.add_argument("--neural-lookahead-games", type=int, default=2000)
+    ap.add_argument("--only", default=None, help="comma-separated policies: only duels between these")
     ap.add_argument("--seed", type=int, default=2027)
     args = ap.parse_args()
     rows = []
     started = time.time()
-    for a, b in itertools.combinations(reversed(POLICIES), 2):
-        games = args.lookahead_games if "lookahead" in a + b else args.games
+    chosen = args.only.split(",") if args.only else POLICIES
+    for a, b in itertools.combinations([p for p in reversed(POLICIES) if p in chosen], 2):
+        if "lookahead:neural" in (a, b):
+            games = args.neural_lookahead_games
+        elif "lookahead" in a + b:
+            games = args.lookahead_games
+        elif "neural" in (a, b):
+            games = args.neural_games
+        else:
+            games = args.games
         t = time.time()
         r = duel(a, b, games, args.seed, workers=default_workers())
         rows.append((r, time.time() - t))

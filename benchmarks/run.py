@@ -21,7 +21,7 @@ from numba import njit
 
 from nardy_cli import START, legal_plays, outcome
 from nardy_cli.dice import Dice
-from nardy_cli.executors import default_workers
+from nardy_cli.games import default_workers
 from nardy_cli.kernels.movegen import Workspace, enumerate_plays
 from nardy_cli.rollout import rollout
 
@@ -132,7 +132,8 @@ def bench_games() -> None:
     print(f"random rollouts, 1 core       {one:>12,.0f} games/s")
     many = games_per_second("random", 120000, cores)
     print(f"random rollouts, {cores} workers    {many:>12,.0f} games/s  ({many / one:.2f}x one worker)")
-    for name, games in (("racer", 10000), ("heuristic", 10000), ("lookahead:heuristic", 120)):
+    for name, games in (("racer", 10000), ("heuristic", 10000), ("lookahead:heuristic", 120), ("neural", 6000),
+                        ("lookahead:neural", 100)):
         print(f"{name + ' rollouts, 1 core':<30}{games_per_second(name, games, 1):>12,.1f} games/s")
     py = games_per_second((FirstPlay(), FirstPlay()), 300, 1)
     print(f"Python-object policy, 1 core  {py:>12,.1f} games/s (both sides, trivial choice)")
@@ -141,7 +142,7 @@ def bench_games() -> None:
 def _rollout_in_child(games: int) -> tuple[float, float]:
     """Seconds and peak RSS (MiB, largest of the parent and its workers) of a fresh rollout process."""
     code = ("import resource, time; from nardy_cli import START; from nardy_cli.rollout import rollout; "
-            "from nardy_cli.executors import default_workers; t = time.perf_counter(); "
+            "from nardy_cli.games import default_workers; t = time.perf_counter(); "
             f"rollout(START, 'random', games={games}, seed=1, workers=default_workers()); "
             "rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "
             "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); "

@@ -25,7 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "duel": ("nardy_cli.commands.policies_cmd:duel_command",
              "Play policy A against policy B with duplicate dice; report A's points per game ± 95% CI."),
     "eval": ("nardy_cli.commands.policies_cmd:eval_command",
-             "Static estimate of the outcome chances of POSITION, with pip counts and static deficit."),
+             "Static (0-ply) estimate of the outcome chances of POSITION, with pip counts and static deficit."),
     "moves": ("nardy_cli.commands.moves:command",
               "List every distinct legal play of POSITION with the position it leads to."),
     "openings": ("nardy_cli.commands.study_cmd:openings_command",
@@ -121,7 +121,7 @@ def cli() -> None:
     """nardy: analysis tool for Long Nardy (длинные нарды).
 
     Positions are written as `W:<checkers> B:<checkers> <w|b> [<dice>]`, each side in
-    its own numbering (RULES.md §9); `start` is the opening position, and any
+    its own numbering (docs/rules.md §9); `start` is the opening position, and any
     POSITION may also be a positions file or FILE:NAME.
     """
 

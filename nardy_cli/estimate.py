@@ -1,8 +1,11 @@
-"""Static outcome estimates from an evaluator's features (a multinomial logistic model).
+"""Static (0-ply) outcome estimates of a position for the side to move.
 
-The model maps the heuristic's features of a position just after a play to the
-chances of each outcome for the side that played it.  It is fitted on self-play
-games by `benchmarks/calibrate.py` and shipped as `data/estimate.json`.
+`neural_estimate` asks the trained network (`network.py`): the probabilities of
+all nine outcome classes, with classes the rules rule out at exactly 0, and the
+equity under the active points.  `static_estimate` is the older multinomial
+logistic model over the heuristic's features, fitted on heuristic self-play by
+`benchmarks/calibrate.py` (`data/estimate.json`); it lumps home-mars into mars
+and knows nothing of the rules' masks.  `nardy eval --model logistic` keeps it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,11 @@ from .position import Position
 
 CLASSES = ("win_oin", "win_mars", "win_koks", "lose_oin", "lose_mars", "lose_koks", "draw")
 """Outcome classes of the model; `mars` includes home-mars."""
+
+
+NEURAL_CLASSES = ("win_oin", "win_home_mars", "win_mars", "win_koks", "lose_oin", "lose_home_mars", "lose_mars",
+                  "lose_koks", "draw")
+"""The network's classes, in the kernels' result-code order."""
 
 
 @dataclass(frozen=True)
@@ -89,3 +97,39 @@ def estimate_equity(probs: dict[str, float], points) -> float:
     """Equity of estimated probabilities under a points table (mars here includes home-mars)."""
     return (probs["win_oin"] * points.oin + probs["win_mars"] * points.mars + probs["win_koks"] * points.koks
             - probs["lose_oin"] * points.oin - probs["lose_mars"] * points.mars - probs["lose_koks"] * points.koks)
+
+
+def neural_estimate(position: Position, rules=None, network=None) -> StaticEstimate:
+    """The network's chances of every outcome class for the side to move, and its equity under `rules`.
+
+    Without dice the position is judged as it stands (the side to move about to
+    roll).  With dice, the estimate is that of the roll's best play by the
+    network's equity (0-ply).
+    """
+    from .engine import legal_plays, outcome
+    from .network import result_probabilities
+    from .position import mover_board, other_side
+    from .rules import PRESETS
+    rules = rules or PRESETS["federation"]
+    done = outcome(position, rules)
+    if done is not None:
+        raise GameOverError(f"the game is over in {str(position)!r}: {done}")
+    me, other = position.turn, other_side(position.turn)
+    if position.dice is None:
+        board = mover_board(position.checkers(other), position.checkers(me))
+        opp_view = result_probabilities(board[None], np.array([other == "w"]), rules, network)[0]
+        probs = np.concatenate([opp_view[4:8], opp_view[0:4], opp_view[8:]])
+    else:
+        plays = legal_plays(position, position.dice, rules)
+        boards = np.array([mover_board(p.result.checkers(me), p.result.checkers(other)) for p in plays])
+        all_probs = result_probabilities(boards, np.full(len(plays), me == "w"), rules, network)
+        probs = all_probs[int(np.argmax(all_probs @ _class_points(rules)))]
+    named = {k: float(v) for k, v in zip(NEURAL_CLASSES, probs)}
+    totals = {"win": float(probs[0:4].sum()), "lose": float(probs[4:8].sum())}
+    return StaticEstimate(position, "neural", {**totals, **named}, float(probs @ _class_points(rules)))
+
+
+def _class_points(rules) -> np.ndarray:
+    """Points of the nine classes for the side whose chances they are (draw 0)."""
+    pts = np.array(rules.points.as_tuple(), dtype=np.float64)
+    return np.concatenate([pts, -pts, [0.0]])

@@ -183,8 +183,22 @@ class LookaheadEvaluator:
         return -(best @ ROLL_WEIGHTS)
 
 
+@dataclass(frozen=True)
+class NeuralEvaluator:
+    """The trained network at 0-ply: equity from its nine class probabilities (`network.result_equities`)."""
+
+    name: str = "neural"
+
+    def equities(self, boards: np.ndarray, white: np.ndarray, rules: Rules) -> np.ndarray:
+        """The mover's equity of each result board under the rules' points."""
+        from .network import result_equities
+        return result_equities(boards, np.broadcast_to(np.asarray(white, dtype=bool), (len(boards),)), rules)
+
+
 HEURISTIC_ESTIMATE = EstimateEvaluator()
-_REGISTERED: dict[str, Any] = {"heuristic": HEURISTIC_ESTIMATE, "estimate": HEURISTIC_ESTIMATE}
+NEURAL_EVALUATOR = NeuralEvaluator()
+_REGISTERED: dict[str, Any] = {"neural": NEURAL_EVALUATOR, "heuristic": HEURISTIC_ESTIMATE,
+                               "estimate": HEURISTIC_ESTIMATE}
 
 
 def register_evaluator(name: str, evaluator: Any) -> None:

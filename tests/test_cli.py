@@ -101,7 +101,7 @@ def test_moves_positions_file_json_lines(tmp_path):
     (["duel", "random", "mystery"], "'mystery'"),
     (["openings", "--rolls", "77"], "'77'"),
     (["analyze", "start"], "no dice"),
-    (["eval", "start", "--policy", "racer"], "no outcome estimate"),
+    (["eval", "start", "--model", "oracle"], "'oracle'"),
 ])
 def test_bad_input_is_one_line_exit_2(args, token):
     out = CliRunner().invoke(cli, args)
@@ -150,7 +150,8 @@ def test_deficit_command():
 def test_policies_eval_duel():
     assert "heuristic" in run("policies").output
     out = run("eval", "W:1x14,12 B:1x15 b")
-    assert out.exit_code == 0 and "heuristic estimate for Black" in out.output
+    assert out.exit_code == 0 and "neural network (0-ply), federation rules" in out.output
+    assert "chances for Black" in out.output
     data = json.loads(run("duel", "racer", "random", "--games", "200", "--workers", "1", "--format", "json").output)
     assert data["a"] == "racer" and data["games"] == 200 and len(data["ci95"]) == 2
 

@@ -7,8 +7,8 @@ import pandas as pd
 
 from ..deficit import static_deficit
 from ..duel import duel, duel_figures
-from ..estimate import estimate_equity, static_estimate
-from ..executors import default_workers
+from ..estimate import estimate_equity, neural_estimate, static_estimate
+from ..games.executors import default_workers
 from ..policies import get_policy, known_policies
 from ..position import BLACK, SIDE_NAMES, WHITE
 from ..render import frame_text, to_json
@@ -39,25 +39,32 @@ def policies_command(fmt) -> None:
 @click.command("eval", epilog="""\b
 Examples:
   nardy eval "W:1x14,12 B:1x15 b"
+  nardy eval "W:1x14,12 B:1x15 b 6-5"        # the best 6-5 play's chances (0-ply)
   nardy eval positions/study.txt --format csv
+  nardy eval start --preset extended --model logistic
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
-@click.option("--policy", default="heuristic", show_default=True, metavar="NAME",
-              help="Whose evaluator estimates the outcome (heuristic or lookahead:heuristic).")
+@click.option("--model", type=click.Choice(["neural", "logistic"]), default="neural", show_default=True,
+              help="neural: the trained network (all nine classes, impossible ones at 0); logistic: the older "
+                   "model over the heuristic's features.")
 @rules_options
 @format_option
 @handle_errors
-def eval_command(positions, policy, rules, fmt, no_block_validation) -> None:
-    """Static estimate of the outcome chances of POSITION, with pip counts and static deficit."""
-    pol = get_policy(policy)
+def eval_command(positions, model, rules, fmt, no_block_validation) -> None:
+    """Static (0-ply) estimate of the outcome chances of POSITION, with pip counts and static deficit."""
     rows = []
     for n, item in enumerate(flatten(positions)):
         pos = item.position
-        est = static_estimate(pos, pol)
-        equity = estimate_equity(est.probabilities, rules.points)
-        deficit = static_deficit(pos, rules)
-        record = {"position": str(pos), "policy": pol.name, "probabilities": est.probabilities, "equity": equity,
+        if model == "neural":
+            est = neural_estimate(pos, rules)
+            equity = est.equity
+        else:
+            est = static_estimate(pos.with_dice(None))
+            equity = estimate_equity(est.probabilities, rules.points)
+        deficit = static_deficit(pos.with_dice(None), rules)
+        record = {"position": str(pos), "model": est.policy, "rules": rules.to_dict(),
+                  "probabilities": est.probabilities, "equity": equity,
                   "pips": {"white": pos.pip_count(WHITE), "black": pos.pip_count(BLACK)},
                   "deficit": {"p_full": deficit.p_full, "p_partial": deficit.p_partial, "p_pass": deficit.p_pass,
                               "expected_lost_pips": deficit.expected_lost_pips,
@@ -74,18 +81,32 @@ def eval_command(positions, policy, rules, fmt, no_block_validation) -> None:
         if fmt == "table":
             if n:
                 click.echo()
-            p = est.probabilities
-            click.echo(f"{item.name + ': ' if item.name else ''}{pos}   {SIDE_NAMES[pos.turn]} to move")
-            click.echo(f"{pol.name} estimate for {SIDE_NAMES[pos.turn]}: win {p['win']:.3f} "
-                       f"(oin {p['win_oin']:.3f}, mars {p['win_mars']:.3f}, koks {p['win_koks']:.3f})  "
-                       f"lose {p['lose']:.3f} (oin {p['lose_oin']:.3f}, mars {p['lose_mars']:.3f}, "
-                       f"koks {p['lose_koks']:.3f})  draw {p['draw']:.3f}")
-            click.echo(f"estimated equity {equity:+.3f}   pips White {pos.pip_count(WHITE)}, "
-                       f"Black {pos.pip_count(BLACK)}")
-            click.echo(f"static deficit: full {deficit.p_full:.3f}, partial {deficit.p_partial:.3f}, "
-                       f"pass {deficit.p_pass:.3f}, expected lost pips {deficit.expected_lost_pips:.2f}")
+            click.echo(_estimate_text(item.name, pos, est, equity, deficit, rules))
     if fmt == "csv":
         click.echo(frame_text(pd.DataFrame(rows), "csv"))
+
+
+def _estimate_text(name, pos, est, equity, deficit, rules) -> str:
+    """The table form of one estimate."""
+    side = SIDE_NAMES[pos.turn]
+    p = est.probabilities
+    kind = "neural network (0-ply)" if est.policy == "neural" else "logistic model over heuristic features"
+    lines = [f"{name + ': ' if name else ''}{pos}   {side} to move",
+             f"{kind}, {rules.preset} rules ({rules.points}), chances for {side}:"]
+    if "win_home_mars" in p:
+        for outcome in ("win", "lose"):
+            parts = ", ".join(f"{label} {p[f'{outcome}_{key}']:.3f}" for key, label in
+                              (("oin", "oin"), ("home_mars", "home-mars"), ("mars", "mars"), ("koks", "koks")))
+            lines.append(f"  {outcome:<5} {p[outcome]:.3f}  ({parts})")
+    else:
+        for outcome in ("win", "lose"):
+            lines.append(f"  {outcome:<5} {p[outcome]:.3f}  (oin {p[f'{outcome}_oin']:.3f}, mars "
+                         f"{p[f'{outcome}_mars']:.3f} incl. home-mars, koks {p[f'{outcome}_koks']:.3f})")
+    lines.append(f"  draw  {p['draw']:.3f}")
+    lines.append(f"equity {equity:+.3f}   pips White {pos.pip_count(WHITE)}, Black {pos.pip_count(BLACK)}")
+    lines.append(f"static deficit: full {deficit.p_full:.3f}, partial {deficit.p_partial:.3f}, "
+                 f"pass {deficit.p_pass:.3f}, expected lost pips {deficit.expected_lost_pips:.2f}")
+    return "\n".join(lines)
 
 
 @click.command("duel", epilog="""\b

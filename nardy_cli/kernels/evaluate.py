@@ -26,6 +26,7 @@ RANDOM, RACER, HEURISTIC, NEURAL = 0, 1, 2, 3
 N_WEIGHTS = 32
 MAX_HIDDEN = 512         # largest hidden layer the scratch space holds
 LOOKAHEAD_WIDTH = 3      # candidates searched one ply deeper, best first by the static score
+NEURAL_MARGIN = 0.12     # neural lookahead searches only candidates this close (equity) to the 0-ply best
 TERMINAL = 1000.0        # score of a play that bears off the last checker
 
 # the 21 rolls (high, low) and their weights out of 36
@@ -153,7 +154,15 @@ def choose_play(boards, n, kind, weights, lookahead, rstate, mover_white, head_r
     flipped = np.empty(N_POINTS, dtype=np.int8)
     best_value = -1e18
     pick = order[0]
-    for j in range(min(n, LOOKAHEAD_WIDTH)):
+    width = min(n, LOOKAHEAD_WIDTH)
+    if kind == NEURAL:
+        close = 1
+        while close < width and scores[order[close]] >= scores[best] - NEURAL_MARGIN:
+            close += 1
+        if close == 1:
+            return best
+        width = close
+    for j in range(width):
         i = order[j]
         if kind == NEURAL and game_over_after(boards[i], mover_white, last_roll):
             v = scores[i]

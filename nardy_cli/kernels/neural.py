@@ -178,7 +178,7 @@ def class_mask(board, last_roll, mask):
         mask[DRAW_CLASS] = False
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def forward(params, idx, val, m, mask, hidden, probs):
     """Class probabilities (into `probs`) from active inputs; `hidden` receives the hidden activations."""
     w1, b1, w2, b2 = layers(params)
