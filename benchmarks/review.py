@@ -8,6 +8,8 @@ warm-up run (numba's compiled cache present).  Prints each run's wall time; run 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -30,10 +32,14 @@ def hundred_ply_game() -> str:
     raise RuntimeError("no game of 100 plies among the first 100")
 
 
-def timed(argv: list[str]) -> float:
+def timed(argv: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the child): the CPU time is what a loaded machine cannot inflate."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(argv, capture_output=True, check=True)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main() -> None:
@@ -46,9 +52,12 @@ def main() -> None:
         for evaluator, runs in (("heuristic", args.runs), ("lookahead:heuristic", max(1, args.runs // 2))):
             argv = [*NARDY, "review", str(game), "--evaluator", evaluator]
             timed(argv)   # warm-up: compiled cache, file cache
-            times = [timed(argv) for _ in range(runs)]
-            print(f"nardy review, 100 plies, {evaluator:<20} median {statistics.median(times):6.2f} s "
-                  f"(runs: {', '.join(f'{t:.2f}' for t in times)})")
+            runs_ = [timed(argv) for _ in range(runs)]
+            wall = [w for w, _ in runs_]
+            cpu = [c for _, c in runs_]
+            print(f"nardy review, 100 plies, {evaluator:<20} wall median {statistics.median(wall):6.2f} s "
+                  f"(runs: {', '.join(f'{t:.2f}' for t in wall)}), CPU median {statistics.median(cpu):.2f} s; "
+                  f"load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
