@@ -84,6 +84,8 @@ def static_estimate(position: Position, policy: CompiledPolicy | None = None) ->
     board, _, _ = position.board()
     opponent_view = np.ascontiguousarray(-board[np.r_[12:24, 0:12]])
     p_opp = class_probabilities(feature_vector(opponent_view), coefficients)
+    p_opp = p_opp * _possible(opponent_view)      # clamp by rule (R9), as the network does
+    p_opp /= p_opp.sum()
     # the opponent's wins are the side to move's losses
     swapped = {"win_oin": p_opp[3], "win_mars": p_opp[4], "win_koks": p_opp[5],
                "lose_oin": p_opp[0], "lose_mars": p_opp[1], "lose_koks": p_opp[2], "draw": p_opp[6]}
@@ -91,6 +93,15 @@ def static_estimate(position: Position, policy: CompiledPolicy | None = None) ->
              "lose": float(swapped["lose_oin"] + swapped["lose_mars"] + swapped["lose_koks"]),
              **{k: float(v) for k, v in swapped.items()}}
     return StaticEstimate(position, policy.name, probs, 0.0)
+
+
+def _possible(board: np.ndarray) -> np.ndarray:
+    """1 for each logistic class the rules still allow from this board (side that just moved), else 0."""
+    from .kernels.neural import N_CLASSES, class_mask
+    mask = np.ones(N_CLASSES, dtype=np.bool_)
+    class_mask(board, True, mask)
+    # result-code classes -> the model's: win oin, win mars (+home-mars), win koks, the same lost, draw
+    return np.array([mask[0], mask[1] or mask[2], mask[3], mask[4], mask[5] or mask[6], mask[7], mask[8]], dtype=float)
 
 
 def estimate_equity(probs: dict[str, float], points) -> float:

@@ -166,3 +166,25 @@ def test_shipped_network_loads_and_beats_random():
     assert net.meta["games_trained"] > 0
     result = duel("neural", "random", games=200, seed=5)
     assert result.points_per_game > 1.0
+
+
+@pytest.mark.parametrize("model", ["neural", "logistic"])
+@pytest.mark.parametrize("name, zero", [
+    ("race", ("win_koks", "lose_koks")),
+    ("bear-off", ("win_koks", "lose_koks", "win_mars", "lose_mars")),
+])
+def test_eval_gives_no_odds_to_impossible_outcomes(model, name, zero):
+    """Bug caught (issue 11): `eval` gave Black 10.7% koks in a race and 6.9% koks after both sides bore off."""
+    import json
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from nardy_cli.cli import cli
+    study = Path(__file__).resolve().parent.parent / "positions" / "study.txt"
+    out = CliRunner().invoke(cli, ["eval", f"{study}:{name}", "--model", model, "--format", "json"])
+    assert out.exit_code == 0, out.output
+    p = json.loads(out.output)["probabilities"]
+    for key in zero:
+        assert p[key] == 0.0, key
+    assert sum(v for k, v in p.items() if k not in ("win", "lose")) == pytest.approx(1.0)
