@@ -104,8 +104,7 @@ class GameReview:
     def to_dict(self) -> dict:
         """Plain data for JSON: parameters, summary, plies."""
         return {"params": self.params, "summary": self.summary().to_dict(orient="records"),
-                "plies": self.frame.drop(columns=["position", "played_result", "best_result"]
-                                         ).to_dict(orient="records")}
+                "plies": self.frame.to_dict(orient="records")}
 
 
 def review_game(record: GameRecord, evaluator: Any = "heuristic", *, sides: tuple[str, ...] = ("w", "b"),

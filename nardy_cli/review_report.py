@@ -105,7 +105,10 @@ def report_markdown(review: GameReview, top: int, boards: list[str]) -> str:
              "points of equity lost; forced plays are listed, not scored.", "",
              "## Summary", "", _md_table(review.summary()), "",
              "Luck: the best result's value for the roll rolled minus its mean over the 21 rolls, summed.", "",
-             "## Equity over the game", "", "![equity chart](equity.png)", ""]
+             "## Equity over the game", "",
+             "White's equity after every play, each judged from the side that just moved; a static "
+             "evaluator's bias for or against the side on roll shows as a zig-zag between White's and "
+             "Black's plies.", "", "![equity chart](equity.png)", ""]
     worst = review.worst(top)
     lines += [f"## The {len(worst)} costliest decisions", ""]
     for (_, row), file in zip(worst.iterrows(), boards):
@@ -163,8 +166,7 @@ def write_review(review: GameReview, output: str | Path, *, top: int = 5, html: 
     tmp, final = prepare_output(output)
     try:
         (tmp / "review.json").write_text(to_json(review.to_dict()) + "\n")
-        review.frame.drop(columns=["position", "played_result", "best_result"]).to_csv(tmp / "review.csv",
-                                                                                       index=False)
+        review.frame.to_csv(tmp / "review.csv", index=False)
         (tmp / "game.txt").write_text(format_game(review.record))
         _save(equity_chart(review), tmp / "equity.png")
         boards = []

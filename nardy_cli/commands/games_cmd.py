@@ -135,7 +135,7 @@ def review_command(game, side, evaluator, width, rollout_games, rollout_policy, 
     cols = ["turn", "player", "dice", "played", "best", "plays", "equity_played", "equity_best", "lost", "mark",
             "luck"]
     if fmt == "csv":
-        click.echo(frame_text(review.frame.drop(columns=["played_result", "best_result"]), "csv"))
+        click.echo(frame_text(review.frame, "csv"))
         return
     r = review.record
     click.echo(f"{r.white} (White) vs {r.black} (Black): {r.result or 'game not finished'}, {len(r.plies)} plies; "
