@@ -110,7 +110,7 @@ def report_markdown(review: GameReview, top: int, boards: list[str]) -> str:
              "evaluator's bias for or against the side on roll shows as a zig-zag between White's and "
              "Black's plies.", "", "![equity chart](equity.png)", ""]
     worst = review.worst(top)
-    lines += [f"## The {len(worst)} costliest decisions", ""]
+    lines += ["## The costliest decision" if len(worst) == 1 else f"## The {len(worst)} costliest decisions", ""]
     for (_, row), file in zip(worst.iterrows(), boards):
         lines += [f"### {row['turn']} {row['player']} ({row['side']}) {row['dice']}: {row['mark'] or 'inaccuracy'}",
                   "", f"Played `{row['played']}` ({row['equity_played']:+.3f}); best `{row['best']}` "
