@@ -16,12 +16,14 @@ from nardy_cli.selfplay import play_game, play_games
 
 @settings(max_examples=8)
 @given(seed=st.integers(0, 2**31), policies=st.sampled_from([("random", "random"), ("racer", "random"),
-                                                              ("heuristic", "racer")]))
-def test_bot_games_round_trip(seed, policies):
-    """play -> format -> parse -> replay gives the same record and positions.
+                                                              ("heuristic", "racer")]),
+       preset=st.sampled_from(["federation", "classic", "extended"]))
+def test_bot_games_round_trip(seed, policies, preset):
+    """play -> format -> parse -> replay gives the same record and positions, under every preset.
     Catches: a play formatted as a path that parses back to another result (e.g. chains
-    collapsed wrongly), lost comments/tags, turn numbering drift after a Black pass."""
-    record = play_game(*policies, seed=seed)
+    collapsed wrongly), lost comments/tags, turn numbering drift after a Black pass, a replay
+    under other rules than the game was played with."""
+    record = play_game(*policies, seed=seed, rules=make_rules(preset))
     again = parse_game(format_game(record))
     assert again == record
     assert again.positions() == record.positions()

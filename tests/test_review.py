@@ -12,8 +12,8 @@ from nardy_cli.cli import cli
 from nardy_cli.dice import ALL_ROLLS
 from nardy_cli.engine import legal_plays
 from nardy_cli.errors import NardyError
-from nardy_cli.evaluators import (HEURISTIC_ESTIMATE, exact_value, get_evaluator, result_board,
-                                  result_values)
+from nardy_cli.evaluators import (HEURISTIC_ESTIMATE, LookaheadEvaluator, exact_value, get_evaluator,
+                                  result_board, result_values)
 from nardy_cli.position import START, parse_position
 from nardy_cli.records import parse_game, record_from_plays
 from nardy_cli.review import Thresholds, parse_thresholds, review_game
@@ -103,6 +103,30 @@ def test_exact_values_last_roll_and_decided_games():
         assert exact_value(result_board(play.result, "w"), True, FEDERATION) == pytest.approx(value)
     boards = np.stack([result_board(p.result, "w") for p in legal_plays(START, "6-5")])
     assert np.isfinite(result_values(HEURISTIC_ESTIMATE, boards, True, FEDERATION)).all()
+
+
+class PipEvaluator:
+    """A user's evaluator: pip lead of the side that just moved, in points (a stand-in for the network)."""
+
+    name = "pips"
+
+    def equities(self, boards, white, rules):
+        mine = (np.maximum(boards, 0) * (24 - np.arange(24))).sum(axis=1)
+        theirs_points = np.r_[12:24, 0:12]   # opponent's own point index of each board cell
+        theirs = (-np.minimum(boards, 0) * (24 - theirs_points)).sum(axis=1)
+        return np.tanh((theirs - mine) / 50.0)
+
+
+def test_any_object_with_equities_plugs_in():
+    """The review needs only `equities(boards, white, rules)`: a user's evaluator, alone and under
+    lookahead, scores a game.  Catches: review code that reaches into the built-in estimate."""
+    record = play_game("racer", "heuristic", seed=6, max_plies=10)
+    flat = review_game(record, PipEvaluator())
+    deep = review_game(record, LookaheadEvaluator(PipEvaluator()))
+    assert flat.params["evaluator"] == "pips" and deep.params["evaluator"] == "lookahead:pips"
+    assert (flat.decisions()["lost"] >= 0).all() and np.isfinite(deep.frame["equity_played"]).all()
+    with pytest.raises(NardyError, match="equities"):
+        get_evaluator(object())
 
 
 def test_thresholds_and_evaluator_names():
