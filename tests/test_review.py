@@ -125,6 +125,9 @@ def test_any_object_with_equities_plugs_in():
     deep = review_game(record, LookaheadEvaluator(PipEvaluator()))
     assert flat.params["evaluator"] == "pips" and deep.params["evaluator"] == "lookahead:pips"
     assert (flat.decisions()["lost"] >= 0).all() and np.isfinite(deep.frame["equity_played"]).all()
+    row = flat.decisions().iloc[0]
+    board = result_board(parse_position(row["played_result"]), row["side"][0])
+    assert row["equity_played"] == pytest.approx(PipEvaluator().equities(board[None], True, FEDERATION)[0])
     with pytest.raises(NardyError, match="equities"):
         get_evaluator(object())
 
