@@ -3,42 +3,19 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from . import __version__
-from .errors import ArgumentError, GameOverError, NoGamesError
-from .kernels.board import DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, N_RESULTS, WIN_BASE
-from .kernels.game import N_DEFICIT
+from .errors import ArgumentError, NoGamesError
+from .games import CHUNK, DEFAULT_SEED, PAIRS, GameSpec, Tally, chunks, policy_pair, require_in_play, run_games
+from .kernels.board import DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, WIN_BASE
 from .policies import Policy
 from .position import START, Position
-from .rollout import CHUNK, DEFAULT_SEED, MAX_PLIES, GameSpec, SummedArrays, _policies, chunks
 from .rules import PRESETS, Rules
 from .stats import result_values
-
-
-@dataclass
-class DuelTally(SummedArrays):
-    """Pairs counted by (A's result on the root side, B's result on the root side)."""
-
-    joint: np.ndarray = field(default_factory=lambda: np.zeros((N_RESULTS, N_RESULTS), dtype=np.int64))
-    deficit: np.ndarray = field(default_factory=lambda: np.zeros((2, N_DEFICIT), dtype=np.int64))
-    plies: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
-
-    @property
-    def games(self) -> int:
-        """Games counted (two per pair)."""
-        return 2 * int(self.joint.sum())
-
-
-def run_duel_chunk(spec: GameSpec, lo: int, hi: int) -> DuelTally:
-    """Play duplicate pairs lo..hi-1 (spec.white is A, spec.black is B)."""
-    from .policies.kernel import play_chunk
-    tally = DuelTally()
-    play_chunk("duel", spec, lo, hi, MAX_PLIES, tally)
-    return tally
 
 
 @dataclass(frozen=True)
@@ -108,23 +85,20 @@ def duel(a: str | Policy, b: str | Policy, games: int = 10000, seed: int = DEFAU
          rules: Rules = PRESETS["federation"], *, position: Position = START, stratify: bool = True,
          workers: int = 1, executor: str = "local", scheduler: str | None = None, progress=None) -> DuelResult:
     """A against B over `games` games (rounded up to pairs) with duplicate dice."""
-    from .engine import outcome
-    from .executors import run_chunks
     if games < 2:
         raise ArgumentError(f"{{games}} must be at least 2 for a duel, got {games}")
-    if outcome(position, rules) is not None:
-        raise GameOverError(f"the game is already over in {str(position)!r}")
-    pa, pb = _policies((a, b))
+    require_in_play(position, rules)
+    pa, pb = policy_pair((a, b))
     spec = GameSpec(position, rules, pa, pb, seed, stratify)
     pairs = (games + 1) // 2
 
-    def report(tally: DuelTally) -> None:
+    def report(tally: Tally) -> None:
         if progress is not None:
             progress(tally)
 
-    tally, interrupted = run_chunks(spec, chunks(pairs, CHUNK // 2), task=run_duel_chunk, new_tally=DuelTally,
-                                    workers=workers, executor=executor, scheduler=scheduler,
-                                    stop=lambda t: False, report=report)
+    jobs = [(spec, None, lo, hi) for lo, hi in chunks(pairs, CHUNK // 2)]
+    tally, interrupted = run_games(jobs, PAIRS, workers=workers, executor=executor, scheduler=scheduler,
+                                   report=report)
     figures = duel_figures(tally.joint, rules)
     params = {"rules": rules.to_dict(), "position": str(position), "seed": seed, "games_requested": games,
               "stratify": stratify, "duplicate_dice": True, "version": __version__}

@@ -7,72 +7,25 @@ number of workers, the executor or the order chunks finish in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
 from . import __version__
-from .errors import ArgumentError, GameOverError, PolicyError
-from .kernels.board import N_RESULTS, UNFINISHED
-from .kernels.game import (F_LOST, F_ROLLED, LOST_PIPS, N_DEFICIT, N_STRATA, PARTIAL, PASSES, TURNS)
-from .policies import Policy, as_policy
+from .errors import ArgumentError
+from .games import (DEFAULT_SEED, OUTCOMES, GameSpec, Tally, chunks, policy_pair,
+                    require_in_play, run_games)
+from .kernels.board import UNFINISHED
+from .kernels.game import F_LOST, F_ROLLED, LOST_PIPS, PARTIAL, PASSES, TURNS
+from .policies import Policy
 from .position import Position
 from .rules import PRESETS, Rules
-from .scoring import Scoring, new_frac, scored_table
+from .scoring import Scoring, scored_table
 from .stats import PROB_KEYS, outcome_table
 
-CHUNK = 1296          # games per task: fixed, so results never depend on the worker count
 MIN_GAMES_UNTIL_SE = 1296
-MAX_PLIES = 20000     # a game still running after this many plies counts as unfinished
-DEFAULT_SEED = 20261129
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """Everything a worker needs to play games of one rollout (picklable)."""
-
-    position: Position
-    rules: Rules
-    white: Policy
-    black: Policy
-    seed: int
-    stratify: bool
-    scoring: Scoring = Scoring(exact_bearoff=False, vr=False, bearoff_policy=False)
-
-
-class SummedArrays:
-    """A dataclass of integer arrays that chunks add up field by field (exact and order-free)."""
-
-    def add(self, other: "SummedArrays") -> None:
-        """Add another tally's arrays into this one."""
-        for f in fields(self):  # type: ignore[arg-type]
-            getattr(self, f.name)[...] += getattr(other, f.name)
-
-
-@dataclass
-class Tally(SummedArrays):
-    """Integer sums over finished games: results per stratum, deficits per side, plies."""
-
-    counts: np.ndarray = field(default_factory=lambda: np.zeros((N_STRATA, N_RESULTS), dtype=np.int64))
-    deficit: np.ndarray = field(default_factory=lambda: np.zeros((2, N_DEFICIT), dtype=np.int64))
-    plies: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
-    scored: np.ndarray = field(default_factory=lambda: np.zeros(N_STRATA, dtype=np.int64))
-    frac: np.ndarray = field(default_factory=new_frac)
-
-    @property
-    def games(self) -> int:
-        """Games counted (finished, or stopped early and scored)."""
-        return int(self.counts.sum() + self.scored.sum())
-
-
-def run_chunk(spec: GameSpec, lo: int, hi: int) -> Tally:
-    """Play games lo..hi-1 of a rollout."""
-    from .policies.kernel import play_chunk
-    tally = Tally()
-    play_chunk("games", spec, lo, hi, MAX_PLIES, tally)
-    return tally
 
 
 @dataclass(frozen=True)
@@ -168,11 +121,6 @@ def summarize(spec: GameSpec, tally: Tally, games_requested: int, until_se: floa
                          _deficit_figures(tally.deficit, games), table["unfinished"], name)
 
 
-def chunks(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
-    """The fixed game ranges [lo, hi) a rollout of `games` games is cut into."""
-    return [(lo, min(lo + size, games)) for lo in range(0, games, size)]
-
-
 ProgressFn = Callable[[RolloutResult], None]
 
 
@@ -190,17 +138,14 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
     `scoring` sets exact bear-offs (on), truncation (off) and variance
     reduction (on for policies with an evaluator); see `scoring.Scoring`.
     """
-    from .executors import run_chunks
-    white, black = _policies(policies)
+    white, black = policy_pair(policies)
     if games < 1:
         raise ArgumentError(f"{{games}} must be at least 1, got {games}")
     if not 0 <= seed < 2**63:
         raise ArgumentError(f"{{seed}} must be between 0 and 2**63-1, got {seed}")
     if until_se is not None and until_se <= 0:
         raise ArgumentError(f"{{until_se}} must be positive, got {until_se}")
-    from .engine import outcome
-    if outcome(position, rules) is not None:
-        raise GameOverError(f"the game is already over in {str(position)!r}")
+    require_in_play(position, rules)
     spec = GameSpec(position, rules, white, black, seed, stratify, scoring.resolved(white, black))
 
     trace: list[tuple[int, float, float]] = []
@@ -217,15 +162,8 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
         if progress is not None:
             progress(summarize(spec, tally, games, until_se, False, name))
 
-    tally, interrupted = run_chunks(spec, chunks(games), task=run_chunk, new_tally=Tally, workers=workers,
-                                    executor=executor, scheduler=scheduler, stop=stop, report=report)
+    tally, interrupted = run_games([(spec, None, lo, hi) for lo, hi in chunks(games)], OUTCOMES, workers=workers,
+                                   executor=executor, scheduler=scheduler, stop=stop, report=report)
     result = summarize(spec, tally, games, until_se, interrupted, name)
     return replace(result, trace=tuple(t for t in trace if t[0] <= result.games))
 
-
-def _policies(policies) -> tuple[Policy, Policy]:
-    if isinstance(policies, (str,)) or not isinstance(policies, Sequence):
-        policies = (policies, policies)
-    if len(policies) != 2:
-        raise PolicyError("policies must be one policy or a (white, black) pair")
-    return tuple(as_policy(p) for p in policies)  # type: ignore[return-value]

@@ -8,7 +8,6 @@ stream), so game `i` here is game `i` of an unstratified rollout with the same s
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -16,14 +15,12 @@ import pandas as pd
 from .dice import Dice
 from .engine import enumerate_board, outcome, plays_from_kernel
 from .errors import NardyError
-from .kernels.evaluate import choice_scratch, choose_play
+from .kernels.evaluate import choice_scratch
 from .kernels.game import game_dice
 from .kernels.movegen import Workspace
 from .kernels.rng import policy_state
 from .play import Play
-from .policies import CompiledPolicy, Policy, as_policy
-from .policies.driver import _ask
-from .policies.kernel import user_kernels
+from .policies import Policy, Turn, as_policy
 from .position import START, WHITE, Position
 from .records import GameRecord, record_from_plays
 from .rollout import DEFAULT_SEED
@@ -82,8 +79,7 @@ def play_game(white: str | Policy, black: str | Policy, *, position: Position = 
     rstate = np.array([policy_state(seed64, game)], dtype=np.uint64)
     rng = np.random.default_rng([seed, game])
     scratch = Workspace()
-    special, kinds = user_kernels(SimpleNamespace(white=sides["w"], black=sides["b"]))
-    chooser = choose_play if special is None else special[0]
+    choice = choice_scratch()
     played: list[tuple[Dice, Play]] = []
     for turn in range(max_plies):
         if outcome(pos, rules) is not None:
@@ -96,14 +92,8 @@ def play_game(white: str | Policy, black: str | Policy, *, position: Position = 
         policy = sides[pos.turn]
         if n == 1:
             chosen = plays[0]
-        elif isinstance(policy, CompiledPolicy):
-            # the same call as the Python driver's (policies/driver.py), so the same choice as the kernel
-            idx = chooser(boards.copy(), n, kinds[0 if pos.turn == WHITE else 1], policy.weight_array(),
-                          policy.lookahead, rstate, pos.turn == WHITE, rules.head_code, rules.block_code,
-                          *scratch.arrays(), choice_scratch())
-            chosen = plays[idx]
-        else:
-            chosen = _ask(policy, pos.with_dice(dice), dice, plays, rng)
+        else:  # asked as in the games layer's turn loops, so a compiled policy picks as in the kernel
+            chosen = plays[policy.pick(Turn(pos.with_dice(dice), plays, boards, rules, rstate, rng, scratch, choice))]
         played.append((dice, chosen))
         pos = chosen.result
     return record_from_plays(played, position.with_dice(None), rules, white=sides["w"].name,

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ..errors import OutputError, PositionsFileError, ResultsError
-from ..executors import default_workers
+from ..games.executors import default_workers
 from ..positions_file import read_positions
 from ..render import frame_text, to_json
 from ..rules import rules_label

@@ -7,15 +7,12 @@ whole games never leave compiled code; a `PythonPolicy` wraps any object with
 `choose(position, dice, plays, rng) -> play` and runs in the Python turn loop.
 
 A policy found by name (`module:attribute` or an entry point) remembers that
-name as its `source`, and is pickled as the name alone: a worker process (or a
-Dask worker) resolves it itself, once per process, so a bot holding a lock, a
-model handle or a connection never has to be pickled.
+name as its `source`; `transport` then pickles it as the name alone.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
-from functools import lru_cache
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
@@ -73,13 +70,8 @@ class Policy:
         raise NotImplementedError
 
     def resolvable_as(self, name: str) -> "Policy":
-        """This policy, pickled as `name` from now on (see the module docstring)."""
+        """This policy, sent to other processes as `name` from now on (see `transport`)."""
         return replace(self, source=name)  # type: ignore[type-var]
-
-    def __reduce__(self):
-        if self.source is not None:
-            return policy_by_name, (self.source,)
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, eq=True)
@@ -98,7 +90,7 @@ class CompiledPolicy(Policy):
     lookahead: bool = False
     evaluator: Any = None   # a user's numba function score(board) -> float, or None for a built-in
     network: Any = None     # the neural kind's `Network`; None means the shipped one
-    source: str | None = None   # the name that re-creates it in another process (see `policy_by_name`)
+    source: str | None = None   # the name that re-creates it in another process (see `transport`)
 
     in_kernel: ClassVar[bool] = True
 
@@ -130,11 +122,11 @@ class CompiledPolicy(Policy):
         """The kernel's choice among the turn's results (same chooser, same random stream)."""
         choose, kind = self.chooser()
         rules = turn.rules
-        return int(choose(turn.boards.copy(), len(turn.plays), kind, self._params(rules), self.lookahead,
+        return int(choose(turn.boards.copy(), len(turn.plays), kind, self.kernel_params(rules), self.lookahead,
                           turn.rstate, turn.position.turn == "w", rules.head_code, rules.block_code,
                           *turn.scratch.arrays(), turn.choice))
 
-    def _params(self, rules) -> np.ndarray:
+    def kernel_params(self, rules) -> np.ndarray:
         """`weight_array(rules)`, computed once per rules (the network's vector is not free)."""
         cached = self.__dict__.get("_params_cache")
         if cached is None or cached[0] is not rules:
@@ -150,7 +142,7 @@ class PythonPolicy(Policy):
     name: str
     obj: Any
     description: str = "user policy (Python)"
-    source: str | None = None   # the name that re-creates it in another process (see `policy_by_name`)
+    source: str | None = None   # the name that re-creates it in another process (see `transport`)
 
     def choose(self, position, dice, plays, rng):
         """Ask the wrapped object for its choice."""
@@ -171,15 +163,3 @@ class PythonPolicy(Policy):
         raise PolicyError(f"policy {self.name!r} returned {choice!r}, which is not one of the "
                           f"{len(plays)} legal plays of {turn.dice} in {str(position.with_dice(None))!r}")
 
-
-@lru_cache(maxsize=None)
-def policy_by_name(name: str) -> Policy:
-    """A policy re-created from its name in a worker process: resolved once per process, then reused.
-
-    A resolution error is a `PolicyError` that says it happened on a worker.
-    """
-    from .registry import get_policy
-    try:
-        return get_policy(name)
-    except PolicyError as exc:
-        raise PolicyError(f"on a worker process: {exc}") from None

@@ -53,7 +53,7 @@ def get_policy(name: str) -> Policy:
     plugins = _plugins()
     if name in plugins:
         try:
-            return _wrap(name, plugins[name].load())
+            return _wrap(name, plugins[name].load()).resolvable_as(name)
         except PolicyError:
             raise
         except Exception as exc:
@@ -64,7 +64,7 @@ def get_policy(name: str) -> Policy:
             obj = getattr(importlib.import_module(module), attr)
         except (ImportError, AttributeError) as exc:
             raise PolicyError(f"cannot import policy {name!r}: {exc}") from None
-        return _wrap(name, obj)
+        return _wrap(name, obj).resolvable_as(name)
     known = ", ".join(known_policies())
     raise PolicyError(f"unknown policy {name!r}; known policies: {known}")
 

@@ -8,7 +8,7 @@ candidates are then measured on paired games, far more precisely than their leve
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -17,51 +17,19 @@ from .. import __version__
 from ..dice import Dice, parse_dice
 from ..engine import legal_plays
 from ..errors import ArgumentError, NoGamesError
+from ..games import CHUNK, DEFAULT_SEED, RESULTS, GameSpec, policy_pair, run_games
 from ..kernels.board import DRAW, LOSE_BASE, N_RESULTS, UNFINISHED
-from ..kernels.evaluate import N_FEATURES, N_OPP, RANDOM, opponent_terms, static_score
-from ..kernels.game import N_DEFICIT, N_STRATA
+from ..kernels.evaluate import RANDOM, choice_scratch, opponent_terms, static_score
+from ..kernels.game import N_STRATA
 from ..play import Play
 from ..policies.base import CompiledPolicy
 from ..policies.builtin import HEURISTIC
 from ..position import Position
-from ..rollout import CHUNK, DEFAULT_SEED, MAX_PLIES, GameSpec, _policies
 from ..rules import PRESETS, Rules
 from ..stats import PROB_KEYS, outcome_table, result_values
 
 # a result code for the side to move in the candidate position, seen by the player who made the play
 _SWAP = np.array([LOSE_BASE + i for i in range(4)] + [i for i in range(4)] + [DRAW, UNFINISHED], dtype=np.int64)
-
-
-@dataclass
-class GamesTally:
-    """Per-game result codes of finished chunks, keyed by (candidate, first game)."""
-
-    pieces: dict = field(default_factory=dict)
-    plies: int = 0
-
-    @property
-    def games(self) -> int:
-        """Games counted."""
-        return sum(len(v) for v in self.pieces.values())
-
-    def add(self, other: "GamesTally") -> None:
-        """Merge another tally's pieces."""
-        self.pieces.update(other.pieces)
-        self.plies += other.plies
-
-
-def run_candidate_chunk(spec: GameSpec, candidate: int, lo: int, hi: int) -> GamesTally:
-    """Roll out games lo..hi-1 of one candidate's result position, keeping each game's result."""
-    from ..policies.kernel import play_chunk
-
-    class _Sink:
-        results = np.zeros(hi - lo, dtype=np.int8)
-        deficit = np.zeros((2, N_DEFICIT), dtype=np.int64)
-        plies = np.zeros(1, dtype=np.int64)
-
-    sink = _Sink()
-    play_chunk("each", spec, lo, hi, MAX_PLIES, sink)
-    return GamesTally({(candidate, lo): sink.results.copy()}, int(sink.plies[0]))
 
 
 @dataclass(frozen=True)
@@ -114,8 +82,7 @@ class PlayRanking:
 def prefilter(position: Position, plays: list[Play], top: int, policy) -> tuple[list[Play], list[Play]]:
     """The `top` plays by the policy's evaluator (heuristic for policies without one), and the rest."""
     scorer = policy if isinstance(policy, CompiledPolicy) and policy.kind != RANDOM else HEURISTIC
-    feats = np.zeros(N_FEATURES)
-    opp = np.zeros(N_OPP, dtype=np.int64)
+    scratch = choice_scratch()
     weights = scorer.weight_array()
     scores = []
     for p in plays:
@@ -123,8 +90,8 @@ def prefilter(position: Position, plays: list[Play], top: int, policy) -> tuple[
         if scorer.evaluator is not None:
             scores.append(float(scorer.evaluator(board)))
             continue
-        opponent_terms(board, opp)
-        scores.append(static_score(board, scorer.kind, weights, feats, opp))
+        opponent_terms(board, scratch[2])
+        scores.append(static_score(board, scorer.kind, weights, position.turn == "w", scratch))
     order = np.argsort(-np.array(scores), kind="stable")
     keep = sorted(order[:top])
     return [plays[i] for i in keep], [plays[i] for i in order[top:]]
@@ -191,12 +158,11 @@ def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="heur
               until_se: float | None = None, stratify: bool = True, workers: int = 1,
               executor: str = "local", scheduler: str | None = None, progress=None) -> list[PlayRanking]:
     """Rank the plays of several (position, roll) problems; their games run side by side on the workers."""
-    from ..executors import run_jobs
     if games < 1:
         raise ArgumentError(f"{{games}} must be at least 1, got {games}")
     if top is not None and top < 1:
         raise ArgumentError(f"{{top}} must be at least 1, got {top}")
-    white, black = _policies(policies)
+    white, black = policy_pair(policies)
     todo: list[_Problem] = []
     for position, dice in problems:
         dice = parse_dice(dice) if isinstance(dice, str) else (dice or position.dice)
@@ -216,11 +182,10 @@ def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="heur
         hi = min(done + round_size, games)
         jobs = [(prob.specs[i], (k, i), lo, min(lo + CHUNK, hi)) for k, prob in enumerate(todo) if not prob.finished
                 for i in sorted(prob.alive) for lo in range(done, hi, CHUNK)]
-        tally, interrupted = run_jobs(jobs, task=run_candidate_chunk, new_tally=GamesTally, workers=workers,
-                                      executor=executor, scheduler=scheduler)
+        tally, interrupted = run_games(jobs, RESULTS, workers=workers, executor=executor, scheduler=scheduler)
         if interrupted:
             break
-        for ((k, i), lo), res in sorted(tally.pieces.items()):
+        for ((k, i), lo), res in sorted(tally.results.items()):
             todo[k].codes[i] = np.concatenate([todo[k].codes[i], _SWAP[res.astype(np.int64)]])
         done = hi
         for prob in todo:

@@ -1,0 +1,19 @@
+"""The games layer: everything that plays games, for rollouts, duels and analyses alike.
+
+- `spec`: what a batch of games is (`GameSpec`), how games are cut into chunks,
+  policy pairs, and the checks made before any game;
+- `tally`: one `Tally` of finished games (outcome counts, duplicate pairs or
+  per-game results);
+- `compiled_loop`: chunks in the compiled turn loop (`kernels/game.py`);
+- `python_loop`: the same games in a Python turn loop, for Python bots;
+- `executors`: jobs in this process, on worker processes or on Dask;
+- `run`: `play_chunk` (one job) and `run_games` (many, on the executors).
+"""
+
+from .executors import EXECUTORS, default_workers
+from .run import play_chunk, run_games
+from .spec import CHUNK, DEFAULT_SEED, MAX_PLIES, GameSpec, chunks, policy_pair, require_in_play
+from .tally import OUTCOMES, PAIRS, RESULTS, Tally
+
+__all__ = ["CHUNK", "DEFAULT_SEED", "EXECUTORS", "MAX_PLIES", "OUTCOMES", "PAIRS", "RESULTS", "GameSpec", "Tally",
+           "chunks", "default_workers", "play_chunk", "policy_pair", "require_in_play", "run_games"]

@@ -1,0 +1,246 @@
+"""Running jobs: in this process, on local worker processes, or on a Dask cluster.
+
+Work crosses to other processes as bytes this module pickles itself, in the
+calling thread, before anything is sent: a job that cannot be pickled is a clear
+error before any game starts, never an exception inside a queue thread (which
+left the pool waiting for ever).  In a worker, every exception becomes a
+`NardyError` carrying one line, so receiving it cannot fail either.  Whenever a
+run ends early (an error, Ctrl-C, a met stop rule), the worker processes are
+stopped at once and reaped: nothing is left behind.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import signal
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Callable
+
+from ..errors import ArgumentError, ExecutorError, NardyError
+
+EXECUTORS = ("local", "dask")
+
+
+class _Collector:
+    """Folds finished jobs: all of them, and the prefix in job order for the stop rule."""
+
+    def __init__(self, stop: Callable, report: Callable, new_tally: Callable) -> None:
+        self.done: dict[int, object] = {}
+        self.total = new_tally()
+        self.prefix = new_tally()
+        self.next = 0
+        self.stop, self.report = stop, report
+        self.stopped = False
+
+    def add(self, index: int, tally) -> bool:
+        """Record a finished job; True when the stop rule is met on the ordered prefix."""
+        self.done[index] = tally
+        self.total.add(tally)
+        while self.next in self.done:
+            self.prefix.add(self.done.pop(self.next))
+            self.next += 1
+            if self.stop(self.prefix):
+                self.stopped = True
+                return True
+        self.report(self.total)
+        return False
+
+    def result(self, interrupted: bool):
+        """The stopped prefix, everything finished, and whether it was interrupted."""
+        return (self.prefix if self.stopped else self.total), interrupted
+
+
+def default_workers() -> int:
+    """All cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def check_executor(workers: int, executor: str, scheduler: str | None) -> None:
+    """Raise for an unknown executor, a worker count below 1 or a scheduler without Dask."""
+    if executor not in EXECUTORS:
+        raise ArgumentError(f"unknown {{executor}} {executor!r}: choose one of {', '.join(EXECUTORS)}")
+    if workers < 1:
+        raise ArgumentError(f"{{workers}} must be at least 1, got {workers}")
+    if executor != "dask" and scheduler is not None:
+        raise ArgumentError("{scheduler} needs {executor} dask")
+
+
+def leaves_process(workers: int, executor: str, jobs: int) -> bool:
+    """True when `jobs` jobs would run in other processes (and so must be pickled)."""
+    return executor == "dask" or (workers > 1 and jobs > 1)
+
+
+def run_jobs(jobs: list[tuple], *, task: Callable, new_tally: Callable, workers: int = 1, executor: str = "local",
+             scheduler: str | None = None, stop: Callable | None = None, report: Callable | None = None):
+    """Run `task(*job)` for every job (or until `stop` holds on the jobs finished in order).
+
+    Returns (summed tally, interrupted).  `task` must be a module-level function
+    (it travels to worker processes by reference); its tallies are summed with
+    `.add`.  The last two items of a job are its first and last-plus-one game,
+    for error messages.
+    """
+    stop = stop or (lambda tally: False)
+    report = report or (lambda tally: None)
+    check_executor(workers, executor, scheduler)
+    collector = _Collector(stop, report, new_tally)
+    if executor == "dask":
+        return _run_dask(task, jobs, scheduler, collector)
+    if not leaves_process(workers, executor, len(jobs)):
+        return _run_inline(task, jobs, collector)
+    return _run_processes(task, jobs, workers, collector)
+
+
+def _describe(job: tuple) -> str:
+    """Which games a job plays, for error messages."""
+    lo, hi = job[-2], job[-1]
+    return f"games {lo}-{hi - 1}"
+
+
+def _payload(task: Callable, job: tuple) -> bytes:
+    """The job as bytes for another process; a job that cannot be pickled is an `ExecutorError`."""
+    try:
+        return pickle.dumps((task, job), protocol=pickle.HIGHEST_PROTOCOL)
+    except NardyError:
+        raise
+    except Exception as exc:
+        raise ExecutorError(f"cannot send {_describe(job)} to a worker: {type(exc).__name__}: {exc}") from None
+
+
+def run_payload(payload: bytes, lo: int, hi: int):
+    """In a worker: unpickle a job (games lo..hi-1), run it, and turn any failure into a one-line `NardyError`."""
+    task, job = None, ()
+    try:
+        task, job = pickle.loads(payload)
+        return task(*job)
+    except NardyError as exc:  # keep the class when it survives pickling, else its one line
+        raise _portable(exc) from None
+    except Exception as exc:
+        where = f" while playing {_describe(job)}" if job else ""
+        raise ExecutorError(f"a worker failed{where}: {type(exc).__name__}: {exc}") from None
+
+
+def _portable(exc: NardyError) -> NardyError:
+    """`exc` if it pickles and unpickles, else a plain `NardyError` with its message."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+        return exc.with_traceback(None)
+    except Exception:
+        return NardyError(str(exc))
+
+
+def _run_inline(task, jobs, collector):
+    try:
+        for i, job in enumerate(jobs):
+            if collector.add(i, task(*job)):
+                break
+    except KeyboardInterrupt:
+        return collector.result(True)
+    return collector.result(False)
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_processes(task, jobs, workers, collector):
+    payloads = iter([(i, job, _payload(task, job)) for i, job in enumerate(jobs)])
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
+    pending: dict = {}
+    interrupted = False
+    finished_cleanly = False
+
+    def refill() -> None:
+        for i, job, payload in payloads:
+            pending[pool.submit(run_payload, payload, *job[-2:])] = (i, job)
+            if len(pending) >= 2 * workers:
+                break
+
+    try:
+        refill()
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            stopped = False
+            for fut in done:
+                i, job = pending.pop(fut)
+                try:
+                    tally = fut.result()
+                except BrokenProcessPool:
+                    raise ExecutorError(f"a worker process died while playing {_describe(job)}; "
+                                        "no result is reported") from None
+                except NardyError:
+                    raise
+                except Exception as exc:  # a result that could not be sent back
+                    raise ExecutorError(f"the result of {_describe(job)} could not be received from its worker: "
+                                        f"{type(exc).__name__}: {exc}") from None
+                if collector.add(i, tally):
+                    stopped = True
+                    break
+            if stopped:
+                break
+            refill()
+        finished_cleanly = not pending
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        _close_pool(pool, wait_for_workers=finished_cleanly)
+    return collector.result(interrupted)
+
+
+def _close_pool(pool: ProcessPoolExecutor, wait_for_workers: bool) -> None:
+    """Shut the pool down; unless every job finished, stop its processes at once and reap them."""
+    if wait_for_workers:
+        pool.shutdown(wait=True)
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in processes:
+        proc.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        proc.join(timeout=5)
+        if proc.is_alive():  # pragma: no cover - a worker that ignores SIGTERM
+            proc.kill()
+            proc.join(timeout=5)
+
+
+def _run_dask(task, jobs, scheduler, collector):
+    if not scheduler:
+        raise ArgumentError("{executor} dask needs {scheduler} ADDRESS (e.g. tcp://127.0.0.1:8786)")
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise ExecutorError("the dask executor needs the optional extra: pip install 'nardy[dask]'") from None
+    payloads = [_payload(task, job) for job in jobs]
+    try:
+        client = Client(scheduler, timeout="10s")
+    except Exception as exc:  # bad address, refused, timed out: all one clear error
+        raise ExecutorError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
+    interrupted = False
+    try:
+        futures = {client.submit(run_payload, payload, *job[-2:], pure=False): (i, job)
+                   for i, (job, payload) in enumerate(zip(jobs, payloads))}
+        try:
+            for fut in as_completed(futures):
+                i, job = futures[fut]
+                try:
+                    tally = fut.result()
+                except NardyError as exc:  # raised by run_payload on the worker: already one line
+                    raise exc.with_traceback(None) from None
+                except Exception as exc:
+                    raise ExecutorError(f"Dask task for {_describe(job)} failed: {type(exc).__name__}: "
+                                        f"{exc}") from None
+                if collector.add(i, tally):
+                    break
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            client.cancel(list(futures))
+    finally:
+        client.close()
+    return collector.result(interrupted)

@@ -1,0 +1,39 @@
+"""Playing chunks of games, here or on workers: the one entry point `rollout`, `duel` and `analyze` use."""
+
+from __future__ import annotations
+
+from typing import Callable, Hashable, Sequence
+
+from .compiled_loop import play_compiled
+from .executors import leaves_process, run_jobs
+from .python_loop import play_python
+from .spec import MAX_PLIES, GameSpec, ensure_portable
+from .tally import RESULTS, Tally
+
+
+def play_chunk(spec: GameSpec, mode: str, key: Hashable, lo: int, hi: int, max_plies: int = MAX_PLIES) -> Tally:
+    """Games lo..hi-1 of `spec` as a `mode` tally: in the compiled loop, or the Python loop for Python bots.
+
+    In `RESULTS` mode the per-game codes are kept under (key, lo).
+    """
+    tally = Tally(mode)
+    (play_compiled if spec.in_kernel else play_python)(spec, lo, hi, max_plies, tally)
+    if mode == RESULTS:
+        tally.results = {(key, lo): codes for lo, codes in tally.results.items()}
+    return tally
+
+
+def run_games(jobs: Sequence[tuple[GameSpec, Hashable, int, int]], mode: str, *, workers: int = 1,
+              executor: str = "local", scheduler: str | None = None, stop: Callable | None = None,
+              report: Callable | None = None) -> tuple[Tally, bool]:
+    """Play every (spec, key, lo, hi) job (or until `stop` holds on the jobs finished in order).
+
+    Returns (summed `mode` tally, interrupted).  The result never depends on the
+    workers, the executor or the order jobs finish in.  Policies that cannot be
+    sent to other processes are refused before any game starts.
+    """
+    if leaves_process(workers, executor, len(jobs)):
+        ensure_portable({id(p): p for spec, *_ in jobs for p in (spec.white, spec.black)}.values())
+    return run_jobs([(spec, mode, key, lo, hi) for spec, key, lo, hi in jobs], task=play_chunk,
+                    new_tally=lambda: Tally(mode), workers=workers, executor=executor, scheduler=scheduler,
+                    stop=stop, report=report)

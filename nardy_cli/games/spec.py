@@ -1,0 +1,68 @@
+"""What a batch of games is: the position, rules, the two policies, the seed, and how the games are cut."""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..errors import GameOverError, PolicyError
+from ..policies import Policy, as_policy
+from ..position import Position
+from ..rules import Rules
+from ..scoring import Scoring
+
+CHUNK = 1296          # games per job: fixed, so results never depend on the worker count
+MAX_PLIES = 20000     # a game still running after this many plies counts as unfinished
+DEFAULT_SEED = 20261129
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything a worker needs to play games from one position (picklable: Python bots travel by name)."""
+
+    position: Position
+    rules: Rules
+    white: Policy
+    black: Policy
+    seed: int
+    stratify: bool
+    scoring: Scoring = Scoring(exact_bearoff=False, vr=False)
+
+    @property
+    def in_kernel(self) -> bool:
+        """True when both sides are compiled policies, so whole games run in the compiled loop."""
+        return self.white.in_kernel and self.black.in_kernel
+
+
+def chunks(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
+    """The fixed game ranges [lo, hi) that `games` games are cut into."""
+    return [(lo, min(lo + size, games)) for lo in range(0, games, size)]
+
+
+def policy_pair(policies: str | Policy | Sequence[str | Policy]) -> tuple[Policy, Policy]:
+    """(White's, Black's) policy from one policy for both sides or a pair, each by name or object."""
+    if isinstance(policies, str) or not isinstance(policies, Sequence):
+        policies = (policies, policies)
+    if len(policies) != 2:
+        raise PolicyError("policies must be one policy or a (white, black) pair")
+    return as_policy(policies[0]), as_policy(policies[1])
+
+
+def require_in_play(position: Position, rules: Rules) -> None:
+    """Raise `GameOverError` when the game is already over in `position`."""
+    from ..engine import outcome
+    if outcome(position, rules) is not None:
+        raise GameOverError(f"the game is already over in {str(position)!r}")
+
+
+def ensure_portable(policies: Sequence[Policy]) -> None:
+    """Raise `PolicyError`, before any game, for a policy that cannot be sent to another process."""
+    for policy in policies:
+        try:
+            pickle.dumps(policy)
+        except Exception as exc:
+            raise PolicyError(
+                f"policy {policy.name!r} cannot be sent to worker processes ({type(exc).__name__}: {exc}): "
+                "pass it by name ('module:attribute' or an entry point) so each worker creates its own, "
+                "or use workers=1") from None

@@ -1,0 +1,90 @@
+"""The games layer (issue 8): one tally in three modes, two turn loops that play the same games, policies
+asked one way, parameter rows padded for long vectors, policies pickled by name."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+from nardy_cli import START
+from nardy_cli.games import OUTCOMES, PAIRS, RESULTS, GameSpec, Tally
+from nardy_cli.games.compiled_loop import kernel_policies, play_compiled
+from nardy_cli.games.python_loop import play_python
+from nardy_cli.kernels.evaluate import N_WEIGHTS
+from nardy_cli.policies import CompiledPolicy, PythonPolicy, get_policy
+from nardy_cli.policies.builtin import HEURISTIC
+from nardy_cli.rules import make_rules
+
+
+class CompiledChoice:
+    """A Python bot that makes the heuristic's choice by asking it the same way the loops do."""
+
+    def choose(self, position, dice, plays, rng):   # never called: `pick` is the one way policies are asked
+        raise AssertionError
+
+
+class HeuristicInPython(PythonPolicy):
+    """A Python policy whose every pick is the compiled heuristic's pick for the same turn."""
+
+    def pick(self, turn):
+        return HEURISTIC.pick(turn)
+
+
+@pytest.mark.parametrize("mode", [RESULTS, PAIRS])
+def test_python_loop_plays_the_compiled_loops_games(mode):
+    """Catches a Python turn loop that drifts from the compiled one (dice, stratum, end of game, result
+    code, deficit bookkeeping, or the pairs' side swap): a Python policy making the heuristic's choices
+    must give game-for-game the same results as the heuristic in the kernel."""
+    rules = make_rules()
+    python_side = HeuristicInPython("heuristic-in-python", CompiledChoice())
+    compiled = GameSpec(START, rules, HEURISTIC, get_policy("random"), 9, True)
+    in_python = GameSpec(START, rules, python_side, get_policy("random"), 9, True)
+    assert compiled.white.in_kernel and not in_python.in_kernel
+    a, b = Tally(mode), Tally(mode)
+    play_compiled(compiled, 0, 24, 20000, a)
+    play_python(in_python, 0, 24, 20000, b)
+    assert (a.counts == b.counts).all() and (a.deficit == b.deficit).all() and (a.plies == b.plies).all()
+    assert a.results.keys() == b.results.keys() and all((a.results[k] == b.results[k]).all() for k in a.results)
+    assert a.games == b.games == (48 if mode == PAIRS else 24)
+
+
+def test_long_parameter_vectors_are_zero_padded_per_side():
+    """Catches per-side parameter rows built at the kernel's fixed length (a network's long vector cut
+    off or a broadcast error), or a short side not zero-padded: a heuristic whose weights come as a long
+    float64 array (trailing zeros) must play exactly like the heuristic."""
+    long = CompiledPolicy("long-heuristic", HEURISTIC.kind, "padded",
+                          np.concatenate([np.asarray(HEURISTIC.weights), np.zeros(3 * N_WEIGHTS)]))
+    rules = make_rules()
+    sides, _ = kernel_policies(long, HEURISTIC, rules)
+    assert sides.params.shape == (2, 4 * N_WEIGHTS) and sides.params.dtype == np.float64
+    assert (sides.params[1, N_WEIGHTS:] == 0).all()
+    a, b = Tally(OUTCOMES), Tally(OUTCOMES)
+    play_compiled(GameSpec(START, rules, long, get_policy("random"), 4, True), 0, 40, 20000, a)
+    play_compiled(GameSpec(START, rules, HEURISTIC, get_policy("random"), 4, True), 0, 40, 20000, b)
+    assert (a.counts == b.counts).all() and (a.plies == b.plies).all()
+
+
+def test_tallies_add_only_within_their_mode():
+    """Catches a duel tally summed into a rollout's counts (shapes happen to broadcast for one row)."""
+    with pytest.raises(ValueError, match="cannot add"):
+        Tally(OUTCOMES).add(Tally(PAIRS))
+    pairs = Tally(PAIRS)
+    pairs.counts[0, 4] = 3
+    total = Tally(PAIRS)
+    total.add(pairs)
+    total.add(pairs)
+    assert total.games == 12 and total.joint[0, 4] == 6
+
+
+def test_named_policies_pickle_as_their_name_and_builtins_as_data():
+    """Catches a named Python bot pickled by value (its lock cannot be) or a built-in that loses its
+    weights on the way to a worker."""
+    bot = get_policy("tests.bots.lockbot:Bot")
+    assert pickle.loads(pickle.dumps(bot)).source == "tests.bots.lockbot:Bot"
+    assert len(pickle.dumps(bot)) < 300
+    assert pickle.loads(pickle.dumps(HEURISTIC)) == HEURISTIC
+    with pytest.raises(TypeError):
+        pickle.dumps(PythonPolicy("unnamed", bot.obj))
+
