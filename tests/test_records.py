@@ -133,3 +133,14 @@ def test_record_from_plays_numbers_turns():
     assert parse_game(format_game(record)) == record
     with pytest.raises(GameRecordError):
         parse_game(format_game(record).replace("2.", "2..."))
+
+
+def test_read_game_accepts_a_bom_and_tag_names_in_any_case(tmp_path):
+    """Catches: a file saved by a Windows editor (UTF-8 BOM) or `[white "..."]` read as movetext."""
+    path = tmp_path / "g.txt"
+    path.write_text('\ufeff[white "Anna"]\n[RESULT "*"]\n1. 6-5: 1/12\n', encoding="utf-8")
+    from nardy_cli.records import read_game
+    record = read_game(path)
+    assert record.white == "Anna" and len(record.plies) == 1
+    with pytest.raises(GameRecordError, match="g.txt"):
+        read_game(tmp_path / "missing" / "g.txt")
