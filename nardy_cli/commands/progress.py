@@ -10,10 +10,13 @@ import sys
 
 
 def _bar(total: int, label: str, unit: str, enabled: bool, delay: float):
+    import shutil
+
     from tqdm import tqdm
-    return tqdm(total=total, desc=label.rstrip(": ") or None, unit=unit, file=sys.stderr, delay=delay,
-                disable=not (enabled and sys.stderr.isatty()), dynamic_ncols=True, leave=False, unit_scale=False,
-                smoothing=0.1)
+    size = shutil.get_terminal_size((100, 24))  # a terminal that reports 0x0 (some ptys) gets 100x24
+    return tqdm(total=total, desc=label.rstrip(": ") or None, unit=f" {unit}", unit_scale=False, file=sys.stderr, delay=delay,
+                disable=not (enabled and sys.stderr.isatty()), ncols=size.columns, nrows=size.lines,
+                leave=False, smoothing=0.1)
 
 
 class Progress:

@@ -22,6 +22,8 @@ from .policy_names import check_policy
 from .progress import StepBar
 from .report_options import check_report_flags, finish_report, report_options
 from .rollout_cmd import run_options
+from .scoring_options import scoring_from, scoring_options
+from .staged_view import filter_option, parse_filters, show_staged
 
 STUDY_POLICY = "heuristic"
 
@@ -44,15 +46,23 @@ Examples:
   nardy analyze "W:1x14,12 B:1x15 b" --dice 6-5
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --games 5184 --top 6
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w" --dice 4-2 --until-se 0.02 --output reports/four-two
+  nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --staged --policy lookahead:heuristic --until-se 0.01
+  nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --filter top8,0.05 --games 25920
 """)
 @block_validation_option
 @click.argument("position", type=POSITION, metavar="POSITION")
 @click.option("--dice", type=DICE, default=None, help="The roll to play; default: the position's dice.")
 @click.option("--top", type=click.IntRange(min=1), default=None,
               help="Roll out only the K best plays by the policy's evaluator.")
+@click.option("--staged", is_flag=True,
+              help="Staged ranking: 0-ply, then 1-ply, then rollouts (common dice, VR, exact bear-offs) of the "
+                   "survivors; see docs/rollouts.md.")
+@filter_option
+@scoring_options
 @study_options
-def analyze_command(position, dice, top, policy, games, until_se, seed, workers, stratify, executor, scheduler,
-                    quiet, rules, fmt, output, html, svg, force, no_block_validation) -> None:
+def analyze_command(position, dice, top, staged, filters, exact_bearoff, truncate, vr, policy, games, until_se, seed,
+                    workers, stratify, executor, scheduler, quiet, rules, fmt, output, html, svg, force,
+                    no_block_validation) -> None:
     """Rank every legal play of a roll by rollouts with common dice (equity ± SE, difference to the best).
 
     With --until-se X the plays are rolled out in rounds of 1,296 games: a play more
@@ -63,7 +73,26 @@ def analyze_command(position, dice, top, policy, games, until_se, seed, workers,
         raise BadInput("analyze takes exactly one position (use 'nardy batch' for a file)")
     item = position[0]
     check_report_flags(output, html, svg, force)
-    bar = StepBar("analyze: games per play ", not quiet)
+    if staged or filters is not None:
+        if top is not None:
+            raise BadInput("--top and --staged do not combine: use --filter topK,...")
+        from ..study.staged import staged_rank
+        bar = StepBar("analyze (games per play)", not quiet, unit="games")
+        try:
+            ranking = staged_rank(item.position, dice, policy, games, seed, rules, filters=parse_filters(filters),
+                                  until_se=until_se, stratify=stratify,
+                                  scoring=scoring_from(exact_bearoff, truncate, vr),
+                                  workers=workers or default_workers(), executor=executor, scheduler=scheduler,
+                                  progress=bar)
+        finally:
+            bar.close()
+        show_staged(ranking, fmt, policy, seed, rules)
+        finish_report(json_data("analyze", ranking, names=[item.name], comments=[item.comment]), output, html, svg,
+                      force)
+        return
+    if truncate is not None or vr:
+        raise BadInput("--truncate and --vr apply to the rollouts of --staged analyses")
+    bar = StepBar("analyze (games per play)", not quiet, unit="games")
     try:
         ranking = rank_plays(item.position, dice, policy, games, seed, rules, top=top, until_se=until_se,
                              stratify=stratify, workers=workers or default_workers(), executor=executor,
@@ -107,7 +136,7 @@ def openings_command(rolls, replies, reply_games, top, policy, games, until_se, 
     """The opening table: every legal White play of each opening roll, rolled out and ranked."""
     dice = parse_rolls(rolls)
     check_report_flags(output, html, svg, force)
-    bar = StepBar("openings: analyses ", not quiet)
+    bar = StepBar("openings", not quiet, unit="analyses")
     try:
         table = opening_table(dice, policy, games, seed, rules, replies=replies, reply_games=reply_games, top=top,
                               until_se=until_se, stratify=stratify, workers=workers or default_workers(),
@@ -146,7 +175,7 @@ def batch_command(file, policy, games, until_se, seed, workers, stratify, execut
     if not positions:
         raise PositionsFileError(f"positions file {file!r} holds no position")
     check_report_flags(output, html, svg, force)
-    bar = StepBar("batch: positions ", not quiet)
+    bar = StepBar("batch", not quiet, unit="positions")
     try:
         results = batch_rollout(positions, policy, games, seed, rules, until_se=until_se, stratify=stratify,
                                 workers=workers or default_workers(), executor=executor, scheduler=scheduler,
