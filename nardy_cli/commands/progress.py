@@ -16,7 +16,7 @@ def _bar(total: int, label: str, unit: str, enabled: bool, delay: float):
     size = shutil.get_terminal_size((100, 24))  # a terminal that reports 0x0 (some ptys) gets 100x24
     return tqdm(total=total, desc=label.rstrip(": ") or None, unit=f" {unit}", unit_scale=False, file=sys.stderr, delay=delay,
                 disable=not (enabled and sys.stderr.isatty()), ncols=size.columns, nrows=size.lines,
-                leave=False, smoothing=0.1)
+                leave=False, smoothing=0.1, mininterval=0, miniters=1)  # updates come once per chunk
 
 
 class Progress:
