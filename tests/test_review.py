@@ -72,6 +72,16 @@ def test_player_with_the_reviews_evaluator_loses_nothing_at_0_ply():
     assert review.summary().iloc[0]["decisions"] > 20
 
 
+def test_compiled_neural_player_reviewed_by_the_neural_evaluator_loses_nothing():
+    """`nardy play neural ...` then `nardy review --evaluator neural`: the shipped network's 0-ply choice
+    in the game kernel and the review's equities agree, so the player loses nothing.
+    Catches: the evaluator scoring boards from the other side's view, or another points table."""
+    record = play_game("neural", "racer", seed=8)
+    review = review_game(record, "neural", sides=("w",))
+    assert review.decisions()["lost"].max() == pytest.approx(0.0, abs=1e-9)
+    assert review.summary().iloc[0]["decisions"] > 20
+
+
 def test_luck_averages_to_zero_over_the_21_rolls():
     """Luck = best value for the roll minus the mean over the 21 rolls, so its mean over rolls is 0.
     Catches: unweighted averages (doubles counted like non-doubles) or the wrong roll's value."""
