@@ -87,8 +87,9 @@ Examples:
 @click.argument("game", metavar="GAME")
 @click.option("--side", type=click.Choice(["white", "black", "both"]), default="both", show_default=True,
               help="Whose decisions to score.")
-@click.option("--evaluator", default="heuristic", show_default=True, metavar="NAME",
-              help="Evaluator of results: heuristic (static estimate), neural, lookahead:NAME, module:attribute.")
+@click.option("--evaluator", default=None, metavar="NAME",
+              help="Evaluator of results: heuristic (static estimate), neural, lookahead:NAME, module:attribute "
+                   "[default: review.DEFAULT_EVALUATOR, now heuristic].")
 @click.option("--width", type=click.IntRange(1, None), default=5, show_default=True,
               help="With lookahead: results searched deeper (best at 0-ply, plus the played one).")
 @click.option("--rollout", "rollout_games", type=click.IntRange(0, None), default=0, show_default=True,
@@ -111,7 +112,8 @@ def review_command(game, side, evaluator, width, rollout_games, rollout_policy, 
     """Review GAME (a game record file, - for stdin): equity lost by every decision, marks, luck, totals."""
     from ..records import parse_game, read_game
     from ..reports import ensure_writable
-    from ..review import parse_thresholds, review_game
+    from ..review import DEFAULT_EVALUATOR, parse_thresholds, review_game
+    evaluator = evaluator or DEFAULT_EVALUATOR
     try:
         marks = parse_thresholds(thresholds)
     except NardyError as exc:
