@@ -9,12 +9,6 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "nardy_cli"
 
-# Circles the games-layer and policy-registry work (issue 8) is removing; none may be added.
-KNOWN_CIRCLES: set[frozenset[str]] = {
-    frozenset({"nardy_cli.policies.base", "nardy_cli.policies.builtin", "nardy_cli.policies.registry"}),
-    frozenset({"nardy_cli.policies.driver", "nardy_cli.policies.kernel", "nardy_cli.rollout"}),
-}
-
 
 def test_importing_every_module_changes_no_matplotlib_setting_and_runs_no_kernel():
     """Catches `matplotlib.use(...)` or an rcParams change at import (it would switch a notebook's backend),
@@ -83,8 +77,7 @@ def _circles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
 def test_no_import_circles():
     """Catches two modules that import each other, even through a function-level import
     (`position` importing `notation` inside `__str__` while `notation` imports `position`)."""
-    found = _circles(_import_graph())
-    assert found <= KNOWN_CIRCLES, sorted(sorted(c) for c in found - KNOWN_CIRCLES)
+    assert _circles(_import_graph()) == set()
 
 
 def test_every_public_name_of_the_package_loads():
