@@ -88,11 +88,12 @@ def ranking_chart(ranking: Any, title: str | None = None) -> Figure:
     ax.set_ylim(-0.7, len(plays) - 0.3)
     labels = [f"{p['play']}" for p in plays]
     ax.set_yticks(y, labels, fontsize=8, family="monospace")
-    ax2 = ax.twinx()
-    ax2.set_ylim(ax.get_ylim())
-    ax2.set_yticks(y, [f"{p['equity']:+.3f}" + (" (dropped)" if p.get("dropped_after") else "")
-                       for p in plays], fontsize=8)
-    ax2.set_ylabel("equity of the play", fontsize=LABEL_SIZE)
+    ax.set_ylabel("play", fontsize=LABEL_SIZE)
+    at_right = ax.get_yaxis_transform()  # x in axes fractions, y in data
+    ax.text(1.02, len(plays) - 0.45, "equity", transform=at_right, fontsize=8, fontweight="bold", va="bottom")
+    for yi, p in zip(y, plays):
+        ax.text(1.02, yi, f"{p['equity']:+.3f}" + (" (dropped)" if p.get("dropped_after") else ""),
+                transform=at_right, fontsize=8, va="center")
     ax.set_xlabel(f"{side}'s equity minus the best play's (points per game; bars: 95% CI of the paired "
                   "difference)", fontsize=LABEL_SIZE - 1)
     ax.grid(axis="x", color="#eeeeee")
@@ -162,6 +163,7 @@ def opening_bars(table: Any, title: str | None = None) -> Figure:
         ax.axvline(0, color="#444444", linewidth=0.8)
     ax.set_yticks(y, [f"{r['roll']}  {r['play']}" for r in best], fontsize=8, family="monospace")
     ax.set_xlabel("White's equity after its best play (bars: 95% CI)", fontsize=LABEL_SIZE)
+    ax.set_ylabel("opening roll and best play", fontsize=LABEL_SIZE)
     ax.grid(axis="x", color="#eeeeee")
     ax.set_axisbelow(True)
     games = max(r["games"] for r in best) if best else 0
