@@ -1,4 +1,4 @@
-"""The `Position` value and its notation (RULES.md §9).
+"""The `Position` value and its notation (docs/rules.md §9).
 
 A position holds both sides' checkers in their own numbering, the side to move and
 the dice; `parse_position`/`format_position` (and the checker-list pair below them)
@@ -57,7 +57,7 @@ class Position:
 
     @classmethod
     def parse(cls, text: str) -> "Position":
-        """Parse the position notation of RULES.md §9."""
+        """Parse the position notation of docs/rules.md §9."""
         return parse_position(text)
 
     @classmethod
