@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .errors import NardyError
+from .errors import ArgumentError
 from .kernels.board import N_RESULTS
 from .kernels.game import (FIX_SCALE, N_FRAC, N_OPTS, O_DB_POLICY, O_EXACT_BEAROFF, O_TRUNCATE, O_VR,
                            X_ADJ, X_EQ, X_EQ2, X_EQ_ADJ, X_EQ_ADJ2, X_KEY2, X_KEY_ADJ2, X_P)
@@ -43,7 +43,7 @@ class Scoring:
 
     def __post_init__(self) -> None:
         if self.truncate is not None and self.truncate < 0:
-            raise NardyError(f"truncation must be 0 plies or more, got {self.truncate}")
+            raise ArgumentError(f"{{truncate}} must be 0 plies or more, got {self.truncate}")
 
     def resolved(self, white, black) -> "Scoring":
         """The options a rollout with these policies actually uses (VR's default filled in; Python bots: none)."""

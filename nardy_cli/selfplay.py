@@ -14,7 +14,7 @@ import pandas as pd
 
 from .dice import Dice
 from .engine import enumerate_board, outcome, plays_from_kernel
-from .errors import NardyError
+from .errors import ArgumentError
 from .kernels.evaluate import choice_scratch
 from .kernels.game import game_dice
 from .kernels.movegen import Workspace
@@ -106,7 +106,7 @@ def play_games(white: str | Policy, black: str | Policy, games: int = 1, *, posi
                max_plies: int = MAX_PLIES) -> PlayedGames:
     """Games 0..games-1 between `white` and `black`, each recorded."""
     if games < 1:
-        raise NardyError(f"number of games must be at least 1, got {games}")
+        raise ArgumentError(f"{{games}} must be at least 1, got {games}")
     w, b = as_policy(white), as_policy(black)
     records = tuple(play_game(w, b, position=position, rules=rules, seed=seed, game=g, date=date,
                               max_plies=max_plies) for g in range(games))
