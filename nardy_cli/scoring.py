@@ -103,7 +103,7 @@ def new_frac() -> np.ndarray:
     return np.zeros((N_STRATA, N_FRAC), dtype=np.int64)
 
 
-def _stratified(n_s: np.ndarray, sums: np.ndarray, squares: np.ndarray) -> tuple[float, float]:
+def moments_mean_se(n_s: np.ndarray, sums: np.ndarray, squares: np.ndarray) -> tuple[float, float]:
     """Mean and standard error from per-stratum counts, sums and sums of squares (as `stats`)."""
     total = n_s.sum()
     if total == 0:
@@ -127,6 +127,6 @@ def scored_table(counts: np.ndarray, scored: np.ndarray, frac: np.ndarray, adjus
     probs, ses = {}, {}
     class_sums = x[:, base:base + N_RESULTS]
     for j, key in enumerate(PROB_KEYS):
-        probs[key], ses[key] = _stratified(n_s, class_sums @ INDICATORS[key], x[:, key2 + j])
-    equity, equity_se = _stratified(n_s, x[:, eq], x[:, eq2])
+        probs[key], ses[key] = moments_mean_se(n_s, class_sums @ INDICATORS[key], x[:, key2 + j])
+    equity, equity_se = moments_mean_se(n_s, x[:, eq], x[:, eq2])
     return {"probabilities": probs, "se": ses, "equity": equity, "equity_se": equity_se}
