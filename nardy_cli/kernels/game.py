@@ -377,3 +377,27 @@ def play_games_each(root_board, root_white, root_d1, root_d2, game_lo, game_hi, 
                                          policy_lookahead, max_plies, deficit, ws, scoring)
         results[game - game_lo] = result
         plies[0] += turns
+
+
+@njit(cache=True)
+def play_games_values(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, stratify,
+                      head_rule, block_check, last_roll, policy_kind, policy_weights, policy_lookahead, max_plies,
+                      deficit, plies, opts, tables, coefs, probs, probs_adj):
+    """Like `play_games`, but write each game's result-code probabilities for the root side (one-hot for a
+    finished game) into probs[game - game_lo], and the same minus the game's luck into probs_adj."""
+    ws = workspace()
+    sws = score_workspace()
+    gvec = np.zeros(N_RESULTS)
+    luck = np.zeros(N_RESULTS)
+    scoring = (opts, tables, coefs, gvec, luck, sws)
+    for game in range(game_lo, game_hi):
+        result, turns, _ = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify,
+                                         head_rule, block_check, last_roll, policy_kind, policy_weights,
+                                         policy_lookahead, max_plies, deficit, ws, scoring)
+        plies[0] += turns
+        if result != SCORED:
+            for k in range(N_RESULTS):
+                gvec[k] = 1.0 if k == result else 0.0
+        for k in range(N_RESULTS):
+            probs[game - game_lo, k] = gvec[k]
+            probs_adj[game - game_lo, k] = gvec[k] - luck[k]

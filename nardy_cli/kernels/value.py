@@ -20,7 +20,8 @@ from numba import njit
 from .board import (DRAW, DRAWN, HOME_MARS, IN_PLAY, KOKS, LOSE_BASE, MARS, N_POINTS, OIN, WHITE_WON, WIN_BASE,
                     flip, game_status, loser_class, on_board, opp_on_board)
 from .bearoff import MAX_CHECKERS, N_CLASSES, N_HOME, board_race_probabilities, both_home, home_counts, rank
-from .evaluate import NEURAL
+from .evaluate import NEURAL, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, choice_scratch
+from .movegen import enumerate_plays, memo_arrays
 from .features import N_FEATURES, features, opponent_terms
 from .neural import board_probs
 
@@ -127,3 +128,60 @@ def position_probs(board, mover_white, last_roll, kind, weights, tables, coefs, 
     flip(board, flipped2)
     value_probs(flipped2, not mover_white, last_roll, kind, weights, tables, coefs, choice, scratch, out)
     swap_view(out)
+
+
+@njit(cache=True)
+def equity_of_probs(p, values):
+    """Equity of result-code probabilities under the points `values` (per result code)."""
+    e = 0.0
+    for k in range(N_CLASSES):
+        e += values[k] * p[k]
+    return e
+
+
+@njit(cache=True)
+def zero_ply(boards, n, mover_white, last_roll, kind, weights, tables, coefs, values, out):
+    """out[i]: the evaluator's equity for the mover after result i (0-ply)."""
+    choice = choice_scratch()
+    scratch = value_scratch()
+    p = np.zeros(N_CLASSES)
+    for i in range(n):
+        value_probs(boards[i], mover_white, last_roll, kind, weights, tables, coefs, choice, scratch, p)
+        out[i] = equity_of_probs(p, values)
+
+
+@njit(cache=True)
+def one_ply(boards, n, mover_white, last_roll, head_rule, block_check, kind, weights, tables, coefs, values, out):
+    """out[i]: the mover's equity after result i, one ply deeper: the mean over the opponent's 21 rolls of
+    its best reply by the evaluator's equity (a finished game or a bear-off keeps its exact value)."""
+    choice = choice_scratch()
+    scratch = value_scratch()
+    p = np.zeros(N_CLASSES)
+    flipped = np.empty(N_POINTS, dtype=np.int8)
+    r_boards = np.zeros((4096, N_POINTS), dtype=np.int8)
+    r_from = np.zeros((4096, 4), dtype=np.int8)
+    r_die = np.zeros((4096, 4), dtype=np.int8)
+    memo, memo_stamp = memo_arrays()
+    have_db = tables[1].shape[0] > 0
+    for i in range(n):
+        board = boards[i]
+        flip(board, flipped)
+        if (game_status(flipped, not mover_white, last_roll) != IN_PLAY or on_board(board) == 0
+                or (have_db and both_home(board))):
+            value_probs(board, mover_white, last_roll, kind, weights, tables, coefs, choice, scratch, p)
+            out[i] = equity_of_probs(p, values)
+            continue
+        opp_off = 15 - opp_on_board(flipped)
+        total = 0.0
+        for r in range(21):
+            m, _ = enumerate_plays(flipped, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
+                                   r_boards, r_from, r_die, memo, memo_stamp)
+            best = -1e300
+            for j in range(m):
+                value_probs(r_boards[j], not mover_white, last_roll, kind, weights, tables, coefs, choice, scratch,
+                            p)
+                e = equity_of_probs(p, values)
+                if e > best:
+                    best = e
+            total += ROLL_WEIGHT[r] * best
+        out[i] = -total

@@ -1,0 +1,106 @@
+"""Issue 9's targets, measured side by side in one run.
+
+- Bear-off databases: CPU time to build the one-sided and two-sided databases.
+- Variance reduction: on each in-play study position, the same policy and games
+  plain and with VR (both with exact bear-offs); equity, SE, CPU seconds, the
+  ratio of SE per CPU-second ((SE_plain^2 t_plain) / (SE_vr^2 t_vr): how much
+  faster VR reaches a given SE) and the z of the difference.
+- Staged analysis: CPU and wall time of `staged_rank` on a middlegame roll with
+  at least 30 distinct plays, with the best play's SE.
+
+Every rollout runs in this process (workers=1), so CPU time is this process's.
+Usage: python benchmarks/variance.py [--games N] [--policy NAME] [--staged-policy NAME] [--skip-staged]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import time
+
+from nardy_cli.engine import outcome
+from nardy_cli.position import Position
+from nardy_cli.positions_file import read_positions
+from nardy_cli.rollout import rollout
+from nardy_cli.scoring import Scoring
+
+MIDDLEGAME = "W:1x6,7x2,10x2,12,14,15,20,24 B:1x4,4x2,9x2,10,11,14,15x2,16,18 b"
+MIDDLEGAME_ROLL = "6-5"
+
+
+def bearoff_build() -> dict:
+    """Build both databases in a fresh cache folder; CPU seconds of each (after compilation)."""
+    from nardy_cli.kernels import bearoff as kb
+    kb.build_one_sided(kb.COMP)          # compile first
+    t = time.process_time()
+    all_dist, _ = kb.build_one_sided(kb.COMP)
+    one = time.process_time() - t
+    kb.build_two_sided(kb.COMP, all_dist, True)
+    t = time.process_time()
+    kb.build_two_sided(kb.COMP, all_dist, True)
+    return {"one_sided_cpu_s": round(one, 2), "two_sided_cpu_s": round(time.process_time() - t, 2)}
+
+
+def timed(position, policy, games, scoring) -> tuple[object, float]:
+    t = time.process_time()
+    r = rollout(position, policy, games=games, scoring=scoring, workers=1)
+    return r, time.process_time() - t
+
+
+def vr_rows(games: int, policy: str) -> list[dict]:
+    rows = []
+    entries = read_positions("positions/study.txt")
+    for e in entries:
+        pos = e.position
+        if outcome(pos) is not None:
+            continue
+        timed(pos, policy, 36, Scoring())            # compile / warm up outside the timing
+        plain, tp = timed(pos, policy, games, Scoring(exact_bearoff=True, vr=False))
+        vr, tv = timed(pos, policy, games, Scoring(exact_bearoff=True, vr=True))
+        ratio = (plain.equity_se ** 2 * tp) / (vr.equity_se ** 2 * tv) if vr.equity_se > 0 else float("inf")
+        z = (vr.equity - plain.equity) / max((plain.equity_se ** 2 + vr.equity_se ** 2) ** 0.5, 1e-12)
+        rows.append({"name": e.name, "games": games, "plain_equity": round(plain.equity, 4),
+                     "plain_se": round(plain.equity_se, 5), "plain_cpu_s": round(tp, 1),
+                     "vr_equity": round(vr.equity, 4), "vr_se": round(vr.equity_se, 5), "vr_cpu_s": round(tv, 1),
+                     "se_per_cpu_ratio": round(ratio, 2), "z": round(z, 2)})
+        print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def staged(policy: str, workers: int) -> dict:
+    from nardy_cli.engine import legal_plays
+    from nardy_cli.study.staged import staged_rank
+    pos = Position.parse(MIDDLEGAME)
+    n = len(legal_plays(pos, MIDDLEGAME_ROLL))
+    t, c = time.time(), time.process_time()
+    r = staged_rank(pos, MIDDLEGAME_ROLL, policy, games=25920, until_se=0.01, workers=workers)
+    best = r.plays[0]
+    return {"plays": n, "after_0ply": len(r.stages[0].kept), "after_1ply": len(r.stages[1].kept),
+            "wall_s": round(time.time() - t, 1), "main_cpu_s": round(time.process_time() - c, 1),
+            "best": best.play, "best_equity": round(best.equity, 4), "best_se": round(best.equity_se, 5),
+            "best_plain_se": round(best.plain_se, 5), "best_games": best.games, "policy": policy,
+            "workers": workers}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=2592)
+    ap.add_argument("--policy", default="heuristic")
+    ap.add_argument("--staged-policy", default="lookahead:heuristic")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--skip-staged", action="store_true")
+    ap.add_argument("--skip-vr", action="store_true")
+    args = ap.parse_args()
+    os.environ.setdefault("NARDY_CACHE_DIR", tempfile.mkdtemp(prefix="nardy-bench-"))
+    print(json.dumps({"bearoff_build": bearoff_build()}), flush=True)
+    if not args.skip_vr:
+        vr_rows(args.games, args.policy)
+    if not args.skip_staged:
+        staged(args.staged_policy, args.workers)   # warm-up (compilation in the workers)
+        print(json.dumps({"staged": staged(args.staged_policy, args.workers)}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""`nardy analyze --staged`: run the staged ranking and print every stage."""
+
+from __future__ import annotations
+
+import click
+
+from ..render import frame_text, to_json
+from ..rules import rules_label
+
+
+def filter_option(func):
+    """--filter M0,M1: the two stage filters (margins or topK); implies --staged."""
+    return click.option("--filter", "filters", default=None, metavar="F0,F1",
+                        help="Staged ranking's filters: plays within F0 of the best 0-ply score go to 1-ply, "
+                             "within F1 of the best 1-ply score to the rollouts; a margin (0.25) or a count "
+                             "(top8) [default: 0.25,0.08]. Implies --staged.")(func)
+
+
+def parse_filters(text: str | None) -> tuple[str, str]:
+    """The two filter strings of --filter (checked by the library)."""
+    from ..study.staged import DEFAULT_FILTER, FilterError
+    if text is None:
+        return DEFAULT_FILTER
+    parts = [p for p in text.split(",") if p.strip()]
+    if len(parts) != 2:
+        raise FilterError(f"--filter needs two filters separated by a comma, got {text!r}")
+    return parts[0], parts[1]
+
+
+def stage_lines(ranking) -> list[str]:
+    """One paragraph per filtering stage: what it kept and what it dropped, with scores."""
+    out = []
+    for st in ranking.stages:
+        best = st.scores[0][1]
+        dropped = [f"{p} ({s - best:+.3f})" for p, s in st.scores if p not in st.kept]
+        out.append(f"{st.name} (filter {st.filter}): {len(st.kept)} of {len(st.scores)} plays go on; best "
+                   f"{st.scores[0][0]} {best:+.3f}")
+        if dropped:
+            out.append("  dropped: " + ", ".join(dropped))
+    return out
+
+
+def show_staged(ranking, fmt: str, policy: str, seed: int, rules) -> None:
+    """Print a `StagedRanking` as a table (stages, then the rollout ranking), CSV or JSON."""
+    frame = ranking.frame()
+    if fmt == "json":
+        click.echo(to_json(ranking.to_dict()))
+        return
+    if fmt == "csv":
+        click.echo(frame_text(frame, "csv"))
+        return
+    p = ranking.params
+    used = ", ".join(k for k in ("vr", "exact_bearoff") if p.get(k)) or "plain"
+    click.echo(f"{ranking.position}   to play {ranking.dice}   (staged: {policy} rollouts, seed {seed}, "
+               f"{rules_label(rules)}; {used})")
+    for line in stage_lines(ranking):
+        click.echo(line)
+    shown = frame[["rank", "play", "games", "equity", "equity_se", "plain_se", "diff", "diff_se", "win", "lose",
+                   "dropped_after"]].copy()
+    shown["dropped_after"] = shown["dropped_after"].map(lambda v: "" if v is None or v != v else f"{int(v):,}")
+    click.echo("rollouts (common dice):")
+    click.echo(frame_text(shown, "table"))

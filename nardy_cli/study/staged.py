@@ -1,0 +1,324 @@
+"""Staged ranking of the plays of a roll: 0-ply, then 1-ply, then rollouts of the survivors.
+
+As strong backgammon tools do: every distinct play is scored by the evaluator
+(0-ply); the plays within a margin of the best (or the best K) are scored one
+ply deeper (the mean over the opponent's 21 rolls of its best reply); the
+survivors of a second margin are rolled out with common random numbers (every
+candidate plays the same game numbers, so the same dice) until the best play's
+equity standard error reaches `until_se` or `games` games.  During the rollouts
+a play clearly worse than the best (paired difference over 3 standard errors)
+stops early.  Every stage's scores are kept for the report.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .. import __version__
+from ..dice import Dice, parse_dice
+from ..engine import legal_plays
+from ..errors import NardyError, PolicyError
+from ..games import CHUNK, DEFAULT_SEED, GameSpec, policy_pair, require_in_play
+from ..kernels.board import DRAW, LOSE_BASE, N_RESULTS, UNFINISHED
+from ..kernels.game import N_DEFICIT, N_STRATA, play_games_values
+from ..play import Play
+from ..position import Position
+from ..rules import PRESETS, Rules
+from ..scoring import Scoring, kernel_arguments, moments_mean_se
+from ..stats import INDICATORS, PROB_KEYS, result_values
+
+DEFAULT_FILTER = ("0.25", "0.08")
+_SWAP = np.array([LOSE_BASE + i for i in range(4)] + [i for i in range(4)] + [DRAW, UNFINISHED], dtype=np.int64)
+
+
+class FilterError(NardyError):
+    """A stage filter that is neither a margin (0.2) nor a count (top5)."""
+
+
+@dataclass(frozen=True)
+class StageFilter:
+    """Keep the plays within `margin` of the best, or the best `count` (with ties)."""
+
+    margin: float | None = None
+    count: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> "StageFilter":
+        """`0.2` (a margin in equity) or `top5` (the best five)."""
+        t = text.strip().lower()
+        try:
+            if t.startswith("top"):
+                n = int(t[3:])
+                if n < 1:
+                    raise ValueError
+                return cls(count=n)
+            m = float(t)
+            if not m >= 0 or math.isinf(m):
+                raise ValueError
+            return cls(margin=m)
+        except ValueError:
+            raise FilterError(f"bad stage filter {text!r}: give a margin such as '0.2' or a count such as 'top5'") \
+                from None
+
+    def keep(self, scores: np.ndarray) -> np.ndarray:
+        """Indices kept, best first."""
+        order = np.argsort(-scores, kind="stable")
+        if self.count is not None:
+            cut = scores[order[min(self.count, len(order)) - 1]]
+            return order[scores[order] >= cut]
+        return order[scores[order] >= scores[order[0]] - self.margin]
+
+    def __str__(self) -> str:
+        return f"top{self.count}" if self.count is not None else f"{self.margin:g}"
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One filtering stage: every play it scored (best first) and which ones went on."""
+
+    name: str
+    filter: str | None
+    scores: tuple[tuple[str, float], ...]     # (play, score), best first
+    kept: tuple[str, ...]
+
+    def frame(self) -> pd.DataFrame:
+        """One row per play: score, difference to the best, kept or dropped."""
+        best = self.scores[0][1] if self.scores else 0.0
+        return pd.DataFrame([{"stage": self.name, "play": p, "score": s, "diff": s - best, "kept": p in self.kept}
+                             for p, s in self.scores])
+
+
+@dataclass(frozen=True)
+class RolledPlay:
+    """A play's rollout figures for the player who makes it (luck-adjusted when VR is on)."""
+
+    play: str
+    result: str
+    games: int
+    probabilities: dict
+    se: dict
+    equity: float
+    equity_se: float
+    plain_equity: float
+    plain_se: float
+    diff: float
+    diff_se: float
+    dropped_after: int | None
+
+
+@dataclass(frozen=True)
+class StagedRanking:
+    """The stages of a staged analysis and the final rollout ranking (best first)."""
+
+    position: Position
+    dice: Dice
+    stages: tuple[Stage, ...]
+    plays: tuple[RolledPlay, ...]
+    params: dict = field(default_factory=dict)
+
+    def frame(self) -> pd.DataFrame:
+        """The rollout stage: rank, play, equity ± SE (luck-adjusted when VR is on), plain SE, difference."""
+        rows = []
+        for i, p in enumerate(self.plays):
+            row = {"rank": i + 1, "play": p.play, "games": p.games, "equity": p.equity, "equity_se": p.equity_se,
+                   "plain_se": p.plain_se, "diff": p.diff, "diff_se": p.diff_se}
+            row.update(p.probabilities)
+            row["dropped_after"] = p.dropped_after
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def stages_frame(self) -> pd.DataFrame:
+        """Every filtering stage's scores, one row per (stage, play)."""
+        return pd.concat([s.frame() for s in self.stages], ignore_index=True)
+
+    def to_dict(self) -> dict:
+        """Plain data for JSON."""
+        return {"position": str(self.position), "dice": str(self.dice), "params": self.params,
+                "interrupted": bool(self.params.get("interrupted")), "prefiltered": [],
+                "plays": [{"rank": i + 1, **vars(p)} for i, p in enumerate(self.plays)],
+                "stages": [{"name": s.name, "filter": s.filter, "kept": list(s.kept),
+                            "scores": [{"play": p, "score": v} for p, v in s.scores]} for s in self.stages]}
+
+
+# ---- the rollout stage's jobs: per-game equities, keyed by (candidate, first game) ----
+
+class _Values:
+    """Per-game equities of finished chunks (a tally for `run_jobs`)."""
+
+    def __init__(self) -> None:
+        self.chunks: dict = {}
+
+    def add(self, other: "_Values") -> None:
+        self.chunks.update(other.chunks)
+
+    @property
+    def games(self) -> int:
+        return sum(len(v[0]) for v in self.chunks.values())
+
+
+def values_chunk(spec: GameSpec, key, lo: int, hi: int) -> _Values:
+    """Play games lo..hi-1 of `spec` in the compiled loop; keep each game's plain and luck-adjusted equity."""
+    from ..games.compiled_loop import kernel_policies
+    from ..games.spec import MAX_PLIES
+    board, _, _ = spec.position.board()
+    rules = spec.rules
+    sides, _ = kernel_policies(spec.white, spec.black, rules)
+    probs = np.zeros((hi - lo, N_RESULTS))
+    adj = np.zeros((hi - lo, N_RESULTS))
+    opts, tables, coefs, _, _ = kernel_arguments(spec.scoring, rules)
+    play_games_values(board, spec.position.turn == "w", 0, 0, lo, hi, np.uint64(spec.seed), spec.stratify,
+                      rules.head_code, rules.block_code, rules.last_roll, *sides, MAX_PLIES,
+                      np.zeros((2, N_DEFICIT), dtype=np.int64), np.zeros(1, dtype=np.int64), opts, tables, coefs,
+                      probs, adj)
+    out = _Values()
+    # the candidate position's side to move is the opponent of the player who made the play
+    out.chunks[(key, lo)] = (probs[:, _SWAP], adj[:, _SWAP])
+    return out
+
+
+def _mean_se(x: np.ndarray, stratify: bool) -> tuple[float, float]:
+    """Stratified (by the first roll, game % 36) mean and standard error of per-game values."""
+    strata = (np.arange(len(x)) % N_STRATA) if stratify else np.zeros(len(x), dtype=np.int64)
+    n_s = np.bincount(strata, minlength=N_STRATA).astype(float)
+    return moments_mean_se(n_s, np.bincount(strata, x, N_STRATA), np.bincount(strata, x * x, N_STRATA))
+
+
+def _evaluator_of(policy, rules: Rules) -> tuple[int, np.ndarray]:
+    from ..games.compiled_loop import kernel_policies
+    sides, _ = kernel_policies(policy, policy, rules)
+    return int(sides.kinds[0]), sides.params[0]
+
+
+def staged_rank(position: Position, dice: Dice | str | None = None, policies="lookahead:heuristic",
+                games: int = 12960, seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *,
+                filters: tuple[str, str] = DEFAULT_FILTER, until_se: float | None = 0.01, stratify: bool = True,
+                scoring: Scoring = Scoring(), workers: int = 1, executor: str = "local",
+                scheduler: str | None = None, progress=None) -> StagedRanking:
+    """Rank the plays of a roll in three stages (see the module doc); `filters` are the two stage filters."""
+    from ..games.executors import run_jobs
+    from ..kernels.value import one_ply, zero_ply
+    if games < 1:
+        raise NardyError(f"games must be at least 1, got {games}")
+    if until_se is not None and until_se <= 0:
+        raise NardyError(f"the standard error target must be positive, got {until_se}")
+    if len(filters) != 2:
+        raise FilterError(f"give two stage filters (0-ply to 1-ply, 1-ply to rollouts), got {len(filters)}")
+    stage_filters = [StageFilter.parse(f) for f in filters]
+    dice = parse_dice(dice) if isinstance(dice, str) else (dice or position.dice)
+    if dice is None:
+        raise NardyError("no dice: give the roll or a position that carries dice")
+    require_in_play(position, rules)
+    white, black = policy_pair(policies)
+    if not (white.in_kernel and black.in_kernel) or white.evaluator is not None or black.evaluator is not None:
+        raise PolicyError("staged analysis runs built-in policies only (random, racer, heuristic, neural, lookahead:…)")
+    mover = white if position.turn == "w" else black
+    kind, params = _evaluator_of(mover, rules)
+    scoring = scoring.resolved(white, black)
+    opts, tables, coefs, values, _ = kernel_arguments(Scoring(exact_bearoff=True, vr=False), rules)
+    plays: list[Play] = legal_plays(position, dice, rules)
+    names = [str(p) for p in plays]
+    boards = np.stack([Position._trusted(p.result.white, p.result.black, position.turn).board()[0] for p in plays])
+    mover_white = position.turn == "w"
+
+    # stage 1: 0-ply
+    s0 = np.zeros(len(plays))
+    zero_ply(boards, len(plays), mover_white, rules.last_roll, kind, params, tables, coefs, values, s0)
+    keep0 = stage_filters[0].keep(s0)
+    order0 = np.argsort(-s0, kind="stable")
+    stages = [Stage("0-ply", str(stage_filters[0]), tuple((names[i], float(s0[i])) for i in order0),
+                    tuple(names[i] for i in keep0))]
+    # stage 2: 1-ply on the survivors
+    s1 = np.zeros(len(keep0))
+    one_ply(boards[keep0], len(keep0), mover_white, rules.last_roll, rules.head_code, rules.block_code, kind, params,
+            tables, coefs, values, s1)
+    keep1 = [int(keep0[j]) for j in stage_filters[1].keep(s1)]
+    stages.append(Stage("1-ply", str(stage_filters[1]),
+                        tuple((names[int(keep0[j])], float(s1[j])) for j in np.argsort(-s1, kind="stable")),
+                        tuple(names[i] for i in keep1)))
+
+    # stage 3: rollouts with common random numbers
+    specs = {i: GameSpec(plays[i].result, rules, white, black, seed, stratify, scoring) for i in keep1}
+    per_game: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {i: [] for i in keep1}
+    alive = set(keep1)
+    dropped: dict[int, int] = {}
+    done = 0
+    interrupted = False
+    adjusted = bool(scoring.vr)
+
+    values = result_values(rules.points)
+
+    def series(i: int) -> tuple[np.ndarray, np.ndarray]:
+        """(plain, adjusted) per-game probabilities for the player, games in order."""
+        parts = per_game[i]
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+    def player_values(i: int) -> np.ndarray:
+        plain, adj = series(i)
+        return (adj if adjusted else plain) @ values
+
+    while done < games and alive:
+        hi = min(done + CHUNK, games)
+        jobs = [(specs[i], i, done, hi) for i in sorted(alive)]
+        tally, interrupted = run_jobs(jobs, task=values_chunk, new_tally=_Values, workers=workers, executor=executor,
+                                      scheduler=scheduler)
+        if interrupted:
+            break
+        for (i, lo), arrays in sorted(tally.chunks.items()):
+            per_game[i].append(arrays)
+        done = hi
+        if progress is not None:
+            progress(done, games)
+        means = {i: _mean_se(player_values(i), stratify) for i in alive}
+        best = max(alive, key=lambda i: means[i][0])
+        for i in sorted(alive - {best}):
+            d = player_values(best) - player_values(i)
+            se = d.std(ddof=1) / math.sqrt(len(d)) if len(d) > 1 else math.inf
+            if se > 0 and d.mean() > 3 * se:
+                alive.discard(i)
+                dropped[i] = done
+        if until_se is not None and all(means[i][1] <= until_se for i in alive):
+            break
+    if not any(per_game[i] for i in keep1):
+        raise NardyError("the analysis was interrupted before any game finished")
+    figures = {}
+    for i in keep1:
+        if not per_game[i]:
+            continue
+        plain, adj = series(i)
+        used = adj if adjusted else plain
+        probs, ses = {}, {}
+        for key in PROB_KEYS:
+            probs[key], ses[key] = _mean_se(used @ INDICATORS[key], stratify)
+        m, se = _mean_se(player_values(i), stratify)
+        pm, pse = _mean_se(plain @ values, stratify)
+        figures[i] = (len(plain), m, se, pm, pse, probs, ses)
+    best = max((i for i in figures if i not in dropped), key=lambda i: figures[i][1], default=max(figures))
+    rolled = []
+    for i, (n, m, se, pm, pse, probs, ses) in figures.items():
+        k = min(n, figures[best][0])
+        d = player_values(i)[:k] - player_values(best)[:k]
+        rolled.append(RolledPlay(names[i], str(plays[i].result), n, probs, ses, m, se, pm, pse,
+                                 float(d.mean()) if i != best else 0.0,
+                                 float(d.std(ddof=1) / math.sqrt(k)) if i != best and k > 1 else 0.0,
+                                 dropped.get(i)))
+    rolled.sort(key=lambda r: (r.dropped_after is not None, -r.equity))
+    params = {"rules": rules.to_dict(), "policies": {"white": white.name, "black": black.name}, "seed": seed,
+              "games_requested": games, "until_se": until_se, "stratify": stratify,
+              "filters": [str(f) for f in stage_filters], **scoring.to_dict(), "interrupted": interrupted,
+              "version": __version__}
+    return StagedRanking(position.with_dice(None), dice, tuple(stages), tuple(rolled), params)
+
+
+def stage_tables(ranking: dict) -> list[tuple[pd.DataFrame, str]]:
+    """For a report: one table per filtering stage of a staged analysis's JSON (empty for other analyses)."""
+    out = []
+    for st in ranking.get("stages", []):
+        best = st["scores"][0]["score"] if st["scores"] else 0.0
+        rows = [{"play": s["play"], "equity (evaluator)": f"{s['score']:+.3f}", "difference": f"{s['score'] - best:+.3f}",
+                 "goes on": "yes" if s["play"] in st["kept"] else "dropped"} for s in st["scores"]]
+        out.append((pd.DataFrame(rows), f"Stage {st['name']}: plays within {st['filter']} of the best go on"))
+    return out
