@@ -19,8 +19,9 @@ settings.register_profile("dev", max_examples=60, deadline=None, print_blob=True
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
 
 # Bear-off databases: built once into the test cache, never into the user's cache folder.
-os.environ.setdefault("NARDY_CACHE_DIR", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                                      ".pytest_cache", "nardy"))
+if not os.environ.get("NARDY_CACHE_DIR"):
+    os.environ["NARDY_CACHE_DIR"] = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                                 ".pytest_cache", "nardy")
 
 
 @pytest.fixture
