@@ -16,7 +16,7 @@ from matplotlib.ticker import PercentFormatter
 
 from ..errors import ResultsError
 from .figures import ACCENT, DRAW, LABEL_SIZE, LIGHT, LOSE, MUTED, SIDE_COLOURS, WIN, as_data, empty_message, \
-    run_line, titles
+    position_label, run_line, side_to_move, titles
 
 OUTCOME_ORDER = ("win_oin", "win_home_mars", "win_mars", "win_koks", "draw",
                  "lose_oin", "lose_home_mars", "lose_mars", "lose_koks")
@@ -24,17 +24,6 @@ OUTCOME_LABELS = {"win": "win", "lose": "lose", "draw": "draw",
                   "win_oin": "win by oin", "win_home_mars": "win by home-mars", "win_mars": "win by mars",
                   "win_koks": "win by koks", "lose_oin": "lose by oin", "lose_home_mars": "lose by home-mars",
                   "lose_mars": "lose by mars", "lose_koks": "lose by koks"}
-
-
-def side_to_move(notation: str) -> str:
-    """'White' or 'Black': the side to move in a position's notation."""
-    fields = notation.split()
-    return "Black" if len(fields) > 2 and fields[2] == "b" else "White"
-
-
-def position_label(result: dict) -> str:
-    """The position's name when it has one, else its notation."""
-    return result.get("name") or result["position"]
 
 
 def _fig(w: float = 8.0, h: float = 4.8) -> tuple[Figure, Any]:

@@ -17,6 +17,17 @@ TITLE_SIZE, SUBTITLE_SIZE, LABEL_SIZE = 11.5, 8.5, 9.5
 DPI = 110
 
 
+def side_to_move(notation: str) -> str:
+    """'White' or 'Black': the side to move in a position's notation."""
+    fields = notation.split()
+    return "Black" if len(fields) > 2 and fields[2] == "b" else "White"
+
+
+def position_label(result: dict) -> str:
+    """The position's name when it has one, else its notation."""
+    return result.get("name") or result["position"]
+
+
 def as_data(obj: Any) -> Any:
     """Plain results data from a result object (anything with `to_dict`) or from data already plain."""
     if hasattr(obj, "to_dict") and not isinstance(obj, dict):

@@ -15,9 +15,7 @@ import json
 from pathlib import Path
 from typing import Any, Callable
 
-from . import report_tables as rt
-from .charts import position_label, side_to_move
-from .figures import policy_text, run_line, save_figure
+from .figures import policy_text, position_label, run_line, save_figure, side_to_move
 
 TEMPLATES = Path(__file__).parent / "templates"
 RANDOM_WARNING = ("These numbers come from **random play** (policy `random`): both sides pick any legal play "
@@ -25,6 +23,11 @@ RANDOM_WARNING = ("These numbers come from **random play** (policy `random`): bo
                   "odds re-run with `--policy heuristic` or a stronger bot.")
 
 __all__ = ["chart_kinds", "regenerate", "render_folder", "results_table", "save_figure"]
+
+
+def _rt():
+    from . import report_tables
+    return report_tables
 
 
 def _charts():
@@ -117,7 +120,7 @@ class _Writer:
 
 def _table(frame, caption: str, counter: list[int]) -> dict:
     counter[0] += 1
-    return {"caption": caption, "md": rt.to_markdown(frame), "html": rt.to_html(frame, f"t{counter[0]}")}
+    return {"caption": caption, "md": _rt().to_markdown(frame), "html": _rt().to_html(frame, f"t{counter[0]}")}
 
 
 def _policies(params: dict) -> list[str]:
@@ -164,17 +167,17 @@ def _rollout_section(data: dict, i: int, w: _Writer, counter: list[int], slug: s
         if full:
             figures.append(w.figure(f"static-face-deficit{slug}", c.static_face_chart(_named_static(data, i)),
                                     f"Share of the steps of each face {side} cannot play now, over the 36 rolls."))
-    summary = (f"{side}'s equity **{rt.eq(r['equity'], r['equity_se'])}** (95%) in {r['games']:,} games"
-               f"{' (interrupted)' if r['interrupted'] else ''}; win {rt.pct(r['probabilities']['win'])}, "
-               f"lose {rt.pct(r['probabilities']['lose'])}, draw {rt.pct(r['probabilities']['draw'])}; "
+    summary = (f"{side}'s equity **{_rt().eq(r['equity'], r['equity_se'])}** (95%) in {r['games']:,} games"
+               f"{' (interrupted)' if r['interrupted'] else ''}; win {_rt().pct(r['probabilities']['win'])}, "
+               f"lose {_rt().pct(r['probabilities']['lose'])}, draw {_rt().pct(r['probabilities']['draw'])}; "
                f"games last {r['mean_plies']:.0f} plies on average.")
-    tables = [_table(rt.outcome_table(r), f"Outcomes for {side} (to move), chance with 95% interval", counter),
-              _table(rt.rollout_deficit_table(r), "Move deficit of each side in these games", counter)]
+    tables = [_table(_rt().outcome_table(r), f"Outcomes for {side} (to move), chance with 95% interval", counter),
+              _table(_rt().rollout_deficit_table(r), "Move deficit of each side in these games", counter)]
     if static:
         s = static[i]
-        tables.append(_table(rt.static_deficit_table(s),
-                             f"Static deficit of {side} now: full turn {rt.pct(s['p_full'])}, partial "
-                             f"{rt.pct(s['p_partial'])}, pass {rt.pct(s['p_pass'])} of the 36 rolls; "
+        tables.append(_table(_rt().static_deficit_table(s),
+                             f"Static deficit of {side} now: full turn {_rt().pct(s['p_full'])}, partial "
+                             f"{_rt().pct(s['p_partial'])}, pass {_rt().pct(s['p_pass'])} of the 36 rolls; "
                              f"{s['expected_lost_pips']:.2f} pips lost per roll on average", counter))
     return {"title": label, "notation": r["position"] if name else "", "comment": comment,
             "summary": summary, "board": figures[0], "tables": tables, "figures": figures[1:]}
@@ -194,14 +197,12 @@ def _analyze_sections(data: dict, w: _Writer, counter: list[int]) -> list[dict]:
                         "bars are 95% intervals of the difference."),
                w.figure("outcomes", kinds["outcomes"](data, 0),
                         f"Chance of each outcome for {side} after the best play {best['play']}.")]
-    summary = (f"Best play: **{best['play']}**, {side}'s equity {rt.eq(best['equity'], best['equity_se'])} (95%). "
+    summary = (f"Best play: **{best['play']}**, {side}'s equity {_rt().eq(best['equity'], best['equity_se'])} (95%). "
                "Every play was rolled out on the same dice (common random numbers); the difference to the best "
                "play is measured on those paired games.")
     if rk["prefiltered"]:
         summary += " Left out before the rollout (`--top`): " + ", ".join(f"`{p}`" for p in rk["prefiltered"]) + "."
-    tables = [_table(rt.ranking_table(rk), f"The plays of {rk['dice']}, best first", counter)]
-    from .staged import stage_tables
-    tables += [_table(frame, caption, counter) for frame, caption in stage_tables(rk)]
+    tables = [_table(_rt().ranking_table(rk), f"The plays of {rk['dice']}, best first", counter)]
     return [{"title": f"{side} to play {rk['dice']} in {name or rk['position']}",
              "notation": rk["position"] if name else "", "comment": comment, "summary": summary,
              "board": board, "tables": tables, "figures": figures}]
@@ -213,7 +214,7 @@ def _openings_sections(data: dict, w: _Writer, counter: list[int]) -> list[dict]
     sections = [{"title": "White's opening rolls", "notation": "", "comment": "", "board": None,
                  "summary": "Every legal White play of each opening roll, rolled out from the start and ranked "
                             "within its roll.",
-                 "tables": [_table(rt.opening_rows_table(t), "Every White play of each roll", counter)],
+                 "tables": [_table(_rt().opening_rows_table(t), "Every White play of each roll", counter)],
                  "figures": [w.figure("opening-heatmap", kinds["opening-heatmap"](data, 0),
                                       "White's equity after its best play, roll by roll (larger die down)."),
                              w.figure("opening-bars", kinds["opening-bars"](data, 0),
@@ -222,7 +223,7 @@ def _openings_sections(data: dict, w: _Writer, counter: list[int]) -> list[dict]
         sections.append({"title": "Black's best replies", "notation": "", "comment": "", "board": None,
                          "summary": "For each White opening (its best play) and each of Black's 21 rolls, the "
                                     "reply with the best equity for Black.",
-                         "tables": [_table(rt.replies_table(t), "Black's best reply to each opening", counter)],
+                         "tables": [_table(_rt().replies_table(t), "Black's best reply to each opening", counter)],
                          "figures": [w.figure("replies-heatmap", kinds["replies-heatmap"](data, 0),
                                               "Black's equity after its best reply: rows are White's openings, "
                                               "columns Black's rolls.")]})
@@ -256,7 +257,7 @@ def build_report(folder: Path, data: dict, ext: str = "png") -> dict:
             sections.append(_rollout_section(data, i, w, counter, slug, full))
         if n > 1:
             results = [{**r, "name": _names(data)[i]} for i, r in enumerate(data["results"])]
-            overview = _table(rt.batch_summary_table(results),
+            overview = _table(_rt().batch_summary_table(results),
                               "Every position at a glance; equity is for the side to move", counter)
     elif kind == "analyze":
         sections = _analyze_sections(data, w, counter)
