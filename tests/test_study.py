@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -23,9 +24,11 @@ def run(*args):
     return CliRunner().invoke(cli, list(args))
 
 
-def test_ranking_is_reproducible_and_sorted():
+def test_ranking_is_reproducible_and_sorted(pool_submits):
+    """Catches a ranking that depends on the worker count, is unsorted, or misses a legal play."""
     a = rank_plays(MIDGAME, "4-2", "heuristic", 300, seed=5)
     b = rank_plays(MIDGAME, "4-2", "heuristic", 300, seed=5, workers=2)
+    assert len(pool_submits) >= 2, "every play is its own job: the pool must have run several"
     assert [str(p.play) for p in a.plays] == [str(p.play) for p in b.plays]
     assert a.to_dict() == b.to_dict()
     eq = [p.equity for p in a.plays]
@@ -34,10 +37,25 @@ def test_ranking_is_reproducible_and_sorted():
 
 
 def test_top_and_until_se():
+    """Catches --top keeping the wrong number, and an --until-se that never stops early or stops too soon.
+
+    With until_se, each play still in the race stops together once all their SEs are at most the
+    target (or at the maximum); a play dropped as clearly worse keeps the games it had then.
+    """
     r = rank_plays(MIDGAME, "4-2", "heuristic", 300, seed=5, top=3)
     assert len(r.plays) == 3 and len(r.prefiltered) == len(legal_plays(MIDGAME, "4-2")) - 3
-    s = rank_plays(MIDGAME, "4-2", "heuristic", 6480, seed=5, until_se=0.5)
-    assert all(p.games <= 6480 for p in s.plays)
+    s = rank_plays(MIDGAME, "4-2", "racer", 6480, seed=5, until_se=0.018, top=2)
+    kept = [p for p in s.plays if p.dropped_after is None]
+    dropped = [p for p in s.plays if p.dropped_after is not None]
+    assert kept and len({p.games for p in kept}) == 1, "the plays still in the race play the same games"
+    games = kept[0].games
+    assert 2592 <= games < 6480, "the target must need two or more rounds and stop before the maximum"
+    figures = [(p.games, p.equity_se, p.dropped_after) for p in s.plays]
+    assert all(p.equity_se <= 0.018 for p in kept), figures
+    assert all(p.games == p.dropped_after <= games for p in dropped), figures
+    shorter = rank_plays(MIDGAME, "4-2", "racer", games - 1296, seed=5, until_se=0.018, top=2)
+    assert any(p.equity_se > 0.018 for p in shorter.plays if p.dropped_after is None), \
+        "one round fewer must leave some SE above the target: the stop was the first possible"
 
 
 def test_opening_table_lists_every_legal_opening_play_once():
@@ -47,15 +65,20 @@ def test_opening_table_lists_every_legal_opening_play_once():
     assert sorted(pairs) == sorted(expected) and len(pairs) == len(set(pairs))
 
 
-def _sample_data():
+@pytest.fixture(scope="module")
+def sample_data():
+    """Results data of each kind (built once, when the first chart test runs; never at import)."""
     ro = rollout(START, "random", games=2592, seed=1)
     rk = rank_plays(MIDGAME, "4-2", "racer", 100, seed=1)
     op = opening_table(None, "racer", 36, seed=1)
-    return [rollout_data([ro]), json_data("analyze", rk), json_data("openings", op), rollout_data([ro], "batch")]
+    return {"rollout": rollout_data([ro]), "analyze": json_data("analyze", rk),
+            "openings": json_data("openings", op), "batch": rollout_data([ro], "batch")}
 
 
-@pytest.mark.parametrize("data", _sample_data(), ids=["rollout", "analyze", "openings", "batch"])
-def test_every_chart_kind_renders_with_titles_and_labels(data, tmp_path):
+@pytest.mark.parametrize("kind", ["rollout", "analyze", "openings", "batch"])
+def test_every_chart_kind_renders_with_titles_and_labels(kind, sample_data, tmp_path):
+    """Catches a chart kind that fails to draw or lacks a title or axis labels."""
+    data = sample_data[kind]
     for name, draw in chart_kinds(data).items():
         fig = draw(data, 0)
         for ax in fig.axes:
@@ -70,7 +93,7 @@ def test_every_chart_kind_renders_with_titles_and_labels(data, tmp_path):
 
 def test_board_diagram_renders():
     fig = draw_board(parse_position("W:1x9,3,7x2,15,20x2 B:1x10,5,9x2,14,22 w 6-5"))
-    assert fig._suptitle.get_text() == "White to move   ·   dice 6-5"
+    assert fig._suptitle.get_text() == "White to move"  # the dice are drawn as dice (issue 11)
 
 
 def test_report_regenerates_identically_from_json(tmp_path):
@@ -85,9 +108,9 @@ def test_report_regenerates_identically_from_json(tmp_path):
     after = {p.name: p.read_bytes() for p in out.iterdir()}
     assert before == after
     md = (out / "report.md").read_text()
-    assert "![" in md and "| rank | play |" in md and "Run parameters" in md
+    assert "![" in md and re.search(r"\| +rank \| play +\|", md) and "Run parameters" in md
     html = (out / "report.html").read_text()
-    assert "data:image/png;base64," in html and "<table>" in html
+    assert "data:image/png;base64," in html and "<table" in html
 
 
 def test_chart_command_redraws_from_saved_results(tmp_path):
