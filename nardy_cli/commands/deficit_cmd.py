@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import click
-import pandas as pd
 
 from ..deficit import static_deficit
 from ..errors import NardyError
@@ -66,6 +65,7 @@ def command(positions, rules, fmt, output, svg, force, no_block_validation) -> N
         click.echo()
         click.echo(steps_table_text(d.steps_played))
     if fmt == "csv":
+        import pandas as pd
         click.echo(frame_text(pd.DataFrame(rows), "csv"))
     if output:
         from ..study.deficit_folder import write_deficit_folder
