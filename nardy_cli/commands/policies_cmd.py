@@ -149,8 +149,9 @@ def duel_command(a, b, position, games, until_se, seed, workers, stratify, execu
         click.echo(frame_text(result.frame(), "csv"))
     else:
         lo, hi = result.ci95
+        from ..rules import rules_label
         click.echo(f"{result.a} vs {result.b}: {result.games:,} games with duplicate dice, seed {seed}, "
-                   f"{rules.preset} rules")
+                   f"{rules_label(rules)}")
         click.echo(f"points per game for {result.a}: {result.points_per_game:+.4f}  "
                    f"95% CI [{lo:+.4f}, {hi:+.4f}]  SE {result.se:.4f}")
         click.echo(f"wins {result.win_share:.2%}   draws {result.draw_share:.2%}")
