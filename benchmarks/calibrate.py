@@ -8,55 +8,60 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from nardy_cli import START
-from nardy_cli.dice import Dice
-from nardy_cli.engine import enumerate_board
 from nardy_cli.estimate import CLASSES, feature_vector
+from nardy_cli.games import MAX_PLIES, GameSpec
+from nardy_cli.games.python_loop import play_game
 from nardy_cli.kernels import board as kb
-from nardy_cli.kernels.evaluate import choice_scratch, choose_play
-from nardy_cli.kernels.game import final_result
+from nardy_cli.kernels.game import N_DEFICIT
 from nardy_cli.kernels.movegen import Workspace
+from nardy_cli.policies import Policy, Turn
 from nardy_cli.policies.builtin import HEURISTIC
 from nardy_cli.rules import make_rules
 
 OUT = Path(__file__).resolve().parent.parent / "nardy_cli" / "data" / "estimate.json"
 
 
+@dataclass(frozen=True)
+class Explorer(Policy):
+    """The heuristic with a little exploration (a uniform play 10% of the time), noting the features of
+    every board it leaves, so the model also sees positions off the heuristic's path."""
+
+    rows: list = field(default_factory=list)   # (features after the play, mover is White)
+    name: str = "heuristic+explore"
+    description: str = "heuristic, uniform 10% of the time"
+    source: str | None = None
+
+    def pick(self, turn: Turn) -> int:
+        if turn.rng.random() < 0.1:
+            idx = int(turn.rng.integers(len(turn.plays)))
+        else:
+            idx = HEURISTIC.pick(turn)
+        self.rows.append((feature_vector(turn.boards[idx]), turn.position.turn == "w"))
+        return idx
+
+
 def self_play(games: int, seed: int):
-    """Feature rows (after each play) and the class of the game's end for the side that played."""
-    rules = make_rules()
-    rng = np.random.default_rng(seed)
+    """Feature rows (after each chosen play) and the class of the game's end for the side that played.
+
+    The games are the games layer's Python turn loop (dice of game g from (seed, g));
+    forced plays (one legal result) carry no decision and are not recorded.
+    """
+    spec = GameSpec(START, make_rules(), HEURISTIC, HEURISTIC, seed, False)
     scratch = Workspace()
-    weights = HEURISTIC.weight_array()
+    deficit = np.zeros((2, N_DEFICIT), dtype=np.int64)
     xs, ys, game_ids = [], [], []
     for g in range(games):
-        pos = START
-        rows = []  # (features, mover is white)
-        rstate = np.array([g], dtype=np.uint64)
-        while True:
-            board, _, opp_off = pos.board()
-            status = kb.game_status(board, pos.turn == "w", rules.last_roll)
-            if status != kb.IN_PLAY:
-                break
-            a, b = rng.integers(1, 7, size=2)
-            dice = Dice(int(max(a, b)), int(min(a, b)))
-            boards, sf, sd, n, nsteps = enumerate_board(board, opp_off, dice, rules)
-            boards = boards.copy()
-            # a little exploration so the model sees positions off the heuristic's path
-            if rng.random() < 0.1:
-                idx = int(rng.integers(n))
-            else:
-                idx = choose_play(boards, n, HEURISTIC.kind, weights, False, rstate, True, 0, 0, *scratch.arrays(),
-                                  choice_scratch())
-            rows.append((feature_vector(boards[idx]), pos.turn == "w"))
-            from nardy_cli.engine import plays_from_kernel
-            pos = plays_from_kernel(pos, dice, boards, sf, sd, n, nsteps)[idx].result
-        white_result = final_result(board, pos.turn == "w", True, status)
-        for feats, white in rows:
+        bot = Explorer()
+        white_result, _, _ = play_game(spec, bot, bot, g, MAX_PLIES, deficit, scratch)
+        if white_result == kb.UNFINISHED:
+            continue
+        for feats, white in bot.rows:
             r = white_result if white else _swap(white_result)
             xs.append(feats)
             ys.append(_class(r))

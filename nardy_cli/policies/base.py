@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 import numpy as np
 
 from ..errors import PolicyError
-from ..kernels.evaluate import N_WEIGHTS, NEURAL
+from ..kernels.evaluate import N_WEIGHTS, NEURAL, choose_play
 
 if TYPE_CHECKING:
     from ..kernels.movegen import Workspace
@@ -113,7 +113,6 @@ class CompiledPolicy(Policy):
     def chooser(self):
         """(compiled chooser, kind code) that picks this policy's play, as the game kernel does."""
         if self.evaluator is None:
-            from ..kernels.evaluate import choose_play
             return choose_play, self.kind
         from ..kernels import user
         return user.kernels(self.evaluator, self.evaluator)[0], user.USER_A
