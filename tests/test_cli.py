@@ -118,13 +118,19 @@ def test_game_over_is_an_error(command):
     assert out.exit_code == 2 and "game is" in out.output and "over" in out.output
 
 
-def test_rollout_table_and_json():
+def test_rollout_table_and_json(pool_submits):
+    """Catches a wrong header, a wrong draw share, or CLI output that depends on --workers."""
+    # W:24x2 B:23,24x2 w: White bears both off with any roll; Black, all home, gets the last roll (R8)
+    # and bears off all three only with a double: draw = 6/36 = 0.1667.
     out = run("rollout", "W:24x2 B:23,24x2 w", "--games", "1296", "--workers", "1", "--seed", "3")
     assert out.exit_code == 0
     assert "1,296 games, random (White) vs random (Black), seed 3, federation rules, stratified" in out.output
     assert "draw                      0.1667" in out.output
-    j1 = run("rollout", "start", "--games", "300", "--workers", "1", "--format", "json").output
-    j2 = run("rollout", "start", "--games", "300", "--workers", "2", "--format", "json").output
+    # 3,000 games are three chunks (1,296 + 1,296 + 408): with two workers a pool runs them
+    j1 = run("rollout", "start", "--games", "3000", "--workers", "1", "--format", "json").output
+    assert pool_submits == []
+    j2 = run("rollout", "start", "--games", "3000", "--workers", "2", "--format", "json").output
+    assert len(pool_submits) == 3
     assert j1 == j2 and json.loads(j1)["params"]["seed"] == 20261129
 
 
@@ -141,6 +147,9 @@ def test_rollout_csv_and_several_positions(tmp_path):
 
 
 def test_deficit_command():
+    """Catches the deficit command printing other figures than the library (hand-worked in test_deficit.py)."""
+    # Black passes with 3-3, 4-4, 5-5, 4-3, 5-3, 5-4: 3 + 2 x 3 = 9 of 36 rolls = 0.2500;
+    # from the start the sixes lost are two of 6-6's four, out of 14 sixes rolled per 36 rolls: 2/14.
     out = run("deficit", "W:22,23,24x13 B:7,22x7,23,24x6 b")
     assert out.exit_code == 0 and "pass 0.2500" in out.output
     data = json.loads(run("deficit", "start", "--format", "json").output)
