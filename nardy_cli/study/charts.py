@@ -44,7 +44,8 @@ def outcome_chart(result: Any, title: str | None = None, side: str | None = None
     ax.set_yticks(y, [OUTCOME_LABELS[k] for k in OUTCOME_ORDER], fontsize=LABEL_SIZE)
     right = min(1.0, max(probs) + max(errs)) + 0.1
     for yi, p, e in zip(y, probs, errs):
-        ax.text(p + e + 0.01 * right, yi, f"{100 * p:.1f}%", va="center", fontsize=8)
+        shown = 100 * p if abs(100 * p) >= 0.05 else 0.0  # no "-0.0%"
+        ax.text(max(p, 0) + e + 0.01 * right, yi, f"{shown:.1f}%", va="center", fontsize=8)
     ax.set_xlim(0, right)
     ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.set_xlabel("chance (bars: 95% confidence interval)", fontsize=LABEL_SIZE)

@@ -18,7 +18,8 @@ def pct(p: float | None, se: float | None = None) -> str:
     """`29.4%` or `29.4% ± 1.7%` (95% interval)."""
     if p is None or p != p:
         return ""
-    return f"{100 * p:.1f}%" if se is None else f"{100 * p:.1f}% ± {196 * se:.1f}%"
+    value = 100 * p + 0.0 if abs(100 * p) >= 0.05 else 0.0  # no "-0.0%"
+    return f"{value:.1f}%" if se is None else f"{value:.1f}% ± {196 * se:.1f}%"
 
 
 def eq(value: float | None, se: float | None = None) -> str:
