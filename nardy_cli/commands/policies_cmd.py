@@ -41,7 +41,7 @@ Examples:
   nardy eval "W:1x14,12 B:1x15 b"
   nardy eval "W:1x14,12 B:1x15 b 6-5"        # the best 6-5 play's chances (0-ply)
   nardy eval positions/study.txt --format csv
-  nardy eval start --preset extended --model logistic
+  nardy eval start --rules extended --model logistic
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
