@@ -15,7 +15,7 @@ Examples:
   nardy moves start --dice 6-5
   nardy moves "W:1x14,21 B:1x15 b" --dice 4-4 --head-rule doubles-643
   nardy moves "W:1x14,12 B:1x15 b 6-6" --format json
-  nardy moves positions/openings.txt:six-five --format csv
+  nardy moves positions/openings.txt:r65 --format csv
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
