@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from importlib.metadata import entry_points
 
 from numba.core.dispatcher import Dispatcher
@@ -44,6 +46,14 @@ def _wrap(name: str, obj: object) -> Policy:
     return PythonPolicy(name, obj, doc[0] if doc else "user policy (Python)")
 
 
+def _import_user_module(module: str):
+    """Import a `module:attr` policy's module, also from the current folder (as docs/policies.md says)."""
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.insert(0, cwd)  # kept, so worker processes started later can import it too
+    return importlib.import_module(module)
+
+
 def get_policy(name: str) -> Policy:
     """The policy called `name`; raises `PolicyError` listing the known names."""
     if name in BUILTINS:
@@ -61,7 +71,7 @@ def get_policy(name: str) -> Policy:
     if ":" in name:
         module, _, attr = name.partition(":")
         try:
-            obj = getattr(importlib.import_module(module), attr)
+            obj = getattr(_import_user_module(module), attr)
         except (ImportError, AttributeError) as exc:
             raise PolicyError(f"cannot import policy {name!r}: {exc}") from None
         return _wrap(name, obj).resolvable_as(name)
