@@ -1,8 +1,8 @@
 """Bot games kept whole: play a game turn by turn between two policies and return its record.
 
-The dice of game `i` are the rollout's dice (`game_dice`, unstratified) and a
-compiled policy picks exactly as in the game kernel (same chooser, same random
-stream), so game `i` here is game `i` of an unstratified rollout with the same seed.
+The games are the games layer's Python turn loop (`games.python_loop`), unstratified:
+the same dice, and for a compiled policy the same choices, as the game kernel, so
+game `i` here is game `i` of an unstratified rollout with the same seed.
 """
 
 from __future__ import annotations
@@ -13,17 +13,14 @@ import numpy as np
 import pandas as pd
 
 from .dice import Dice
-from .engine import enumerate_board, outcome, plays_from_kernel
 from .errors import ArgumentError
-from .kernels.evaluate import choice_scratch
-from .kernels.game import game_dice
+from .games import DEFAULT_SEED, GameSpec, python_loop
+from .kernels.game import N_DEFICIT
 from .kernels.movegen import Workspace
-from .kernels.rng import policy_state
 from .play import Play
-from .policies import Policy, Turn, as_policy
+from .policies import Policy, as_policy
 from .position import START, WHITE, Position
 from .records import GameRecord, record_from_plays
-from .rollout import DEFAULT_SEED
 from .rules import PRESETS, Rules
 
 MAX_PLIES = 2000
@@ -72,30 +69,10 @@ def play_game(white: str | Policy, black: str | Policy, *, position: Position = 
               max_plies: int = MAX_PLIES, date: str = "?") -> GameRecord:
     """Play game number `game` from `position` (its dice, if any, are the first roll) and record it."""
     sides = {"w": as_policy(white), "b": as_policy(black)}
-    d0 = position.dice
-    r1, r2 = (d0.high, d0.low) if d0 else (0, 0)
-    pos = position.with_dice(None)
-    seed64 = np.uint64(seed)
-    rstate = np.array([policy_state(seed64, game)], dtype=np.uint64)
-    rng = np.random.default_rng([seed, game])
-    scratch = Workspace()
-    choice = choice_scratch()
+    spec = GameSpec(position, rules, sides["w"], sides["b"], seed, stratify=False)
     played: list[tuple[Dice, Play]] = []
-    for turn in range(max_plies):
-        if outcome(pos, rules) is not None:
-            break
-        d1, d2, _ = game_dice(seed64, game, turn, False, r1, r2)
-        dice = Dice(int(d1), int(d2))
-        board, _, opp_off = pos.board()
-        boards, step_from, step_die, n, nsteps = enumerate_board(board, opp_off, dice, rules)
-        plays = plays_from_kernel(pos, dice, boards, step_from, step_die, n, nsteps)
-        policy = sides[pos.turn]
-        if n == 1:
-            chosen = plays[0]
-        else:  # asked as in the games layer's turn loops, so a compiled policy picks as in the kernel
-            chosen = plays[policy.pick(Turn(pos.with_dice(dice), plays, boards, rules, rstate, rng, scratch, choice))]
-        played.append((dice, chosen))
-        pos = chosen.result
+    python_loop.play_game(spec, sides["w"], sides["b"], game, max_plies, np.zeros((2, N_DEFICIT), dtype=np.int64),
+                          Workspace(), on_play=lambda dice, play: played.append((dice, play)))
     return record_from_plays(played, position.with_dice(None), rules, white=sides["w"].name,
                              black=sides["b"].name, date=date,
                              tags=(("Seed", str(seed)), ("Game", str(game + 1))))
