@@ -27,7 +27,7 @@ from .position import SIDE_NAMES, WHITE
 from .records import GameRecord, format_moves
 
 MARKS = ("doubtful", "error", "blunder")
-DEFAULT_EVALUATOR = "heuristic"   # the logistic estimate; "neural" once the network is judged stronger
+DEFAULT_EVALUATOR = "neural"   # the trained network at 0-ply (see docs/training.md)
 COLUMNS = ["ply", "turn", "side", "player", "dice", "played", "best", "plays", "forced", "equity_played",
            "equity_best", "lost", "mark", "luck", "level", "equity_se", "equity_white", "position",
            "played_result", "best_result"]
@@ -110,7 +110,7 @@ class GameReview:
 
 def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides: tuple[str, ...] = ("w", "b"),
                 thresholds: Thresholds = Thresholds(), width: int = 5, rollout_games: int = 0,
-                rollout_policy: str = "heuristic", seed: int | None = None, workers: int = 1) -> GameReview:
+                rollout_policy: str = "neural", seed: int | None = None, workers: int = 1) -> GameReview:
     """Score every ply of `record` played by `sides` ('w', 'b') with `evaluator` (a name or object)."""
     ev = get_evaluator(evaluator)
     base = base_evaluator(ev)

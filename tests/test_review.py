@@ -186,7 +186,7 @@ def test_cli_play_then_review(tmp_path):
     assert "## Summary" in (tmp_path / "r" / "report.md").read_text()
     out = run("review", str(tmp_path / "g" / "game-002.txt"), "--format", "json", "--side", "black")
     data = json.loads(out.output)
-    assert {p["side"] for p in data["plies"]} == {"black"} and data["params"]["evaluator"] == "heuristic"
+    assert {p["side"] for p in data["plies"]} == {"black"} and data["params"]["evaluator"] == "neural"
     text = run("play", "heuristic", "racer", "--seed", "5").output
     assert run("review", "-", "--format", "csv", input=text).exit_code == 0
 

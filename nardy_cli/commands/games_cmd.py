@@ -89,12 +89,12 @@ Examples:
               help="Whose decisions to score.")
 @click.option("--evaluator", default=None, metavar="NAME",
               help="Evaluator of results: heuristic (static estimate), neural, lookahead:NAME, module:attribute "
-                   "[default: review.DEFAULT_EVALUATOR, now heuristic].")
+                   "[default: neural, the trained network].")
 @click.option("--width", type=click.IntRange(1, None), default=5, show_default=True,
               help="With lookahead: results searched deeper (best at 0-ply, plus the played one).")
 @click.option("--rollout", "rollout_games", type=click.IntRange(0, None), default=0, show_default=True,
               metavar="N", help="Re-score flagged decisions by N rollout games per candidate (0: off).")
-@click.option("--rollout-policy", default="heuristic", show_default=True, metavar="NAME",
+@click.option("--rollout-policy", default="neural", show_default=True, metavar="NAME",
               help="Policy of both sides in those rollouts.")
 @click.option("--thresholds", default="0.04,0.08,0.16", show_default=True, metavar="D,E,B",
               help="Equity lost from which a play is doubtful, an error, a blunder.")

@@ -25,11 +25,11 @@ from .rollout_cmd import run_options
 from .scoring_options import scoring_from, scoring_options
 from .staged_view import filter_option, parse_filters, show_staged
 
-STUDY_POLICY = "heuristic"
+STUDY_POLICY = "neural"
 
 
 def study_policy_option(func):
-    """--policy for both sides, defaulting to the heuristic bot."""
+    """--policy for both sides, defaulting to the neural bot."""
     return click.option("--policy", default=STUDY_POLICY, show_default=True, metavar="NAME", callback=check_policy,
                         help="Policy both sides play in the rollouts (see 'nardy policies').")(func)
 

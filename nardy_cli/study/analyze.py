@@ -153,7 +153,7 @@ class _Problem:
                            [str(p) for p in self.prefiltered], interrupted)
 
 
-def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="heuristic", games: int = 2592,
+def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="neural", games: int = 2592,
               seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *, top: int | None = None,
               until_se: float | None = None, stratify: bool = True, workers: int = 1,
               executor: str = "local", scheduler: str | None = None, progress=None) -> list[PlayRanking]:
@@ -199,7 +199,7 @@ def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="heur
     return [prob.ranking(values, stratify, rules, params, interrupted) for prob in todo]
 
 
-def rank_plays(position: Position, dice: Dice | str | None = None, policies="heuristic", games: int = 2592,
+def rank_plays(position: Position, dice: Dice | str | None = None, policies="neural", games: int = 2592,
                seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], **options) -> PlayRanking:
     """Roll out every distinct legal play of the roll and rank them by equity for the mover.
 

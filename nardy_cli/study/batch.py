@@ -9,7 +9,7 @@ from ..positions_file import NamedPosition
 from ..rollout import RolloutResult, rollout
 
 
-def batch_rollout(positions: list[NamedPosition], policies="heuristic", games: int = 5000, seed: int | None = None,
+def batch_rollout(positions: list[NamedPosition], policies="neural", games: int = 5000, seed: int | None = None,
                   rules=None, *, progress=None, **options) -> list[RolloutResult]:
     """Roll out each position (same seed and settings for all), in file order."""
     if not positions:

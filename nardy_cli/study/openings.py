@@ -56,7 +56,7 @@ class OpeningTable:
         return {"rows": self.rows, "replies": self.replies, "params": self.params}
 
 
-def opening_table(rolls: list[Dice] | None = None, policies="heuristic", games: int = 2592,
+def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int = 2592,
                   seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *, replies: bool = False,
                   reply_games: int = 1296, top: int | None = None, until_se: float | None = None,
                   stratify: bool = True, workers: int = 1, executor: str = "local", scheduler: str | None = None,

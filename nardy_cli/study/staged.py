@@ -193,7 +193,7 @@ def _evaluator_of(policy, rules: Rules) -> tuple[int, np.ndarray]:
     return int(sides.kinds[0]), sides.params[0]
 
 
-def staged_rank(position: Position, dice: Dice | str | None = None, policies="lookahead:heuristic",
+def staged_rank(position: Position, dice: Dice | str | None = None, policies="neural",
                 games: int = 12960, seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *,
                 filters: tuple[str, str] = DEFAULT_FILTER, until_se: float | None = 0.01, stratify: bool = True,
                 scoring: Scoring = Scoring(), workers: int = 1, executor: str = "local",
