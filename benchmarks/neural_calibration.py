@@ -3,7 +3,8 @@
 Usage: python benchmarks/neural_calibration.py [--games 20000] [--file positions/study.txt]
 
 Prints a Markdown table (position, eval win, rollout win ± 95%, difference) and
-how many positions agree within 0.05.  Positions given with dice are judged
+how many positions agree within 0.05.  The rollouts use exact bear-offs (the
+default) and no variance reduction (its estimate would lean on the network too).  Positions given with dice are judged
 without them (the chances before the roll), since a rollout of a position with
 dice plays that roll first.
 """
@@ -17,6 +18,7 @@ from nardy_cli.estimate import neural_estimate
 from nardy_cli.games import default_workers
 from nardy_cli.positions_file import read_positions
 from nardy_cli.rollout import rollout
+from nardy_cli.scoring import Scoring
 
 
 def main() -> None:
@@ -32,7 +34,8 @@ def main() -> None:
     for item in read_positions(args.file):
         pos = item.position.with_dice(None)
         est = neural_estimate(pos)
-        r = rollout(pos, "neural", games=args.games, seed=args.seed, workers=default_workers())
+        r = rollout(pos, "neural", games=args.games, seed=args.seed, workers=default_workers(),
+                    scoring=Scoring(vr=False))
         win, se = r.probabilities["win"], r.se["win"]
         diff = est.probabilities["win"] - win
         close += abs(diff) <= 0.05

@@ -24,6 +24,7 @@ from nardy_cli.dice import Dice
 from nardy_cli.games import default_workers
 from nardy_cli.kernels.movegen import Workspace, enumerate_plays
 from nardy_cli.rollout import rollout
+from nardy_cli.scoring import Scoring
 
 N_PAIRS = 2000
 
@@ -112,10 +113,14 @@ def bench_startup(runs: int = 9) -> None:
               f"{ratio:4.1f}x, {verdict} the {allowed:g}x budget  (medians of {runs} alternating runs)")
 
 
-def games_per_second(policy, games: int, workers: int) -> float:
-    rollout(START, policy, games=min(games, 200), seed=1, workers=1)  # compile
+PLAIN = Scoring(exact_bearoff=False, vr=False)
+"""Whole games, no variance reduction: the figures earlier rounds measured."""
+
+
+def games_per_second(policy, games: int, workers: int, scoring: Scoring = PLAIN) -> float:
+    rollout(START, policy, games=min(games, 200), seed=1, workers=1, scoring=scoring)  # compile
     t = time.perf_counter()
-    rollout(START, policy, games=games, seed=1, workers=workers)
+    rollout(START, policy, games=games, seed=1, workers=workers, scoring=scoring)
     return games / (time.perf_counter() - t)
 
 
@@ -135,13 +140,17 @@ def bench_games() -> None:
     for name, games in (("racer", 10000), ("heuristic", 10000), ("lookahead:heuristic", 120), ("neural", 6000),
                         ("lookahead:neural", 100)):
         print(f"{name + ' rollouts, 1 core':<30}{games_per_second(name, games, 1):>12,.1f} games/s")
+    for name, games in (("heuristic", 2000), ("neural", 1000)):
+        gps = games_per_second(name, games, 1, Scoring())
+        print(f"{name + ' default scoring':<30}{gps:>12,.1f} games/s (exact bear-offs and VR, 1 core)")
     py = games_per_second((FirstPlay(), FirstPlay()), 300, 1)
     print(f"Python-object policy, 1 core  {py:>12,.1f} games/s (both sides, trivial choice)")
 
 
 def _rollout_in_child(games: int) -> tuple[float, float]:
     """Seconds and peak RSS (MiB, largest of the parent and its workers) of a fresh rollout process."""
-    code = ("import resource, time; from nardy_cli import START; from nardy_cli.rollout import rollout; "
+    code = ("import resource, time; from nardy_cli import START; from nardy_cli.rollout import rollout
+from nardy_cli.scoring import Scoring; "
             "from nardy_cli.games import default_workers; t = time.perf_counter(); "
             f"rollout(START, 'random', games={games}, seed=1, workers=default_workers()); "
             "rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "
