@@ -68,8 +68,13 @@ def read_positions(path: str | Path, *, check_blocks: bool = True) -> list[Named
 
 
 def format_positions(positions: list[NamedPosition]) -> str:
-    """Positions file text that `parse_positions_text` reads back."""
-    return "".join(f"{p.name}: {format_position(p.position)}\n" for p in positions)
+    """Positions file text that `parse_positions_text` reads back (comments as `#` lines above each)."""
+    import textwrap
+    out = []
+    for p in positions:
+        out += [f"# {line}\n" for line in textwrap.wrap(p.comment, 86)]
+        out.append(f"{p.name}: {format_position(p.position)}\n")
+    return "".join(out)
 
 
 def resolve_positions(arg: str, *, check_blocks: bool = True) -> list[NamedPosition]:

@@ -245,3 +245,11 @@ def test_a_folder_that_is_not_a_report_is_not_replaced(tmp_path, no_drawing):
     assert (other / "keep.py").exists()
     write_report(load("rollout"), other, force=True)
     assert not (other / "keep.py").exists()
+
+
+def test_positions_file_comments_reach_the_report_data():
+    """Bug: the positions file's comments were dropped, so a study page lost its explanations."""
+    from nardy_cli.positions_file import parse_positions_text
+    text = "# File header.\n\n# Two lines\n# of comment.\na: W:1x14,12 B:1x15 b  # and an end note\nb: start\n"
+    a, b = parse_positions_text(text)
+    assert a.comment == "Two lines of comment. and an end note" and b.comment == ""
