@@ -9,7 +9,8 @@
   at least 30 distinct plays, with the best play's SE.
 
 Every rollout runs in this process (workers=1), so CPU time is this process's.
-Usage: python benchmarks/variance.py [--games N] [--policy NAME] [--staged-policy NAME] [--skip-staged]
+Usage: python benchmarks/variance.py [--games N] [--policy NAME] [--positions A,B] [--staged-policy NAME]
+       [--skip-vr] [--skip-staged]
 """
 
 from __future__ import annotations
@@ -49,10 +50,12 @@ def timed(position, policy, games, scoring) -> tuple[object, float]:
     return r, time.process_time() - t
 
 
-def vr_rows(games: int, policy: str) -> list[dict]:
+def vr_rows(games: int, policy: str, only: list[str] | None = None) -> list[dict]:
     rows = []
     entries = read_positions("positions/study.txt")
     for e in entries:
+        if only and e.name not in only:
+            continue
         pos = e.position
         if outcome(pos) is not None:
             continue
@@ -92,11 +95,12 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--skip-staged", action="store_true")
     ap.add_argument("--skip-vr", action="store_true")
+    ap.add_argument("--positions", default=None, help="comma-separated study position names (default: all)")
     args = ap.parse_args()
     os.environ.setdefault("NARDY_CACHE_DIR", tempfile.mkdtemp(prefix="nardy-bench-"))
     print(json.dumps({"bearoff_build": bearoff_build()}), flush=True)
     if not args.skip_vr:
-        vr_rows(args.games, args.policy)
+        vr_rows(args.games, args.policy, args.positions.split(",") if args.positions else None)
     if not args.skip_staged:
         staged(args.staged_policy, args.workers)   # warm-up (compilation in the workers)
         print(json.dumps({"staged": staged(args.staged_policy, args.workers)}), flush=True)

@@ -16,7 +16,7 @@ def scoring_options(func):
                           "evaluator's error; off by default)."),
         click.option("--vr/--no-vr", default=None,
                      help="Variance reduction: subtract each roll's luck as the evaluator sees it "
-                          "[default: on for policies with an evaluator]."),
+                          "[default: on for lookahead:heuristic and lookahead:neural]."),
     ]):
         func = opt(func)
     return func
