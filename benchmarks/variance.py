@@ -72,16 +72,23 @@ def vr_rows(games: int, policy: str, only: list[str] | None = None) -> list[dict
     return rows
 
 
-def staged(policy: str, workers: int) -> dict:
+def _cpu(usage) -> float:
+    return usage.ru_utime + usage.ru_stime
+
+
+def staged(policy: str, workers: int, games: int = 25920) -> dict:
     from nardy_cli.engine import legal_plays
     from nardy_cli.study.staged import staged_rank
     pos = Position.parse(MIDDLEGAME)
     n = len(legal_plays(pos, MIDDLEGAME_ROLL))
+    import resource
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     t, c = time.time(), time.process_time()
-    r = staged_rank(pos, MIDDLEGAME_ROLL, policy, games=25920, until_se=0.01, workers=workers)
+    r = staged_rank(pos, MIDDLEGAME_ROLL, policy, games=games, until_se=0.01, workers=workers)
     best = r.plays[0]
     return {"plays": n, "after_0ply": len(r.stages[0].kept), "after_1ply": len(r.stages[1].kept),
             "wall_s": round(time.time() - t, 1), "main_cpu_s": round(time.process_time() - c, 1),
+            "worker_cpu_s": round(_cpu(resource.getrusage(resource.RUSAGE_CHILDREN)) - _cpu(kids), 1),
             "best": best.play, "best_equity": round(best.equity, 4), "best_se": round(best.equity_se, 5),
             "best_plain_se": round(best.plain_se, 5), "best_games": best.games, "policy": policy,
             "workers": workers}
@@ -102,7 +109,7 @@ def main() -> None:
     if not args.skip_vr:
         vr_rows(args.games, args.policy, args.positions.split(",") if args.positions else None)
     if not args.skip_staged:
-        staged(args.staged_policy, args.workers)   # warm-up (compilation in the workers)
+        staged(args.staged_policy, args.workers, games=72)   # warm-up (compilation in the workers)
         print(json.dumps({"staged": staged(args.staged_policy, args.workers)}), flush=True)
 
 
