@@ -13,7 +13,8 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .position import parse_position
+from .errors import NardyError
+from .position import Position, parse_checkers, parse_position
 from .records import format_game
 from .render import to_json
 from .reports import commit_output, prepare_output
@@ -55,15 +56,24 @@ def _pixels(fig: Figure, dpi: float = 60) -> np.ndarray:
     return np.asarray(canvas.buffer_rgba())
 
 
+def _position(text: str) -> Position:
+    """A position from the review's text, including a drawn game's end (`W:- B:- w`), which input refuses."""
+    try:
+        return parse_position(text, check_blocks=False)
+    except NardyError:
+        white, black, turn = text.split()[:3]
+        return Position._trusted(parse_checkers(white[2:], "w"), parse_checkers(black[2:], "b"), turn)
+
+
 def decision_figure(row) -> Figure:
     """The board before a decision, the played result and the best result, side by side."""
     from .study.board_figure import draw_board
-    before = parse_position(row["position"])
+    before = _position(row["position"])
     mover = before.turn
     panels = [
         (before, f"{row['turn']} {row['side'].capitalize()} to play {row['dice']}"),
-        (parse_position(row["played_result"]), f"played {row['played']}  ({row['equity_played']:+.3f})"),
-        (parse_position(row["best_result"]), f"best {row['best']}  ({row['equity_best']:+.3f})"),
+        (_position(row["played_result"]), f"played {row['played']}  ({row['equity_played']:+.3f})"),
+        (_position(row["best_result"]), f"best {row['best']}  ({row['equity_best']:+.3f})"),
     ]
     fig = Figure(figsize=(15.0, 5.6), layout="constrained")
     for k, (pos, title) in enumerate(panels):

@@ -210,3 +210,18 @@ def test_cli_errors_are_one_line_exit_2(tmp_path, args, words):
     assert len(lines) == 1 and lines[0].startswith("Error: ")
     for word in words:
         assert word in lines[0]
+
+
+def test_last_roll_blunder_and_its_drawn_best_result_are_drawn(tmp_path):
+    """R8: White bears off its last checker; Black (B19, B24, all home) rolls 6-5 and could bear off both
+    for a draw, but plays 19/24 24/off and loses.  Catches: a missed last-roll blunder, and a report that
+    cannot draw the best result `W:- B:- w` (a finished game that position input refuses)."""
+    #   W: (all off after 24/off)      B19 = W7: b     B24 = W12: b
+    record = parse_game('[Position "W:24 B:19,24 w"]\n1. 6-5: 24/off   6-5: 19/24 24/off\n')
+    review = review_game(record)
+    black = review.frame.iloc[1]
+    assert black["mark"] == "blunder" and black["best"] == "19/off 24/off" and black["best_result"] == "W:- B:- w"
+    assert black["lost"] == pytest.approx(1.0)
+    from nardy_cli.review_report import write_review
+    write_review(review, tmp_path / "r", top=1)
+    assert (tmp_path / "r" / "decision-1.png").stat().st_size > 10_000
