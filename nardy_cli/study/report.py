@@ -203,6 +203,8 @@ def _analyze_sections(data: dict, w: _Writer, counter: list[int]) -> list[dict]:
     if rk["prefiltered"]:
         summary += " Left out before the rollout (`--top`): " + ", ".join(f"`{p}`" for p in rk["prefiltered"]) + "."
     tables = [_table(_rt().ranking_table(rk), f"The plays of {rk['dice']}, best first", counter)]
+    from .staged import stage_tables
+    tables += [_table(frame, caption, counter) for frame, caption in stage_tables(rk)]
     return [{"title": f"{side} to play {rk['dice']} in {name or rk['position']}",
              "notation": rk["position"] if name else "", "comment": comment, "summary": summary,
              "board": board, "tables": tables, "figures": figures}]
