@@ -135,7 +135,7 @@ def review_command(game, side, evaluator, width, rollout_games, rollout_policy, 
         click.echo(to_json(review.to_dict()))
         return
     cols = ["turn", "player", "dice", "played", "best", "plays", "equity_played", "equity_best", "lost", "mark",
-            "luck"]
+            "luck"] + (["level", "equity_se"] if rollout_games else [])
     if fmt == "csv":
         click.echo(frame_text(review.frame, "csv"))
         return
