@@ -132,3 +132,13 @@ def test_static_and_rollout_deficit_agree_on_the_first_turn():
     assert white["lost_pips_per_game"] == pytest.approx(static.expected_lost_pips)
     assert white["partial_turn_share"] == pytest.approx(static.p_partial)
     assert white["pass_share"] == pytest.approx(static.p_pass)
+
+
+def test_steps_left_after_the_last_checker_is_off_are_lost():
+    """Catches the winning turn counted as full when its last steps had no checker left (rules decision 18).
+
+    W:10 alone (14 off): 6-6 plays 10/16 16/22 22/off and the fourth six is lost.
+    """
+    d = static_deficit(parse_position("W:10 B:1x15 w"))
+    assert d.steps_played[5, 5] == 3
+    assert brute_force_turn(parse_position("W:10 B:1x15 w"), (6, 6), "federation", "step")[1] == 3
