@@ -1,6 +1,6 @@
 """Review speed (issue 10 targets): a 100-ply game reviewed by the whole `nardy review` process.
 
-Targets: 0-ply (`heuristic`) under 2 s and `lookahead:heuristic` under 60 s, after a
+Targets: 0-ply (`neural`, `heuristic`) under 2 s and lookahead under 60 s, after a
 warm-up run (numba's compiled cache present).  Prints each run's wall time; run with
 `python benchmarks/review.py [--runs N]`.
 """
@@ -49,7 +49,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         game = Path(tmp) / "game.txt"
         game.write_text(hundred_ply_game())
-        for evaluator, runs in (("heuristic", args.runs), ("lookahead:heuristic", max(1, args.runs // 2))):
+        slow = max(1, args.runs // 2)
+        for evaluator, runs in (("neural", args.runs), ("heuristic", args.runs), ("lookahead:neural", slow),
+                                ("lookahead:heuristic", slow)):
             argv = [*NARDY, "review", str(game), "--evaluator", evaluator]
             timed(argv)   # warm-up: compiled cache, file cache
             runs_ = [timed(argv) for _ in range(runs)]
