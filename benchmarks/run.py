@@ -149,8 +149,7 @@ def bench_games() -> None:
 
 def _rollout_in_child(games: int) -> tuple[float, float]:
     """Seconds and peak RSS (MiB, largest of the parent and its workers) of a fresh rollout process."""
-    code = ("import resource, time; from nardy_cli import START; from nardy_cli.rollout import rollout
-from nardy_cli.scoring import Scoring; "
+    code = ("import resource, time; from nardy_cli import START; from nardy_cli.rollout import rollout; "
             "from nardy_cli.games import default_workers; t = time.perf_counter(); "
             f"rollout(START, 'random', games={games}, seed=1, workers=default_workers()); "
             "rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "
