@@ -188,3 +188,23 @@ def test_eval_gives_no_odds_to_impossible_outcomes(model, name, zero):
     for key in zero:
         assert p[key] == 0.0, key
     assert sum(v for k, v in p.items() if k not in ("win", "lose")) == pytest.approx(1.0)
+
+
+def test_train_command_writes_checkpoint_best_log_and_chart(tmp_path):
+    """Bugs caught: `nardy train` not writing what docs/training.md promises, or a bad interval as a traceback."""
+    from click.testing import CliRunner
+
+    from nardy_cli.cli import cli
+    out = tmp_path / "run"
+    args = ["train", "--games", "20", "--output", str(out), "--hidden", "8", "--chunk", "10",
+            "--checkpoint-every", "10", "--bench-every", "20", "--bench-pairs", "3", "--quiet"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == f"trained 20 games; weights in {out / 'checkpoint.npz'}"
+    assert {p.name for p in out.iterdir()} == {"checkpoint.npz", "best.npz", "log.csv", "learning-curve.png"}
+    log = (out / "log.csv").read_text().splitlines()
+    assert len(log) == 3 and log[2].startswith("20,")
+    bad = CliRunner().invoke(cli, ["train", "--games", "5", "--output", str(tmp_path / "x"), "--chunk", "3"])
+    assert bad.exit_code == 2
+    assert bad.output.strip() == ("Error: --checkpoint-every (10000) and --bench-every (50000) must be multiples of "
+                                  "--chunk (3)")

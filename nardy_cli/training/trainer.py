@@ -16,7 +16,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..errors import NardyError
+from ..errors import ArgumentError
 from ..network import Network, load_network, new_network, save_network, set_rules
 from ..position import START
 from ..rules import PRESETS
@@ -89,7 +89,8 @@ def train(out_dir: str | Path, games: int, config: TrainConfig | None = None,
         net = new_network(config.hidden, config.seed)
         net.meta["config"] = asdict(config)
     if config.chunk <= 0 or config.checkpoint_every % config.chunk or config.bench_every % config.chunk:
-        raise NardyError("checkpoint and benchmark intervals must be multiples of the chunk size")
+        raise ArgumentError(f"{{checkpoint_every}} ({config.checkpoint_every}) and {{bench_every}} "
+                            f"({config.bench_every}) must be multiples of {{chunk}} ({config.chunk})")
     rules = PRESETS[config.preset]
     params = net.flat()
     set_rules(params, rules)
