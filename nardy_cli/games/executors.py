@@ -15,6 +15,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import threading
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable
@@ -209,6 +210,33 @@ def _close_pool(pool: ProcessPoolExecutor, wait_for_workers: bool) -> None:
             proc.join(timeout=5)
 
 
+CONNECT_SECONDS = 8
+
+
+def _connect(client_class, scheduler: str):
+    """A Dask client of `scheduler`, or an `ExecutorError` within CONNECT_SECONDS (+1).
+
+    `Client(timeout=...)` alone waits for ever on an address that accepts the
+    connection but never answers, so the client is made in a daemon thread and
+    given up on after the deadline (the thread dies with the process).
+    """
+    box: dict = {}
+
+    def connect() -> None:
+        try:
+            box["client"] = client_class(scheduler, timeout=f"{CONNECT_SECONDS}s")
+        except Exception as exc:  # bad address, refused, timed out: all one clear error
+            box["error"] = exc
+
+    thread = threading.Thread(target=connect, name="nardy-dask-connect", daemon=True)
+    thread.start()
+    thread.join(CONNECT_SECONDS + 1)
+    if "client" in box:
+        return box["client"]
+    reason = box.get("error") or f"no answer within {CONNECT_SECONDS} s"
+    raise ExecutorError(f"cannot reach the Dask scheduler {scheduler!r}: {reason}")
+
+
 def _run_dask(task, jobs, scheduler, collector):
     if not scheduler:
         raise ArgumentError("{executor} dask needs {scheduler} ADDRESS (e.g. tcp://127.0.0.1:8786)")
@@ -217,10 +245,7 @@ def _run_dask(task, jobs, scheduler, collector):
     except ImportError:
         raise ExecutorError("the dask executor needs the optional extra: pip install 'nardy[dask]'") from None
     payloads = [_payload(task, job) for job in jobs]
-    try:
-        client = Client(scheduler, timeout="10s")
-    except Exception as exc:  # bad address, refused, timed out: all one clear error
-        raise ExecutorError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
+    client = _connect(Client, scheduler)
     interrupted = False
     try:
         futures = {client.submit(run_payload, payload, *job[-2:], pure=False): (i, job)
