@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import NardyError, NotationError, PositionsFileError
+from .errors import InvalidPositionError, NardyError, NotationError, PositionsFileError
 from .position import Position, format_position, parse_position
 from .suggest import did_you_mean, name_list
 
@@ -77,8 +77,28 @@ def format_positions(positions: list[NamedPosition]) -> str:
     return "".join(out)
 
 
+def check_playable(item: NamedPosition) -> NamedPosition:
+    """Reject a position no question can be asked of: both sides have borne off every checker.
+
+    Only a game drawn on Black's last roll (R8) ends that way; the notation itself
+    still reads and writes it, so a replayed game round-trips.
+    """
+    pos = item.position
+    if not any(pos.white) and not any(pos.black):
+        raise InvalidPositionError(f"both sides have borne off every checker in {str(pos)!r}: the game is over "
+                                   "(docs/rules.md, R8)")
+    return item
+
+
 def resolve_positions(arg: str, *, check_blocks: bool = True) -> list[NamedPosition]:
-    """A POSITION argument: notation, `start`, a positions file (all of it) or `FILE:NAME`."""
+    """A POSITION argument: notation, `start`, a positions file (all of it) or `FILE:NAME`.
+
+    Raises `InvalidPositionError` for a position with no checker of either side on the board.
+    """
+    return [check_playable(item) for item in _resolve(arg, check_blocks)]
+
+
+def _resolve(arg: str, check_blocks: bool) -> list[NamedPosition]:
     text = arg.strip()
     if text == "start":
         return [NamedPosition(None, parse_position("start"))]
