@@ -46,7 +46,8 @@ def test_equity_is_the_points_weighted_sum_of_the_class_probabilities(preset, po
     """Catches equity computed with the wrong points table, a class scored for the wrong side, or a draw scored."""
     rules = make_rules(preset, points=points)
     r = rollout(parse_position(text), "random", games=1296, seed=8, rules=rules)
-    assert r.equity == pytest.approx(_equity_from_probabilities(r.probabilities, rules.points), abs=1e-8)  # fixed-point sums: 1e-10 rounding
+    expected = _equity_from_probabilities(r.probabilities, rules.points)
+    assert r.equity == pytest.approx(expected, abs=1e-8)   # fixed-point sums round at about 1e-10
     assert r.params["rules"]["points"] == dict(zip(("oin", "home-mars", "mars", "koks"), rules.points.as_tuple()))
 
 
@@ -76,5 +77,5 @@ def test_points_override_on_the_command_line():
     assert data["params"]["rules"]["points"] == {"oin": 0.5, "home-mars": 3, "mars": 2, "koks": 9}
     p = data["probabilities"]
     assert data["equity"] == pytest.approx(0.5 * p["win_oin"] + 3 * p["win_home_mars"] + 2 * p["win_mars"]
-                                           + 9 * p["win_koks"], abs=1e-8)  # fixed-point sums: 1e-10 rounding
+                                           + 9 * p["win_koks"], abs=1e-8)
     assert p["win_koks"] > 0.3 and data["equity"] > plain["equity"] + 1.0
