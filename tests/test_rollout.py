@@ -79,9 +79,12 @@ def test_until_se_stops_at_the_first_chunk_whose_se_is_small_enough(pool_submits
 
 def test_stratification_reduces_standard_error():
     # In a short race the first roll decides much of the game, so stratifying it pays most.
+    # (Both sides are home: games are played out, not scored by the bear-off databases.)
+    from nardy_cli.scoring import Scoring
     race = parse_position("W:19x2,20x2 B:22x3 w")
-    s = rollout(race, "random", games=12960, seed=6)
-    u = rollout(race, "random", games=12960, seed=6, stratify=False)
+    played = Scoring(exact_bearoff=False)
+    s = rollout(race, "random", games=12960, seed=6, scoring=played)
+    u = rollout(race, "random", games=12960, seed=6, stratify=False, scoring=played)
     assert s.params["stratify"] and not u.params["stratify"]
     assert s.equity_se < 0.85 * u.equity_se
     assert abs(s.equity - u.equity) < 4 * u.equity_se
