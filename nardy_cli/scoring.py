@@ -30,13 +30,14 @@ class Scoring:
     """How rollout games are scored.
 
     `exact_bearoff`: stop once both sides are all home and add the bear-off
-    databases' probabilities (and let built-in policies bear off by them);
+    databases' probabilities (and let built-in policies bear off by them); None:
+    on unless a side plays `random` (whose own bear-off is what its rollout measures);
     `truncate`: stop after that many plies and score by the evaluator (None: off);
     `vr`: subtract each game's luck (None: on for lookahead policies with an evaluator, see `vr_pays`);
     `bearoff_policy`: built-in policies bear off by the databases (None: with `exact_bearoff`).
     """
 
-    exact_bearoff: bool = True
+    exact_bearoff: bool | None = None
     truncate: int | None = None
     vr: bool | None = None
     bearoff_policy: bool | None = None
@@ -51,9 +52,13 @@ class Scoring:
         compiled = isinstance(white, CompiledPolicy) and isinstance(black, CompiledPolicy)
         if not compiled:
             return Scoring(False, None, False, False)
+        from .kernels.evaluate import RANDOM
         vr = self.vr if self.vr is not None else any(vr_pays(p) for p in (white, black))
-        db = self.exact_bearoff if self.bearoff_policy is None else self.bearoff_policy
-        return Scoring(self.exact_bearoff, self.truncate, bool(vr), bool(db))
+        exact = self.exact_bearoff
+        if exact is None:
+            exact = not any(p.kind == RANDOM for p in (white, black))
+        db = exact if self.bearoff_policy is None else self.bearoff_policy
+        return Scoring(bool(exact), self.truncate, bool(vr), bool(db))
 
     @property
     def active(self) -> bool:
@@ -62,7 +67,7 @@ class Scoring:
 
     def to_dict(self) -> dict:
         """What the results' parameters record."""
-        return {"vr": bool(self.vr), "exact_bearoff": self.exact_bearoff, "truncate": self.truncate,
+        return {"vr": bool(self.vr), "exact_bearoff": bool(self.exact_bearoff), "truncate": self.truncate,
                 "bearoff_policy": bool(self.exact_bearoff if self.bearoff_policy is None else self.bearoff_policy)}
 
 
@@ -98,10 +103,10 @@ def kernel_arguments(scoring: Scoring, rules: Rules) -> tuple:
     """(opts, tables, coefs, values, indicators) for `kernels.game.play_games`."""
     from .bearoff import empty_tables, tables
     opts = np.zeros(N_OPTS, dtype=np.int64)
-    opts[O_EXACT_BEAROFF] = int(scoring.exact_bearoff)
+    opts[O_EXACT_BEAROFF] = int(bool(scoring.exact_bearoff))
     opts[O_TRUNCATE] = -1 if scoring.truncate is None else scoring.truncate
     opts[O_VR] = int(bool(scoring.vr))
-    opts[O_DB_POLICY] = int(scoring.exact_bearoff if scoring.bearoff_policy is None else scoring.bearoff_policy)
+    opts[O_DB_POLICY] = int(bool(scoring.exact_bearoff if scoring.bearoff_policy is None else scoring.bearoff_policy))
     need_db = scoring.active or bool(opts[O_DB_POLICY])
     tabs = tables(rules).arrays() if need_db else empty_tables()
     return opts, tabs, logistic_coefficients(), result_values(rules.points), INDICATOR_MATRIX

@@ -8,9 +8,10 @@ import click
 def scoring_options(func):
     """Add the three options; the command receives them as `exact_bearoff`, `truncate`, `vr`."""
     for opt in reversed([
-        click.option("--exact-bearoff/--no-exact-bearoff", default=True, show_default=True,
+        click.option("--exact-bearoff/--no-exact-bearoff", default=None,
                      help="Stop each game once both sides are all home and add the bear-off databases' "
-                          "probabilities (built-in bots also bear off by them)."),
+                          "probabilities (built-in bots also bear off by them) [default: on, except for the "
+                          "random policy]."),
         click.option("--truncate", type=click.IntRange(min=0), default=None, metavar="PLIES",
                      help="Stop each game after PLIES plies and score it by the evaluator (biased by the "
                           "evaluator's error; off by default)."),
@@ -22,7 +23,7 @@ def scoring_options(func):
     return func
 
 
-def scoring_from(exact_bearoff: bool, truncate: int | None, vr: bool | None):
+def scoring_from(exact_bearoff: bool | None, truncate: int | None, vr: bool | None):
     """The library's `Scoring` for the options."""
     from ..scoring import Scoring
     return Scoring(exact_bearoff=exact_bearoff, truncate=truncate, vr=vr)
