@@ -75,7 +75,8 @@ def test_head_rule_variants_differ_exactly_on_first_turn_doubles(first_turns, ga
             assert dice.is_double and pos.checkers(pos.turn)[0] == 15, (pair, str(pos), str(dice))
     start_doubles = {str(d) for pos, d in differ["federation", "strict"] if pos == START}
     assert start_doubles == {"6-6", "4-4", "3-3"}
-    assert (parse_position("W:1x14,21 B:1x15 b"), "4-4") in {(p, str(d)) for p, d in differ["federation", "doubles-643"]}
+    after_five_five = parse_position("W:1x14,21 B:1x15 b")
+    assert (after_five_five, "4-4") in {(p, str(d)) for p, d in differ["federation", "doubles-643"]}
 
 
 def test_block_check_variants_differ_on_block_building_games(game_samples):

@@ -1,4 +1,5 @@
-"""Rules presets (RULES.md §7), points tables and equity = Σ P(win by class) x points − Σ P(loss by class) x points."""
+"""Rules presets (RULES.md §7), points tables, and equity = Σ P(win by class) x points − Σ P(loss by class) x points.
+"""
 
 from __future__ import annotations
 
