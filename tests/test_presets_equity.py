@@ -1,5 +1,4 @@
-"""Rules presets (RULES.md §7), points tables, and equity = Σ P(win by class) x points − Σ P(loss by class) x points.
-"""
+"""Rules presets (RULES.md §7), points tables, and equity = Σ P(win by c) x points(c) − Σ P(loss by c) x points(c)."""
 
 from __future__ import annotations
 
