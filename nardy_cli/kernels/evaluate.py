@@ -19,7 +19,7 @@ from .features import (F_BLOCK, F_CONTACT, F_HEAD, F_HOME, F_OFF, F_OPP_BLOCKED,
                        F_SPREAD, F_STACK, F_ZONE, N_FEATURES, N_OPP, features, masks, movable_points,
                        opponent_terms)
 from .movegen import enumerate_plays
-from .neural import H_LAST_ROLL, MAX_ACTIVE, N_CLASSES, board_probs, equity_of
+from .neural import H_LAST_ROLL, MAX_ACTIVE, N_CLASSES, board_probs, equity_of, game_over_after
 from .rng import below, next_random
 
 RANDOM, RACER, HEURISTIC, NEURAL = 0, 1, 2, 3
@@ -72,28 +72,6 @@ def static_score(board, kind, weights, mover_white, scratch):
     for j in range(N_FEATURES):
         s += weights[j] * feats[j]
     return s
-
-
-@njit(cache=True)
-def game_over_after(board, mover_white, last_roll):
-    """True when the game has ended with the mover's play (no turn, not even R8's last roll, follows)."""
-    on = 0
-    opp_on = 0
-    opp_out = 0
-    for p in range(N_POINTS):
-        c = board[p]
-        if c > 0:
-            on += c
-        elif c < 0:
-            opp_on -= c
-            q = p - 12 if p >= 12 else p + 12
-            if q < HOME_START:
-                opp_out -= c
-    if opp_on == 0:
-        return True
-    if on > 0:
-        return False
-    return not (last_roll and mover_white and opp_out == 0)
 
 
 @njit(cache=True)

@@ -238,8 +238,8 @@ def _loser_class(board, sign):
 
 
 @njit(cache=True)
-def exact_probs(board, mover_white, last_roll, probs):
-    """When the game is over after the mover's play, write its class (one-hot) and return True."""
+def game_over_after(board, mover_white, last_roll):
+    """True when the game has ended with the mover's play (no turn, not even R8's last roll, follows)."""
     on = 0
     opp_on = 0
     opp_out = 0
@@ -252,30 +252,34 @@ def exact_probs(board, mover_white, last_roll, probs):
             q = p - 12 if p >= 12 else p + 12
             if q < HOME_START:
                 opp_out -= c
-    if on > 0 and opp_on > 0:
+    if opp_on == 0:
+        return True
+    if on > 0:
         return False
-    if on == 0 and opp_on > 0 and last_roll and mover_white and opp_out == 0:
-        return False          # R8: the opponent (Black) still has its last roll
+    return not (last_roll and mover_white and opp_out == 0)   # R8: Black still has its last roll
+
+
+@njit(cache=True)
+def exact_probs(board, mover_white, last_roll, probs):
+    """When the game is over after the mover's play, write its class (one-hot) and return True."""
+    if not game_over_after(board, mover_white, last_roll):
+        return False
+    mine_left = False
+    theirs_left = False
+    for p in range(N_POINTS):
+        if board[p] > 0:
+            mine_left = True
+        elif board[p] < 0:
+            theirs_left = True
     for c in range(N_CLASSES):
         probs[c] = 0.0
-    if on == 0 and opp_on == 0:
+    if not mine_left and not theirs_left:
         probs[DRAW_CLASS] = 1.0
-    elif on == 0:
+    elif not mine_left:
         probs[_loser_class(board, -1)] = 1.0
     else:
         probs[4 + _loser_class(board, 1)] = 1.0
     return True
-
-
-class Scratch:
-    """Scratch arrays of one neural evaluation (for Python-side callers)."""
-
-    def __init__(self, n_hidden: int) -> None:
-        self.idx = np.zeros(MAX_ACTIVE, dtype=np.int64)
-        self.val = np.zeros(MAX_ACTIVE, dtype=np.float64)
-        self.mask = np.ones(N_CLASSES, dtype=np.bool_)
-        self.hidden = np.zeros(n_hidden, dtype=np.float64)
-        self.feats = np.zeros(N_FEATURES, dtype=np.float64)
 
 
 @njit(cache=True)
