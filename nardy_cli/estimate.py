@@ -39,11 +39,12 @@ class StaticEstimate:
     policy: str
     probabilities: dict[str, float]
     equity: float
+    method: str = ""
 
     def to_dict(self) -> dict:
         """Plain data for JSON."""
-        return {"position": str(self.position), "policy": self.policy, "probabilities": self.probabilities,
-                "equity": self.equity}
+        return {"position": str(self.position), "policy": self.policy, "method": self.method,
+                "probabilities": self.probabilities, "equity": self.equity}
 
 
 @lru_cache(maxsize=1)
@@ -114,8 +115,10 @@ def neural_estimate(position: Position, rules=None, network=None) -> StaticEstim
     """The network's chances of every outcome class for the side to move, and its equity under `rules`.
 
     Without dice the position is judged as it stands (the side to move about to
-    roll).  With dice, the estimate is that of the roll's best play by the
-    network's equity (0-ply).
+    roll); once both sides are all home that is the bear-off databases' value
+    (exact two-sided, or the one-sided convolution), not the network's.  With
+    dice, the estimate is that of the roll's best play by the network's equity
+    (0-ply).
     """
     from .engine import legal_plays, outcome
     from .network import result_probabilities
@@ -127,6 +130,11 @@ def neural_estimate(position: Position, rules=None, network=None) -> StaticEstim
         raise GameOverError(f"the game is over in {str(position)!r}: {done}")
     me, other = position.turn, other_side(position.turn)
     if position.dice is None:
+        from .bearoff import bearoff_value, is_bearoff
+        if is_bearoff(position):
+            db = bearoff_value(position, rules)
+            return StaticEstimate(position, "neural", db.probabilities, db.equity,
+                                  f"bear-off database ({db.method}{', exact' if db.exact else ''})")
         board = mover_board(position.checkers(other), position.checkers(me))
         opp_view = result_probabilities(board[None], np.array([other == "w"]), rules, network)[0]
         probs = np.concatenate([opp_view[4:8], opp_view[0:4], opp_view[8:]])
@@ -137,7 +145,8 @@ def neural_estimate(position: Position, rules=None, network=None) -> StaticEstim
         probs = all_probs[int(np.argmax(all_probs @ _class_points(rules)))]
     named = {k: float(v) for k, v in zip(NEURAL_CLASSES, probs)}
     totals = {"win": float(probs[0:4].sum()), "lose": float(probs[4:8].sum())}
-    return StaticEstimate(position, "neural", {**totals, **named}, float(probs @ _class_points(rules)))
+    method = "network, best play of the roll (0-ply)" if position.dice else "network (0-ply)"
+    return StaticEstimate(position, "neural", {**totals, **named}, float(probs @ _class_points(rules)), method)
 
 
 def _class_points(rules) -> np.ndarray:

@@ -159,7 +159,7 @@ def test_deficit_command():
 def test_policies_eval_duel():
     assert "heuristic" in run("policies").output
     out = run("eval", "W:1x14,12 B:1x15 b")
-    assert out.exit_code == 0 and "neural network (0-ply), federation rules" in out.output
+    assert out.exit_code == 0 and "network (0-ply), federation rules, chances for Black" in out.output
     assert "chances for Black" in out.output
     data = json.loads(run("duel", "racer", "random", "--games", "200", "--workers", "1", "--format", "json").output)
     assert data["a"] == "racer" and data["games"] == 200 and len(data["ci95"]) == 2

@@ -208,3 +208,14 @@ def test_train_command_writes_checkpoint_best_log_and_chart(tmp_path):
     assert bad.exit_code == 2
     assert bad.output.strip() == ("Error: --checkpoint-every (10000) and --bench-every (50000) must be multiples of "
                                   "--chunk (3)")
+
+
+def test_eval_of_a_bear_off_uses_the_databases():
+    """Bug caught (issue 9): `eval` guessing with the network where the bear-off databases know the answer."""
+    from nardy_cli.bearoff import bearoff_value
+    from nardy_cli.estimate import neural_estimate
+    pos = Position.parse("W:24x2 B:23,24x2 w")
+    est = neural_estimate(pos, FED)
+    exact = bearoff_value(pos, FED)
+    assert est.method == "bear-off database (two-sided database, exact)"
+    assert est.probabilities == exact.probabilities and est.equity == exact.equity

@@ -63,7 +63,7 @@ def eval_command(positions, model, rules, fmt, no_block_validation) -> None:
             est = static_estimate(pos.with_dice(None))
             equity = estimate_equity(est.probabilities, rules.points)
         deficit = static_deficit(pos.with_dice(None), rules)
-        record = {"position": str(pos), "model": est.policy, "rules": rules.to_dict(),
+        record = {"position": str(pos), "model": est.policy, "method": est.method or est.policy, "rules": rules.to_dict(),
                   "probabilities": est.probabilities, "equity": equity,
                   "pips": {"white": pos.pip_count(WHITE), "black": pos.pip_count(BLACK)},
                   "deficit": {"p_full": deficit.p_full, "p_partial": deficit.p_partial, "p_pass": deficit.p_pass,
@@ -88,11 +88,12 @@ def eval_command(positions, model, rules, fmt, no_block_validation) -> None:
 
 def _estimate_text(name, pos, est, equity, deficit, rules) -> str:
     """The table form of one estimate."""
+    from ..rules import rules_label
     side = SIDE_NAMES[pos.turn]
     p = est.probabilities
-    kind = "neural network (0-ply)" if est.policy == "neural" else "logistic model over heuristic features"
+    kind = est.method if est.policy == "neural" else "logistic model over heuristic features"
     lines = [f"{name + ': ' if name else ''}{pos}   {side} to move",
-             f"{kind}, {rules.preset} rules ({rules.points}), chances for {side}:"]
+             f"{kind}, {rules_label(rules)}, chances for {side}:"]
     if "win_home_mars" in p:
         for outcome in ("win", "lose"):
             parts = ", ".join(f"{label} {p[f'{outcome}_{key}']:.3f}" for key, label in
