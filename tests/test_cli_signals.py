@@ -33,9 +33,12 @@ def _start(args, stderr_on_terminal: bool):
         master, slave = pty.openpty()
         # a real terminal has a size; tqdm draws nothing on a 0-column one
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    # SIGINT back to its default in the child: a test run started in the background by a
+    # non-interactive shell (`make test &`) ignores SIGINT, and children inherit that.
     proc = subprocess.Popen([sys.executable, "-m", "nardy_cli", *args], cwd=ROOT, env=subprocess_env(),
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=slave if stderr_on_terminal else subprocess.PIPE)
+                            stderr=slave if stderr_on_terminal else subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     if slave is not None:
         os.close(slave)
     return proc, master
