@@ -14,11 +14,10 @@ import numpy as np
 from numba import njit
 
 from ..kernels.board import IN_PLAY, N_POINTS, flip, game_status, opp_on_board
-from ..kernels.evaluate import choice_scratch, static_score, NEURAL
-from ..kernels.features import opponent_terms
+from ..kernels.evaluate import NEURAL, choice_scratch, choose_play
+from ..kernels.game import game_dice
 from ..kernels.movegen import enumerate_plays, memo_arrays
 from ..kernels.neural import MAX_ACTIVE, N_CLASSES, class_mask, encode, exact_probs, forward, layers
-from ..kernels.rng import roll_index
 
 MAX_PLIES = 600
 # stats cells
@@ -76,6 +75,7 @@ def train_games(params, root_board, game_lo, game_hi, seed, lr, lam, head_rule, 
     out_die = np.zeros((4096, 4), dtype=np.int8)
     memo, memo_stamp = memo_arrays()
     scratch = choice_scratch()
+    rstate = np.zeros(1, dtype=np.uint64)     # unused: the neural choice draws no random numbers
     feats, _, opp, idx, val, mask, hidden, probs = scratch
     nh = np.int64(params[2])
     dh = np.zeros(nh, dtype=np.float64)
@@ -96,21 +96,13 @@ def train_games(params, root_board, game_lo, game_hi, seed, lr, lam, head_rule, 
         while t < MAX_PLIES:
             if game_status(board, mover_white, last_roll) != IN_PLAY:
                 break
-            r = roll_index(seed, game, t)
-            a = r // 6 + 1
-            b = r % 6 + 1
-            d1, d2 = max(a, b), min(a, b)
+            d1, d2, _ = game_dice(seed, game, t, False, 0, 0)
             opp_off = 15 - opp_on_board(board)
             n, _ = enumerate_plays(board, opp_off, d1, d2, head_rule, block_check, out_boards, out_from, out_die,
                                    memo, memo_stamp)
-            opponent_terms(out_boards[0], opp)
-            best = 0
-            best_score = -1e300
-            for i in range(n):
-                s = static_score(out_boards[i], NEURAL, params, mover_white, scratch)
-                if s > best_score:
-                    best_score = s
-                    best = i
+            # the 0-ply neural choice; it also leaves this roll's opponent terms in `opp` for `encode`
+            best = choose_play(out_boards, n, NEURAL, params, False, rstate, mover_white, head_rule, block_check,
+                               out_boards, out_from, out_die, memo, memo_stamp, scratch)
             chosen = out_boards[best]
             if exact_probs(chosen, mover_white, last_roll, probs):
                 st_exact[t] = True
