@@ -199,11 +199,17 @@ def _close_pool(pool: ProcessPoolExecutor, wait_for_workers: bool) -> None:
     if wait_for_workers:
         pool.shutdown(wait=True)
         return
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    for proc in processes:
+    # The pool's own dict of processes: its manager thread may still start a worker after a
+    # first look, so the dict is swept again once that thread has ended.
+    processes = getattr(pool, "_processes", None) or {}
+    manager = getattr(pool, "_executor_manager_thread", None)
+    for proc in list(processes.values()):
         proc.terminate()
     pool.shutdown(wait=False, cancel_futures=True)
-    for proc in processes:
+    if manager is not None:
+        manager.join(timeout=5)
+    for proc in list(processes.values()):
+        proc.terminate()
         proc.join(timeout=5)
         if proc.is_alive():  # pragma: no cover - a worker that ignores SIGTERM
             proc.kill()
