@@ -96,8 +96,10 @@ def train(out_dir: str | Path, games: int, config: TrainConfig | None = None,
     set_rules(params, rules)
     done = int(net.meta.get("games_trained", 0))
     seconds = float(net.meta.get("seconds", 0.0))
-    best = load_network(out / BEST).kernel_params(rules) if (out / BEST).exists() else None
-    best_games = int(load_network(out / BEST).meta.get("games_trained", 0)) if best is not None else 0
+    best, best_games = None, 0
+    if (out / BEST).exists():
+        best_net = load_network(out / BEST)
+        best, best_games = best_net.kernel_params(rules), int(best_net.meta.get("games_trained", 0))
     _truncate_log(out / LOG, done)
     board = START.board()[0]
     last_bench = None
