@@ -10,17 +10,15 @@ and knows nothing of the rules' masks.  `nardy eval --model logistic` keeps it.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
 
 import numpy as np
 
 from .errors import GameOverError, PolicyError
-from .kernels.evaluate import HEURISTIC, N_FEATURES, N_OPP, features, opponent_terms
-from .policies.base import CompiledPolicy
+from .kernels.evaluate import N_FEATURES, N_OPP, features, opponent_terms
+from .policies.base import Policy
 from .position import Position
+from .scoring import logistic_coefficients
 
 CLASSES = ("win_oin", "win_mars", "win_koks", "lose_oin", "lose_mars", "lose_koks", "draw")
 """Outcome classes of the model; `mars` includes home-mars."""
@@ -47,13 +45,6 @@ class StaticEstimate:
                 "probabilities": self.probabilities, "equity": self.equity}
 
 
-@lru_cache(maxsize=1)
-def _model() -> tuple[np.ndarray, dict]:
-    text = resources.files("nardy_cli").joinpath("data/estimate.json").read_text()
-    data = json.loads(text)
-    return np.array(data["coefficients"]), data
-
-
 def class_probabilities(feats: np.ndarray, coefficients: np.ndarray) -> np.ndarray:
     """Softmax of the linear scores of the features (plus a bias)."""
     x = np.append(feats, 1.0)
@@ -72,20 +63,20 @@ def feature_vector(board: np.ndarray) -> np.ndarray:
     return out
 
 
-def static_estimate(position: Position, policy: CompiledPolicy | None = None) -> StaticEstimate:
+def static_estimate(position: Position, policy: Policy | None = None) -> StaticEstimate:
     """The outcome chances of the side to move, estimated from the heuristic's features."""
     from .policies.builtin import HEURISTIC as HEURISTIC_POLICY
     policy = policy or HEURISTIC_POLICY
-    if not isinstance(policy, CompiledPolicy) or policy.kind != HEURISTIC:
+    if policy.evaluator_name != "heuristic":
         raise PolicyError(f"policy {policy.name!r} has no outcome estimate; use 'heuristic' or 'lookahead:heuristic'")
     from .engine import outcome
     if outcome(position) is not None:
         raise GameOverError(f"the game is over in {str(position)!r}: {outcome(position)}")
-    coefficients, _ = _model()
+    coefficients = logistic_coefficients()
     board, _, _ = position.board()
     opponent_view = np.ascontiguousarray(-board[np.r_[12:24, 0:12]])
     p_opp = class_probabilities(feature_vector(opponent_view), coefficients)
-    p_opp = p_opp * _possible(opponent_view)      # clamp by rule (R9), as the network does
+    p_opp = p_opp * possible_classes(opponent_view)      # clamp by rule (R9), as the network does
     p_opp /= p_opp.sum()
     # the opponent's wins are the side to move's losses
     swapped = {"win_oin": p_opp[3], "win_mars": p_opp[4], "win_koks": p_opp[5],
@@ -96,7 +87,7 @@ def static_estimate(position: Position, policy: CompiledPolicy | None = None) ->
     return StaticEstimate(position, policy.name, probs, 0.0)
 
 
-def _possible(board: np.ndarray) -> np.ndarray:
+def possible_classes(board: np.ndarray) -> np.ndarray:
     """1 for each logistic class the rules still allow from this board (side that just moved), else 0."""
     from .kernels.neural import N_CLASSES, class_mask
     mask = np.ones(N_CLASSES, dtype=np.bool_)

@@ -133,14 +133,15 @@ class EstimateEvaluator:
 
     def probabilities(self, boards: np.ndarray) -> np.ndarray:
         """n x 7 chances in `estimate.CLASSES` order for the side that just moved."""
-        from .estimate import _model, _possible, feature_vector
-        coefficients, _ = _model()
+        from .estimate import feature_vector, possible_classes
+        from .scoring import logistic_coefficients
+        coefficients = logistic_coefficients()
         x = np.empty((len(boards), coefficients.shape[1]))
         x[:, -1] = 1.0
         possible = np.empty((len(boards), coefficients.shape[0]))
         for i, b in enumerate(boards):
             x[i, :-1] = feature_vector(b)
-            possible[i] = _possible(b)   # classes the rules rule out (R9) get 0, as in `nardy eval`
+            possible[i] = possible_classes(b)   # classes the rules rule out (R9) get 0, as in `nardy eval`
         z = x @ coefficients.T
         z -= z.max(axis=1, keepdims=True)
         e = np.exp(z) * possible

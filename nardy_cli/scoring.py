@@ -48,15 +48,12 @@ class Scoring:
 
     def resolved(self, white, black) -> "Scoring":
         """The options a rollout with these policies actually uses (VR's default filled in; Python bots: none)."""
-        from .policies.base import CompiledPolicy
-        compiled = isinstance(white, CompiledPolicy) and isinstance(black, CompiledPolicy)
-        if not compiled:
+        if not (white.in_kernel and black.in_kernel):
             return Scoring(False, None, False, False)
-        from .kernels.evaluate import RANDOM
         vr = self.vr if self.vr is not None else any(vr_pays(p) for p in (white, black))
         exact = self.exact_bearoff
         if exact is None:
-            exact = not any(p.kind == RANDOM for p in (white, black))
+            exact = not any(p.is_random for p in (white, black))
         db = exact if self.bearoff_policy is None else self.bearoff_policy
         return Scoring(bool(exact), self.truncate, bool(vr), bool(db))
 
@@ -78,13 +75,7 @@ def vr_pays(policy) -> bool:
     costs one, so there it slows games about 20-fold (measured: `heuristic` 25x
     the CPU for 9% less SE), while a lookahead turn costs about 64 (+1/3).
     """
-    return has_evaluator(policy) and bool(getattr(policy, "lookahead", False))
-
-
-def has_evaluator(policy) -> bool:
-    """True for built-in policies whose evaluator gives outcome probabilities (heuristic, neural)."""
-    from .kernels.evaluate import HEURISTIC, NEURAL
-    return getattr(policy, "evaluator", None) is None and getattr(policy, "kind", -1) in (HEURISTIC, NEURAL)
+    return policy.has_evaluator and policy.lookahead
 
 
 @lru_cache(maxsize=1)

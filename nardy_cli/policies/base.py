@@ -5,6 +5,8 @@ Two kinds exist.  A `CompiledPolicy` (a built-in evaluator, a user's numba
 evaluator, the network) also runs inside the compiled game loop (`in_kernel`), so
 whole games never leave compiled code; a `PythonPolicy` wraps any object with
 `choose(position, dice, plays, rng) -> play` and runs in the Python turn loop.
+Callers ask a policy what it is (`evaluator_name`, `has_evaluator`, `is_random`,
+`lookahead`, `static_scorer`) rather than test its class or kind code.
 
 A policy found by name (`module:attribute` or an entry point) remembers that
 name as its `source`; `transport` then pickles it as the name alone.
@@ -18,7 +20,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 import numpy as np
 
 from ..errors import PolicyError
-from ..kernels.evaluate import N_WEIGHTS, NEURAL, choose_play
+from ..kernels.evaluate import (HEURISTIC, N_WEIGHTS, NEURAL, RACER, RANDOM, choice_scratch, choose_play,
+                                opponent_terms, static_score)
 
 if TYPE_CHECKING:
     from ..kernels.movegen import Workspace
@@ -64,10 +67,30 @@ class Policy:
     description: str
     source: str | None
     in_kernel: ClassVar[bool] = False   # True: the compiled game loop can run it without Python
+    lookahead = False                    # True: searches one ply deeper than its evaluator (`lookahead:NAME`)
 
     def pick(self, turn: Turn) -> int:
         """The index in `turn.plays` of the play this policy makes."""
         raise NotImplementedError
+
+    @property
+    def evaluator_name(self) -> str | None:
+        """The built-in evaluator it judges results by ('racer', 'heuristic', 'neural'), or None."""
+        return None
+
+    @property
+    def has_evaluator(self) -> bool:
+        """True when its evaluator gives outcome probabilities (heuristic, neural), as truncation and VR need."""
+        return self.evaluator_name in OUTCOME_EVALUATORS
+
+    @property
+    def is_random(self) -> bool:
+        """True for the uniform random policy, whose own bear-off is what its rollouts measure."""
+        return False
+
+    def static_scorer(self) -> CompiledPolicy | None:
+        """The compiled policy whose 0-ply scores rank this policy's results, or None (random, Python bots)."""
+        return None
 
     def resolvable_as(self, name: str) -> "Policy":
         """This policy, sent to other processes as `name` from now on (see `transport`)."""
@@ -93,6 +116,34 @@ class CompiledPolicy(Policy):
     source: str | None = None   # the name that re-creates it in another process (see `transport`)
 
     in_kernel: ClassVar[bool] = True
+
+    @property
+    def evaluator_name(self) -> str | None:
+        """The built-in evaluator it judges results by; None for `random` and a user's function."""
+        return EVALUATOR_NAMES.get(self.kind) if self.evaluator is None else None
+
+    @property
+    def is_random(self) -> bool:
+        """True for the uniform random policy."""
+        return self.evaluator is None and self.kind == RANDOM
+
+    def static_scorer(self) -> CompiledPolicy | None:
+        """Itself: its `static_scores` rank results at 0 ply (None for `random`, which scores nothing)."""
+        return None if self.is_random else self
+
+    def static_scores(self, boards, mover_white: bool, rules=None) -> np.ndarray:
+        """Its evaluator's 0-ply score of each mover-relative board just after the mover's play (higher: better)."""
+        if self.evaluator is not None:
+            return np.array([float(self.evaluator(board)) for board in boards])
+        if self.is_random:
+            raise PolicyError(f"policy {self.name!r} scores no results")
+        scratch = choice_scratch()
+        params = self.kernel_params(rules)
+        scores = np.empty(len(boards))
+        for i, board in enumerate(boards):
+            opponent_terms(board, scratch[2])
+            scores[i] = static_score(board, self.kind, params, mover_white, scratch)
+        return scores
 
     def resolvable_as(self, name: str) -> "CompiledPolicy":
         """This policy, pickled as `name` from now on; built-ins are plain data and pickle as they are."""
@@ -132,6 +183,13 @@ class CompiledPolicy(Policy):
             cached = (rules, self.weight_array(rules))
             object.__setattr__(self, "_params_cache", cached)
         return cached[1]
+
+
+EVALUATOR_NAMES = {RACER: "racer", HEURISTIC: "heuristic", NEURAL: "neural"}
+"""The built-in evaluators by kernel kind code (`random` has none)."""
+
+OUTCOME_EVALUATORS = ("heuristic", "neural")
+"""The evaluators whose scores are outcome probabilities."""
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,8 @@ from ..engine import legal_plays
 from ..errors import ArgumentError, NoGamesError
 from ..games import CHUNK, DEFAULT_SEED, RESULTS, GameSpec, policy_pair, run_games
 from ..kernels.board import DRAW, LOSE_BASE, N_RESULTS, UNFINISHED
-from ..kernels.evaluate import RANDOM, choice_scratch, opponent_terms, static_score
 from ..kernels.game import N_STRATA
 from ..play import Play
-from ..policies.base import CompiledPolicy
 from ..policies.builtin import HEURISTIC
 from ..position import Position
 from ..rules import PRESETS, Rules
@@ -81,18 +79,10 @@ class PlayRanking:
 
 def prefilter(position: Position, plays: list[Play], top: int, policy) -> tuple[list[Play], list[Play]]:
     """The `top` plays by the policy's evaluator (heuristic for policies without one), and the rest."""
-    scorer = policy if isinstance(policy, CompiledPolicy) and policy.kind != RANDOM else HEURISTIC
-    scratch = choice_scratch()
-    weights = scorer.weight_array()
-    scores = []
-    for p in plays:
-        board = Position._trusted(p.result.white, p.result.black, position.turn).board()[0]
-        if scorer.evaluator is not None:
-            scores.append(float(scorer.evaluator(board)))
-            continue
-        opponent_terms(board, scratch[2])
-        scores.append(static_score(board, scorer.kind, weights, position.turn == "w", scratch))
-    order = np.argsort(-np.array(scores), kind="stable")
+    scorer = policy.static_scorer() or HEURISTIC
+    boards = [Position._trusted(p.result.white, p.result.black, position.turn).board()[0] for p in plays]
+    scores = scorer.static_scores(boards, position.turn == "w")
+    order = np.argsort(-scores, kind="stable")
     keep = sorted(order[:top])
     return [plays[i] for i in keep], [plays[i] for i in order[top:]]
 
