@@ -110,7 +110,7 @@ def plays_from_kernel(position: Position, dice: Dice, boards: np.ndarray, step_f
     froms = (step_from[:, :nsteps] + 1).tolist()
     tos = np.minimum(step_from[:, :nsteps].astype(np.int16) + step_die[:, :nsteps] + 1, OFF).tolist()
     nxt = other_side(position.turn)
-    make = Position._trusted
+    make = Position.unchecked
     plays = []
     if position.turn == WHITE:  # the opponent's checkers do not move during the turn
         theirs = position.black

@@ -45,9 +45,9 @@ class Position:
         validate(self)
 
     @classmethod
-    def _trusted(cls, white: tuple[int, ...], black: tuple[int, ...], turn: str,
-                 dice: Dice | None = None) -> "Position":
-        """Build without validation, for boards the engine produced."""
+    def unchecked(cls, white: tuple[int, ...], black: tuple[int, ...], turn: str,
+                  dice: Dice | None = None) -> "Position":
+        """Build without validation: for boards the engine produced, or a final position shown as it is."""
         obj = object.__new__(cls)
         object.__setattr__(obj, "white", white)
         object.__setattr__(obj, "black", black)
@@ -95,7 +95,7 @@ class Position:
 
     def with_dice(self, dice: Dice | None) -> "Position":
         """The same position with other dice (or none)."""
-        return Position._trusted(self.white, self.black, self.turn, dice)
+        return Position.unchecked(self.white, self.black, self.turn, dice)
 
     def board(self) -> tuple[np.ndarray, int, int]:
         """Mover-relative int8 board of the kernels, with the mover's and opponent's off counts."""
@@ -144,7 +144,7 @@ def _counts(points: dict[int, int]) -> tuple[int, ...]:
     return tuple(points.get(p, 0) for p in range(1, N_POINTS + 1))
 
 
-START = Position._trusted(_counts({1: 15}), _counts({1: 15}), WHITE)  # valid by R1; no kernel call at import
+START = Position.unchecked(_counts({1: 15}), _counts({1: 15}), WHITE)  # valid by R1; no kernel call at import
 
 
 # --- Notation ---------------------------------------------------------------
@@ -223,7 +223,7 @@ def parse_position(text: str, *, check_blocks: bool = True) -> Position:
         raise NotationError(f"position {stripped!r} needs the side to move, 'w' or 'b'")
     try:
         if not check_blocks:
-            pos = Position._trusted(white, black, turn, dice)
+            pos = Position.unchecked(white, black, turn, dice)
             validate(pos, check_blocks=False)
             return pos
         return Position(white, black, turn, dice)

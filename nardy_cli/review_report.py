@@ -62,7 +62,7 @@ def _position(text: str) -> Position:
         return parse_position(text, check_blocks=False)
     except NardyError:
         white, black, turn = text.split()[:3]
-        return Position._trusted(parse_checkers(white[2:], "w"), parse_checkers(black[2:], "b"), turn)
+        return Position.unchecked(parse_checkers(white[2:], "w"), parse_checkers(black[2:], "b"), turn)
 
 
 def decision_figure(row) -> Figure:

@@ -80,7 +80,7 @@ class PlayRanking:
 def prefilter(position: Position, plays: list[Play], top: int, policy) -> tuple[list[Play], list[Play]]:
     """The `top` plays by the policy's evaluator (heuristic for policies without one), and the rest."""
     scorer = policy.static_scorer() or HEURISTIC
-    boards = [Position._trusted(p.result.white, p.result.black, position.turn).board()[0] for p in plays]
+    boards = [Position.unchecked(p.result.white, p.result.black, position.turn).board()[0] for p in plays]
     scores = scorer.static_scores(boards, position.turn == "w")
     order = np.argsort(-scores, kind="stable")
     keep = sorted(order[:top])

@@ -221,7 +221,7 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
     opts, tables, coefs, values, _ = kernel_arguments(Scoring(exact_bearoff=True, vr=False), rules)
     plays: list[Play] = legal_plays(position, dice, rules)
     names = [str(p) for p in plays]
-    boards = np.stack([Position._trusted(p.result.white, p.result.black, position.turn).board()[0] for p in plays])
+    boards = np.stack([Position.unchecked(p.result.white, p.result.black, position.turn).board()[0] for p in plays])
     mover_white = position.turn == "w"
 
     # stage 1: 0-ply
