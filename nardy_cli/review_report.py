@@ -17,7 +17,7 @@ from .errors import NardyError
 from .position import Position, parse_checkers, parse_position
 from .records import format_game
 from .render import to_json
-from .reports import commit_output, prepare_output
+from .report_folder import commit_output, prepare_output
 from .review import GameReview
 
 MARK_STYLE = {"doubtful": ("#f9a825", "o", 7), "error": ("#ef6c00", "s", 8), "blunder": ("#c62828", "X", 11)}

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from nardy_cli import ALL_ROLLS, START, legal_plays, parse_position
 from nardy_cli.cli import cli
-from nardy_cli.reports import json_data, rollout_data
+from nardy_cli.report_folder import json_data, rollout_data
 from nardy_cli.rollout import rollout
 from nardy_cli.study.analyze import rank_plays
 from nardy_cli.study.board_figure import draw_board

@@ -17,7 +17,7 @@ from pathlib import Path
 import matplotlib
 import pytest
 
-from nardy_cli.reports import interrupted_path, write_report
+from nardy_cli.report_folder import interrupted_path, write_report
 from nardy_cli.study import charts
 from nardy_cli.study import report as report_module
 from nardy_cli.study.board_figure import draw_board

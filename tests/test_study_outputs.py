@@ -16,7 +16,7 @@ from nardy_cli.engine import legal_plays, outcome
 from nardy_cli.position import START, parse_position
 from nardy_cli.positions_file import read_positions
 from nardy_cli.render import to_json
-from nardy_cli.reports import write_report
+from nardy_cli.report_folder import write_report
 from nardy_cli.rollout import rollout
 from nardy_cli.study.analyze import rank_many, rank_plays
 from tests.cases import ROOT

@@ -35,7 +35,7 @@ def command(positions, rules, fmt, output, svg, force, no_block_validation) -> N
         if on and not output:
             raise BadInput(f"{flag} needs --output DIR")
     if output:
-        from ..reports import ensure_writable
+        from ..report_folder import ensure_writable
         try:
             ensure_writable(output, force)
         except NardyError as exc:

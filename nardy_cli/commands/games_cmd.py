@@ -39,7 +39,7 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
     A and B are any policy names `nardy policies` lists, plugins or module:attribute.
     One game without --output prints its record; otherwise a per-game summary.
     """
-    from ..reports import commit_output, prepare_output
+    from ..report_folder import commit_output, prepare_output
     from ..rollout import DEFAULT_SEED
     from ..selfplay import play_games
     if len(position) != 1:
@@ -111,7 +111,7 @@ def review_command(game, side, evaluator, width, rollout_games, rollout_policy, 
                    output, html, fmt) -> None:
     """Review GAME (a game record file, - for stdin): equity lost by every decision, marks, luck, totals."""
     from ..records import parse_game, read_game
-    from ..reports import ensure_writable
+    from ..report_folder import ensure_writable
     from ..review import DEFAULT_EVALUATOR, parse_thresholds, review_game
     evaluator = evaluator or DEFAULT_EVALUATOR
     try:

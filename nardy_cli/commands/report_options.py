@@ -20,7 +20,7 @@ def report_options(func):
 
 def check_report_flags(output, html: bool, svg: bool, force: bool) -> None:
     """--html, --svg and --force shape a report folder, so they need --output; check DIR before any work."""
-    from ..reports import ensure_writable
+    from ..report_folder import ensure_writable
     for flag, on in (("--html", html), ("--svg", svg), ("--force", force)):
         if on and not output:
             raise BadInput(f"{flag} needs --output DIR (the report folder to write)")
@@ -37,7 +37,7 @@ def finish_report(data: dict, output, html: bool, svg: bool, force: bool) -> Non
     """Write the report folder, saying where it went."""
     if not output:
         return
-    from ..reports import write_report
+    from ..report_folder import write_report
     path = write_report(data, output, html=html, svg=svg, force=force)
     if str(path) != str(output):
         click.echo(f"Warning: the run was interrupted, so its report went to {path}; {output} was left as it was",

@@ -9,7 +9,7 @@ import click
 from ..games.executors import EXECUTORS, default_workers
 from ..rollout import DEFAULT_SEED, rollout
 from ..render import frame_text, to_json
-from ..reports import rollout_data
+from ..report_folder import rollout_data
 from .policy_names import check_policy
 from .common import POSITION, block_validation_option, flatten, format_option, handle_errors, rules_options
 from .progress import Progress

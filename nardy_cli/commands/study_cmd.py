@@ -13,7 +13,7 @@ from ..games.executors import default_workers
 from ..positions_file import read_positions
 from ..render import frame_text, to_json
 from ..rules import rules_label
-from ..reports import json_data, rollout_data
+from ..report_folder import json_data, rollout_data
 from ..study.analyze import rank_plays
 from ..study.batch import batch_rollout, batch_frame
 from ..study.openings import opening_table, parse_rolls

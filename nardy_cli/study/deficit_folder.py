@@ -34,7 +34,7 @@ def write_deficit_folder(items: list[NamedPosition], rules: Rules, output: str |
 
     from ..deficit import static_deficit
     from ..render import to_json
-    from ..reports import commit_output, prepare_output
+    from ..report_folder import commit_output, prepare_output
     from . import charts
     from .figures import save_figure
     tmp, final = prepare_output(output)
