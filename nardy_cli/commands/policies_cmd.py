@@ -9,7 +9,7 @@ from ..deficit import static_deficit
 from ..duel import duel, duel_figures
 from ..estimate import estimate_equity, neural_estimate, static_estimate
 from ..games.executors import default_workers
-from ..policies import get_policy, known_policies
+from ..policies import known_policies
 from ..position import BLACK, SIDE_NAMES, WHITE
 from ..render import frame_text, to_json
 from .common import (POSITION, BadInput, block_validation_option, flatten, format_option, handle_errors,
