@@ -219,3 +219,37 @@ def test_eval_of_a_bear_off_uses_the_databases():
     exact = bearoff_value(pos, FED)
     assert est.method == "bear-off database (two-sided database, exact)"
     assert est.probabilities == exact.probabilities and est.equity == exact.equity
+
+
+def test_reply_evaluation_from_partial_sums_equals_the_full_pass(boards):
+    """Bug caught: the lookahead's incremental evaluation (first-layer sums of the position before the
+    reply, plus only the point units the reply changed) drifting from the full forward pass: a unit of a
+    point emptied, filled or taken by the other side left out, or the single-precision copy mis-laid."""
+    from nardy_cli.kernels.evaluate import ROLL_HIGH, ROLL_LOW, choice_scratch
+    from nardy_cli.kernels.movegen import Workspace, enumerate_plays
+    net = default_network()
+    params = net.kernel_params(FED)
+    single = kn.single_precision(params)
+    double = kn.layers(params)
+    s = choice_scratch()
+    ws = Workspace()
+    checked = 0
+    for board, white in boards[::6]:
+        before = -np.roll(board, 12)                     # the opponent to play next, in its own view
+        reply_white = not white
+        opponent_terms(before, s.opp)
+        for net_copy, dtype, tol in ((single, np.float32, 2e-5), (double, np.float64, 1e-12)):
+            sums = np.zeros(params.size and int(params[kn.H_HIDDEN]), dtype=dtype)
+            kn.point_sums(net_copy, before, sums)
+            for r in (0, 7, 20):
+                n, _ = enumerate_plays(before, 15 - int(-before[before < 0].sum()), ROLL_HIGH[r], ROLL_LOW[r],
+                                       0, 0, *ws.arrays())
+                for after in ws.boards[:n].copy():
+                    full = np.zeros(kn.N_CLASSES)
+                    kn.board_probs(params, after, reply_white, s.opp, s.feats, s.idx, s.val, s.mask, s.hidden, full)
+                    part = np.zeros(kn.N_CLASSES)
+                    kn.board_probs_from(params, net_copy, sums, before, after, reply_white, s.opp, s.feats, s.idx,
+                                        s.val, s.mask, np.zeros(sums.size, dtype=dtype), part)
+                    np.testing.assert_allclose(part, full, atol=tol, rtol=0)
+                    checked += 1
+    assert checked > 500

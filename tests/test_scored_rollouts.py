@@ -68,3 +68,39 @@ def test_results_identical_for_one_and_two_workers(scoring):
     one = rollout(pos, "heuristic", games=1400, scoring=scoring, workers=1)
     two = rollout(pos, "heuristic", games=1400, scoring=scoring, workers=2)
     assert one.to_dict() == two.to_dict()
+
+
+def test_lookahead_replies_give_the_same_luck_as_a_fresh_search():
+    """Would catch: the luck of a turn after a lookahead play read from the wrong candidate's replies,
+    or from the wrong side's view (issue 9: VR reuses the search's best replies for the next roll)."""
+    import numpy as np
+    from nardy_cli.kernels.board import flip, opp_on_board
+    from nardy_cli.kernels.evaluate import HEURISTIC, choice_scratch, choose_play
+    from nardy_cli.kernels.game import luck_of_replies, luck_of_roll, no_scoring
+    from nardy_cli.kernels.movegen import Workspace, enumerate_plays
+    from nardy_cli.policies.registry import get_policy
+    from tests.randomgames import random_game_positions
+    weights = get_policy("heuristic").kernel_params(make_rules("federation"))
+    opts, tables, coefs, _, _, sws = no_scoring()
+    ws, replies_ws = Workspace(), Workspace()
+    choice = choice_scratch()
+    compared = not_first = 0
+    for pos, _ in random_game_positions(200, seed=3, every=2, greedy=0.5):
+        board = pos.board()[0]
+        white = pos.turn == "w"
+        n, _ = enumerate_plays(board, 15 - opp_on_board(board), 6, 3, 0, 0, *ws.arrays())
+        pick = choose_play(ws.boards, n, HEURISTIC, weights, True, np.zeros(1, np.uint64), white, 0, 0,
+                           *replies_ws.arrays(), choice)
+        if choice.searched[0] < 0:
+            continue
+        after = np.empty(24, dtype=np.int8)
+        flip(ws.boards[pick], after)                    # the opponent to roll, in its own view
+        fresh, reused = np.zeros(10), np.zeros(10)
+        luck_of_roll(after, not white, True, 4, 2, 15 - opp_on_board(after), 0, 0, True, HEURISTIC, weights,
+                     tables, coefs, choice, sws, fresh)
+        luck_of_replies(choice.replies[choice.searched[0]].copy(), not white, True, 4, 2, True, HEURISTIC,
+                        weights, tables, coefs, choice, sws, reused)
+        np.testing.assert_allclose(reused, fresh, atol=1e-12)
+        compared += 1
+        not_first += choice.searched[0] > 0
+    assert compared > 10 and not_first > 3

@@ -10,6 +10,8 @@ parameter header (see `neural.py`).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -19,7 +21,8 @@ from .features import (F_BLOCK, F_CONTACT, F_HEAD, F_HOME, F_OFF, F_OPP_BLOCKED,
                        F_SPREAD, F_STACK, F_ZONE, N_FEATURES, N_OPP, features, masks, movable_points,
                        opponent_terms)
 from .movegen import enumerate_plays
-from .neural import H_LAST_ROLL, MAX_ACTIVE, N_CLASSES, board_probs, equity_of, game_over_after
+from .neural import (HEADER, H_LAST_ROLL, MAX_ACTIVE, N_CLASSES, board_probs, board_probs_from, equity_of,
+                     game_over_after, point_sums, single_precision)
 from .rng import below, next_random
 
 RANDOM, RACER, HEURISTIC, NEURAL = 0, 1, 2, 3
@@ -27,6 +30,7 @@ N_WEIGHTS = 32
 MAX_HIDDEN = 512         # largest hidden layer the scratch space holds
 LOOKAHEAD_WIDTH = 3      # candidates searched one ply deeper, best first by the static score
 NEURAL_MARGIN = 0.12     # neural lookahead searches only candidates this close (equity) to the 0-ply best
+NEURAL_WIDTH = 2         # ... and at most this many of them
 TERMINAL = 1000.0        # score of a play that bears off the last checker
 
 # the 21 rolls (high, low) and their weights out of 36
@@ -60,24 +64,31 @@ def racer_score(board):
 @njit(cache=True)
 def static_score(board, kind, weights, mover_white, scratch):
     """Score of a result for the side that just played it (`scratch` from `choice_scratch`, opponent terms filled)."""
-    feats, _, opp, idx, val, mask, hidden, probs = scratch
     if kind == RACER:
         return racer_score(board)
     if kind == NEURAL:
-        board_probs(weights, board, mover_white, opp, feats, idx, val, mask, hidden, probs)
-        return equity_of(weights, probs)
-    if features(board, feats, opp) == 0:
+        board_probs(weights, board, mover_white, scratch.opp, scratch.feats, scratch.idx, scratch.val, scratch.mask,
+                    scratch.hidden, scratch.probs)
+        return equity_of(weights, scratch.probs)
+    if features(board, scratch.feats, scratch.opp) == 0:
         return TERMINAL
     s = 0.0
     for j in range(N_FEATURES):
-        s += weights[j] * feats[j]
+        s += weights[j] * scratch.feats[j]
     return s
 
 
 @njit(cache=True)
-def _reply_value(board, mover_white, head_rule, block_check, kind, weights, scratch, scratch_boards,
-                 scratch_from, scratch_die, memo, memo_stamp, flipped):
-    """Expected best score the opponent reaches from `board` (mover-relative, the mover just played)."""
+def _reply_value(board, mover_white, head_rule, block_check, kind, weights, net, scratch, scratch_boards,
+                 scratch_from, scratch_die, memo, memo_stamp, flipped, best_replies):
+    """Expected best score the opponent reaches from `board` (mover-relative, the mover just played).
+
+    best_replies[r] receives the opponent's best reply to roll r (its own view).
+
+    The neural kind evaluates the replies with `net` (`single_precision` of the
+    weights): the first-layer sums of the position before the reply once, then
+    per reply only the point units its play changed.
+    """
     for p in range(N_POINTS):
         flipped[p] = -board[(p + 12) % N_POINTS]
     opp_off = 15
@@ -85,27 +96,57 @@ def _reply_value(board, mover_white, head_rule, block_check, kind, weights, scra
         if flipped[p] < 0:
             opp_off += flipped[p]
     total = 0.0
-    opp = scratch[2]
+    opp = scratch.opp
     opponent_terms(flipped, opp)
+    neural = kind == NEURAL
+    sums = np.empty(net[1].shape[0], dtype=np.float32)
+    hidden32 = np.empty(net[1].shape[0], dtype=np.float32)
+    if neural:
+        point_sums(net, flipped, sums)
     for r in range(21):
         n, _ = enumerate_plays(flipped, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
                                scratch_boards, scratch_from, scratch_die, memo, memo_stamp)
         best = -1e18
+        best_i = 0
         for i in range(n):
-            v = static_score(scratch_boards[i], kind, weights, not mover_white, scratch)
+            if neural:
+                board_probs_from(weights, net, sums, flipped, scratch_boards[i], not mover_white, opp, scratch.feats,
+                                 scratch.idx, scratch.val, scratch.mask, hidden32, scratch.probs)
+                v = equity_of(weights, scratch.probs)
+            else:
+                v = static_score(scratch_boards[i], kind, weights, not mover_white, scratch)
             if v > best:
                 best = v
+                best_i = i
+        best_replies[r] = scratch_boards[best_i]
         total += ROLL_WEIGHT[r] * best
     return total
 
 
+class ChoiceScratch(NamedTuple):
+    """Scratch arrays of `choose_play` and the evaluators (one per game loop)."""
+
+    feats: np.ndarray      # the heuristic features of one board
+    scores: np.ndarray     # each result's 0-ply score
+    opp: np.ndarray        # the opponent's terms (`opponent_terms`)
+    idx: np.ndarray        # the network's active inputs ...
+    val: np.ndarray        # ... and their values
+    mask: np.ndarray       # the classes the rules allow
+    hidden: np.ndarray     # the network's hidden layer
+    probs: np.ndarray      # the network's class probabilities
+    replies: np.ndarray    # [j, roll]: the opponent's best reply to the j-th searched result (lookahead)
+    searched: np.ndarray   # [0]: j of the chosen result in `replies`, or -1 when it was not searched
+
+
 @njit(cache=True)
 def choice_scratch():
-    """Scratch arrays for `choose_play`: features, scores, opponent terms, and the neural evaluator's."""
-    return (np.empty(N_FEATURES, dtype=np.float64), np.empty(4096, dtype=np.float64), np.empty(N_OPP, dtype=np.int64),
-            np.empty(MAX_ACTIVE, dtype=np.int64), np.empty(MAX_ACTIVE, dtype=np.float64),
-            np.ones(N_CLASSES, dtype=np.bool_), np.empty(MAX_HIDDEN, dtype=np.float64),
-            np.empty(N_CLASSES, dtype=np.float64))
+    """Scratch arrays for `choose_play` (a `ChoiceScratch`)."""
+    return ChoiceScratch(np.empty(N_FEATURES, dtype=np.float64), np.empty(4096, dtype=np.float64),
+                         np.empty(N_OPP, dtype=np.int64), np.empty(MAX_ACTIVE, dtype=np.int64),
+                         np.empty(MAX_ACTIVE, dtype=np.float64), np.ones(N_CLASSES, dtype=np.bool_),
+                         np.empty(MAX_HIDDEN, dtype=np.float64), np.empty(N_CLASSES, dtype=np.float64),
+                         np.zeros((LOOKAHEAD_WIDTH, 21, N_POINTS), dtype=np.int8),
+                         np.full(1, -1, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -116,9 +157,10 @@ def choose_play(boards, n, kind, weights, lookahead, rstate, mover_white, head_r
     `scratch_*`, `memo*` are a second enumeration workspace (for the lookahead);
     `scratch` comes from `choice_scratch`.
     """
+    scratch.searched[0] = -1
     if kind == RANDOM:
         return below(next_random(rstate), n)
-    scores, opp = scratch[1], scratch[2]
+    scores, opp = scratch.scores, scratch.opp
     opponent_terms(boards[0], opp)
     best = 0
     for i in range(n):
@@ -134,20 +176,26 @@ def choose_play(boards, n, kind, weights, lookahead, rstate, mover_white, head_r
     pick = order[0]
     width = min(n, LOOKAHEAD_WIDTH)
     if kind == NEURAL:
+        width = min(n, NEURAL_WIDTH)
         close = 1
         while close < width and scores[order[close]] >= scores[best] - NEURAL_MARGIN:
             close += 1
         if close == 1:
             return best
         width = close
+    net = single_precision(weights if kind == NEURAL else np.zeros(HEADER))
     for j in range(width):
         i = order[j]
+        searched = -1
         if kind == NEURAL and game_over_after(boards[i], mover_white, last_roll):
             v = scores[i]
         else:
-            v = -_reply_value(boards[i], mover_white, head_rule, block_check, kind, weights, scratch,
-                              scratch_boards, scratch_from, scratch_die, memo, memo_stamp, flipped)
+            v = -_reply_value(boards[i], mover_white, head_rule, block_check, kind, weights, net, scratch,
+                              scratch_boards, scratch_from, scratch_die, memo, memo_stamp, flipped,
+                              scratch.replies[j])
+            searched = j
         if v > best_value:
             best_value = v
             pick = i
+            scratch.searched[0] = searched
     return pick

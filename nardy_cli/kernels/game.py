@@ -148,27 +148,51 @@ def luck_of_roll(board, mover_white, root_white, d1, d2, opp_off, head_rule, blo
     mover's static score prefers (first of the results for the random policy and
     users' evaluators); the same function for every roll, so the term has mean 0.
     """
-    v_boards, v_from, v_die, v_memo, v_stamp, vscratch, pbuf, rbuf, _ = sws
+    v_boards, v_from, v_die, v_memo, v_stamp = sws[0], sws[1], sws[2], sws[3], sws[4]
     for r in range(21):
         n, _ = enumerate_plays(board, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
                                v_boards, v_from, v_die, v_memo, v_stamp)
         pick = 0
         if n > 1 and kind != RANDOM and kind < 100:
-            opponent_terms(v_boards[0], choice[2])
+            opponent_terms(v_boards[0], choice.opp)
             best = -1e300
             for i in range(n):
                 sc = static_score(v_boards[i], kind, weights, mover_white, choice)
                 if sc > best:
                     best = sc
                     pick = i
-        value_probs(v_boards[pick], mover_white, last_roll, kind, weights, tables, coefs, choice, vscratch, pbuf)
-        to_root(pbuf, mover_white, root_white, rbuf)
-        w = ROLL_WEIGHT[r]
-        actual = ROLL_HIGH[r] == d1 and ROLL_LOW[r] == d2
-        for k in range(N_RESULTS):
-            luck[k] -= w * rbuf[k]
-            if actual:
-                luck[k] += rbuf[k]
+        add_roll_luck(v_boards[pick], r, mover_white, root_white, d1, d2, last_roll, kind, weights, tables, coefs,
+                      choice, sws, luck)
+
+
+@njit(cache=True)
+def luck_of_replies(replies, mover_white, root_white, d1, d2, last_roll, kind, weights, tables, coefs, choice,
+                    sws, luck):
+    """`luck_of_roll` with each roll's play taken from the previous turn's lookahead (`replies[r]`).
+
+    The search that chose the previous play already found the mover's best reply
+    to every roll by the same static score, so this costs 21 evaluations instead
+    of 21 enumerations.  Whichever of the two is used, the choice is made before
+    the roll, so the term still has mean 0.
+    """
+    for r in range(21):
+        add_roll_luck(replies[r], r, mover_white, root_white, d1, d2, last_roll, kind, weights, tables, coefs,
+                      choice, sws, luck)
+
+
+@njit(cache=True)
+def add_roll_luck(played, r, mover_white, root_white, d1, d2, last_roll, kind, weights, tables, coefs, choice,
+                  sws, luck):
+    """Add roll r's share of the luck: its value (probabilities after `played`) minus its weight times it."""
+    vscratch, pbuf, rbuf = sws[5], sws[6], sws[7]
+    value_probs(played, mover_white, last_roll, kind, weights, tables, coefs, choice, vscratch, pbuf)
+    to_root(pbuf, mover_white, root_white, rbuf)
+    w = ROLL_WEIGHT[r]
+    actual = ROLL_HIGH[r] == d1 and ROLL_LOW[r] == d2
+    for k in range(N_RESULTS):
+        luck[k] -= w * rbuf[k]
+        if actual:
+            luck[k] += rbuf[k]
 
 
 @njit(cache=True)
@@ -215,6 +239,7 @@ def play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify
     rstate[0] = policy_state(seed, game)
     stratum = 0
     turn = 0
+    searched = -1        # the previous turn's lookahead: which of choice.replies holds this turn's replies
     for k in range(N_RESULTS):
         luck[k] = 0.0
     while True:
@@ -245,11 +270,16 @@ def play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify
         opp_off = 15 - opp_on_board(board)
         side = 0 if mover_white else 1
         if opts[O_VR] and not given:
-            luck_of_roll(board, mover_white, root_white, d1, d2, opp_off, head_rule, block_check, last_roll,
-                         policy_kind[side], policy_weights[side], tables, coefs, choice, sws, luck)
+            if searched >= 0:
+                luck_of_replies(choice.replies[searched], mover_white, root_white, d1, d2, last_roll,
+                                policy_kind[side], policy_weights[side], tables, coefs, choice, sws, luck)
+            else:
+                luck_of_roll(board, mover_white, root_white, d1, d2, opp_off, head_rule, block_check, last_roll,
+                             policy_kind[side], policy_weights[side], tables, coefs, choice, sws, luck)
         n, nsteps = enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
                                     out_boards, out_from, out_die, memo, memo_stamp)
         record_turn(deficit, side, d1, d2, nsteps, out_die[0, 0])
+        searched = -1
         if n == 1:
             pick = 0
         elif (opts[O_DB_POLICY] and policy_kind[side] != RANDOM and policy_kind[side] < 100
@@ -259,6 +289,7 @@ def play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify
             pick = choose_play(out_boards, n, policy_kind[side], policy_weights[side],
                                policy_lookahead[side], rstate, mover_white, head_rule, block_check,
                                s_boards, s_from, s_die, s_memo, s_stamp, choice)
+            searched = choice.searched[0] if policy_kind[side] < 100 else -1   # users' choosers do not search
         flip(out_boards[pick], board)
         mover_white = not mover_white
         turn += 1

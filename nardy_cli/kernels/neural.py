@@ -123,6 +123,46 @@ def encode(board, mover_white, opp, feats, idx, val):
             idx[m] = base + 3
             val[m] = (c - 3) / 2.0
             m += 1
+    return _append_globals(board, mover_white, opp, feats, idx, val, m, pips, opp_pips, on, opp_on, out, opp_out,
+                           back, opp_back)
+
+
+@njit(cache=True)
+def encode_globals(board, mover_white, opp, feats, idx, val, m):
+    """Append the global inputs and the heuristic features of `board` from idx/val[m]; return the new count."""
+    pips = 0
+    opp_pips = 0
+    on = 0
+    opp_on = 0
+    out = 0
+    opp_out = 0
+    back = 0
+    opp_back = 0
+    for p in range(N_POINTS):
+        c = board[p]
+        if c > 0:
+            pips += c * (24 - p)
+            on += c
+            if p < HOME_START:
+                out += c
+                if p < 12:
+                    back = 1
+        elif c < 0:
+            q = p - 12 if p >= 12 else p + 12     # the opponent's own numbering
+            opp_pips -= c * (24 - q)
+            opp_on -= c
+            if q < HOME_START:
+                opp_out -= c
+                if q < 12:
+                    opp_back = 1
+    return _append_globals(board, mover_white, opp, feats, idx, val, m, pips, opp_pips, on, opp_on, out, opp_out,
+                           back, opp_back)
+
+
+@njit(cache=True)
+def _append_globals(board, mover_white, opp, feats, idx, val, m, pips, opp_pips, on, opp_on, out, opp_out, back,
+                    opp_back):
+    """Append the global inputs (from the board's totals) and the heuristic features; return the new count."""
     m = _put(idx, val, m, G_OFF, (15 - on) / 15.0)
     m = _put(idx, val, m, G_OPP_OFF, (15 - opp_on) / 15.0)
     m = _put(idx, val, m, G_PIPS, pips / 100.0)
@@ -182,14 +222,27 @@ def class_mask(board, last_roll, mask):
 def forward(params, idx, val, m, mask, hidden, probs):
     """Class probabilities (into `probs`) from active inputs; `hidden` receives the hidden activations."""
     w1, b1, w2, b2 = layers(params)
-    nh = b1.shape[0]
-    for j in range(nh):
+    for j in range(b1.shape[0]):
         hidden[j] = b1[j]
+    accumulate(w1, idx, val, m, hidden)
+    output(w2, b2, mask, hidden, probs)
+
+
+@njit(cache=True, fastmath=True)
+def accumulate(w1, idx, val, m, hidden):
+    """Add the first layer's rows of the m active inputs (times their values) into `hidden`."""
+    nh = w1.shape[1]
     for k in range(m):
         row = w1[idx[k]]
-        v = val[k]
+        v = hidden.dtype.type(val[k])     # float32 sums stay float32
         for j in range(nh):
             hidden[j] += v * row[j]
+
+
+@njit(cache=True, fastmath=True)
+def output(w2, b2, mask, hidden, probs):
+    """ReLU of the accumulated `hidden`, then the masked softmax of the output layer into `probs`."""
+    nh = w2.shape[1]
     for j in range(nh):
         if hidden[j] < 0.0:
             hidden[j] = 0.0
@@ -213,6 +266,82 @@ def forward(params, idx, val, m, mask, hidden, probs):
             probs[c] = 0.0
     for c in range(N_CLASSES):
         probs[c] /= total
+
+
+@njit(cache=True, inline="always")
+def unit_value(c, u):
+    """Value of truncated-unary unit `u` (0-3) of `c` >= 0 checkers on one point: c >= 1, c >= 2, c >= 3, (c - 3) / 2."""
+    if u < 3:
+        return 1.0 if c > u else 0.0
+    return (c - 3) / 2.0 if c > 3 else 0.0
+
+
+@njit(cache=True, inline="always")
+def point_base(p, c):
+    """First input index of the units of point `p` (mover-relative) holding signed count `c`."""
+    if c > 0:
+        return p * UNITS_PER_POINT
+    q = p - 12 if p >= 12 else p + 12     # the opponent's own numbering
+    return (N_POINTS + q) * UNITS_PER_POINT
+
+
+@njit(cache=True)
+def single_precision(params):
+    """(W1, b1, W2, b2) as float32 copies: the lookahead's reply search evaluates in single precision."""
+    w1, b1, w2, b2 = layers(params)
+    return w1.astype(np.float32), b1.astype(np.float32), w2.astype(np.float32), b2.astype(np.float32)
+
+
+@njit(cache=True, fastmath=True)
+def point_sums(net, board, sums):
+    """sums = b1 plus the first layer's rows of every point unit of `board` (no globals, no features).
+
+    `net` is (W1, b1, W2, b2), e.g. from `single_precision`.
+    """
+    w1, b1, _, _ = net
+    nh = b1.shape[0]
+    for j in range(nh):
+        sums[j] = b1[j]
+    for p in range(N_POINTS):
+        c = board[p]
+        if c == 0:
+            continue
+        base = point_base(p, c)
+        for u in range(UNITS_PER_POINT):
+            v = unit_value(abs(c), u)
+            if v != 0.0:
+                row = w1[base + u]
+                for j in range(nh):
+                    sums[j] += v * row[j]
+
+
+@njit(cache=True)
+def point_changes(before, after, idx, val, m):
+    """Append (input, value change) of every point unit that differs between two boards; return the count."""
+    for p in range(N_POINTS):
+        a = before[p]
+        b = after[p]
+        if a == b:
+            continue
+        same_side = a != 0 and b != 0 and (a > 0) == (b > 0)
+        for u in range(UNITS_PER_POINT):
+            old = unit_value(abs(a), u) if a != 0 else 0.0
+            new = unit_value(abs(b), u) if b != 0 else 0.0
+            if same_side:
+                if new != old:
+                    idx[m] = point_base(p, a) + u
+                    val[m] = new - old
+                    m += 1
+                continue
+            if old != 0.0:
+                idx[m] = point_base(p, a) + u
+                val[m] = -old
+                m += 1
+            if new != 0.0:
+                idx[m] = point_base(p, b) + u
+                val[m] = new
+                m += 1
+    return m
 
 
 @njit(cache=True)
@@ -294,6 +423,28 @@ def board_probs(params, board, mover_white, opp, feats, idx, val, mask, hidden, 
     m = encode(board, mover_white, opp, feats, idx, val)
     class_mask(board, last_roll, mask)
     forward(params, idx, val, m, mask, hidden, probs)
+
+
+@njit(cache=True)
+def board_probs_from(params, net, sums, before, board, mover_white, opp, feats, idx, val, mask, hidden, probs):
+    """`board_probs` of `board`, given `sums` = `point_sums(net, before)` of a board one play `before` it.
+
+    Only the point units that changed since `before` are added to the sums, so
+    evaluating every result of one roll costs a fraction of full passes.  With
+    `net` from `single_precision` (and `hidden` of its dtype) the result equals
+    `board_probs` to single precision.
+    """
+    last_roll = params[H_LAST_ROLL] != 0.0
+    if exact_probs(board, mover_white, last_roll, probs):
+        return
+    m = encode_globals(board, mover_white, opp, feats, idx, val, 0)
+    m = point_changes(before, board, idx, val, m)
+    class_mask(board, last_roll, mask)
+    w1, _, w2, b2 = net
+    for j in range(w1.shape[1]):
+        hidden[j] = sums[j]
+    accumulate(w1, idx, val, m, hidden)
+    output(w2, b2, mask, hidden, probs)
 
 
 @njit(cache=True)

@@ -108,9 +108,9 @@ def value_probs(board, mover_white, last_roll, kind, weights, tables, coefs, cho
         swap_view(out)
         return
     if kind == NEURAL:
-        cf, _, co, idx, val, mask, hidden, _ = choice
-        opponent_terms(board, co)
-        board_probs(weights, board, mover_white, co, cf, idx, val, mask, hidden, out)
+        opponent_terms(board, choice.opp)
+        board_probs(weights, board, mover_white, choice.opp, choice.feats, choice.idx, choice.val, choice.mask,
+                    choice.hidden, out)
         return
     logistic_probs(board, coefs, feats, opp, out)
 

@@ -76,7 +76,8 @@ def train_games(params, root_board, game_lo, game_hi, seed, lr, lam, head_rule, 
     memo, memo_stamp = memo_arrays()
     scratch = choice_scratch()
     rstate = np.zeros(1, dtype=np.uint64)     # unused: the neural choice draws no random numbers
-    feats, _, opp, idx, val, mask, hidden, probs = scratch
+    feats, opp, idx, val, mask, hidden, probs = (scratch.feats, scratch.opp, scratch.idx, scratch.val, scratch.mask,
+                                                 scratch.hidden, scratch.probs)
     nh = np.int64(params[2])
     dh = np.zeros(nh, dtype=np.float64)
     st_idx = np.zeros((MAX_PLIES, MAX_ACTIVE), dtype=np.int64)
