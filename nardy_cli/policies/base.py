@@ -141,7 +141,7 @@ class CompiledPolicy(Policy):
         params = self.kernel_params(rules)
         scores = np.empty(len(boards))
         for i, board in enumerate(boards):
-            opponent_terms(board, scratch[2])
+            opponent_terms(board, scratch.opp)
             scores[i] = static_score(board, self.kind, params, mover_white, scratch)
         return scores
 
