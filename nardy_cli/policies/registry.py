@@ -30,7 +30,7 @@ def known_policies() -> dict[str, str]:
 
 
 def _wrap(name: str, obj: object) -> Policy:
-    if isinstance(obj, (CompiledPolicy, PythonPolicy)):
+    if isinstance(obj, Policy):
         return obj
     if isinstance(obj, Dispatcher):  # a user's numba evaluator score(board) -> float
         doc = (obj.py_func.__doc__ or "").strip().splitlines()
