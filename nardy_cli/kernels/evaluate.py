@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .board import HOME_START, N_POINTS
+from .board import HOME_START, N_POINTS, flip, opp_on_board
 from .features import (F_BLOCK, F_CONTACT, F_HEAD, F_HOME, F_OFF, F_OPP_BLOCKED, F_OPP_HEAD,  # noqa: F401
                        F_OPP_MOBILITY, F_OWN_BLOCKED, F_OWN_MOBILITY, F_PIPS, F_RACE_OFF, F_RACE_PIPS,
                        F_SPREAD, F_STACK, F_ZONE, N_FEATURES, N_OPP, features, masks, movable_points,
@@ -61,64 +61,72 @@ def racer_score(board):
     return -pips + 4.0 * (15 - on) - 0.5 * blocked
 
 
+@njit(cache=True, inline="always")
+def heuristic_score(board, weights, feats, opp):
+    """The heuristic's score: its features (into `feats`; `opp`: opponent terms) times the weights."""
+    if features(board, feats, opp) == 0:
+        return TERMINAL
+    s = 0.0
+    for j in range(N_FEATURES):
+        s += weights[j] * feats[j]
+    return s
+
+
 @njit(cache=True)
 def static_score(board, kind, weights, mover_white, scratch):
     """Score of a result for the side that just played it (`scratch` from `choice_scratch`, opponent terms filled)."""
     if kind == RACER:
         return racer_score(board)
     if kind == NEURAL:
-        board_probs(weights, board, mover_white, scratch.opp, scratch.feats, scratch.idx, scratch.val, scratch.mask,
-                    scratch.hidden, scratch.probs)
-        return equity_of(weights, scratch.probs)
-    if features(board, scratch.feats, scratch.opp) == 0:
-        return TERMINAL
-    s = 0.0
-    for j in range(N_FEATURES):
-        s += weights[j] * scratch.feats[j]
-    return s
+        return neural_score(board, weights, mover_white, scratch.opp, scratch.feats, scratch.idx, scratch.val,
+                            scratch.mask, scratch.hidden, scratch.probs)
+    return heuristic_score(board, weights, scratch.feats, scratch.opp)
 
 
 @njit(cache=True)
-def _reply_value(board, mover_white, head_rule, block_check, kind, weights, net, scratch, scratch_boards,
-                 scratch_from, scratch_die, memo, memo_stamp, flipped, best_replies):
-    """Expected best score the opponent reaches from `board` (mover-relative, the mover just played).
+def neural_score(board, weights, mover_white, opp, feats, idx, val, mask, hidden, probs):
+    """The network's equity for the side that just played `board` (the rest: `board_probs`'s scratch)."""
+    board_probs(weights, board, mover_white, opp, feats, idx, val, mask, hidden, probs)
+    return equity_of(weights, probs)
 
-    best_replies[r] receives the opponent's best reply to roll r (its own view).
 
-    The neural kind evaluates the replies with `net` (`single_precision` of the
-    weights): the first-layer sums of the position before the reply once, then
-    per reply only the point units its play changed.
+@njit(cache=True)
+def best_replies(board, mover_white, head_rule, block_check, kind, weights, net, scratch, scratch_boards,
+                 scratch_from, scratch_die, memo, memo_stamp, out):
+    """out[r] = the result of roll r with the best static score for the side to move on `board` (its own
+    view; colour `mover_white`); return the expected best score over the 21 rolls.
+
+    The neural kind evaluates with `net` (`single_precision` of the weights): the
+    first-layer sums of `board` once, then per result only the point units its
+    play changed.
     """
-    for p in range(N_POINTS):
-        flipped[p] = -board[(p + 12) % N_POINTS]
-    opp_off = 15
-    for p in range(N_POINTS):
-        if flipped[p] < 0:
-            opp_off += flipped[p]
+    opp_off = 15 - opp_on_board(board)
     total = 0.0
     opp = scratch.opp
-    opponent_terms(flipped, opp)
+    opponent_terms(board, opp)
     neural = kind == NEURAL
     sums = np.empty(net[1].shape[0], dtype=np.float32)
     hidden32 = np.empty(net[1].shape[0], dtype=np.float32)
     if neural:
-        point_sums(net, flipped, sums)
+        point_sums(net, board, sums)
     for r in range(21):
-        n, _ = enumerate_plays(flipped, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
+        n, _ = enumerate_plays(board, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
                                scratch_boards, scratch_from, scratch_die, memo, memo_stamp)
         best = -1e18
         best_i = 0
         for i in range(n):
             if neural:
-                board_probs_from(weights, net, sums, flipped, scratch_boards[i], not mover_white, opp, scratch.feats,
+                board_probs_from(weights, net, sums, board, scratch_boards[i], mover_white, opp, scratch.feats,
                                  scratch.idx, scratch.val, scratch.mask, hidden32, scratch.probs)
                 v = equity_of(weights, scratch.probs)
+            elif kind == HEURISTIC:
+                v = heuristic_score(scratch_boards[i], weights, scratch.feats, opp)
             else:
-                v = static_score(scratch_boards[i], kind, weights, not mover_white, scratch)
+                v = static_score(scratch_boards[i], kind, weights, mover_white, scratch)
             if v > best:
                 best = v
                 best_i = i
-        best_replies[r] = scratch_boards[best_i]
+        out[r] = scratch_boards[best_i]
         total += ROLL_WEIGHT[r] * best
     return total
 
@@ -162,9 +170,21 @@ def choose_play(boards, n, kind, weights, lookahead, rstate, mover_white, head_r
         return below(next_random(rstate), n)
     scores, opp = scratch.scores, scratch.opp
     opponent_terms(boards[0], opp)
+    # the scratch tuple is unpacked here once: passing it whole to every play's score costs 40% of the
+    # heuristic's time
+    feats = scratch.feats
+    if kind == HEURISTIC:
+        for i in range(n):
+            scores[i] = heuristic_score(boards[i], weights, feats, opp)
+    elif kind == NEURAL:
+        idx, val, mask, hidden, probs = scratch.idx, scratch.val, scratch.mask, scratch.hidden, scratch.probs
+        for i in range(n):
+            scores[i] = neural_score(boards[i], weights, mover_white, opp, feats, idx, val, mask, hidden, probs)
+    else:
+        for i in range(n):
+            scores[i] = static_score(boards[i], kind, weights, mover_white, scratch)
     best = 0
-    for i in range(n):
-        scores[i] = static_score(boards[i], kind, weights, mover_white, scratch)
+    for i in range(1, n):
         if scores[i] > scores[best]:
             best = i
     if not lookahead or n == 1 or scores[best] >= TERMINAL:
@@ -190,9 +210,9 @@ def choose_play(boards, n, kind, weights, lookahead, rstate, mover_white, head_r
         if kind == NEURAL and game_over_after(boards[i], mover_white, last_roll):
             v = scores[i]
         else:
-            v = -_reply_value(boards[i], mover_white, head_rule, block_check, kind, weights, net, scratch,
-                              scratch_boards, scratch_from, scratch_die, memo, memo_stamp, flipped,
-                              scratch.replies[j])
+            flip(boards[i], flipped)      # the opponent to roll, in its own view
+            v = -best_replies(flipped, not mover_white, head_rule, block_check, kind, weights, net, scratch,
+                              scratch_boards, scratch_from, scratch_die, memo, memo_stamp, scratch.replies[j])
             searched = j
         if v > best_value:
             best_value = v

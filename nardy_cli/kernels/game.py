@@ -12,8 +12,8 @@ from numba import njit
 from .bearoff import board_race_probabilities, both_home
 from .board import (DRAW, DRAWN, IN_PLAY, LOSE_BASE, N_POINTS, N_RESULTS, UNFINISHED, WHITE_WON,
                     flip, game_status, loser_class, on_board, opp_on_board)
-from .evaluate import RANDOM, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, choice_scratch, choose_play, static_score
-from .features import opponent_terms
+from .evaluate import (NEURAL, RANDOM, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, best_replies, choice_scratch, choose_play)
+from .neural import HEADER, single_precision
 from .movegen import enumerate_plays, memo_arrays
 from .rng import policy_state, roll_index
 from .value import position_probs, swap_view, value_probs, value_scratch
@@ -123,11 +123,13 @@ def workspace():
 
 @njit(cache=True)
 def score_workspace():
-    """Scratch of the scored game loop: a third enumeration space (the luck's 21 rolls), value scratch."""
+    """Scratch of the scored game loop: a third enumeration space and the chosen result of each of the 21
+    rolls (the luck), value scratch."""
     memo, memo_stamp = memo_arrays()
     return (np.zeros((4096, N_POINTS), dtype=np.int8), np.zeros((4096, 4), dtype=np.int8),
             np.zeros((4096, 4), dtype=np.int8), memo, memo_stamp, value_scratch(),
-            np.zeros(N_RESULTS), np.zeros(N_RESULTS), np.empty(N_POINTS, dtype=np.int8))
+            np.zeros(N_RESULTS), np.zeros(N_RESULTS), np.empty(N_POINTS, dtype=np.int8),
+            np.zeros((21, N_POINTS), dtype=np.int8))
 
 
 @njit(cache=True)
@@ -145,24 +147,22 @@ def luck_of_roll(board, mover_white, root_white, d1, d2, opp_off, head_rule, blo
     """Add to `luck` (root side's view) the value of this roll minus its mean over the 21 rolls.
 
     The value of a roll is the evaluator's probabilities after the play the
-    mover's static score prefers (first of the results for the random policy and
-    users' evaluators); the same function for every roll, so the term has mean 0.
+    mover's static score prefers (`best_replies`; the first of the results for
+    the random policy and users' evaluators); the same function for every roll,
+    so the term has mean 0.
     """
-    v_boards, v_from, v_die, v_memo, v_stamp = sws[0], sws[1], sws[2], sws[3], sws[4]
-    for r in range(21):
-        n, _ = enumerate_plays(board, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
-                               v_boards, v_from, v_die, v_memo, v_stamp)
-        pick = 0
-        if n > 1 and kind != RANDOM and kind < 100:
-            opponent_terms(v_boards[0], choice.opp)
-            best = -1e300
-            for i in range(n):
-                sc = static_score(v_boards[i], kind, weights, mover_white, choice)
-                if sc > best:
-                    best = sc
-                    pick = i
-        add_roll_luck(v_boards[pick], r, mover_white, root_white, d1, d2, last_roll, kind, weights, tables, coefs,
-                      choice, sws, luck)
+    v_boards, v_from, v_die, v_memo, v_stamp, replies = sws[0], sws[1], sws[2], sws[3], sws[4], sws[9]
+    if kind == RANDOM or kind >= 100:
+        for r in range(21):
+            enumerate_plays(board, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
+                            v_boards, v_from, v_die, v_memo, v_stamp)
+            replies[r] = v_boards[0]
+    else:
+        net = single_precision(weights if kind == NEURAL else np.zeros(HEADER))
+        best_replies(board, mover_white, head_rule, block_check, kind, weights, net, choice, v_boards, v_from, v_die,
+                     v_memo, v_stamp, replies)
+    luck_of_replies(replies, mover_white, root_white, d1, d2, last_roll, kind, weights, tables, coefs, choice, sws,
+                    luck)
 
 
 @njit(cache=True)
