@@ -42,6 +42,21 @@ def test_dask_duel_equals_local(cluster):
     assert to_json(a.to_dict()) == to_json(b.to_dict())
 
 
+def test_dask_scored_rollout_equals_local(cluster):
+    """Would catch: exact bear-offs, truncation or VR (with the lookahead's replies reused for the luck)
+    giving other numbers on a cluster than locally (issue 9: identical for any executor)."""
+    from nardy_cli.position import Position
+    from nardy_cli.scoring import Scoring
+    pos = Position.parse("W:17x2,19x3,20x2,22x3,24x2 B:18,19x2,21x3,22x2,23 w")
+    for policy, games, scoring in (("lookahead:heuristic", 150, Scoring(exact_bearoff=True, vr=True)),
+                                   ("heuristic", 1400, Scoring(exact_bearoff=True, truncate=6, vr=True))):
+        local = rollout(pos, policy, games=games, seed=4, workers=1, scoring=scoring)
+        remote = rollout(pos, policy, games=games, seed=4, scoring=scoring, executor="dask",
+                         scheduler=cluster.scheduler_address)
+        assert to_json(local.to_dict()) == to_json(remote.to_dict())
+        assert local.params["vr"] and local.params["exact_bearoff"]
+
+
 def test_refused_scheduler_is_a_clear_error():
     """Catches a refused connection turned into a hang or a traceback (nothing listens on port 9)."""
     with pytest.raises(ExecutorError, match="cannot reach the Dask scheduler"):
