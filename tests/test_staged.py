@@ -52,3 +52,17 @@ def test_identical_for_one_and_two_workers(ranking):
     two = staged_rank(Position.parse(HEAD_TEMPO), "5-3", "heuristic", games=144, until_se=None,
                       filters=("0.05", "top2"), workers=2)
     assert two.to_dict() == ranking.to_dict()
+
+
+def test_a_lone_survivor_is_split_across_workers_with_the_same_result():
+    """Would catch: a lone survivor's round run on one core while the others idle, or its pieces
+    joined out of order (the per-game values would no longer pair with the other plays' games)."""
+    from nardy_cli.study.staged import round_jobs
+    jobs = round_jobs({0: "spec0", 3: "spec3"}, [3], 1296, 2592, workers=2)
+    assert [(key, lo, hi) for _, key, lo, hi in jobs] == [(3, 1296, 1944), (3, 1944, 2592)]
+    assert len(round_jobs({0: "a", 1: "b"}, [0, 1], 0, 1296, workers=2)) == 2
+    args = dict(games=144, until_se=None, filters=("0.05", "top1"))
+    one = staged_rank(Position.parse(HEAD_TEMPO), "5-3", "heuristic", workers=1, **args)
+    three = staged_rank(Position.parse(HEAD_TEMPO), "5-3", "heuristic", workers=3, **args)
+    assert len(one.plays) == 1 and one.plays[0].games == 144
+    assert three.to_dict() == one.to_dict()

@@ -180,6 +180,15 @@ def values_chunk(spec: GameSpec, key, lo: int, hi: int) -> _Values:
     return out
 
 
+def round_jobs(specs: dict, alive: list[int], lo: int, hi: int, workers: int) -> list[tuple]:
+    """The jobs of one rollout round: games lo..hi-1 of every live candidate, each candidate's range cut
+    into pieces when there are fewer candidates than workers (so a lone survivor uses every core; the
+    per-game values are keyed by their first game, so the pieces join in order)."""
+    pieces = max(1, workers // max(len(alive), 1))
+    bounds = np.linspace(lo, hi, pieces + 1).round().astype(int)
+    return [(specs[i], i, int(a), int(b)) for i in alive for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+
+
 def _mean_se(x: np.ndarray, stratify: bool) -> tuple[float, float]:
     """Stratified (by the first roll, game % 36) mean and standard error of per-game values."""
     strata = (np.arange(len(x)) % N_STRATA) if stratify else np.zeros(len(x), dtype=np.int64)
@@ -262,7 +271,7 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
 
     while done < games and alive:
         hi = min(done + CHUNK, games)
-        jobs = [(specs[i], i, done, hi) for i in sorted(alive)]
+        jobs = round_jobs(specs, sorted(alive), done, hi, workers)
         tally, interrupted = run_jobs(jobs, task=values_chunk, new_tally=_Values, workers=workers, executor=executor,
                                       scheduler=scheduler)
         if interrupted:
