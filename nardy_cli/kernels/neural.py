@@ -78,36 +78,13 @@ def encode(board, mover_white, opp, feats, idx, val):
     the heuristic features, which are inputs too.
     """
     m = 0
-    pips = 0
-    opp_pips = 0
-    on = 0
-    opp_on = 0
-    out = 0
-    opp_out = 0
-    back = 0
-    opp_back = 0
     for p in range(N_POINTS):
         c = board[p]
         if c == 0:
             continue
-        if c > 0:
-            base = p * UNITS_PER_POINT
-            pips += c * (24 - p)
-            on += c
-            if p < HOME_START:
-                out += c
-                if p < 12:
-                    back = 1
-        else:
+        base = point_base(p, c)
+        if c < 0:
             c = -c
-            q = p - 12 if p >= 12 else p + 12     # the opponent's own numbering
-            base = (N_POINTS + q) * UNITS_PER_POINT
-            opp_pips += c * (24 - q)
-            opp_on += c
-            if q < HOME_START:
-                opp_out += c
-                if q < 12:
-                    opp_back = 1
         idx[m] = base
         val[m] = 1.0
         m += 1
@@ -123,8 +100,7 @@ def encode(board, mover_white, opp, feats, idx, val):
             idx[m] = base + 3
             val[m] = (c - 3) / 2.0
             m += 1
-    return _append_globals(board, mover_white, opp, feats, idx, val, m, pips, opp_pips, on, opp_on, out, opp_out,
-                           back, opp_back)
+    return encode_globals(board, mover_white, opp, feats, idx, val, m)
 
 
 @njit(cache=True)
@@ -155,14 +131,6 @@ def encode_globals(board, mover_white, opp, feats, idx, val, m):
                 opp_out -= c
                 if q < 12:
                     opp_back = 1
-    return _append_globals(board, mover_white, opp, feats, idx, val, m, pips, opp_pips, on, opp_on, out, opp_out,
-                           back, opp_back)
-
-
-@njit(cache=True)
-def _append_globals(board, mover_white, opp, feats, idx, val, m, pips, opp_pips, on, opp_on, out, opp_out, back,
-                    opp_back):
-    """Append the global inputs (from the board's totals) and the heuristic features; return the new count."""
     m = _put(idx, val, m, G_OFF, (15 - on) / 15.0)
     m = _put(idx, val, m, G_OPP_OFF, (15 - opp_on) / 15.0)
     m = _put(idx, val, m, G_PIPS, pips / 100.0)
