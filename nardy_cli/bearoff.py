@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import BearoffError, GameOverError
+from .errors import BearoffError
 from .kernels import bearoff as kb
 from .position import Position
 from .rules import PRESETS, Rules
@@ -163,9 +163,8 @@ def is_bearoff(position: Position) -> bool:
 
 def bearoff_value(position: Position, rules: Rules = PRESETS["federation"]) -> BearoffValue:
     """Exact (two-sided database) or near-exact (one-sided convolution) chances of the side to move."""
-    from .engine import outcome
-    if outcome(position, rules) is not None:
-        raise GameOverError(f"the game is over in {str(position)!r}: {outcome(position, rules)}")
+    from .engine import require_in_play
+    require_in_play(position, rules)
     if not is_bearoff(position):
         raise BearoffError(f"not a bear-off: a side of {str(position)!r} has checkers outside its home")
     t = tables(rules)

@@ -8,8 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .dice import Dice
-from .engine import enumerate_board, outcome
-from .errors import GameOverError
+from .engine import enumerate_board, require_in_play
 from .kernels.movegen import face_mobility
 from .position import Position
 from .rules import PRESETS, Rules
@@ -50,9 +49,7 @@ def static_deficit(position: Position, rules: Rules = PRESETS["federation"]) -> 
 
     Raises `GameOverError` on a finished game.
     """
-    done = outcome(position, rules)
-    if done is not None:
-        raise GameOverError(f"the game is over in {str(position)!r}: {done}")
+    require_in_play(position, rules)
     board, _, opp_off = position.board()
     played = np.zeros((6, 6), dtype=np.int64)
     rolled = np.zeros(6)

@@ -54,6 +54,13 @@ class Outcome:
 _CLASS_NAMES = ("oin", "home-mars", "mars", "koks")
 
 
+def require_in_play(position: Position, rules: Rules = FEDERATION) -> None:
+    """Raise `GameOverError`, naming the result, when the game is already over in `position`."""
+    done = outcome(position, rules)
+    if done is not None:
+        raise GameOverError(f"the game is already over in {str(position)!r}: {done}")
+
+
 def outcome(position: Position, rules: Rules = FEDERATION) -> Outcome | None:
     """The result of a finished game (R8, R9), or None while the game goes on."""
     board, _, _ = position.board()
@@ -88,9 +95,8 @@ def legal_plays(position: Position, dice: Dice | str | tuple[int, int] | None = 
     on a finished game and `ArgumentError` when no dice are given or carried.
     """
     dice = _dice_of(position, dice)
+    require_in_play(position, rules)
     board, _, opp_off = position.board()
-    if kb.game_status(board, position.turn == WHITE, rules.last_roll) != kb.IN_PLAY:
-        raise GameOverError(f"the game is over in {str(position)!r}: {outcome(position, rules)}")
     return plays_from_kernel(position, dice, *enumerate_board(board, opp_off, dice, rules))
 
 

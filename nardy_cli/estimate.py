@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import GameOverError, PolicyError
+from .errors import PolicyError
 from .kernels.evaluate import N_FEATURES, N_OPP, features, opponent_terms
 from .policies.base import Policy
 from .position import Position
@@ -69,9 +69,8 @@ def static_estimate(position: Position, policy: Policy | None = None) -> StaticE
     policy = policy or HEURISTIC_POLICY
     if policy.evaluator_name != "heuristic":
         raise PolicyError(f"policy {policy.name!r} has no outcome estimate; use 'heuristic' or 'lookahead:heuristic'")
-    from .engine import outcome
-    if outcome(position) is not None:
-        raise GameOverError(f"the game is over in {str(position)!r}: {outcome(position)}")
+    from .engine import require_in_play
+    require_in_play(position)
     coefficients = logistic_coefficients()
     board, _, _ = position.board()
     opponent_view = np.ascontiguousarray(-board[np.r_[12:24, 0:12]])
@@ -111,14 +110,12 @@ def neural_estimate(position: Position, rules=None, network=None) -> StaticEstim
     dice, the estimate is that of the roll's best play by the network's equity
     (0-ply).
     """
-    from .engine import legal_plays, outcome
+    from .engine import legal_plays, require_in_play
     from .network import result_probabilities
     from .position import mover_board, other_side
     from .rules import PRESETS
     rules = rules or PRESETS["federation"]
-    done = outcome(position, rules)
-    if done is not None:
-        raise GameOverError(f"the game is over in {str(position)!r}: {done}")
+    require_in_play(position, rules)
     me, other = position.turn, other_side(position.turn)
     if position.dice is None:
         from .bearoff import bearoff_value, is_bearoff

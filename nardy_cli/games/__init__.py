@@ -10,9 +10,10 @@
 - `run`: `play_chunk` (one job) and `run_games` (many, on the executors).
 """
 
+from ..engine import require_in_play
 from .executors import EXECUTORS, default_workers
 from .run import play_chunk, run_games
-from .spec import CHUNK, DEFAULT_SEED, MAX_PLIES, GameSpec, chunks, policy_pair, require_in_play
+from .spec import CHUNK, DEFAULT_SEED, MAX_PLIES, GameSpec, chunks, policy_pair
 from .tally import OUTCOMES, PAIRS, RESULTS, Tally
 
 __all__ = ["CHUNK", "DEFAULT_SEED", "EXECUTORS", "MAX_PLIES", "OUTCOMES", "PAIRS", "RESULTS", "GameSpec", "Tally",

@@ -6,7 +6,7 @@ import pickle
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..errors import GameOverError, PolicyError
+from ..errors import PolicyError
 from ..policies import Policy, as_policy
 from ..position import Position
 from ..rules import Rules
@@ -47,13 +47,6 @@ def policy_pair(policies: str | Policy | Sequence[str | Policy]) -> tuple[Policy
     if len(policies) != 2:
         raise PolicyError("policies must be one policy or a (white, black) pair")
     return as_policy(policies[0]), as_policy(policies[1])
-
-
-def require_in_play(position: Position, rules: Rules) -> None:
-    """Raise `GameOverError` when the game is already over in `position`."""
-    from ..engine import outcome
-    if outcome(position, rules) is not None:
-        raise GameOverError(f"the game is already over in {str(position)!r}")
 
 
 def ensure_portable(policies: Sequence[Policy]) -> None:
