@@ -16,6 +16,7 @@ from .evaluate import (NEURAL, RANDOM, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, best_re
 from .neural import HEADER, single_precision
 from .movegen import enumerate_plays, memo_arrays
 from .rng import policy_state, roll_index
+from .user import USER, Evaluators, best_by
 from .value import position_probs, swap_view, value_probs, value_scratch
 
 # deficit array columns, per side
@@ -219,7 +220,8 @@ def bearoff_pick(boards, n, mover_white, last_roll, tables, vscratch, pbuf):
 
 @njit(cache=True)
 def play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify, head_rule, block_check,
-                  last_roll, policy_kind, policy_weights, policy_lookahead, max_plies, deficit, ws, scoring):
+                  last_roll, policy_kind, policy_weights, policy_lookahead, max_plies, deficit, ws, scoring,
+                  evaluators):
     """Play game number `game` to its end; return (result code for the root side, plies, stratum).
 
     `policy_kind[s]`, `policy_weights[s]`, `policy_lookahead[s]` choose side s's plays (0 White,
@@ -282,14 +284,16 @@ def play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify
         searched = -1
         if n == 1:
             pick = 0
-        elif (opts[O_DB_POLICY] and policy_kind[side] != RANDOM and policy_kind[side] < 100
+        elif policy_kind[side] == USER:
+            pick = best_by(out_boards, n, evaluators[side])
+        elif (opts[O_DB_POLICY] and policy_kind[side] != RANDOM
               and both_home(board) and opp_on_board(board) > 0):
             pick = bearoff_pick(out_boards, n, mover_white, last_roll, tables, sws[5], sws[6])
         else:
             pick = choose_play(out_boards, n, policy_kind[side], policy_weights[side],
                                policy_lookahead[side], rstate, mover_white, head_rule, block_check,
                                s_boards, s_from, s_die, s_memo, s_stamp, choice)
-            searched = choice.searched[0] if policy_kind[side] < 100 else -1   # users' choosers do not search
+            searched = choice.searched[0]
         flip(out_boards[pick], board)
         mover_white = not mover_white
         turn += 1
@@ -338,7 +342,7 @@ def add_scored(frac, stratum, p, luck, values, indicators):
 @njit(cache=True)
 def play_games(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, stratify,
                head_rule, block_check, last_roll, policy_kind, policy_weights, policy_lookahead, max_plies,
-               counts, deficit, plies, opts, tables, coefs, values, indicators, frac, scored):
+               counts, deficit, plies, opts, tables, coefs, values, indicators, frac, scored, evaluators):
     """Play games game_lo..game_hi-1 and add counts[stratum, result], deficits and plies.
 
     With any option of `opts` on (see `play_one_game`), every game's probabilities
@@ -356,7 +360,7 @@ def play_games(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed,
     for game in range(game_lo, game_hi):
         result, turns, stratum = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify,
                                                head_rule, block_check, last_roll, policy_kind, policy_weights,
-                                               policy_lookahead, max_plies, deficit, ws, scoring)
+                                               policy_lookahead, max_plies, deficit, ws, scoring, evaluators)
         plies[0] += turns
         if result == SCORED:
             scored[stratum] += 1
@@ -371,7 +375,7 @@ def play_games(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed,
 @njit(cache=True)
 def play_duel(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, stratify,
               head_rule, block_check, last_roll, policy_kind, policy_weights, policy_lookahead, max_plies,
-              joint, deficit, plies):
+              joint, deficit, plies, evaluators):
     """Duplicate games: each dice sequence with side 0's policy (A) as White, then as Black.
 
     joint[r1, r2] counts pairs by the root side's results: r1 with A on the root side,
@@ -384,13 +388,16 @@ def play_duel(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, 
     swapped = (policy_kind[::-1].copy(), policy_weights[::-1].copy(), policy_lookahead[::-1].copy())
     a_first = by_side if root_white else swapped
     b_first = swapped if root_white else by_side
+    evals_swapped = Evaluators(evaluators.black, evaluators.white)
+    a_evals = evaluators if root_white else evals_swapped
+    b_evals = evals_swapped if root_white else evaluators
     for game in range(game_lo, game_hi):
         r1, t1, _ = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify, head_rule,
                                   block_check, last_roll, a_first[0], a_first[1], a_first[2], max_plies,
-                                  deficit, ws, scoring)
+                                  deficit, ws, scoring, a_evals)
         r2, t2, _ = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify, head_rule,
                                   block_check, last_roll, b_first[0], b_first[1], b_first[2], max_plies,
-                                  deficit, ws, scoring)
+                                  deficit, ws, scoring, b_evals)
         joint[r1, r2] += 1
         plies[0] += t1 + t2
 
@@ -398,14 +405,14 @@ def play_duel(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, 
 @njit(cache=True)
 def play_games_each(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, stratify,
                     head_rule, block_check, last_roll, policy_kind, policy_weights, policy_lookahead, max_plies,
-                    results, deficit, plies):
+                    results, deficit, plies, evaluators):
     """Like `play_games`, but write each game's result code into results[game - game_lo]."""
     ws = workspace()
     scoring = no_scoring()
     for game in range(game_lo, game_hi):
         result, turns, _ = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify,
                                          head_rule, block_check, last_roll, policy_kind, policy_weights,
-                                         policy_lookahead, max_plies, deficit, ws, scoring)
+                                         policy_lookahead, max_plies, deficit, ws, scoring, evaluators)
         results[game - game_lo] = result
         plies[0] += turns
 
@@ -413,7 +420,7 @@ def play_games_each(root_board, root_white, root_d1, root_d2, game_lo, game_hi, 
 @njit(cache=True)
 def play_games_values(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, stratify,
                       head_rule, block_check, last_roll, policy_kind, policy_weights, policy_lookahead, max_plies,
-                      deficit, plies, opts, tables, coefs, probs, probs_adj):
+                      deficit, plies, opts, tables, coefs, probs, probs_adj, evaluators):
     """Like `play_games`, but write each game's result-code probabilities for the root side (one-hot for a
     finished game) into probs[game - game_lo], and the same minus the game's luck into probs_adj."""
     ws = workspace()
@@ -424,7 +431,7 @@ def play_games_values(root_board, root_white, root_d1, root_d2, game_lo, game_hi
     for game in range(game_lo, game_hi):
         result, turns, _ = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify,
                                          head_rule, block_check, last_roll, policy_kind, policy_weights,
-                                         policy_lookahead, max_plies, deficit, ws, scoring)
+                                         policy_lookahead, max_plies, deficit, ws, scoring, evaluators)
         plies[0] += turns
         if result != SCORED:
             for k in range(N_RESULTS):

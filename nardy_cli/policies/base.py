@@ -161,20 +161,35 @@ class CompiledPolicy(Policy):
         w[: weights.size] = weights
         return w
 
-    def chooser(self):
-        """(compiled chooser, kind code) that picks this policy's play, as the game kernel does."""
+    @property
+    def kernel_kind(self) -> int:
+        """Its kind code in the game kernel: the built-in evaluator's, or `kernels.user.USER` for a user's function."""
         if self.evaluator is None:
-            return choose_play, self.kind
+            return self.kind
+        from ..kernels.user import USER
+        return USER
+
+    def kernel_evaluator(self):
+        """Its evaluator as the game kernel's first-class function argument (`no_evaluator` for a built-in)."""
         from ..kernels import user
-        return user.kernels(self.evaluator, self.evaluator)[0], user.USER_A
+        if self.evaluator is None:
+            return user.no_evaluator()
+        try:
+            return user.first_class(self.evaluator)
+        except Exception as exc:   # numba's typing and lowering errors have no common base
+            lines = [line for line in str(exc).splitlines() if line.strip() and not line.startswith("Failed in")]
+            raise PolicyError(f"policy {self.name!r}: its evaluator cannot score a board (int8[24] -> float): "
+                              f"{lines[0] if lines else type(exc).__name__}") from None
 
     def pick(self, turn: Turn) -> int:
         """The kernel's choice among the turn's results (same chooser, same random stream)."""
-        choose, kind = self.chooser()
+        if self.evaluator is not None:
+            from ..kernels.user import best_by
+            return int(best_by(turn.boards, len(turn.plays), self.kernel_evaluator()))
         rules = turn.rules
-        return int(choose(turn.boards.copy(), len(turn.plays), kind, self.kernel_params(rules), self.lookahead,
-                          turn.rstate, turn.position.turn == "w", rules.head_code, rules.block_code,
-                          *turn.scratch.arrays(), turn.choice))
+        return int(choose_play(turn.boards.copy(), len(turn.plays), self.kind, self.kernel_params(rules),
+                               self.lookahead, turn.rstate, turn.position.turn == "w", rules.head_code,
+                               rules.block_code, *turn.scratch.arrays(), turn.choice))
 
     def kernel_params(self, rules) -> np.ndarray:
         """`weight_array(rules)`, computed once per rules (the network's vector is not free)."""

@@ -166,14 +166,14 @@ def values_chunk(spec: GameSpec, key, lo: int, hi: int) -> _Values:
     from ..games.spec import MAX_PLIES
     board, _, _ = spec.position.board()
     rules = spec.rules
-    sides, _ = kernel_policies(spec.white, spec.black, rules)
+    sides, evaluators = kernel_policies(spec.white, spec.black, rules)
     probs = np.zeros((hi - lo, N_RESULTS))
     adj = np.zeros((hi - lo, N_RESULTS))
     opts, tables, coefs, _, _ = kernel_arguments(spec.scoring, rules)
     play_games_values(board, spec.position.turn == "w", 0, 0, lo, hi, np.uint64(spec.seed), spec.stratify,
                       rules.head_code, rules.block_code, rules.last_roll, *sides, MAX_PLIES,
                       np.zeros((2, N_DEFICIT), dtype=np.int64), np.zeros(1, dtype=np.int64), opts, tables, coefs,
-                      probs, adj)
+                      probs, adj, evaluators)
     out = _Values()
     # the candidate position's side to move is the opponent of the player who made the play
     out.chunks[(key, lo)] = (probs[:, _SWAP], adj[:, _SWAP])

@@ -32,3 +32,9 @@ def forward_squares(board):
         if board[p] > 0:
             s += board[p] * p * p
     return s
+
+
+@njit
+def returns_the_board(board):
+    """Not an evaluator: returns the board itself instead of a number."""
+    return board
