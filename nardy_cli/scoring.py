@@ -20,7 +20,7 @@ import numpy as np
 from .errors import ArgumentError
 from .kernels.board import N_RESULTS
 from .kernels.game import (FIX_SCALE, N_FRAC, N_OPTS, O_DB_POLICY, O_EXACT_BEAROFF, O_TRUNCATE, O_VR,
-                           X_ADJ, X_EQ, X_EQ2, X_EQ_ADJ, X_EQ_ADJ2, X_KEY2, X_KEY_ADJ2, X_P)
+                           ScoringArgs, X_ADJ, X_EQ, X_EQ2, X_EQ_ADJ, X_EQ_ADJ2, X_KEY2, X_KEY_ADJ2, X_P)
 from .rules import Rules
 from .stats import INDICATORS, PROB_KEYS, result_values
 
@@ -90,8 +90,8 @@ def logistic_coefficients() -> np.ndarray:
 INDICATOR_MATRIX = np.array([INDICATORS[k] for k in PROB_KEYS], dtype=np.float64)
 
 
-def kernel_arguments(scoring: Scoring, rules: Rules) -> tuple:
-    """(opts, tables, coefs, values, indicators) for `kernels.game.play_games`."""
+def kernel_arguments(scoring: Scoring, rules: Rules) -> ScoringArgs:
+    """The scored game loop's inputs (opts, tables, coefs, values, indicators) for `kernels.game.play_games`."""
     from .bearoff import empty_tables, tables
     opts = np.zeros(N_OPTS, dtype=np.int64)
     opts[O_EXACT_BEAROFF] = int(bool(scoring.exact_bearoff))
@@ -100,7 +100,7 @@ def kernel_arguments(scoring: Scoring, rules: Rules) -> tuple:
     opts[O_DB_POLICY] = int(bool(scoring.exact_bearoff if scoring.bearoff_policy is None else scoring.bearoff_policy))
     need_db = scoring.active or bool(opts[O_DB_POLICY])
     tabs = tables(rules).arrays() if need_db else empty_tables()
-    return opts, tabs, logistic_coefficients(), result_values(rules.points), INDICATOR_MATRIX
+    return ScoringArgs(opts, tabs, logistic_coefficients(), result_values(rules.points), INDICATOR_MATRIX)
 
 
 def new_frac() -> np.ndarray:

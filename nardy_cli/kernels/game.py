@@ -6,6 +6,8 @@ stratum, deficit per side), so sums over chunks are exact and order-free.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -18,6 +20,39 @@ from .movegen import enumerate_plays, memo_arrays
 from .rng import policy_state, roll_index
 from .user import USER, Evaluators, best_by
 from .value import position_probs, swap_view, value_probs, value_scratch
+
+class GameSetup(NamedTuple):
+    """What every game of a chunk starts from and plays by (`games.compiled_loop.game_setup` makes it)."""
+
+    board: np.ndarray     # int8[24]: the root position, mover-relative
+    white: bool           # the side to move at the root is White
+    d1: int               # the root position's own dice (high, low), or 0, 0
+    d2: int
+    seed: np.uint64
+    stratify: bool        # stratify the first two rolls (see `game_dice`)
+    head_rule: int        # the rules' codes (`Rules.head_code`, `block_code`, `last_roll`)
+    block_check: int
+    last_roll: bool
+    max_plies: int        # a game still going after this many plies is UNFINISHED
+
+
+class SidePolicies(NamedTuple):
+    """Each side's compiled policy (index 0 White, 1 Black); users' functions travel in `user.Evaluators`."""
+
+    kinds: np.ndarray       # int64[2]: evaluator kind codes (user.USER for a user's evaluator)
+    params: np.ndarray      # float64[2, L], L >= N_WEIGHTS: each side's parameters, zero-padded
+    lookahead: np.ndarray   # bool[2]
+
+
+class ScoringArgs(NamedTuple):
+    """The scored loop's inputs (`scoring.kernel_arguments`): options, databases, models, points."""
+
+    opts: np.ndarray        # int64[N_OPTS]: O_EXACT_BEAROFF, O_TRUNCATE, O_VR, O_DB_POLICY
+    tables: tuple           # the bear-off databases' arrays (empty when not needed)
+    coefs: np.ndarray       # the logistic outcome model
+    values: np.ndarray      # points of each result code (equity)
+    indicators: np.ndarray  # [key, result code]: the reported probabilities (stats.PROB_KEYS)
+
 
 # deficit array columns, per side
 F_ROLLED = 0      # 0..5: steps of face f+1 rolled
@@ -219,12 +254,10 @@ def bearoff_pick(boards, n, mover_white, last_roll, tables, vscratch, pbuf):
 
 
 @njit(cache=True)
-def play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify, head_rule, block_check,
-                  last_roll, policy_kind, policy_weights, policy_lookahead, max_plies, deficit, ws, scoring,
-                  evaluators):
-    """Play game number `game` to its end; return (result code for the root side, plies, stratum).
+def play_one_game(setup, game, policies, evaluators, deficit, ws, scoring):
+    """Play game number `game` of `setup` to its end; return (result code for the root side, plies, stratum).
 
-    `policy_kind[s]`, `policy_weights[s]`, `policy_lookahead[s]` choose side s's plays (0 White,
+    `policies` (`SidePolicies`) and `evaluators` choose side s's plays (0 White,
     1 Black); deficit figures are added into `deficit[side]`.  `scoring` is
     (opts, tables, coefs, gvec, luck, sws): with `opts[O_EXACT_BEAROFF]` the game stops once
     both sides are all home and is scored by the bear-off databases, with `opts[O_TRUNCATE]`
@@ -236,6 +269,8 @@ def play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify
     (out_boards, out_from, out_die, memo, memo_stamp, s_boards, s_from, s_die, s_memo, s_stamp, board, rstate,
      choice) = ws
     opts, tables, coefs, gvec, luck, sws = scoring
+    root_board, root_white, root_d1, root_d2, seed, stratify, head_rule, block_check, last_roll, max_plies = setup
+    policy_kind, policy_weights, policy_lookahead = policies
     board[:] = root_board
     mover_white = root_white
     rstate[0] = policy_state(seed, game)
@@ -340,17 +375,16 @@ def add_scored(frac, stratum, p, luck, values, indicators):
 
 
 @njit(cache=True)
-def play_games(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, stratify,
-               head_rule, block_check, last_roll, policy_kind, policy_weights, policy_lookahead, max_plies,
-               counts, deficit, plies, opts, tables, coefs, values, indicators, frac, scored, evaluators):
+def play_games(setup, game_lo, game_hi, policies, evaluators, args, counts, deficit, plies, frac, scored):
     """Play games game_lo..game_hi-1 and add counts[stratum, result], deficits and plies.
 
-    With any option of `opts` on (see `play_one_game`), every game's probabilities
+    With any option of `args.opts` on (see `play_one_game`), every game's probabilities
     (one-hot for a finished game) and their luck-adjusted copy also go into the
-    fixed-point sums `frac[stratum]` (equity by `values`, reported probabilities by
-    `indicators`), and games stopped early are counted in `scored[stratum]`
+    fixed-point sums `frac[stratum]` (equity by `args.values`, reported probabilities by
+    `args.indicators`), and games stopped early are counted in `scored[stratum]`
     instead of `counts`.
     """
+    opts, tables, coefs, values, indicators = args
     ws = workspace()
     sws = score_workspace()
     gvec = np.zeros(N_RESULTS)
@@ -358,9 +392,7 @@ def play_games(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed,
     scoring = (opts, tables, coefs, gvec, luck, sws)
     fractional = opts[O_EXACT_BEAROFF] != 0 or opts[O_TRUNCATE] >= 0 or opts[O_VR] != 0
     for game in range(game_lo, game_hi):
-        result, turns, stratum = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify,
-                                               head_rule, block_check, last_roll, policy_kind, policy_weights,
-                                               policy_lookahead, max_plies, deficit, ws, scoring, evaluators)
+        result, turns, stratum = play_one_game(setup, game, policies, evaluators, deficit, ws, scoring)
         plies[0] += turns
         if result == SCORED:
             scored[stratum] += 1
@@ -373,65 +405,52 @@ def play_games(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed,
 
 
 @njit(cache=True)
-def play_duel(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, stratify,
-              head_rule, block_check, last_roll, policy_kind, policy_weights, policy_lookahead, max_plies,
-              joint, deficit, plies, evaluators):
+def play_duel(setup, game_lo, game_hi, policies, evaluators, joint, deficit, plies):
     """Duplicate games: each dice sequence with side 0's policy (A) as White, then as Black.
 
     joint[r1, r2] counts pairs by the root side's results: r1 with A on the root side,
-    r2 with B there; `policy_*` hold A at index 0 and B at 1.
+    r2 with B there; `policies` and `evaluators` hold A at index 0 and B at 1.
     """
     ws = workspace()
     scoring = no_scoring()
-    # per-side policy arrays (index 0 White) with A, then B, playing the root side
-    by_side = (policy_kind, policy_weights, policy_lookahead)
-    swapped = (policy_kind[::-1].copy(), policy_weights[::-1].copy(), policy_lookahead[::-1].copy())
-    a_first = by_side if root_white else swapped
-    b_first = swapped if root_white else by_side
+    # per-side policies (index 0 White) with A, then B, playing the root side
+    swapped = SidePolicies(policies.kinds[::-1].copy(), policies.params[::-1].copy(),
+                           policies.lookahead[::-1].copy())
     evals_swapped = Evaluators(evaluators.black, evaluators.white)
-    a_evals = evaluators if root_white else evals_swapped
-    b_evals = evals_swapped if root_white else evaluators
+    a_first = policies if setup.white else swapped
+    b_first = swapped if setup.white else policies
+    a_evals = evaluators if setup.white else evals_swapped
+    b_evals = evals_swapped if setup.white else evaluators
     for game in range(game_lo, game_hi):
-        r1, t1, _ = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify, head_rule,
-                                  block_check, last_roll, a_first[0], a_first[1], a_first[2], max_plies,
-                                  deficit, ws, scoring, a_evals)
-        r2, t2, _ = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify, head_rule,
-                                  block_check, last_roll, b_first[0], b_first[1], b_first[2], max_plies,
-                                  deficit, ws, scoring, b_evals)
+        r1, t1, _ = play_one_game(setup, game, a_first, a_evals, deficit, ws, scoring)
+        r2, t2, _ = play_one_game(setup, game, b_first, b_evals, deficit, ws, scoring)
         joint[r1, r2] += 1
         plies[0] += t1 + t2
 
 
 @njit(cache=True)
-def play_games_each(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, stratify,
-                    head_rule, block_check, last_roll, policy_kind, policy_weights, policy_lookahead, max_plies,
-                    results, deficit, plies, evaluators):
+def play_games_each(setup, game_lo, game_hi, policies, evaluators, results, deficit, plies):
     """Like `play_games`, but write each game's result code into results[game - game_lo]."""
     ws = workspace()
     scoring = no_scoring()
     for game in range(game_lo, game_hi):
-        result, turns, _ = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify,
-                                         head_rule, block_check, last_roll, policy_kind, policy_weights,
-                                         policy_lookahead, max_plies, deficit, ws, scoring, evaluators)
+        result, turns, _ = play_one_game(setup, game, policies, evaluators, deficit, ws, scoring)
         results[game - game_lo] = result
         plies[0] += turns
 
 
 @njit(cache=True)
-def play_games_values(root_board, root_white, root_d1, root_d2, game_lo, game_hi, seed, stratify,
-                      head_rule, block_check, last_roll, policy_kind, policy_weights, policy_lookahead, max_plies,
-                      deficit, plies, opts, tables, coefs, probs, probs_adj, evaluators):
+def play_games_values(setup, game_lo, game_hi, policies, evaluators, args, deficit, plies, probs, probs_adj):
     """Like `play_games`, but write each game's result-code probabilities for the root side (one-hot for a
     finished game) into probs[game - game_lo], and the same minus the game's luck into probs_adj."""
+    opts, tables, coefs = args.opts, args.tables, args.coefs
     ws = workspace()
     sws = score_workspace()
     gvec = np.zeros(N_RESULTS)
     luck = np.zeros(N_RESULTS)
     scoring = (opts, tables, coefs, gvec, luck, sws)
     for game in range(game_lo, game_hi):
-        result, turns, _ = play_one_game(root_board, root_white, root_d1, root_d2, game, seed, stratify,
-                                         head_rule, block_check, last_roll, policy_kind, policy_weights,
-                                         policy_lookahead, max_plies, deficit, ws, scoring, evaluators)
+        result, turns, _ = play_one_game(setup, game, policies, evaluators, deficit, ws, scoring)
         plies[0] += turns
         if result != SCORED:
             for k in range(N_RESULTS):
