@@ -67,6 +67,10 @@ class BearoffError(NardyError):
     """A position outside the bear-off databases (a side not all home)."""
 
 
+class FilterError(NardyError):
+    """A staged analysis's stage filter that is neither a margin (0.2) nor a count (top5)."""
+
+
 class NoGamesError(NardyError):
     """A run that ended (interrupted) before any game finished: there is nothing to report."""
 
@@ -85,6 +89,10 @@ class PositionsFileError(NardyError):
 
 class PolicyError(NardyError):
     """An unknown, unimportable or misbehaving policy."""
+
+
+class FilterError(NardyError):
+    """A stage filter of the staged analysis that is neither a margin (0.2) nor a count (top5)."""
 
 
 class ExecutorError(NardyError):

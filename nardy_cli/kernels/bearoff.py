@@ -50,11 +50,6 @@ def _compositions() -> np.ndarray:
 COMP = _compositions()
 
 
-def n_boards(n: int) -> int:
-    """Home boards with at most n checkers."""
-    return int(COMP[n, N_HOME + 1])
-
-
 @njit(cache=True)
 def rank(counts, n, comp):
     """Rank of a home board (six counts, at most n checkers) among all such boards."""

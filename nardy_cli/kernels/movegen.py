@@ -25,7 +25,6 @@ MAX_RESULTS = 4096
 OVERFLOW = -1
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_ONE = np.uint64(1)
 _SHIFT_TAG = np.uint64(60)
 
 

@@ -21,7 +21,7 @@ import pandas as pd
 from .. import __version__
 from ..dice import Dice, parse_dice
 from ..engine import legal_plays
-from ..errors import NardyError, PolicyError
+from ..errors import ArgumentError, FilterError, NoGamesError, PolicyError
 from ..games import CHUNK, DEFAULT_SEED, GameSpec, policy_pair, require_in_play
 from ..kernels.board import DRAW, LOSE_BASE, N_RESULTS, UNFINISHED
 from ..kernels.game import N_DEFICIT, N_STRATA, play_games_values
@@ -33,10 +33,6 @@ from ..stats import INDICATORS, PROB_KEYS, result_values
 
 DEFAULT_FILTER = ("0.25", "0.08")
 _SWAP = np.array([LOSE_BASE + i for i in range(4)] + [i for i in range(4)] + [DRAW, UNFINISHED], dtype=np.int64)
-
-
-class FilterError(NardyError):
-    """A stage filter that is neither a margin (0.2) nor a count (top5)."""
 
 
 @dataclass(frozen=True)
@@ -162,18 +158,14 @@ class _Values:
 
 def values_chunk(spec: GameSpec, key, lo: int, hi: int) -> _Values:
     """Play games lo..hi-1 of `spec` in the compiled loop; keep each game's plain and luck-adjusted equity."""
-    from ..games.compiled_loop import kernel_policies
+    from ..games.compiled_loop import game_setup, kernel_policies
     from ..games.spec import MAX_PLIES
-    board, _, _ = spec.position.board()
-    rules = spec.rules
-    sides, evaluators = kernel_policies(spec.white, spec.black, rules)
+    sides, evaluators = kernel_policies(spec.white, spec.black, spec.rules)
     probs = np.zeros((hi - lo, N_RESULTS))
     adj = np.zeros((hi - lo, N_RESULTS))
-    opts, tables, coefs, _, _ = kernel_arguments(spec.scoring, rules)
-    play_games_values(board, spec.position.turn == "w", 0, 0, lo, hi, np.uint64(spec.seed), spec.stratify,
-                      rules.head_code, rules.block_code, rules.last_roll, *sides, MAX_PLIES,
-                      np.zeros((2, N_DEFICIT), dtype=np.int64), np.zeros(1, dtype=np.int64), opts, tables, coefs,
-                      probs, adj, evaluators)
+    args = kernel_arguments(spec.scoring, spec.rules)
+    play_games_values(game_setup(spec, MAX_PLIES), lo, hi, sides, evaluators, args,
+                      np.zeros((2, N_DEFICIT), dtype=np.int64), np.zeros(1, dtype=np.int64), probs, adj)
     out = _Values()
     # the candidate position's side to move is the opponent of the player who made the play
     out.chunks[(key, lo)] = (probs[:, _SWAP], adj[:, _SWAP])
@@ -211,18 +203,18 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
     from ..games.executors import run_jobs
     from ..kernels.value import one_ply, zero_ply
     if games < 1:
-        raise NardyError(f"games must be at least 1, got {games}")
+        raise ArgumentError(f"{{games}} must be at least 1, got {games}")
     if until_se is not None and until_se <= 0:
-        raise NardyError(f"the standard error target must be positive, got {until_se}")
+        raise ArgumentError(f"{{until_se}} must be positive, got {until_se}")
     if len(filters) != 2:
         raise FilterError(f"give two stage filters (0-ply to 1-ply, 1-ply to rollouts), got {len(filters)}")
     stage_filters = [StageFilter.parse(f) for f in filters]
     dice = parse_dice(dice) if isinstance(dice, str) else (dice or position.dice)
     if dice is None:
-        raise NardyError("no dice: give the roll or a position that carries dice")
+        raise ArgumentError("no dice: give {dice} or a position that carries dice")
     require_in_play(position, rules)
     white, black = policy_pair(policies)
-    if not (white.in_kernel and black.in_kernel) or white.evaluator is not None or black.evaluator is not None:
+    if not all(p.is_random or p.evaluator_name is not None for p in (white, black)):   # built-in policies
         raise PolicyError("staged analysis runs built-in policies only (random, racer, heuristic, neural, lookahead:…)")
     mover = white if position.turn == "w" else black
     kind, params = _evaluator_of(mover, rules)
@@ -292,7 +284,7 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
         if until_se is not None and all(means[i][1] <= until_se for i in alive):
             break
     if not any(per_game[i] for i in keep1):
-        raise NardyError("the analysis was interrupted before any game finished")
+        raise NoGamesError("the analysis was interrupted before any game finished")
     figures = {}
     for i in keep1:
         if not per_game[i]:

@@ -8,7 +8,6 @@ weights as one that was never stopped (checkpoints fall on chunk boundaries).
 from __future__ import annotations
 
 import csv
-import json
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -170,8 +169,3 @@ def read_log(path: str | Path):
     """The learning log as a DataFrame."""
     import pandas as pd
     return pd.read_csv(path)
-
-
-def describe(net: Network) -> str:
-    """The metadata of a network as pretty JSON."""
-    return json.dumps(net.meta, indent=2, sort_keys=True)
