@@ -142,7 +142,7 @@ def bench_games() -> None:
         print(f"{name + ' rollouts, 1 core':<30}{games_per_second(name, games, 1):>12,.1f} games/s")
     for name, games in (("heuristic", 2000), ("neural", 1000)):
         gps = games_per_second(name, games, 1, Scoring())
-        print(f"{name + ' default scoring':<30}{gps:>12,.1f} games/s (exact bear-offs and VR, 1 core)")
+        print(f"{name + ' default scoring':<30}{gps:>12,.1f} games/s (the defaults: exact bear-offs, VR off, 1 core)")
     py = games_per_second((FirstPlay(), FirstPlay()), 300, 1)
     print(f"Python-object policy, 1 core  {py:>12,.1f} games/s (both sides, trivial choice)")
 
