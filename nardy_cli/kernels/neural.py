@@ -238,7 +238,7 @@ def output(w2, b2, mask, hidden, probs):
 
 @njit(cache=True, inline="always")
 def unit_value(c, u):
-    """Value of truncated-unary unit `u` (0-3) of `c` >= 0 checkers on one point: c >= 1, c >= 2, c >= 3, (c - 3) / 2."""
+    """Value of unit `u` (0-3) of `c` >= 0 checkers on one point: c >= 1, c >= 2, c >= 3, (c - 3) / 2."""
     if u < 3:
         return 1.0 if c > u else 0.0
     return (c - 3) / 2.0 if c > 3 else 0.0
