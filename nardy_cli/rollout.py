@@ -15,7 +15,7 @@ import pandas as pd
 
 from . import __version__
 from .errors import ArgumentError
-from .games import (DEFAULT_SEED, OUTCOMES, GameSpec, Tally, chunks, policy_pair,
+from .games import (CHUNK, DEFAULT_SEED, OUTCOMES, GameSpec, Tally, chunks, job_size, policy_pair,
                     require_in_play, run_games)
 from .kernels.board import UNFINISHED
 from .kernels.game import F_LOST, F_ROLLED, LOST_PIPS, PARTIAL, PASSES, TURNS
@@ -151,7 +151,10 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
     trace: list[tuple[int, float, float]] = []
 
     def stop(tally: Tally) -> bool:
-        """Called each time the in-order prefix of chunks grows: trace it and apply the stop rule."""
+        """Called each time the in-order prefix of jobs grows: at each multiple of CHUNK games (and at the
+        end) trace it and apply the stop rule."""
+        if tally.games % CHUNK and tally.games < games:
+            return False
         partial = summarize(spec, tally, games, until_se, False)
         trace.append((partial.games, partial.equity, partial.equity_se))
         if until_se is None or tally.games < MIN_GAMES_UNTIL_SE:
@@ -162,7 +165,8 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
         if progress is not None:
             progress(summarize(spec, tally, games, until_se, False, name))
 
-    tally, interrupted = run_games([(spec, None, lo, hi) for lo, hi in chunks(games)], OUTCOMES, workers=workers,
+    size = job_size(games, workers if executor == "local" else 1)
+    tally, interrupted = run_games([(spec, None, lo, hi) for lo, hi in chunks(games, size)], OUTCOMES, workers=workers,
                                    executor=executor, scheduler=scheduler, stop=stop, report=report)
     result = summarize(spec, tally, games, until_se, interrupted, name)
     return replace(result, trace=tuple(t for t in trace if t[0] <= result.games))

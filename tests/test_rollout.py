@@ -77,6 +77,21 @@ def test_until_se_stops_at_the_first_chunk_whose_se_is_small_enough(pool_submits
     assert to_json(a.to_dict()) == to_json(b.to_dict())
 
 
+def test_a_short_run_is_cut_finer_so_every_worker_has_a_job(pool_submits):
+    """Catches a run shorter than one chunk per worker leaving workers idle (a 700-game rollout of a slow
+    policy ran on one core), and finer jobs that change the result or the stop rule's checkpoints."""
+    from nardy_cli.games import job_size
+    assert job_size(700, 2) == 648 and job_size(700, 1) == 1296 and job_size(5000, 2) == 1296
+    assert job_size(100, 4) == 81          # never below 1,296 / 16
+    one = rollout(START, "heuristic", games=700, seed=5, workers=1)
+    two = rollout(START, "heuristic", games=700, seed=5, workers=2)
+    assert sorted(job for _, job in pool_submits) == [(0, 648), (648, 700)]
+    assert to_json(one.to_dict()) == to_json(two.to_dict())
+    # the stop rule still looks only at whole chunks: 1,296, 2,592 ... and at the end
+    three = rollout(START, "random", games=2000, seed=4, until_se=1e-9, workers=4)
+    assert [g for g, _, _ in three.trace] == [1296, 2000]
+
+
 def test_stratification_reduces_standard_error():
     # In a short race the first roll decides much of the game, so stratifying it pays most.
     # (Both sides are home: games are played out, not scored by the bear-off databases.)

@@ -13,8 +13,8 @@
 from ..engine import require_in_play
 from .executors import EXECUTORS, default_workers
 from .run import play_chunk, run_games
-from .spec import CHUNK, DEFAULT_SEED, MAX_PLIES, GameSpec, chunks, policy_pair
+from .spec import CHUNK, DEFAULT_SEED, MAX_PLIES, GameSpec, chunks, job_size, policy_pair
 from .tally import OUTCOMES, PAIRS, RESULTS, Tally
 
 __all__ = ["CHUNK", "DEFAULT_SEED", "EXECUTORS", "MAX_PLIES", "OUTCOMES", "PAIRS", "RESULTS", "GameSpec", "Tally",
-           "chunks", "default_workers", "play_chunk", "policy_pair", "require_in_play", "run_games"]
+           "chunks", "default_workers", "job_size", "play_chunk", "policy_pair", "require_in_play", "run_games"]

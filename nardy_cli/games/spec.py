@@ -40,6 +40,18 @@ def chunks(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
     return [(lo, min(lo + size, games)) for lo in range(0, games, size)]
 
 
+def job_size(games: int, workers: int, size: int = CHUNK) -> int:
+    """Games per job: `size`, halved (down to size / 16) while `games` would give fewer jobs than workers.
+
+    Each size divides `size`, so the ordered prefix of jobs still passes every
+    multiple of `size`, where stop rules look (a short run of a slow policy then
+    uses every worker, and its results do not depend on the worker count).
+    """
+    while size % 2 == 0 and size > CHUNK // 16 and -(-games // size) < workers:
+        size //= 2
+    return size
+
+
 def policy_pair(policies: str | Policy | Sequence[str | Policy]) -> tuple[Policy, Policy]:
     """(White's, Black's) policy from one policy for both sides or a pair, each by name or object."""
     if isinstance(policies, str) or not isinstance(policies, Sequence):
