@@ -88,3 +88,22 @@ def test_named_policies_pickle_as_their_name_and_builtins_as_data():
     with pytest.raises(TypeError):
         pickle.dumps(PythonPolicy("unnamed", bot.obj))
 
+
+
+def test_ctrl_c_during_a_compiled_loop_call_waits_until_it_returns():
+    """Catches a Ctrl-C landing while numba unboxes a loop's first-class function arguments, which numba
+    turned into "TypeError: _get_wrapper_address() missing 1 required positional argument" (a rollout
+    interrupted at the wrong moment exited 1 instead of printing its partial result)."""
+    import os
+    import signal
+
+    from nardy_cli.games.compiled_loop import call_kernel
+    finished = []
+
+    def loop(x):
+        os.kill(os.getpid(), signal.SIGINT)      # arrives "inside" the call ...
+        finished.append(x)                        # ... which still runs to its end
+
+    with pytest.raises(KeyboardInterrupt):
+        call_kernel(loop, 7)
+    assert finished == [7]

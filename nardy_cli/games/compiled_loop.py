@@ -11,6 +11,9 @@ argument of the one cached game loop, `kernels/user.py`) and, for scored games,
 
 from __future__ import annotations
 
+import signal
+import threading
+
 import numpy as np
 
 from ..kernels import game
@@ -30,6 +33,24 @@ def kernel_policies(white, black, rules) -> tuple[game.SidePolicies, Evaluators]
             Evaluators(white.kernel_evaluator(), black.kernel_evaluator()))
 
 
+def call_kernel(loop, *args) -> None:
+    """Call a compiled game loop with SIGINT held back until it returns.
+
+    Numba unboxes the `Evaluators` argument (first-class functions) by unpickling
+    their signature; a Ctrl-C landing in that moment turned into a TypeError
+    instead of a KeyboardInterrupt.  The compiled loop never looks at signals, so
+    holding SIGINT loses nothing: the interrupt is raised as soon as it returns.
+    """
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        loop(*args)
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        loop(*args)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def game_setup(spec, max_plies: int) -> game.GameSetup:
     """The kernel's `GameSetup` of a game specification."""
     board, _, _ = spec.position.board()
@@ -46,11 +67,11 @@ def play_compiled(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
     sides, evaluators = kernel_policies(spec.white, spec.black, spec.rules)
     if tally.mode == OUTCOMES:
         from ..scoring import kernel_arguments
-        game.play_games(setup, lo, hi, sides, evaluators, kernel_arguments(spec.scoring, spec.rules), tally.counts,
-                        tally.deficit, tally.plies, tally.frac, tally.scored)
+        call_kernel(game.play_games, setup, lo, hi, sides, evaluators, kernel_arguments(spec.scoring, spec.rules),
+                    tally.counts, tally.deficit, tally.plies, tally.frac, tally.scored)
     elif tally.mode == PAIRS:
-        game.play_duel(setup, lo, hi, sides, evaluators, tally.counts, tally.deficit, tally.plies)
+        call_kernel(game.play_duel, setup, lo, hi, sides, evaluators, tally.counts, tally.deficit, tally.plies)
     elif tally.mode == RESULTS:
         results = np.zeros(hi - lo, dtype=np.int8)
-        game.play_games_each(setup, lo, hi, sides, evaluators, results, tally.deficit, tally.plies)
+        call_kernel(game.play_games_each, setup, lo, hi, sides, evaluators, results, tally.deficit, tally.plies)
         tally.results[lo] = results

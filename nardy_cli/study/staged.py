@@ -158,14 +158,14 @@ class _Values:
 
 def values_chunk(spec: GameSpec, key, lo: int, hi: int) -> _Values:
     """Play games lo..hi-1 of `spec` in the compiled loop; keep each game's plain and luck-adjusted equity."""
-    from ..games.compiled_loop import game_setup, kernel_policies
+    from ..games.compiled_loop import call_kernel, game_setup, kernel_policies
     from ..games.spec import MAX_PLIES
     sides, evaluators = kernel_policies(spec.white, spec.black, spec.rules)
     probs = np.zeros((hi - lo, N_RESULTS))
     adj = np.zeros((hi - lo, N_RESULTS))
     args = kernel_arguments(spec.scoring, spec.rules)
-    play_games_values(game_setup(spec, MAX_PLIES), lo, hi, sides, evaluators, args,
-                      np.zeros((2, N_DEFICIT), dtype=np.int64), np.zeros(1, dtype=np.int64), probs, adj)
+    call_kernel(play_games_values, game_setup(spec, MAX_PLIES), lo, hi, sides, evaluators, args,
+                np.zeros((2, N_DEFICIT), dtype=np.int64), np.zeros(1, dtype=np.int64), probs, adj)
     out = _Values()
     # the candidate position's side to move is the opponent of the player who made the play
     out.chunks[(key, lo)] = (probs[:, _SWAP], adj[:, _SWAP])
