@@ -39,7 +39,8 @@ def call_kernel(loop, *args) -> None:
     Numba unboxes the `Evaluators` argument (first-class functions) by unpickling
     their signature; a Ctrl-C landing in that moment turned into a TypeError
     instead of a KeyboardInterrupt.  The compiled loop never looks at signals, so
-    holding SIGINT loses nothing: the interrupt is raised as soon as it returns.
+    holding SIGINT loses nothing: the interrupt is raised as soon as it returns
+    (a first compilation in a fresh install also finishes first).
     """
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         loop(*args)
