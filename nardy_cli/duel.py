@@ -10,7 +10,8 @@ import pandas as pd
 
 from . import __version__
 from .errors import ArgumentError, NoGamesError
-from .games import CHUNK, DEFAULT_SEED, PAIRS, GameSpec, Tally, chunks, policy_pair, require_in_play, run_games
+from .games import (CHUNK, DEFAULT_SEED, PAIRS, GameSpec, Tally, chunks, job_size, policy_pair, require_in_play,
+                    run_games)
 from .kernels.board import DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, WIN_BASE
 from .policies import Policy
 from .position import START, Position
@@ -96,7 +97,8 @@ def duel(a: str | Policy, b: str | Policy, games: int = 10000, seed: int = DEFAU
         if progress is not None:
             progress(tally)
 
-    jobs = [(spec, None, lo, hi) for lo, hi in chunks(pairs, CHUNK // 2)]
+    size = job_size(pairs, workers if executor == "local" else 1, CHUNK // 2)   # a short duel uses every worker
+    jobs = [(spec, None, lo, hi) for lo, hi in chunks(pairs, size)]
     tally, interrupted = run_games(jobs, PAIRS, workers=workers, executor=executor, scheduler=scheduler,
                                    report=report)
     figures = duel_figures(tally.joint, rules)

@@ -180,12 +180,9 @@ def choose_play(boards, n, kind, weights, lookahead, rstate, mover_white, head_r
         idx, val, mask, hidden, probs = scratch.idx, scratch.val, scratch.mask, scratch.hidden, scratch.probs
         for i in range(n):
             scores[i] = neural_score(boards[i], weights, mover_white, opp, feats, idx, val, mask, hidden, probs)
-    elif kind == RACER:
+    else:       # RACER (RANDOM has returned; users' evaluators are not chosen here)
         for i in range(n):
             scores[i] = racer_score(boards[i])
-    else:
-        for i in range(n):
-            scores[i] = static_score(boards[i], kind, weights, mover_white, scratch)
     best = 0
     for i in range(1, n):
         if scores[i] > scores[best]:

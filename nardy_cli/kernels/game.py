@@ -188,7 +188,7 @@ def luck_of_roll(board, mover_white, root_white, d1, d2, opp_off, head_rule, blo
     so the term has mean 0.
     """
     v_boards, v_from, v_die, v_memo, v_stamp, replies = sws[0], sws[1], sws[2], sws[3], sws[4], sws[9]
-    if kind == RANDOM or kind >= 100:
+    if kind == RANDOM or kind == USER:
         for r in range(21):
             enumerate_plays(board, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
                             v_boards, v_from, v_die, v_memo, v_stamp)

@@ -22,7 +22,7 @@ from .. import __version__
 from ..dice import Dice, parse_dice
 from ..engine import legal_plays
 from ..errors import ArgumentError, FilterError, NoGamesError, PolicyError
-from ..games import CHUNK, DEFAULT_SEED, GameSpec, policy_pair, require_in_play
+from ..games import CHUNK, DEFAULT_SEED, GameSpec, chunks, job_size, policy_pair, require_in_play
 from ..kernels.board import DRAW, LOSE_BASE, N_RESULTS, UNFINISHED
 from ..kernels.game import N_DEFICIT, N_STRATA, play_games_values
 from ..play import Play
@@ -176,9 +176,8 @@ def round_jobs(specs: dict, alive: list[int], lo: int, hi: int, workers: int) ->
     """The jobs of one rollout round: games lo..hi-1 of every live candidate, each candidate's range cut
     into pieces when there are fewer candidates than workers (so a lone survivor uses every core; the
     per-game values are keyed by their first game, so the pieces join in order)."""
-    pieces = max(1, workers // max(len(alive), 1))
-    bounds = np.linspace(lo, hi, pieces + 1).round().astype(int)
-    return [(specs[i], i, int(a), int(b)) for i in alive for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+    size = job_size(hi - lo, max(1, workers // max(len(alive), 1)))
+    return [(specs[i], i, lo + a, lo + b) for i in alive for a, b in chunks(hi - lo, size)]
 
 
 def _mean_se(x: np.ndarray, stratify: bool) -> tuple[float, float]:
