@@ -91,7 +91,7 @@ INDICATOR_MATRIX = np.array([INDICATORS[k] for k in PROB_KEYS], dtype=np.float64
 
 
 def kernel_arguments(scoring: Scoring, rules: Rules) -> ScoringArgs:
-    """The scored game loop's inputs (opts, tables, coefs, values, indicators) for `kernels.game.play_games`."""
+    """The scored game loop's inputs (`kernels.game.ScoringArgs`) for `kernels.game.play_games`."""
     from .bearoff import empty_tables, tables
     opts = np.zeros(N_OPTS, dtype=np.int64)
     opts[O_EXACT_BEAROFF] = int(bool(scoring.exact_bearoff))
@@ -100,7 +100,9 @@ def kernel_arguments(scoring: Scoring, rules: Rules) -> ScoringArgs:
     opts[O_DB_POLICY] = int(bool(scoring.exact_bearoff if scoring.bearoff_policy is None else scoring.bearoff_policy))
     need_db = scoring.active or bool(opts[O_DB_POLICY])
     tabs = tables(rules).arrays() if need_db else empty_tables()
-    return ScoringArgs(opts, tabs, logistic_coefficients(), result_values(rules.points), INDICATOR_MATRIX)
+    from .policies.builtin import HEURISTIC
+    return ScoringArgs(opts, tabs, logistic_coefficients(), result_values(rules.points), INDICATOR_MATRIX,
+                       HEURISTIC.kernel_params(rules))
 
 
 def new_frac() -> np.ndarray:

@@ -81,7 +81,7 @@ def test_lookahead_replies_give_the_same_luck_as_a_fresh_search():
     from nardy_cli.policies.registry import get_policy
     from tests.randomgames import random_game_positions
     weights = get_policy("heuristic").kernel_params(make_rules("federation"))
-    opts, tables, coefs, _, _, sws = no_scoring()
+    opts, tables, coefs, _, _, _, sws = no_scoring()
     ws, replies_ws = Workspace(), Workspace()
     choice = choice_scratch()
     compared = not_first = 0
@@ -97,10 +97,54 @@ def test_lookahead_replies_give_the_same_luck_as_a_fresh_search():
         flip(ws.boards[pick], after)                    # the opponent to roll, in its own view
         fresh, reused = np.zeros(10), np.zeros(10)
         luck_of_roll(after, not white, True, 4, 2, 15 - opp_on_board(after), 0, 0, True, HEURISTIC, weights,
-                     tables, coefs, choice, sws, fresh)
+                     weights, tables, coefs, choice, sws, fresh)
         luck_of_replies(choice.replies[choice.searched[0]].copy(), not white, True, 4, 2, True, HEURISTIC,
                         weights, tables, coefs, choice, sws, reused)
         np.testing.assert_allclose(reused, fresh, atol=1e-12)
         compared += 1
         not_first += choice.searched[0] > 0
     assert compared > 10 and not_first > 3
+
+
+def test_screened_luck_scores_the_heuristics_top_results_of_each_roll_with_the_network():
+    """Would catch: VR's screened reply search (the luck of a turn the lookahead did not search) keeping the
+    heuristic's worst results instead of its best, keeping too few, or not letting the network choose among
+    them.  Brute force: every roll's legal results, the heuristic's top SCREEN_WIDTH (ties: the earlier
+    result), the best of those by the network's double-precision equity."""
+    import numpy as np
+    from nardy_cli.kernels.board import opp_on_board
+    from nardy_cli.kernels.evaluate import (NEURAL, NO_SCREEN, ROLL_HIGH, ROLL_LOW, SCREEN_WIDTH, best_replies,
+                                            choice_scratch, heuristic_score)
+    from nardy_cli.kernels.features import opponent_terms
+    from nardy_cli.kernels.movegen import Workspace, enumerate_plays
+    from nardy_cli.kernels.neural import single_precision
+    from nardy_cli.network import default_network, result_equities
+    from nardy_cli.policies.registry import get_policy
+    from tests.randomgames import random_game_positions
+    rules = make_rules("federation")
+    screen = get_policy("heuristic").kernel_params(rules)
+    params = default_network().kernel_params(rules)
+    net = single_precision(params)
+    choice = choice_scratch()
+    ws, search_ws = Workspace(), Workspace()
+    out = np.zeros((21, 24), dtype=np.int8)
+    screened_rolls = differs_from_full = 0
+    for pos, _ in random_game_positions(60, seed=11, every=3, greedy=0.5):
+        board, white = pos.board()[0], pos.turn == "w"
+        best_replies(board, white, 0, 0, NEURAL, params, net, screen, choice, *search_ws.arrays(), out)
+        full = np.zeros((21, 24), dtype=np.int8)
+        best_replies(board, white, 0, 0, NEURAL, params, net, NO_SCREEN, choice, *search_ws.arrays(), full)
+        opp = np.zeros(choice.opp.size, dtype=np.int64)
+        opponent_terms(board, opp)
+        for r in range(21):
+            n, _ = enumerate_plays(board, 15 - opp_on_board(board), ROLL_HIGH[r], ROLL_LOW[r], 0, 0, *ws.arrays())
+            results = ws.boards[:n].copy()
+            h = np.array([heuristic_score(b, screen, np.zeros(choice.feats.size), opp) for b in results])
+            keep = sorted(range(n), key=lambda i: (-h[i], i))[:SCREEN_WIDTH]
+            eq = result_equities(results[keep], np.full(len(keep), white), rules)
+            chosen = [i for i in keep if (results[i] == out[r]).all()]
+            assert chosen, f"roll {r}: the screened search picked a result outside the heuristic's top"
+            assert eq[keep.index(chosen[0])] > eq.max() - 1e-4      # float32 search vs double-precision equity
+            screened_rolls += n > SCREEN_WIDTH
+            differs_from_full += not (full[r] == out[r]).all()
+    assert screened_rolls > 200 and differs_from_full > 0

@@ -31,6 +31,8 @@ MAX_HIDDEN = 512         # largest hidden layer the scratch space holds
 LOOKAHEAD_WIDTH = 3      # candidates searched one ply deeper, best first by the static score
 NEURAL_MARGIN = 0.12     # neural lookahead searches only candidates this close (equity) to the 0-ply best
 NEURAL_WIDTH = 2         # ... and at most this many of them
+SCREEN_WIDTH = 8         # a screened reply search scores each roll's best results by the heuristic with the network
+NO_SCREEN = np.zeros(0)  # `best_replies`' screen off: the network scores every result
 TERMINAL = 1000.0        # score of a play that bears off the last checker
 
 # the 21 rolls (high, low) and their weights out of 36
@@ -91,14 +93,16 @@ def neural_score(board, weights, mover_white, opp, feats, idx, val, mask, hidden
 
 
 @njit(cache=True)
-def best_replies(board, mover_white, head_rule, block_check, kind, weights, net, scratch, scratch_boards,
+def best_replies(board, mover_white, head_rule, block_check, kind, weights, net, screen, scratch, scratch_boards,
                  scratch_from, scratch_die, memo, memo_stamp, out):
     """out[r] = the result of roll r with the best static score for the side to move on `board` (its own
     view; colour `mover_white`); return the expected best score over the 21 rolls.
 
     The neural kind evaluates with `net` (`single_precision` of the weights): the
     first-layer sums of `board` once, then per result only the point units its
-    play changed.
+    play changed.  With heuristic weights in `screen` (not `NO_SCREEN`) it scores
+    only the SCREEN_WIDTH results of each roll the heuristic ranks first: the
+    luck of a turn the lookahead did not search, at half the cost.
     """
     opp_off = 15 - opp_on_board(board)
     total = 0.0
@@ -109,12 +113,19 @@ def best_replies(board, mover_white, head_rule, block_check, kind, weights, net,
     hidden32 = np.empty(net[1].shape[0], dtype=np.float32)
     if neural:
         point_sums(net, board, sums)
+    screened = neural and screen.shape[0] > 0
+    top = np.empty(SCREEN_WIDTH, dtype=np.int64)
+    top_score = np.empty(SCREEN_WIDTH, dtype=np.float64)
     for r in range(21):
         n, _ = enumerate_plays(board, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
                                scratch_boards, scratch_from, scratch_die, memo, memo_stamp)
+        use_top = screened and n > SCREEN_WIDTH
+        if use_top:
+            n = top_results(scratch_boards, n, screen, scratch.feats, opp, top, top_score)
         best = -1e18
         best_i = 0
-        for i in range(n):
+        for c in range(n):
+            i = top[c] if use_top else c
             if neural:
                 board_probs_from(weights, net, sums, board, scratch_boards[i], mover_white, opp, scratch.feats,
                                  scratch.idx, scratch.val, scratch.mask, hidden32, scratch.probs)
@@ -129,6 +140,28 @@ def best_replies(board, mover_white, head_rule, block_check, kind, weights, net,
         out[r] = scratch_boards[best_i]
         total += ROLL_WEIGHT[r] * best
     return total
+
+
+@njit(cache=True)
+def top_results(boards, n, weights, feats, opp, top, top_score):
+    """top[:K] = the indices of the K = len(top) results among boards[:n] with the highest heuristic
+    scores, best first (ties: the earlier result); return K."""
+    k = top.shape[0]
+    m = 0
+    for i in range(n):
+        s = heuristic_score(boards[i], weights, feats, opp)
+        if m < k:
+            m += 1
+        elif s <= top_score[k - 1]:
+            continue
+        j = m - 1
+        while j > 0 and top_score[j - 1] < s:
+            top_score[j] = top_score[j - 1]
+            top[j] = top[j - 1]
+            j -= 1
+        top_score[j] = s
+        top[j] = i
+    return m
 
 
 class ChoiceScratch(NamedTuple):
@@ -211,8 +244,9 @@ def choose_play(boards, n, kind, weights, lookahead, rstate, mover_white, head_r
             v = scores[i]
         else:
             flip(boards[i], flipped)      # the opponent to roll, in its own view
-            v = -best_replies(flipped, not mover_white, head_rule, block_check, kind, weights, net, scratch,
-                              scratch_boards, scratch_from, scratch_die, memo, memo_stamp, scratch.replies[j])
+            v = -best_replies(flipped, not mover_white, head_rule, block_check, kind, weights, net, NO_SCREEN,
+                              scratch, scratch_boards, scratch_from, scratch_die, memo, memo_stamp,
+                              scratch.replies[j])
             searched = j
         if v > best_value:
             best_value = v

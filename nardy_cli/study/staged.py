@@ -218,7 +218,8 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
     mover = white if position.turn == "w" else black
     kind, params = _evaluator_of(mover, rules)
     scoring = scoring.resolved(white, black)
-    opts, tables, coefs, values, _ = kernel_arguments(Scoring(exact_bearoff=True, vr=False), rules)
+    args = kernel_arguments(Scoring(exact_bearoff=True, vr=False), rules)
+    tables, coefs, values = args.tables, args.coefs, args.values
     plays: list[Play] = legal_plays(position, dice, rules)
     names = [str(p) for p in plays]
     boards = np.stack([Position.unchecked(p.result.white, p.result.black, position.turn).board()[0] for p in plays])
