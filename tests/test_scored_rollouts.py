@@ -148,3 +148,20 @@ def test_screened_luck_scores_the_heuristics_top_results_of_each_roll_with_the_n
             screened_rolls += n > SCREEN_WIDTH
             differs_from_full += not (full[r] == out[r]).all()
     assert screened_rolls > 200 and differs_from_full > 0
+
+
+def test_the_rollout_note_says_when_vr_did_not_pay():
+    """Would catch: a rollout whose luck-adjusted SE came out larger than the plain one (the evaluator
+    misreads the position's luck, as in the study position `forbidden-sixth-point`) printed without a word,
+    or the hint printed when VR did help."""
+    from types import SimpleNamespace
+    from nardy_cli.commands.scoring_options import scoring_note
+    params = {"vr": True, "exact_bearoff": True, "scored_games": 252, "truncate": None,
+              "plain": {"equity": 1.5815, "equity_se": 0.0210}}
+    worse = scoring_note(SimpleNamespace(params=params, equity_se=0.0227))
+    assert worse == ("variance reduction: equity SE 0.0227 (plain 0.0210, plain equity +1.5815); VR did not pay "
+                     "here (the evaluator misreads this position's luck): --no-vr is faster; 252 games ended in "
+                     "the bear-off databases")
+    better = scoring_note(SimpleNamespace(params=params, equity_se=0.0101))
+    assert better == ("variance reduction: equity SE 0.0101 (plain 0.0210, plain equity +1.5815); 252 games ended "
+                      "in the bear-off databases")

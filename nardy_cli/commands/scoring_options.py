@@ -38,6 +38,8 @@ def scoring_note(result) -> str | None:
     if p.get("vr"):
         parts.append(f"variance reduction: equity SE {result.equity_se:.4f} (plain {p['plain']['equity_se']:.4f}, "
                      f"plain equity {p['plain']['equity']:+.4f})")
+        if result.equity_se > p["plain"]["equity_se"]:
+            parts.append("VR did not pay here (the evaluator misreads this position's luck): --no-vr is faster")
     if p.get("exact_bearoff"):
         parts.append(f"{p.get('scored_games', 0)} games ended in the bear-off databases")
     if p.get("truncate") is not None:
