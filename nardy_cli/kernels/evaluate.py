@@ -102,7 +102,7 @@ def best_replies(board, mover_white, head_rule, block_check, kind, weights, net,
     first-layer sums of `board` once, then per result only the point units its
     play changed.  With heuristic weights in `screen` (not `NO_SCREEN`) it scores
     only the SCREEN_WIDTH results of each roll the heuristic ranks first: the
-    luck of a turn the lookahead did not search, at half the cost.
+    luck of a turn the lookahead did not search, for about 60% of the cost.
     """
     opp_off = 15 - opp_on_board(board)
     total = 0.0

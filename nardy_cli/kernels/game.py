@@ -186,9 +186,9 @@ def luck_of_roll(board, mover_white, root_white, d1, d2, opp_off, head_rule, blo
     The value of a roll is the evaluator's probabilities after the play the
     mover's static score prefers (`best_replies`; the first of the results for
     the random policy and users' evaluators); the same function for every roll,
-    so the term has mean 0.  The network scores only the results the heuristic
-    weights `screen` rank first (`best_replies`): still one function for every
-    roll, for half the cost of a full search.
+    so the term has mean 0.  For the neural kind the network scores only the
+    results the heuristic weights `screen` rank first (`best_replies`): still one
+    function for every roll, for about 60% of a full search's cost.
     """
     v_boards, v_from, v_die, v_memo, v_stamp, replies = sws[0], sws[1], sws[2], sws[3], sws[4], sws[9]
     if kind == RANDOM or kind == USER:
