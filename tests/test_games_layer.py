@@ -90,20 +90,31 @@ def test_named_policies_pickle_as_their_name_and_builtins_as_data():
 
 
 
-def test_ctrl_c_during_a_compiled_loop_call_waits_until_it_returns():
+@pytest.mark.parametrize("other_thread", [False, True])
+def test_ctrl_c_during_a_compiled_loop_call_waits_until_it_returns(other_thread):
     """Catches a Ctrl-C landing while numba unboxes a loop's first-class function arguments, which numba
     turned into "TypeError: _get_wrapper_address() missing 1 required positional argument" (a rollout
-    interrupted at the wrong moment exited 1 instead of printing its partial result)."""
+    interrupted at the wrong moment exited 1 instead of printing its partial result); with another thread
+    alive (Dask's, tqdm's), a SIGINT merely blocked in the main thread went to that thread and Python
+    raised it in the main thread all the same (a fresh-clone `make test` failed so)."""
     import os
     import signal
+    import threading
+    import time
 
     from nardy_cli.games.compiled_loop import call_kernel
     finished = []
 
     def loop(x):
         os.kill(os.getpid(), signal.SIGINT)      # arrives "inside" the call ...
-        finished.append(x)                        # ... which still runs to its end
+        time.sleep(0.2)                           # ... (time for another thread to take it) ...
+        sum(range(10))                            # ... Python code runs on (numba's unpickling) ...
+        finished.append(x)                        # ... and the call still runs to its end
 
+    stop = threading.Event()
+    helper = threading.Thread(target=stop.wait, daemon=True)
+    if other_thread:
+        helper.start()
     # Python's own handler, even when the suite runs as a background job (which ignores SIGINT)
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
@@ -111,4 +122,6 @@ def test_ctrl_c_during_a_compiled_loop_call_waits_until_it_returns():
             call_kernel(loop, 7)
     finally:
         signal.signal(signal.SIGINT, previous)
+        stop.set()
     assert finished == [7]
+    assert signal.getsignal(signal.SIGINT) is previous

@@ -34,22 +34,29 @@ def kernel_policies(white, black, rules) -> tuple[game.SidePolicies, Evaluators]
 
 
 def call_kernel(loop, *args) -> None:
-    """Call a compiled game loop with SIGINT held back until it returns.
+    """Call a compiled game loop with a Ctrl-C held back until it returns.
 
     Numba unboxes the `Evaluators` argument (first-class functions) by unpickling
-    their signature; a Ctrl-C landing in that moment turned into a TypeError
-    instead of a KeyboardInterrupt.  The compiled loop never looks at signals, so
-    holding SIGINT loses nothing: the interrupt is raised as soon as it returns
-    (a first compilation in a fresh install also finishes first).
+    their signature in Python code; a KeyboardInterrupt raised there turned into a
+    TypeError.  So while the loop runs, SIGINT's Python handler only notes the
+    signal, and the signal is raised again as soon as the loop returns (the
+    compiled loop never looks at signals, so nothing is lost; a first compilation
+    in a fresh install also finishes first).  A Python handler, not a blocked
+    signal: a process-wide SIGINT blocked in the main thread is delivered to any
+    other thread (Dask's, tqdm's), and Python then raises it in the main thread
+    all the same.
     """
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
-        loop(*args)
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is None:
+        loop(*args)         # only the main thread sets handlers; None: a handler Python cannot put back
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
     try:
         loop(*args)
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            signal.raise_signal(signal.SIGINT)
 
 
 def game_setup(spec, max_plies: int) -> game.GameSetup:
