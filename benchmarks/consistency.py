@@ -1,0 +1,119 @@
+"""The network's one-ply inconsistency on positions met in self-play from each study position.
+
+For a position P (side to roll), the inconsistency is the mean over the 21 rolls
+of the equity after the play the network prefers, minus the network's static
+equity of P (both in the roller's view). VR's residual is the sum of these over
+a game's turns, so where their RMS is large VR removes little variance
+(docs/rollouts.md, benchmarks/variance-results.md).
+
+Usage: python benchmarks/consistency.py [--games 300] [--seed 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+from numba import njit
+
+from nardy_cli.bearoff import tables
+from nardy_cli.kernels.board import IN_PLAY, flip, game_status, on_board, opp_on_board
+from nardy_cli.kernels.bearoff import both_home
+from nardy_cli.kernels.evaluate import NEURAL, NO_SCREEN, ROLL_WEIGHT, best_replies, choice_scratch, choose_play
+from nardy_cli.kernels.movegen import enumerate_plays, memo_arrays
+from nardy_cli.kernels.neural import single_precision
+from nardy_cli.kernels.value import equity_of_probs, position_probs, value_probs, value_scratch
+from nardy_cli.network import default_network
+from nardy_cli.positions_file import read_positions
+from nardy_cli.rules import PRESETS
+from nardy_cli.scoring import logistic_coefficients
+from nardy_cli.stats import result_values
+
+
+@njit
+def self_play_positions(params, root, root_white, seed, games, head_rule, block_check, last_roll, out, out_white):
+    """Positions (side to roll, before both sides are home) of `games` neural 0-ply games from `root`."""
+    np.random.seed(seed)
+    boards = np.zeros((4096, 24), np.int8)
+    steps_from = np.zeros((4096, 4), np.int8)
+    steps_die = np.zeros((4096, 4), np.int8)
+    memo, stamp = memo_arrays()
+    s_boards = np.zeros((4096, 24), np.int8)
+    s_from = np.zeros((4096, 4), np.int8)
+    s_die = np.zeros((4096, 4), np.int8)
+    s_memo, s_stamp = memo_arrays()
+    choice = choice_scratch()
+    rstate = np.zeros(1, np.uint64)
+    board = np.empty(24, np.int8)
+    k = 0
+    for _ in range(games):
+        board[:] = root
+        white = root_white
+        while game_status(board, white, last_roll) == IN_PLAY and not (
+                both_home(board) and opp_on_board(board) > 0 and on_board(board) > 0):
+            if k < out.shape[0]:
+                out[k] = board
+                out_white[k] = white
+                k += 1
+            d1, d2 = np.random.randint(1, 7), np.random.randint(1, 7)
+            if d1 < d2:
+                d1, d2 = d2, d1
+            n, _ = enumerate_plays(board, 15 - opp_on_board(board), d1, d2, head_rule, block_check, boards,
+                                   steps_from, steps_die, memo, stamp)
+            pick = choose_play(boards, n, NEURAL, params, False, rstate, white, head_rule, block_check, s_boards,
+                               s_from, s_die, s_memo, s_stamp, choice)
+            flip(boards[pick], board)
+            white = not white
+    return k
+
+
+@njit
+def inconsistency(params, boards, white, head_rule, block_check, last_roll, tabs, coefs, values, out):
+    """out[i] = one-ply minus static equity of boards[i] for its side to roll."""
+    choice = choice_scratch()
+    s_boards = np.zeros((4096, 24), np.int8)
+    s_from = np.zeros((4096, 4), np.int8)
+    s_die = np.zeros((4096, 4), np.int8)
+    memo, stamp = memo_arrays()
+    replies = np.zeros((21, 24), np.int8)
+    net = single_precision(params)
+    scratch = value_scratch()
+    flipped = np.empty(24, np.int8)
+    p = np.zeros(9)
+    for i in range(boards.shape[0]):
+        best_replies(boards[i], white[i], head_rule, block_check, NEURAL, params, net, NO_SCREEN, choice, s_boards,
+                     s_from, s_die, memo, stamp, replies)
+        one = 0.0
+        for r in range(21):
+            value_probs(replies[r], white[i], last_roll, NEURAL, params, tabs, coefs, choice, scratch, p)
+            one += ROLL_WEIGHT[r] * equity_of_probs(p, values)
+        position_probs(boards[i], white[i], last_roll, NEURAL, params, tabs, coefs, choice, scratch, flipped, p)
+        out[i] = one - equity_of_probs(p, values)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args()
+    rules = PRESETS["federation"]
+    params = default_network().kernel_params(rules)
+    tabs, coefs = tables(rules).arrays(), logistic_coefficients()
+    values = np.ascontiguousarray(result_values(rules.points))
+    codes = (int(rules.head_code), int(rules.block_code), bool(rules.last_roll))
+    for entry in read_positions("positions/study.txt"):
+        board = entry.position.board()[0]
+        boards, white = np.zeros((60000, 24), np.int8), np.zeros(60000, np.bool_)
+        k = self_play_positions(params, board, entry.position.turn == "w", args.seed, args.games, *codes, boards,
+                                white)
+        if k < 50:
+            continue
+        b, w = boards[:k:3].copy(), white[:k:3].copy()       # every third position
+        out = np.zeros(len(b))
+        inconsistency(params, b, w, *codes, tabs, coefs, values, out)
+        print(f"{entry.name:24s} positions {len(b):6,d}   RMS one-ply - static {np.sqrt(np.mean(out ** 2)):.4f}",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
