@@ -146,6 +146,60 @@ def test_training_is_deterministic_resumable_and_learns(tmp_path):
     assert np.abs(a.w1 - init.w1).max() > 1e-4 and np.abs(a.w2 - init.w2).max() > 1e-4
 
 
+def test_training_games_start_from_the_starts_in_the_share_asked():
+    """Bugs caught: `--starts` positions never used, or used for every game, or some never reached; the
+    share of games from `start` not the one asked for."""
+    from nardy_cli.training.td import root_of_game
+    roots = [root_of_game(g, 4, 0.5) for g in range(6000)]
+    assert abs(roots.count(0) / 6000 - 0.5) < 0.01
+    assert {r: roots.count(r) for r in (1, 2, 3)} == pytest.approx({1: 1000, 2: 1000, 3: 1000}, abs=60)
+    assert {root_of_game(g, 1, 0.0) for g in range(100)} == {0}
+    assert {root_of_game(g, 3, 1.0) for g in range(100)} == {0}
+    assert 0 not in {root_of_game(g, 3, 0.0) for g in range(100)}
+
+
+def test_training_from_starts_and_init_is_deterministic_and_resumable(tmp_path):
+    """Bugs caught: a run with --starts/--init that forgets them on resume (the checkpoint's config), a
+    Black-to-move start handed to the games as White's, a --init run that starts from random weights."""
+    from nardy_cli.training.trainer import training_roots
+    from nardy_cli.training.trainer import TrainConfig, train
+    init = tmp_path / "init.npz"
+    save_network(new_network(16, seed=9), init)
+    starts = ("W:1x9,2x2,3,12,14,20 B:1x10,7,10,18,22,23 b", "W:20,22,24 B:19,21,23 w")
+    cfg = TrainConfig(hidden=8, seed=3, chunk=50, checkpoint_every=50, bench_every=10 ** 9, init=str(init),
+                      starts=starts, start_share=0.5, lr=1e-9, lr_floor=1e-9)
+    roots, white = training_roots(starts, PRESETS["federation"])
+    assert white.tolist() == [True, False, True]
+    assert (roots[1] == Position.parse(starts[0]).board()[0]).all()
+    a = train(tmp_path / "a", 150, cfg)
+    train(tmp_path / "b", 100, cfg)
+    b = train(tmp_path / "b", 150)                       # resumed: the config comes from the checkpoint
+    for x, y in zip((a.w1, a.b1, a.w2, a.b2), (b.w1, b.b1, b.w2, b.b2)):
+        np.testing.assert_array_equal(x, y)
+    assert a.hidden == 16 and a.meta["init"]["file"] == str(init) and tuple(a.meta["config"]["starts"]) == starts
+    np.testing.assert_allclose(a.w1, load_network(init).w1, atol=1e-6)      # a tiny rate: still the init's
+    # the small race (White to move, 3 checkers each) ends within a few plies; from `start` games are long
+    c = train(tmp_path / "c", 50, TrainConfig(hidden=8, seed=3, chunk=50, checkpoint_every=50,
+                                              bench_every=10 ** 9, starts=starts[1:], start_share=0.0))
+    from nardy_cli.training.trainer import read_log
+    assert read_log(tmp_path / "c" / "log.csv")["mean_plies"].iloc[0] < 12
+
+
+def test_train_command_rejects_a_bad_starts_file(tmp_path):
+    """Bug caught: a typo in a --starts file surfacing as a traceback (or after hours) instead of exit 2."""
+    from click.testing import CliRunner
+
+    from nardy_cli.cli import cli
+    bad = tmp_path / "starts.txt"
+    bad.write_text("one: W:1x15 B:1x15 w\ntwo: W:1x16 B:1x15 w\n")
+    r = CliRunner().invoke(cli, ["train", "--games", "10", "--output", str(tmp_path / "t"), "--starts", str(bad)])
+    assert r.exit_code == 2 and "starts.txt:2:" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(cli, ["train", "--games", "10", "--output", str(tmp_path / "t"), "--init",
+                                 str(tmp_path / "none.npz")])
+    assert r.exit_code == 2 and "none.npz" in r.output and "not found" in r.output
+    assert not (tmp_path / "t").exists()
+
+
 def test_damaged_or_missing_weights_are_one_clear_error(tmp_path):
     """Bug caught: a truncated weights file crashing deep inside numpy or numba instead of naming the file."""
     good = tmp_path / "net.npz"
@@ -253,3 +307,14 @@ def test_reply_evaluation_from_partial_sums_equals_the_full_pass(boards):
                     np.testing.assert_allclose(part, full, atol=tol, rtol=0)
                     checked += 1
     assert checked > 500
+
+
+def test_lopsided_starts_are_in_play_and_reproducible():
+    """Bug caught: training starts that are finished games (a start that trains nothing) or that change from
+    one call to the next (a run that cannot be repeated)."""
+    from nardy_cli.engine import outcome
+    from nardy_cli.training.starts import lopsided_starts
+    a, b = lopsided_starts(4, seed=5), lopsided_starts(4, seed=5)
+    assert a == b and 8 <= len(a) <= 12
+    assert all(outcome(p.position) is None and p.position.dice is None for p in a)
+    assert {p.name.split("-")[1] for p in a} <= {"ply12", "ply24", "ply36"}

@@ -15,6 +15,8 @@ Examples:
   nardy train --games 200000 --output training/run1
   nardy train --games 400000 --output training/run1        # resumes at 200,000
   nardy train --games 2000 --output /tmp/t --hidden 32 --bench-every 1000 --chunk 500
+  nardy train --games 200000 --output training/more --init nardy_cli/data/neural.npz \\
+      --starts positions/lopsided.txt --start-share 0.5 --lr 0.002
 \b
 Training runs for hours on 2 cores: start it in the background, e.g.
   nohup nardy train --games 2000000 --output training/run1 > train.log 2>&1 &
@@ -39,16 +41,29 @@ benchmark duels), log.csv (the learning curve) and learning-curve.png.
               help="Games between benchmark duels against heuristic and the best so far (a new run only).")
 @click.option("--bench-pairs", type=click.IntRange(1), default=1000, show_default=True,
               help="Duplicate-dice pairs per benchmark duel (a new run only).")
+@click.option("--init", "init", type=click.Path(dir_okay=False), default=None,
+              help="Start from this network file's weights instead of random ones (a new run only; its hidden "
+                   "size wins over --hidden).")
+@click.option("--starts", "starts_file", type=click.Path(dir_okay=False), default=None,
+              help="A positions file: training games also start from these positions (a new run only).")
+@click.option("--start-share", type=click.FloatRange(0.0, 1.0), default=None,
+              help="With --starts: the share of games still played from the start  [default: 0.5].")
 @click.option("--quiet", is_flag=True, help="No progress line.")
 @handle_errors
-def command(games, out_dir, hidden, seed, lr, lam, chunk, checkpoint_every, bench_every, bench_pairs, quiet) -> None:
+def command(games, out_dir, hidden, seed, lr, lam, chunk, checkpoint_every, bench_every, bench_pairs, init,
+            starts_file, start_share, quiet) -> None:
     """Train the neural evaluator by TD(lambda) self-play, with checkpoints and benchmark duels."""
     from pathlib import Path
 
+    from ..positions_file import read_positions
+    from ..position import format_position
     from ..training.curve import learning_curve_figure
     from ..training.trainer import LOG, TrainConfig, read_log, train
+    starts = tuple(format_position(e.position) for e in read_positions(starts_file)) if starts_file else ()
+    share = start_share if start_share is not None else (0.5 if starts else 1.0)
     config = TrainConfig(hidden=hidden, seed=seed, lr=lr, lam=lam, chunk=chunk, checkpoint_every=checkpoint_every,
-                         bench_every=bench_every, bench_pairs=bench_pairs)
+                         bench_every=bench_every, bench_pairs=bench_pairs, init=init, starts=starts,
+                         start_share=share)
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
     show = not quiet and sys.stderr.isatty()

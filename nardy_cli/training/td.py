@@ -67,9 +67,26 @@ def sgd_step(params, idx, val, m, mask, target, lr, hidden, probs, dh):
     return loss
 
 
+GOLDEN = 0.6180339887498949
+
+
 @njit(cache=True)
-def train_games(params, root_board, game_lo, game_hi, seed, lr, lam, head_rule, block_check, last_roll, stats):
-    """Play self-play games game_lo..game_hi-1 from `root_board` (White to move) and train `params` in place."""
+def root_of_game(game, n_roots, start_share):
+    """Which root game `game` starts from: 0 for a share `start_share` of the games (spread evenly by the
+    golden-ratio sequence), else roots 1..n_roots-1 in turn."""
+    if n_roots == 1 or (game * GOLDEN) % 1.0 < start_share:
+        return 0
+    return 1 + game % (n_roots - 1)
+
+
+@njit(cache=True)
+def train_games(params, roots, roots_white, start_share, game_lo, game_hi, seed, lr, lam, head_rule, block_check,
+                last_roll, stats):
+    """Play self-play games game_lo..game_hi-1 and train `params` in place.
+
+    Game g starts from roots[root_of_game(g, ...)] (mover-relative; White to move
+    when roots_white says so): roots[0] is normally the starting position.
+    """
     out_boards = np.zeros((4096, N_POINTS), dtype=np.int8)
     out_from = np.zeros((4096, 4), dtype=np.int8)
     out_die = np.zeros((4096, 4), dtype=np.int8)
@@ -91,8 +108,9 @@ def train_games(params, root_board, game_lo, game_hi, seed, lr, lam, head_rule, 
     mix = np.zeros(N_CLASSES, dtype=np.float64)
     board = np.empty(N_POINTS, dtype=np.int8)
     for game in range(game_lo, game_hi):
-        board[:] = root_board
-        mover_white = True
+        r = root_of_game(game, roots.shape[0], start_share)
+        board[:] = roots[r]
+        mover_white = roots_white[r]
         t = 0
         while t < MAX_PLIES:
             if game_status(board, mover_white, last_roll) != IN_PLAY:

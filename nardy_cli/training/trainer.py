@@ -44,6 +44,9 @@ class TrainConfig:
     checkpoint_every: int = 10_000
     bench_every: int = 50_000
     bench_pairs: int = 1_000
+    init: str | None = None          # a network file whose weights a new run starts from (None: random weights)
+    starts: tuple[str, ...] = ()     # more starting positions (notation), besides `start`
+    start_share: float = 1.0         # the share of games played from `start` (the rest: `starts` in turn)
 
     def lr_at(self, games: int) -> float:
         """The learning rate after `games` games of training."""
@@ -78,19 +81,24 @@ def train(out_dir: str | Path, games: int, config: TrainConfig | None = None,
           progress: Callable[[Progress], None] | None = None, stop: Callable[[], bool] | None = None) -> Network:
     """Train up to `games` games in total in `out_dir`, resuming from its checkpoint when there is one."""
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     ckpt = out / CHECKPOINT
     if ckpt.exists():
         net = load_network(ckpt)
-        config = TrainConfig(**net.meta["config"])
+        saved = dict(net.meta["config"])
+        config = TrainConfig(**dict(saved, starts=tuple(saved.get("starts", ()))))
     else:
         config = config or TrainConfig()
-        net = new_network(config.hidden, config.seed)
+        net = _first_network(config)
+        config = replace(config, hidden=net.hidden)
         net.meta["config"] = asdict(config)
+    if not 0.0 <= config.start_share <= 1.0:
+        raise ArgumentError(f"{{start_share}} must be between 0 and 1, got {config.start_share}")
     if config.chunk <= 0 or config.checkpoint_every % config.chunk or config.bench_every % config.chunk:
         raise ArgumentError(f"{{checkpoint_every}} ({config.checkpoint_every}) and {{bench_every}} "
                             f"({config.bench_every}) must be multiples of {{chunk}} ({config.chunk})")
     rules = PRESETS[config.preset]
+    roots, roots_white = training_roots(config.starts, rules)
+    out.mkdir(parents=True, exist_ok=True)
     params = net.flat()
     set_rules(params, rules)
     done = int(net.meta.get("games_trained", 0))
@@ -99,15 +107,16 @@ def train(out_dir: str | Path, games: int, config: TrainConfig | None = None,
     if (out / BEST).exists():
         best_net = load_network(out / BEST)
         best, best_games = best_net.kernel_params(rules), int(best_net.meta.get("games_trained", 0))
+    elif config.init is not None:
+        best = load_network(config.init).kernel_params(rules)     # a candidate must beat the weights it came from
     _truncate_log(out / LOG, done)
-    board = START.board()[0]
     last_bench = None
     while done < games and not (stop and stop()):
         stats = np.zeros(N_STATS)
         lr = config.lr_at(done)
         t0 = time.perf_counter()
-        train_games(params, board, done, done + config.chunk, np.uint64(config.seed), lr, config.lam,
-                    rules.head_code, rules.block_code, rules.last_roll, stats)
+        train_games(params, roots, roots_white, config.start_share, done, done + config.chunk,
+                    np.uint64(config.seed), lr, config.lam, rules.head_code, rules.block_code, rules.last_roll, stats)
         dt = time.perf_counter() - t0
         seconds += dt
         done += config.chunk
@@ -135,6 +144,29 @@ def train(out_dir: str | Path, games: int, config: TrainConfig | None = None,
     final = _snapshot(params, net.meta, done, seconds)
     save_network(final, ckpt)
     return final
+
+
+def _first_network(config: TrainConfig) -> Network:
+    """The weights a new run starts from: `config.init`'s (its record kept under meta["init"]), or random."""
+    if config.init is None:
+        return new_network(config.hidden, config.seed)
+    base = load_network(config.init)
+    meta = {k: v for k, v in new_network(base.hidden, config.seed).meta.items()}
+    meta["init"] = {"file": str(config.init), "games_trained": int(base.meta.get("games_trained", 0))}
+    return Network(base.w1, base.b1, base.w2, base.b2, meta)
+
+
+def training_roots(starts: tuple[str, ...], rules) -> tuple[np.ndarray, np.ndarray]:
+    """The starting boards of training games (mover-relative) and whether White moves: `start`, then `starts`."""
+    from ..engine import require_in_play
+    from ..position import parse_position
+    positions = [START]
+    for text in starts:
+        pos = parse_position(text)
+        require_in_play(pos, rules)
+        positions.append(pos.with_dice(None))
+    roots = np.stack([p.board()[0] for p in positions]).astype(np.int8)
+    return roots, np.array([p.turn == "w" for p in positions], dtype=np.bool_)
 
 
 def _snapshot(params: np.ndarray, meta: dict, games: int, seconds: float) -> Network:
