@@ -6,7 +6,7 @@ equity of P (both in the roller's view). VR's residual is the sum of these over
 a game's turns, so where their RMS is large VR removes little variance
 (docs/rollouts.md, benchmarks/variance-results.md).
 
-Usage: python benchmarks/consistency.py [--games 300] [--seed 7]
+Usage: python benchmarks/consistency.py [--games 300] [--seed 7] [--network FILE]
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from nardy_cli.kernels.evaluate import NEURAL, NO_SCREEN, ROLL_WEIGHT, best_repl
 from nardy_cli.kernels.movegen import enumerate_plays, memo_arrays
 from nardy_cli.kernels.neural import single_precision
 from nardy_cli.kernels.value import equity_of_probs, position_probs, value_probs, value_scratch
-from nardy_cli.network import default_network
+from nardy_cli.network import default_network, load_network
 from nardy_cli.positions_file import read_positions
 from nardy_cli.rules import PRESETS
 from nardy_cli.scoring import logistic_coefficients
@@ -95,9 +95,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--network", default=None, help="a network file (default: the shipped one)")
     args = ap.parse_args()
     rules = PRESETS["federation"]
-    params = default_network().kernel_params(rules)
+    params = (load_network(args.network) if args.network else default_network()).kernel_params(rules)
     tabs, coefs = tables(rules).arrays(), logistic_coefficients()
     values = np.ascontiguousarray(result_values(rules.points))
     codes = (int(rules.head_code), int(rules.block_code), bool(rules.last_roll))
