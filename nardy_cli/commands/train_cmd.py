@@ -15,8 +15,7 @@ Examples:
   nardy train --games 200000 --output training/run1
   nardy train --games 400000 --output training/run1        # resumes at 200,000
   nardy train --games 2000 --output /tmp/t --hidden 32 --bench-every 1000 --chunk 500
-  nardy train --games 200000 --output training/more --init nardy_cli/data/neural.npz \\
-      --starts positions/lopsided.txt --start-share 0.5 --lr 0.002
+  nardy train --games 200000 --output training/more --init nardy_cli/data/neural.npz --starts positions/lopsided.txt
 \b
 Training runs for hours on 2 cores: start it in the background, e.g.
   nohup nardy train --games 2000000 --output training/run1 > train.log 2>&1 &
