@@ -151,7 +151,7 @@ def _first_network(config: TrainConfig) -> Network:
     if config.init is None:
         return new_network(config.hidden, config.seed)
     base = load_network(config.init)
-    meta = {k: v for k, v in new_network(base.hidden, config.seed).meta.items()}
+    meta = dict(new_network(base.hidden, config.seed).meta)
     meta["init"] = {"file": str(config.init), "games_trained": int(base.meta.get("games_trained", 0))}
     return Network(base.w1, base.b1, base.w2, base.b2, meta)
 
