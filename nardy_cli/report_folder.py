@@ -38,10 +38,14 @@ def _umask() -> int:
     return mask
 
 
+# the file that marks a folder as one nardy wrote: rollout/study reports, `nardy deficit`, `nardy review`,
+# `nardy play`
+REPORT_MARKERS = ("results.json", "deficit.json", "review.json", "summary.json")
+
+
 def is_report_folder(path: Path) -> bool:
-    """True for an empty folder or one nardy wrote (it holds results.json or deficit.json)."""
-    return path.is_dir() and (not any(path.iterdir()) or (path / "results.json").is_file()
-                              or (path / "deficit.json").is_file())
+    """True for an empty folder or one nardy wrote (it holds one of `REPORT_MARKERS`)."""
+    return path.is_dir() and (not any(path.iterdir()) or any((path / m).is_file() for m in REPORT_MARKERS))
 
 
 def interrupted_path(final: Path) -> Path:

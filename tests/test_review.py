@@ -212,6 +212,24 @@ def test_cli_errors_are_one_line_exit_2(tmp_path, args, words):
         assert word in lines[0]
 
 
+def test_play_and_review_can_write_into_their_own_folders_again(tmp_path):
+    """Catches: a second `nardy play --output DIR` or `nardy review --output DIR` refused because the
+    folder "holds files that are not a nardy report" (only rollout and deficit folders were recognised),
+    which made a second `make demo` fail; a folder of someone else's files is still refused."""
+    for _ in range(2):
+        out = run("play", "heuristic", "racer", "--games", "1", "--seed", "5", "--output", str(tmp_path / "g"))
+        assert out.exit_code == 0, out.output
+    for _ in range(2):
+        out = run("review", str(tmp_path / "g" / "game-001.txt"), "--top", "1", "--output", str(tmp_path / "r"))
+        assert out.exit_code == 0, out.output
+    assert sorted(p.name for p in (tmp_path / "g").iterdir()) == ["game-001.txt", "summary.csv", "summary.json"]
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("keep")
+    out = CliRunner().invoke(cli, ["play", "heuristic", "racer", "--games", "1", "--output", str(tmp_path / "mine")])
+    assert out.exit_code == 2 and "not a nardy report" in out.output
+    assert (tmp_path / "mine" / "notes.txt").read_text() == "keep"
+
+
 def test_last_roll_blunder_and_its_drawn_best_result_are_drawn(tmp_path):
     """R8: White bears off its last checker; Black (B19, B24, all home) rolls 6-5 and could bear off both
     for a draw, but plays 19/24 24/off and loses.  Catches: a missed last-roll blunder, and a report that
