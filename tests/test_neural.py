@@ -318,3 +318,18 @@ def test_lopsided_starts_are_in_play_and_reproducible():
     assert a == b and 8 <= len(a) <= 12
     assert all(outcome(p.position) is None and p.position.dice is None for p in a)
     assert {p.name.split("-")[1] for p in a} <= {"ply12", "ply24", "ply36"}
+
+
+def test_train_command_passes_the_learning_rate_floor(tmp_path):
+    """Bug caught: `--lr-floor` accepted but not used (the run keeps the default floor, 0.002)."""
+    from click.testing import CliRunner
+
+    from nardy_cli.cli import cli
+    from nardy_cli.training.trainer import read_log
+    out = tmp_path / "t"
+    r = CliRunner().invoke(cli, ["train", "--games", "20", "--output", str(out), "--hidden", "8", "--chunk", "10",
+                                 "--checkpoint-every", "10", "--bench-every", "1000000", "--lr", "0.001",
+                                 "--lr-floor", "0.0005", "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert load_network(out / "checkpoint.npz").meta["config"]["lr_floor"] == 0.0005
+    assert read_log(out / "log.csv")["lr"].tolist() == [0.001, 0.001 * 0.5 ** (10 / 400_000)]

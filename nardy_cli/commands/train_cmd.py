@@ -30,6 +30,8 @@ benchmark duels), log.csv (the learning curve) and learning-curve.png.
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of weights and self-play dice (a new run only).")
 @click.option("--lr", type=click.FloatRange(min=0.0, min_open=True), default=0.005, show_default=True,
               help="Starting learning rate (a new run only).")
+@click.option("--lr-floor", type=click.FloatRange(min=0.0, min_open=True), default=0.002, show_default=True,
+              help="The learning rate halves every 400,000 games down to this floor (a new run only).")
 @click.option("--lam", type=click.FloatRange(0.0, 1.0), default=0.7, show_default=True,
               help="TD lambda (a new run only).")
 @click.option("--chunk", type=click.IntRange(1), default=2000, show_default=True,
@@ -49,7 +51,7 @@ benchmark duels), log.csv (the learning curve) and learning-curve.png.
               help="With --starts: the share of games still played from the start  [default: 0.5].")
 @click.option("--quiet", is_flag=True, help="No progress line.")
 @handle_errors
-def command(games, out_dir, hidden, seed, lr, lam, chunk, checkpoint_every, bench_every, bench_pairs, init,
+def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_every, bench_every, bench_pairs, init,
             starts_file, start_share, quiet) -> None:
     """Train the neural evaluator by TD(lambda) self-play, with checkpoints and benchmark duels."""
     from pathlib import Path
@@ -60,7 +62,7 @@ def command(games, out_dir, hidden, seed, lr, lam, chunk, checkpoint_every, benc
     from ..training.trainer import LOG, TrainConfig, read_log, train
     starts = tuple(format_position(e.position) for e in read_positions(starts_file)) if starts_file else ()
     share = start_share if start_share is not None else (0.5 if starts else 1.0)
-    config = TrainConfig(hidden=hidden, seed=seed, lr=lr, lam=lam, chunk=chunk, checkpoint_every=checkpoint_every,
+    config = TrainConfig(hidden=hidden, seed=seed, lr=lr, lr_floor=lr_floor, lam=lam, chunk=chunk, checkpoint_every=checkpoint_every,
                          bench_every=bench_every, bench_pairs=bench_pairs, init=init, starts=starts,
                          start_share=share)
     stopping = []
