@@ -89,10 +89,14 @@ def new_network(hidden: int, seed: int) -> Network:
     b1 = np.full(hidden, 0.05)
     w2 = rng.normal(0.0, 0.1 / np.sqrt(hidden), size=(kn.N_CLASSES, hidden))
     b2 = np.zeros(kn.N_CLASSES)
-    meta = {"input_version": kn.INPUT_VERSION, "inputs": kn.N_INPUTS, "hidden": hidden,
+    return Network(w1, b1, w2, b2, untrained_meta(hidden, seed))
+
+
+def untrained_meta(hidden: int, seed: int) -> dict:
+    """The record of a network no training has touched yet: its shape, inputs and seed."""
+    return {"input_version": kn.INPUT_VERSION, "inputs": kn.N_INPUTS, "hidden": hidden,
             "classes": kn.N_CLASSES, "activation": "relu", "output": "masked softmax over 9 classes",
             "seed": seed, "games_trained": 0}
-    return Network(w1, b1, w2, b2, meta)
 
 
 def save_network(net: Network, path: str | Path) -> None:

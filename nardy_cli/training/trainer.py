@@ -16,7 +16,7 @@ from typing import Callable
 import numpy as np
 
 from ..errors import ArgumentError
-from ..network import Network, load_network, new_network, save_network, set_rules
+from ..network import Network, load_network, new_network, save_network, set_rules, untrained_meta
 from ..position import START
 from ..rules import PRESETS
 from .td import N_STATS, S_GAMES, S_LOSS, S_PLIES, S_UPDATES, train_games
@@ -151,7 +151,7 @@ def _first_network(config: TrainConfig) -> Network:
     if config.init is None:
         return new_network(config.hidden, config.seed)
     base = load_network(config.init)
-    meta = dict(new_network(base.hidden, config.seed).meta)
+    meta = untrained_meta(base.hidden, config.seed)
     meta["init"] = {"file": str(config.init), "games_trained": int(base.meta.get("games_trained", 0))}
     return Network(base.w1, base.b1, base.w2, base.b2, meta)
 
