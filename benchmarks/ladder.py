@@ -18,6 +18,7 @@ from pathlib import Path
 
 from nardy_cli.duel import duel
 from nardy_cli.games import default_workers
+from nardy_cli.network import default_network
 
 POLICIES = ("random", "racer", "heuristic", "lookahead:heuristic", "neural", "lookahead:neural")
 OUT = Path(__file__).resolve().parent.parent / "docs" / "strength.md"
@@ -49,6 +50,8 @@ def main() -> None:
         rows.append((r, time.time() - t))
         print(f"{a:>20} vs {b:<20} {r.points_per_game:+.3f} [{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}] "
               f"wins {r.win_share:.1%} ({time.time() - t:.0f} s)", flush=True)
+    meta = default_network().meta
+    trained = meta.get("games_trained_in_all", meta["games_trained"])
     lines = [
         "# Strength ladder of the built-in policies",
         "",
@@ -57,6 +60,8 @@ def main() -> None:
         f"with A as White and as Black), seed {args.seed}, {default_workers()} workers, "
         f"{time.time() - started:.0f} s in all.",
         "Points per game are A's; the interval is 95%.",
+        f"The neural policies play the shipped network ({trained:,} games of self-play training in all, "
+        "docs/training.md).",
         "",
         "| A | B | games | A's points per game | 95% CI | A wins | draws | mars for / against | koks for / against |",
         "|---|---|---:|---:|---|---:|---:|---|---|",
