@@ -38,7 +38,8 @@ def equity_chart(review: GameReview) -> Figure:
                        label=f"{mark} ({len(m)})", edgecolors="black", linewidths=0.5)
     for _, row in review.worst(3).iterrows():
         ax.annotate(f"{row['turn']} {row['dice']}", (row["ply"], row["equity_white"]), textcoords="offset points",
-                    xytext=(0, 10), ha="center", fontsize=8)
+                    xytext=(0, 11), ha="center", fontsize=8, zorder=4,
+                    bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.85})
     r = review.record
     ax.set_xlabel("ply (White's and Black's turns counted separately)")
     ax.set_ylabel("equity for White (points per game)")
