@@ -19,6 +19,7 @@ from pathlib import Path
 from nardy_cli.duel import duel
 from nardy_cli.games import default_workers
 from nardy_cli.network import default_network
+from nardy_cli.training.trainer import games_in_all
 
 POLICIES = ("random", "racer", "heuristic", "lookahead:heuristic", "neural", "lookahead:neural")
 OUT = Path(__file__).resolve().parent.parent / "docs" / "strength.md"
@@ -50,8 +51,7 @@ def main() -> None:
         rows.append((r, time.time() - t))
         print(f"{a:>20} vs {b:<20} {r.points_per_game:+.3f} [{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}] "
               f"wins {r.win_share:.1%} ({time.time() - t:.0f} s)", flush=True)
-    meta = default_network().meta
-    trained = meta.get("games_trained_in_all", meta["games_trained"])
+    trained = games_in_all(default_network().meta)
     lines = [
         "# Strength ladder of the built-in policies",
         "",

@@ -160,11 +160,14 @@ def test_training_games_start_from_the_starts_in_the_share_asked():
 
 def test_training_from_starts_and_init_is_deterministic_and_resumable(tmp_path):
     """Bugs caught: a run with --starts/--init that forgets them on resume (the checkpoint's config), a
-    Black-to-move start handed to the games as White's, a --init run that starts from random weights."""
+    Black-to-move start handed to the games as White's, a --init run that starts from random weights, a
+    network continued from another that forgets the games behind its init (`games_trained_in_all`)."""
     from nardy_cli.training.trainer import training_roots
     from nardy_cli.training.trainer import TrainConfig, train
     init = tmp_path / "init.npz"
-    save_network(new_network(16, seed=9), init)
+    earlier = new_network(16, seed=9)
+    earlier.meta.update(games_trained=300, games_trained_in_all=1300)    # itself continued from another run
+    save_network(earlier, init)
     starts = ("W:1x9,2x2,3,12,14,20 B:1x10,7,10,18,22,23 b", "W:20,22,24 B:19,21,23 w")
     cfg = TrainConfig(hidden=8, seed=3, chunk=50, checkpoint_every=50, bench_every=10 ** 9, init=str(init),
                       starts=starts, start_share=0.5, lr=1e-9, lr_floor=1e-9)
@@ -177,12 +180,15 @@ def test_training_from_starts_and_init_is_deterministic_and_resumable(tmp_path):
     for x, y in zip((a.w1, a.b1, a.w2, a.b2), (b.w1, b.b1, b.w2, b.b2)):
         np.testing.assert_array_equal(x, y)
     assert a.hidden == 16 and a.meta["init"]["file"] == str(init) and tuple(a.meta["config"]["starts"]) == starts
+    assert (a.meta["games_trained"], a.meta["games_trained_in_all"]) == (150, 1450)   # every run behind it counts
+    assert b.meta["games_trained_in_all"] == 1450
     np.testing.assert_allclose(a.w1, load_network(init).w1, atol=1e-6)      # a tiny rate: still the init's
     # the small race (White to move, 3 checkers each) ends within a few plies; from `start` games are long
     c = train(tmp_path / "c", 50, TrainConfig(hidden=8, seed=3, chunk=50, checkpoint_every=50,
                                               bench_every=10 ** 9, starts=starts[1:], start_share=0.0))
     from nardy_cli.training.trainer import read_log
     assert read_log(tmp_path / "c" / "log.csv")["mean_plies"].iloc[0] < 12
+    assert c.meta["games_trained_in_all"] == 50
 
 
 def test_train_command_rejects_a_bad_starts_file(tmp_path):

@@ -152,8 +152,14 @@ def _first_network(config: TrainConfig) -> Network:
         return new_network(config.hidden, config.seed)
     base = load_network(config.init)
     meta = untrained_meta(base.hidden, config.seed)
-    meta["init"] = {"file": str(config.init), "games_trained": int(base.meta.get("games_trained", 0))}
+    meta["init"] = {"file": str(config.init), "games_trained": int(base.meta.get("games_trained", 0)),
+                    "games_trained_in_all": games_in_all(base.meta)}
     return Network(base.w1, base.b1, base.w2, base.b2, meta)
+
+
+def games_in_all(meta: dict) -> int:
+    """The self-play games behind a network: its own run's and those of every run it was continued from."""
+    return int(meta.get("games_trained_in_all", meta.get("games_trained", 0)))
 
 
 def training_roots(starts: tuple[str, ...], rules) -> tuple[np.ndarray, np.ndarray]:
@@ -171,7 +177,8 @@ def training_roots(starts: tuple[str, ...], rules) -> tuple[np.ndarray, np.ndarr
 
 def _snapshot(params: np.ndarray, meta: dict, games: int, seconds: float) -> Network:
     """A `Network` of the current parameters with its training record."""
-    m = dict(meta, games_trained=games, seconds=round(seconds, 1))
+    before = games_in_all(meta["init"]) if "init" in meta else 0      # an older record has no total: its own count
+    m = dict(meta, games_trained=games, games_trained_in_all=before + games, seconds=round(seconds, 1))
     return Network.from_flat(params, m)
 
 
