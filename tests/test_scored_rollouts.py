@@ -151,9 +151,9 @@ def test_screened_luck_scores_the_heuristics_top_results_of_each_roll_with_the_n
 
 
 def test_the_rollout_note_says_when_vr_did_not_pay():
-    """Would catch: a rollout whose luck-adjusted SE came out larger than the plain one (the evaluator
-    misreads the position's luck, as in the study position `forbidden-sixth-point`) printed without a word,
-    or the hint printed when VR did help."""
+    """Would catch: a rollout whose luck-adjusted SE came out larger than the plain one, or smaller by less
+    than VR's least CPU cost (the evaluator misreads the position's luck, as in the study position
+    `forbidden-sixth-point`), printed without a word, or the hint printed when VR did help."""
     from types import SimpleNamespace
     from nardy_cli.commands.scoring_options import scoring_note
     params = {"vr": True, "exact_bearoff": True, "scored_games": 252, "truncate": None,
@@ -162,6 +162,9 @@ def test_the_rollout_note_says_when_vr_did_not_pay():
     assert worse == ("variance reduction: equity SE 0.0227 (plain 0.0210, plain equity +1.5815); VR did not pay "
                      "here (the evaluator misreads this position's luck): --no-vr is faster; 252 games ended in "
                      "the bear-off databases")
+    barely = scoring_note(SimpleNamespace(params=params, equity_se=0.0207))    # variance / 1.03: less than VR costs
+    assert "VR did not pay here" in barely
+    assert "VR did not pay" not in scoring_note(SimpleNamespace(params=params, equity_se=0.0190))   # / 1.22: paid
     better = scoring_note(SimpleNamespace(params=params, equity_se=0.0101))
     assert better == ("variance reduction: equity SE 0.0101 (plain 0.0210, plain equity +1.5815); 252 games ended "
                       "in the bear-off databases")

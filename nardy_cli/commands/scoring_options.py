@@ -29,6 +29,11 @@ def scoring_from(exact_bearoff: bool | None, truncate: int | None, vr: bool | No
     return Scoring(exact_bearoff=exact_bearoff, truncate=truncate, vr=vr)
 
 
+# VR's CPU time over plain games' with a lookahead policy is at least 1.10 on the study positions (`race`;
+# more elsewhere, docs/rollouts.md): a variance cut smaller than this did not pay.
+VR_LEAST_COST = 1.05
+
+
 def scoring_note(result) -> str | None:
     """One line under a rollout table: which scoring was used and both standard errors."""
     p = result.params
@@ -38,7 +43,7 @@ def scoring_note(result) -> str | None:
     if p.get("vr"):
         parts.append(f"variance reduction: equity SE {result.equity_se:.4f} (plain {p['plain']['equity_se']:.4f}, "
                      f"plain equity {p['plain']['equity']:+.4f})")
-        if result.equity_se > p["plain"]["equity_se"]:
+        if (p["plain"]["equity_se"] / max(result.equity_se, 1e-300)) ** 2 < VR_LEAST_COST:
             parts.append("VR did not pay here (the evaluator misreads this position's luck): --no-vr is faster")
     if p.get("exact_bearoff"):
         parts.append(f"{p.get('scored_games', 0)} games ended in the bear-off databases")
