@@ -6,7 +6,11 @@ equity of P (both in the roller's view). VR's residual is the sum of these over
 a game's turns, so where their RMS is large VR removes little variance
 (docs/rollouts.md, benchmarks/variance-results.md).
 
-Usage: python benchmarks/consistency.py [--games 300] [--seed 7] [--network FILE]
+Usage: python benchmarks/consistency.py [--games 300] [--seed 7] [--network FILE] [--by-phase]
+                                     [--positions A,B]
+
+--by-phase also splits each position's inconsistency by who still has checkers on
+their own points 1-12 (both sides, one, neither): the share of its sum of squares.
 """
 
 from __future__ import annotations
@@ -96,13 +100,18 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--network", default=None, help="a network file (default: the shipped one)")
+    ap.add_argument("--by-phase", action="store_true", help="split by who still has checkers on points 1-12")
+    ap.add_argument("--positions", default=None, help="comma-separated study position names (default: all)")
     args = ap.parse_args()
     rules = PRESETS["federation"]
     params = (load_network(args.network) if args.network else default_network()).kernel_params(rules)
     tabs, coefs = tables(rules).arrays(), logistic_coefficients()
     values = np.ascontiguousarray(result_values(rules.points))
     codes = (int(rules.head_code), int(rules.block_code), bool(rules.last_roll))
+    names = args.positions.split(",") if args.positions else None
     for entry in read_positions("positions/study.txt"):
+        if names is not None and entry.name not in names:
+            continue
         board = entry.position.board()[0]
         boards, white = np.zeros((60000, 24), np.int8), np.zeros(60000, np.bool_)
         k = self_play_positions(params, board, entry.position.turn == "w", args.seed, args.games, *codes, boards,
@@ -114,6 +123,20 @@ def main() -> None:
         inconsistency(params, b, w, *codes, tabs, coefs, values, out)
         print(f"{entry.name:24s} positions {len(b):6,d}   RMS one-ply - static {np.sqrt(np.mean(out ** 2)):.4f}",
               flush=True)
+        if args.by_phase:
+            print_phases(b, out)
+
+
+def print_phases(boards: np.ndarray, out: np.ndarray) -> None:
+    """Each phase's count, RMS and share of the sum of squares (boards in the roller's view)."""
+    mover_back = (boards[:, :12] > 0).any(axis=1)         # the roller's own points 1-12
+    opp_back = (boards[:, 12:] < 0).any(axis=1)           # the opponent's own points 1-12
+    total = max(float(np.sum(out ** 2)), 1e-300)
+    for name, m in (("both sides on points 1-12", mover_back & opp_back), ("roller only", mover_back & ~opp_back),
+                    ("opponent only", ~mover_back & opp_back), ("neither", ~mover_back & ~opp_back)):
+        if m.any():
+            print(f"    {name:26s} positions {m.sum():6,d}   RMS {np.sqrt(np.mean(out[m] ** 2)):.4f}   "
+                  f"share of squares {np.sum(out[m] ** 2) / total:.2f}", flush=True)
 
 
 if __name__ == "__main__":
