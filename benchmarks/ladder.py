@@ -18,8 +18,7 @@ from pathlib import Path
 
 from nardy_cli.duel import duel
 from nardy_cli.games import default_workers
-from nardy_cli.network import default_network
-from nardy_cli.training.trainer import games_in_all
+from nardy_cli.network import default_network, games_in_all
 
 POLICIES = ("random", "racer", "heuristic", "lookahead:heuristic", "neural", "lookahead:neural")
 OUT = Path(__file__).resolve().parent.parent / "docs" / "strength.md"

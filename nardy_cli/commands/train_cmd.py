@@ -51,8 +51,8 @@ benchmark duels), log.csv (the learning curve) and learning-curve.png.
               help="With --starts: the share of games still played from the start  [default: 0.5].")
 @click.option("--quiet", is_flag=True, help="No progress line.")
 @handle_errors
-def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_every, bench_every, bench_pairs, init,
-            starts_file, start_share, quiet) -> None:
+def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_every, bench_every, bench_pairs,
+            init, starts_file, start_share, quiet) -> None:
     """Train the neural evaluator by TD(lambda) self-play, with checkpoints and benchmark duels."""
     from pathlib import Path
 
@@ -62,9 +62,9 @@ def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_e
     from ..training.trainer import LOG, TrainConfig, read_log, train
     starts = tuple(format_position(e.position) for e in read_positions(starts_file)) if starts_file else ()
     share = start_share if start_share is not None else (0.5 if starts else 1.0)
-    config = TrainConfig(hidden=hidden, seed=seed, lr=lr, lr_floor=lr_floor, lam=lam, chunk=chunk, checkpoint_every=checkpoint_every,
-                         bench_every=bench_every, bench_pairs=bench_pairs, init=init, starts=starts,
-                         start_share=share)
+    config = TrainConfig(hidden=hidden, seed=seed, lr=lr, lr_floor=lr_floor, lam=lam, chunk=chunk,
+                         checkpoint_every=checkpoint_every, bench_every=bench_every, bench_pairs=bench_pairs,
+                         init=init, starts=starts, start_share=share)
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
     show = not quiet and sys.stderr.isatty()

@@ -16,7 +16,8 @@ from typing import Callable
 import numpy as np
 
 from ..errors import ArgumentError
-from ..network import Network, load_network, new_network, save_network, set_rules, untrained_meta
+from ..network import (Network, games_in_all, load_network, new_network, save_network, set_rules,
+                       untrained_meta)
 from ..position import START
 from ..rules import PRESETS
 from .td import N_STATS, S_GAMES, S_LOSS, S_PLIES, S_UPDATES, train_games
@@ -156,10 +157,6 @@ def _first_network(config: TrainConfig) -> Network:
                     "games_trained_in_all": games_in_all(base.meta)}
     return Network(base.w1, base.b1, base.w2, base.b2, meta)
 
-
-def games_in_all(meta: dict) -> int:
-    """The self-play games behind a network: its own run's and those of every run it was continued from."""
-    return int(meta.get("games_trained_in_all", meta.get("games_trained", 0)))
 
 
 def training_roots(starts: tuple[str, ...], rules) -> tuple[np.ndarray, np.ndarray]:
