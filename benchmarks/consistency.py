@@ -7,10 +7,18 @@ a game's turns, so where their RMS is large VR removes little variance
 (docs/rollouts.md, benchmarks/variance-results.md).
 
 Usage: python benchmarks/consistency.py [--games 300] [--seed 7] [--network FILE] [--by-phase]
-                                     [--positions A,B]
+                                     [--positions A,B] [--residual]
 
 --by-phase also splits each position's inconsistency by who still has checkers on
 their own points 1-12 (both sides, one, neither): the share of its sum of squares.
+
+--residual scores every position (not every third) and sums each game's
+inconsistencies in the root side's view. For a `neural` rollout with VR that sum
+is exactly what the luck adjustment leaves of the game's result (up to the
+root's constant value; the game's end is valued exactly), so the variance of the
+per-game sums over the variance of the games' results predicts VR's variance
+ratio without a rollout (with the full reply search; the rollouts' screened one
+differs a little).
 """
 
 from __future__ import annotations
@@ -35,8 +43,12 @@ from nardy_cli.stats import result_values
 
 
 @njit
-def self_play_positions(params, root, root_white, seed, games, head_rule, block_check, last_roll, out, out_white):
-    """Positions (side to roll, before both sides are home) of `games` neural 0-ply games from `root`."""
+def self_play_positions(params, root, root_white, seed, games, head_rule, block_check, last_roll, out, out_white,
+                        finals, finals_white, starts):
+    """Positions (side to roll, before both sides are home) of `games` neural 0-ply games from `root`.
+
+    Game g's positions start at out[starts[g]]; its last position (over, or both sides home) is finals[g].
+    """
     np.random.seed(seed)
     boards = np.zeros((4096, 24), np.int8)
     steps_from = np.zeros((4096, 4), np.int8)
@@ -50,9 +62,10 @@ def self_play_positions(params, root, root_white, seed, games, head_rule, block_
     rstate = np.zeros(1, np.uint64)
     board = np.empty(24, np.int8)
     k = 0
-    for _ in range(games):
+    for g in range(games):
         board[:] = root
         white = root_white
+        starts[g] = k
         while game_status(board, white, last_roll) == IN_PLAY and not (
                 both_home(board) and opp_on_board(board) > 0 and on_board(board) > 0):
             if k < out.shape[0]:
@@ -68,6 +81,8 @@ def self_play_positions(params, root, root_white, seed, games, head_rule, block_
                                s_from, s_die, s_memo, s_stamp, choice)
             flip(boards[pick], board)
             white = not white
+        finals[g] = board
+        finals_white[g] = white
     return k
 
 
@@ -102,6 +117,7 @@ def main() -> None:
     ap.add_argument("--network", default=None, help="a network file (default: the shipped one)")
     ap.add_argument("--by-phase", action="store_true", help="split by who still has checkers on points 1-12")
     ap.add_argument("--positions", default=None, help="comma-separated study position names (default: all)")
+    ap.add_argument("--residual", action="store_true", help="every position; per-game sums and VR's predicted ratio")
     args = ap.parse_args()
     rules = PRESETS["federation"]
     params = (load_network(args.network) if args.network else default_network()).kernel_params(rules)
@@ -114,17 +130,53 @@ def main() -> None:
             continue
         board = entry.position.board()[0]
         boards, white = np.zeros((60000, 24), np.int8), np.zeros(60000, np.bool_)
+        finals, finals_white = np.zeros((args.games, 24), np.int8), np.zeros(args.games, np.bool_)
+        starts = np.zeros(args.games, np.int64)
         k = self_play_positions(params, board, entry.position.turn == "w", args.seed, args.games, *codes, boards,
-                                white)
+                                white, finals, finals_white, starts)
         if k < 50:
             continue
-        b, w = boards[:k:3].copy(), white[:k:3].copy()       # every third position
+        step = 1 if args.residual else 3                     # every position, or every third
+        b, w = boards[:k:step].copy(), white[:k:step].copy()
         out = np.zeros(len(b))
         inconsistency(params, b, w, *codes, tabs, coefs, values, out)
         print(f"{entry.name:24s} positions {len(b):6,d}   RMS one-ply - static {np.sqrt(np.mean(out ** 2)):.4f}",
               flush=True)
         if args.by_phase:
             print_phases(b, out)
+        if args.residual:
+            print_residual(params, out, w, finals, finals_white, starts, k, entry.position.turn == "w", codes[2], tabs,
+                           coefs, values)
+
+
+def print_residual(params, out, white, finals, finals_white, starts, k, root_white, last_roll, tabs, coefs,
+                   values) -> None:
+    """Variance of the games' results and of their sums of inconsistencies (root side's view), and their ratio."""
+    games = len(starts)
+    if k >= 60000:
+        print("    (position buffer full: residual skipped)")
+        return
+    game_of = np.searchsorted(starts, np.arange(k), side="right") - 1
+    signed = np.where(white == root_white, out, -out)
+    sums = np.bincount(game_of, weights=signed, minlength=games)
+    results = np.zeros(games)
+    final_equity(params, finals, finals_white, root_white, last_roll, tabs, coefs, values, results)
+    plain, left = float(np.var(results)), float(np.var(sums))
+    print(f"    per game: variance of results {plain:.4f}, of summed inconsistencies {left:.4f}, "
+          f"predicted VR variance ratio {plain / max(left, 1e-12):.2f}", flush=True)
+
+
+@njit
+def final_equity(params, finals, finals_white, root_white, last_roll, tabs, coefs, values, out):
+    """out[g]: the root side's equity of game g's last position (exact: over, or both sides home)."""
+    choice = choice_scratch()
+    scratch = value_scratch()
+    flipped = np.empty(24, np.int8)
+    p = np.zeros(9)
+    for g in range(finals.shape[0]):
+        position_probs(finals[g], finals_white[g], last_roll, NEURAL, params, tabs, coefs, choice, scratch, flipped, p)
+        e = equity_of_probs(p, values)
+        out[g] = e if finals_white[g] == root_white else -e
 
 
 def print_phases(boards: np.ndarray, out: np.ndarray) -> None:
