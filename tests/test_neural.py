@@ -327,41 +327,32 @@ def test_lopsided_starts_are_in_play_and_reproducible():
 
 
 
-def test_trapped_starts_trap_checkers_behind_a_block():
-    """Bug caught: a trapped-start generator whose positions have no block, nothing behind it, a finished
-    game, or that change from one call to the next (a training run that cannot be repeated)."""
-    from nardy_cli.engine import outcome
-    from nardy_cli.training.starts import trapped_starts
-    starts = trapped_starts(60, seed=3)
-    assert starts == trapped_starts(60, seed=3) and len(starts) == 60
-    for entry in starts:
-        pos = entry.position
-        assert outcome(pos) is None and pos.dice is None
-        assert any(_traps(pos.checkers(a), pos.checkers(b)) for a, b in (("w", "b"), ("b", "w"))), str(pos)
-
-
-
-def test_walled_starts_keep_checkers_behind_a_wall():
-    """Bug caught: a walled-start generator that puts the held-back checkers in front of the wall (nothing
-    to get past), yields finished games, or changes from one call to the next."""
-    from nardy_cli.engine import outcome
-    from nardy_cli.training.starts import walled_starts
-    starts = walled_starts(60, seed=4)
-    assert starts == walled_starts(60, seed=4) and len(starts) == 60
-    for entry in starts:
-        pos = entry.position
-        assert outcome(pos) is None and pos.dice is None
-        assert any(_walls(pos.checkers(a), pos.checkers(b)) for a, b in (("w", "b"), ("b", "w"))), str(pos)
+def _traps(own: tuple[int, ...], theirs: tuple[int, ...]) -> bool:
+    """Whether `own` holds 5 adjacent points starting on its points 1-8 with a checker of `theirs` behind."""
+    held = "".join("x" if n else "." for n in own)
+    return any(held[f:f + 5] == "xxxxx" and any(theirs[:f + 12]) for f in range(8))
 
 
 def _walls(own: tuple[int, ...], theirs: tuple[int, ...]) -> bool:
     """Whether `own` holds 4 of 11 adjacent points starting on its points 1-8, a checker of `theirs` behind."""
     return any(sum(1 for n in own[f:f + 11] if n) >= 4 and any(theirs[:f + 12]) for f in range(8))
 
-def _traps(own: tuple[int, ...], theirs: tuple[int, ...]) -> bool:
-    """Whether `own` holds 5 adjacent points starting on its points 1-8 with a checker of `theirs` behind."""
-    held = "".join("x" if n else "." for n in own)
-    return any(held[f:f + 5] == "xxxxx" and any(theirs[:f + 12]) for f in range(8))
+
+@pytest.mark.parametrize("kind, holds", [("trapped", _traps), ("walled", _walls)])
+def test_blocked_starts_hold_checkers_behind_a_block(kind, holds):
+    """Bug caught: a trapped- or walled-start generator whose positions have no block or wall, put the
+    held checkers in front of it (nothing to get past), are finished games, or change from one call to
+    the next (a training run that cannot be repeated)."""
+    from nardy_cli.engine import outcome
+    from nardy_cli.training import starts as module
+    make = getattr(module, f"{kind}_starts")
+    starts = make(60, seed=3)
+    assert starts == make(60, seed=3) and len(starts) == 60
+    for entry in starts:
+        pos = entry.position
+        assert outcome(pos) is None and pos.dice is None
+        assert any(holds(pos.checkers(a), pos.checkers(b)) for a, b in (("w", "b"), ("b", "w"))), str(pos)
+
 
 def test_train_command_passes_the_learning_rate_floor(tmp_path):
     """Bug caught: `--lr-floor` accepted but not used (the run keeps the default floor, 0.002)."""

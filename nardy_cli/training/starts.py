@@ -30,9 +30,7 @@ def lopsided_starts(games: int, seed: int, plies: tuple[int, ...] = LOPSIDED_PLI
 def trapped_starts(count: int, seed: int) -> list[NamedPosition]:
     """`count` random positions where one side's 5- or 6-point block in its first half traps 1-5 of the other
     side's checkers, and the blocking side is the one left behind: both must judge how long the block holds."""
-    rng = np.random.default_rng(seed)
-    return [NamedPosition(f"trapped{i + 1}", _trapped_position(rng), f"trapped_starts({count}, seed={seed})")
-            for i in range(count)]
+    return _drawn("trapped", count, seed, _trapped_position)
 
 
 def _trapped_position(rng: np.random.Generator) -> Position:
@@ -60,13 +58,8 @@ def _trapped_position(rng: np.random.Generator) -> Position:
             continue
         for _ in range(N_CHECKERS - stragglers - off):
             trapped[int(rng.choice(ahead))] += 1
-        a, b = tuple(int(x) for x in blocker[1:]), tuple(int(x) for x in trapped[1:])
-        white, black = (a, b) if rng.random() < 0.5 else (b, a)
-        try:
-            position = Position(white, black, WHITE if rng.random() < 0.5 else BLACK)
-        except NardyError:
-            continue
-        if outcome(position) is None:
+        position = _in_play(rng, blocker, trapped)
+        if position is not None:
             return position
 
 
@@ -74,9 +67,7 @@ def walled_starts(count: int, seed: int) -> list[NamedPosition]:
     """`count` random positions where one side's wall (5-11 points from its point 1-8, gaps allowed) stands
     in front of 1-15 of the other side's checkers, often stacked on their head; the rest of both sides
     is ahead of the wall, or the wall's side keeps some back."""
-    rng = np.random.default_rng(seed)
-    return [NamedPosition(f"walled{i + 1}", _walled_position(rng), f"walled_starts({count}, seed={seed})")
-            for i in range(count)]
+    return _drawn("walled", count, seed, _walled_position)
 
 
 def _walled_position(rng: np.random.Generator) -> Position:
@@ -107,11 +98,24 @@ def _walled_position(rng: np.random.Generator) -> Position:
             other[1 if on_head and rng.random() < 0.6 else int(rng.choice(behind))] += 1
         for _ in range(N_CHECKERS - held_back):
             other[int(rng.choice(ahead))] += 1
-        a, b = tuple(int(x) for x in wall[1:]), tuple(int(x) for x in other[1:])
-        white, black = (a, b) if rng.random() < 0.5 else (b, a)
-        try:
-            position = Position(white, black, WHITE if rng.random() < 0.5 else BLACK)
-        except NardyError:
-            continue
-        if outcome(position) is None:
+        position = _in_play(rng, wall, other)
+        if position is not None:
             return position
+
+
+def _drawn(kind: str, count: int, seed: int, draw) -> list[NamedPosition]:
+    """`count` positions from `draw(rng)`, named kind1, kind2, ...; the note says how to make them again."""
+    rng = np.random.default_rng(seed)
+    return [NamedPosition(f"{kind}{i + 1}", draw(rng), f"{kind}_starts({count}, seed={seed})") for i in range(count)]
+
+
+def _in_play(rng: np.random.Generator, one: np.ndarray, other: np.ndarray) -> Position | None:
+    """The two sides' counts (by point 1..24) as White and Black at random, either to move; None unless
+    the position is legal and still in play."""
+    a, b = tuple(int(x) for x in one[1:]), tuple(int(x) for x in other[1:])
+    white, black = (a, b) if rng.random() < 0.5 else (b, a)
+    try:
+        position = Position(white, black, WHITE if rng.random() < 0.5 else BLACK)
+    except NardyError:
+        return None
+    return position if outcome(position) is None else None
