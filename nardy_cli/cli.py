@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import click
@@ -127,5 +128,17 @@ def cli() -> None:
 
 
 def main() -> None:
-    """Console-script entry point."""
-    cli()
+    """Console-script entry point.
+
+    An interrupted run (exit status 130) leaves as soon as its output is flushed. Its workers have
+    been stopped, but one stopped while sending a result can leave the process pool's reader thread
+    waiting for the rest of that message for good, and Python waits for every such thread at exit.
+    """
+    try:
+        cli()
+    except SystemExit as exc:
+        if exc.code != 130:
+            raise
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)

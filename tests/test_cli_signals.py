@@ -26,8 +26,8 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-
 LONG_RUN = ["rollout", "start", "--games", "5000000", "--seed", "1"]
 
 
-def _start(args, stderr_on_terminal: bool):
-    """Start nardy; return (process, terminal master fd or None)."""
+def _start(args, stderr_on_terminal: bool, program: tuple[str, ...] = ("-m", "nardy_cli")):
+    """Start nardy (or Python running `program`); return (process, terminal master fd or None)."""
     master = slave = None
     if stderr_on_terminal:
         master, slave = pty.openpty()
@@ -35,7 +35,7 @@ def _start(args, stderr_on_terminal: bool):
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
     # SIGINT back to its default in the child: a test run started in the background by a
     # non-interactive shell (`make test &`) ignores SIGINT, and children inherit that.
-    proc = subprocess.Popen([sys.executable, "-m", "nardy_cli", *args], cwd=ROOT, env=subprocess_env(),
+    proc = subprocess.Popen([sys.executable, *program, *args], cwd=ROOT, env=subprocess_env(),
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=slave if stderr_on_terminal else subprocess.PIPE,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
@@ -69,40 +69,50 @@ def _has_progress(text: str) -> bool:
     return "games/s" in text or "equity" in text
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_ctrl_c_prints_games_so_far_marked_interrupted_and_exits_130(workers):
-    """Catches Ctrl-C losing the finished games, a traceback, a wrong exit code, or (with workers)
-    a pool that keeps running. The progress bar on the terminal shows the run is under way first."""
-    proc, master = _start(LONG_RUN + ["--workers", workers, "--format", "json"], stderr_on_terminal=True)
+def _interrupt(args, program: tuple[str, ...] = ("-m", "nardy_cli")) -> tuple[int, bytes, str]:
+    """Start a run with stderr on a terminal, press Ctrl-C once its progress bar shows; (exit status,
+    stdout, what the terminal showed)."""
+    proc, master = _start(args, stderr_on_terminal=True, program=program)
     try:
         seen = _read_terminal(master, proc, until=_has_progress)
         assert _has_progress(seen), f"no progress bar on the terminal: {seen!r}"
         proc.send_signal(signal.SIGINT)
         out, _ = proc.communicate(timeout=60)
-        rest = _read_terminal(master, proc, timeout=2)
+        seen += _read_terminal(master, proc, timeout=2)
     finally:
         if proc.poll() is None:
             proc.kill()
         os.close(master)
-    assert proc.returncode == 130, (seen + rest)[-2000:]
+    return proc.returncode, out, seen
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_prints_games_so_far_marked_interrupted_and_exits_130(workers):
+    """Catches Ctrl-C losing the finished games, a traceback, a wrong exit code, or (with workers)
+    a pool that keeps running. The progress bar on the terminal shows the run is under way first."""
+    code, out, seen = _interrupt(LONG_RUN + ["--workers", workers, "--format", "json"])
+    assert code == 130, seen[-2000:]
     data = json.loads(out)           # stdout holds only the result: the bar went to stderr
     assert data["interrupted"] is True and 0 < data["games"] < 5_000_000
     assert data["games"] % 1296 == 0, "only whole chunks are counted"
-    assert "Traceback" not in seen + rest
+    assert "Traceback" not in seen
+
+
+def test_ctrl_c_exits_even_with_a_thread_left_waiting():
+    """Catches an interrupted run that prints its result and then never exits: a pool worker stopped
+    while sending its result leaves the pool's reader thread waiting for good, and Python joins every
+    such thread at exit. Here a thread that waits forever stands in for it."""
+    program = ("-c", "import sys, threading; from nardy_cli.cli import main; "
+                     "threading.Thread(target=threading.Event().wait).start(); "
+                     f"sys.argv = ['nardy', *{LONG_RUN + ['--workers', '1', '--format', 'json']!r}]; main()")
+    code, out, _ = _interrupt([], program=program)
+    assert code == 130 and json.loads(out)["interrupted"] is True
 
 
 def test_ctrl_c_table_output_says_interrupted():
     """Catches the table output hiding that the numbers come from an interrupted run."""
-    proc, master = _start(LONG_RUN + ["--workers", "1"], stderr_on_terminal=True)
-    try:
-        assert _has_progress(_read_terminal(master, proc, until=_has_progress))
-        proc.send_signal(signal.SIGINT)
-        out, _ = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(master)
-    assert proc.returncode == 130 and "INTERRUPTED" in out.decode().upper()
+    code, out, _ = _interrupt(LONG_RUN + ["--workers", "1"])
+    assert code == 130 and "INTERRUPTED" in out.decode().upper()
 
 
 @pytest.mark.parametrize("case", ["stderr-is-a-pipe", "quiet-on-a-terminal"])
