@@ -169,7 +169,7 @@ def test_training_from_starts_and_init_is_deterministic_and_resumable(tmp_path):
     earlier.meta.update(games_trained=300, games_trained_in_all=1300)    # itself continued from another run
     save_network(earlier, init)
     starts = ("W:1x9,2x2,3,12,14,20 B:1x10,7,10,18,22,23 b", "W:20,22,24 B:19,21,23 w")
-    cfg = TrainConfig(hidden=8, seed=3, chunk=50, checkpoint_every=50, bench_every=10 ** 9, init=str(init),
+    cfg = TrainConfig(seed=3, chunk=50, checkpoint_every=50, bench_every=10 ** 9, init=str(init),
                       starts=starts, start_share=0.5, lr=1e-9, lr_floor=1e-9)
     roots, white = training_roots(starts, PRESETS["federation"])
     assert white.tolist() == [True, False, True]
@@ -353,6 +353,45 @@ def test_blocked_starts_hold_checkers_behind_a_block(kind, holds):
         assert outcome(pos) is None and pos.dice is None
         assert any(holds(pos.checkers(a), pos.checkers(b)) for a, b in (("w", "b"), ("b", "w"))), str(pos)
 
+
+
+def test_a_widened_network_keeps_its_values_and_trains_on(tmp_path):
+    """Bug caught: widening (`nardy train --init NET --hidden N`) that changes the network's values (new
+    units wired to the outputs, or columns out of order), so a run would start from worse weights than
+    its --init file; or a smaller --hidden silently ignored."""
+    from click.testing import CliRunner
+
+    from nardy_cli.cli import cli
+    from nardy_cli.network import widened
+    base = new_network(16, seed=4)
+    wide = widened(base, 21, seed=9)
+    assert wide.hidden == 21 and not np.any(wide.w2[:, 16:]) and np.any(wide.w1[:, 16:])
+    positions = [pos for pos, _ in random_game_positions(40, seed=5, every=3)]
+    boards = np.stack([mover_board(p.white, p.black) if p.turn == "w" else mover_board(p.black, p.white)
+                       for p in positions])
+    white = np.array([p.turn == "w" for p in positions])
+    rules = PRESETS["federation"]
+    np.testing.assert_allclose(result_probabilities(boards, white, rules, wide),
+                               result_probabilities(boards, white, rules, base), atol=1e-12, rtol=0)
+    runner, tmp = CliRunner(), tmp_path
+    save_network(base, tmp / "base.npz")
+    args = ["train", "--games", "10", "--init", str(tmp / "base.npz"), "--chunk", "10", "--checkpoint-every", "10",
+            "--bench-every", "1000000", "--quiet", "--output"]
+    r = runner.invoke(cli, args + [str(tmp / "wide"), "--hidden", "21"])
+    assert r.exit_code == 0, r.output
+    trained = load_network(tmp / "wide" / "checkpoint.npz")
+    assert trained.hidden == 21 and trained.meta["init"]["hidden"] == 16
+    r = runner.invoke(cli, args + [str(tmp / "narrow"), "--hidden", "12"])
+    assert r.exit_code == 2 and "cannot be smaller than the --init network's 16 units" in r.output
+
+
+def test_a_starting_rate_below_the_floor_is_kept():
+    """Bug caught: `nardy train --lr 0.00025` without `--lr-floor` training at the default floor, 0.002,
+    eight times the rate asked for."""
+    from nardy_cli.training.trainer import TrainConfig
+    low = TrainConfig(lr=0.00025)
+    assert low.lr_at(0) == low.lr_at(10 ** 6) == 0.00025
+    assert TrainConfig().lr_at(0) == 0.005 and TrainConfig().lr_at(10 ** 7) == 0.002
 
 def test_train_command_passes_the_learning_rate_floor(tmp_path):
     """Bug caught: `--lr-floor` accepted but not used (the run keeps the default floor, 0.002)."""

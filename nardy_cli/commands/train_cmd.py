@@ -16,6 +16,7 @@ Examples:
   nardy train --games 400000 --output training/run1        # resumes at 200,000
   nardy train --games 2000 --output /tmp/t --hidden 32 --bench-every 1000 --chunk 500
   nardy train --games 200000 --output training/more --init nardy_cli/data/neural.npz --starts positions/lopsided.txt
+  nardy train --games 300000 --output training/wide --init nardy_cli/data/neural.npz --hidden 192 --lr 0.00025
 \b
 Training runs for hours on 2 cores: start it in the background, e.g.
   nohup nardy train --games 2000000 --output training/run1 > train.log 2>&1 &
@@ -25,13 +26,15 @@ benchmark duels), log.csv (the learning curve) and learning-curve.png.
 @click.option("--games", type=click.IntRange(1), required=True, help="Total games to train (counting earlier runs).")
 @click.option("--output", "out_dir", type=click.Path(file_okay=False), required=True,
               help="Training folder: checkpoint, best network, log and chart.")
-@click.option("--hidden", type=click.IntRange(8, 512), default=128, show_default=True,
-              help="Hidden units (a new run only).")
+@click.option("--hidden", type=click.IntRange(8, 512), default=None,
+              help="Hidden units (a new run only)  [default: 128, or the --init network's]. More than the --init "
+                   "network's widens it: the new units start with zero output weights, so its values are unchanged.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of weights and self-play dice (a new run only).")
 @click.option("--lr", type=click.FloatRange(min=0.0, min_open=True), default=0.005, show_default=True,
               help="Starting learning rate (a new run only).")
 @click.option("--lr-floor", type=click.FloatRange(min=0.0, min_open=True), default=0.002, show_default=True,
-              help="The learning rate halves every 400,000 games down to this floor (a new run only).")
+              help="The learning rate halves every 400,000 games down to this floor, or stays at --lr if that is "
+                   "lower (a new run only).")
 @click.option("--lam", type=click.FloatRange(0.0, 1.0), default=0.7, show_default=True,
               help="TD lambda (a new run only).")
 @click.option("--chunk", type=click.IntRange(1), default=2000, show_default=True,
@@ -43,8 +46,7 @@ benchmark duels), log.csv (the learning curve) and learning-curve.png.
 @click.option("--bench-pairs", type=click.IntRange(1), default=1000, show_default=True,
               help="Duplicate-dice pairs per benchmark duel (a new run only).")
 @click.option("--init", "init", type=click.Path(dir_okay=False), default=None,
-              help="Start from this network file's weights instead of random ones (a new run only; its hidden "
-                   "size wins over --hidden).")
+              help="Start from this network file's weights instead of random ones (a new run only).")
 @click.option("--starts", "starts_file", type=click.Path(dir_okay=False), default=None,
               help="A positions file: training games also start from these positions (a new run only).")
 @click.option("--start-share", type=click.FloatRange(0.0, 1.0), default=None,

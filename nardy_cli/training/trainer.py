@@ -16,7 +16,7 @@ from typing import Callable
 import numpy as np
 
 from ..errors import ArgumentError
-from ..network import (Network, games_in_all, load_network, new_network, save_network, set_rules,
+from ..network import (Network, games_in_all, load_network, new_network, save_network, set_rules, widened,
                        untrained_meta)
 from ..position import START
 from ..rules import PRESETS
@@ -28,13 +28,14 @@ LOG = "log.csv"
 LOG_FIELDS = ["games", "seconds", "games_per_second", "mean_plies", "loss", "lr", "vs_heuristic", "vs_heuristic_se",
               "vs_best", "vs_best_se", "best_games"]
 BENCH_SEED = 777
+DEFAULT_HIDDEN = 128
 
 
 @dataclass(frozen=True)
 class TrainConfig:
     """Settings of one training run; stored in every checkpoint so a resumed run keeps them."""
 
-    hidden: int = 128
+    hidden: int | None = None       # None: 128 for random weights, the --init file's own size
     seed: int = 1
     lr: float = 0.005
     lr_half_life: int = 400_000     # games after which the learning rate has halved
@@ -50,8 +51,8 @@ class TrainConfig:
     start_share: float = 1.0         # the share of games played from `start` (the rest: `starts` in turn)
 
     def lr_at(self, games: int) -> float:
-        """The learning rate after `games` games of training."""
-        return max(self.lr * 0.5 ** (games / self.lr_half_life), self.lr_floor)
+        """The learning rate after `games` games of training (a floor above the starting rate is ignored)."""
+        return max(self.lr * 0.5 ** (games / self.lr_half_life), min(self.lr_floor, self.lr))
 
 
 @dataclass(frozen=True)
@@ -150,12 +151,16 @@ def train(out_dir: str | Path, games: int, config: TrainConfig | None = None,
 def _first_network(config: TrainConfig) -> Network:
     """The weights a new run starts from: `config.init`'s (its record kept under meta["init"]), or random."""
     if config.init is None:
-        return new_network(config.hidden, config.seed)
+        return new_network(config.hidden or DEFAULT_HIDDEN, config.seed)
     base = load_network(config.init)
-    meta = untrained_meta(base.hidden, config.seed)
+    hidden = config.hidden or base.hidden
+    if hidden < base.hidden:
+        raise ArgumentError(f"{{hidden}} ({hidden}) cannot be smaller than the --init network's {base.hidden} units")
+    net = widened(base, hidden, config.seed)
+    meta = untrained_meta(hidden, config.seed)
     meta["init"] = {"file": str(config.init), "games_trained": int(base.meta.get("games_trained", 0)),
-                    "games_trained_in_all": games_in_all(base.meta)}
-    return Network(base.w1, base.b1, base.w2, base.b2, meta)
+                    "games_trained_in_all": games_in_all(base.meta), "hidden": base.hidden}
+    return Network(net.w1, net.b1, net.w2, net.b2, meta)
 
 
 
