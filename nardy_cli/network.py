@@ -92,7 +92,6 @@ def new_network(hidden: int, seed: int) -> Network:
     return Network(w1, b1, w2, b2, untrained_meta(hidden, seed))
 
 
-
 def widened(net: Network, hidden: int, seed: int) -> Network:
     """`net` with `hidden` units: the new ones start as `new_network`'s but with zero output weights, so
     the values are unchanged and training can put the new units to use (with `hidden` = its own size,
@@ -103,6 +102,7 @@ def widened(net: Network, hidden: int, seed: int) -> Network:
     fresh = new_network(extra, seed)
     return Network(np.hstack([net.w1, fresh.w1]), np.concatenate([net.b1, fresh.b1]),
                    np.hstack([net.w2, np.zeros_like(fresh.w2)]), net.b2, net.meta)
+
 
 def untrained_meta(hidden: int, seed: int) -> dict:
     """The record of a network no training has touched yet: its shape, inputs and seed."""
