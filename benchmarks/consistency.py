@@ -42,6 +42,9 @@ from nardy_cli.scoring import logistic_coefficients
 from nardy_cli.stats import result_values
 
 
+MAX_POSITIONS = 60000     # positions kept per study position (300 games need about 24,000)
+
+
 @njit
 def self_play_positions(params, root, root_white, seed, games, head_rule, block_check, last_roll, out, out_white,
                         finals, finals_white, starts):
@@ -129,7 +132,7 @@ def main() -> None:
         if names is not None and entry.name not in names:
             continue
         board = entry.position.board()[0]
-        boards, white = np.zeros((60000, 24), np.int8), np.zeros(60000, np.bool_)
+        boards, white = np.zeros((MAX_POSITIONS, 24), np.int8), np.zeros(MAX_POSITIONS, np.bool_)
         finals, finals_white = np.zeros((args.games, 24), np.int8), np.zeros(args.games, np.bool_)
         starts = np.zeros(args.games, np.int64)
         k = self_play_positions(params, board, entry.position.turn == "w", args.seed, args.games, *codes, boards,
@@ -153,7 +156,7 @@ def print_residual(params, out, white, finals, finals_white, starts, k, root_whi
                    values) -> None:
     """Variance of the games' results and of their sums of inconsistencies (root side's view), and their ratio."""
     games = len(starts)
-    if k >= 60000:
+    if k >= MAX_POSITIONS:
         print("    (position buffer full: residual skipped)")
         return
     game_of = np.searchsorted(starts, np.arange(k), side="right") - 1

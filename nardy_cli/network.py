@@ -115,6 +115,7 @@ def games_in_all(meta: dict) -> int:
     """The self-play games behind a network: its own run's and those of every run it was continued from."""
     return int(meta.get("games_trained_in_all", meta.get("games_trained", 0)))
 
+
 def save_network(net: Network, path: str | Path) -> None:
     """Write the network to an `.npz` file (atomically: a temporary file renamed into place)."""
     path = Path(path)

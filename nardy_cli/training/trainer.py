@@ -156,12 +156,10 @@ def _first_network(config: TrainConfig) -> Network:
     hidden = config.hidden or base.hidden
     if hidden < base.hidden:
         raise ArgumentError(f"{{hidden}} ({hidden}) cannot be smaller than the --init network's {base.hidden} units")
-    net = widened(base, hidden, config.seed)
     meta = untrained_meta(hidden, config.seed)
     meta["init"] = {"file": str(config.init), "games_trained": int(base.meta.get("games_trained", 0)),
                     "games_trained_in_all": games_in_all(base.meta), "hidden": base.hidden}
-    return Network(net.w1, net.b1, net.w2, net.b2, meta)
-
+    return replace(widened(base, hidden, config.seed), meta=meta)
 
 
 def training_roots(starts: tuple[str, ...], rules) -> tuple[np.ndarray, np.ndarray]:
