@@ -7,7 +7,7 @@ a game's turns, so where their RMS is large VR removes little variance
 (docs/rollouts.md, benchmarks/variance-results.md).
 
 Usage: python benchmarks/consistency.py [--games 300] [--seed 7] [--network FILE] [--by-phase]
-                                     [--positions A,B] [--residual]
+                                     [--positions A,B] [--residual] [--luck-networks F1,F2]
 
 --by-phase also splits each position's inconsistency by who still has checkers on
 their own points 1-12 (both sides, one, neither): the share of its sum of squares.
@@ -19,6 +19,11 @@ root's constant value; the game's end is valued exactly), so the variance of the
 per-game sums over the variance of the games' results predicts VR's variance
 ratio without a rollout (with the full reply search; the rollouts' screened one
 differs a little).
+
+--luck-networks values the luck by other networks (the plays stay the policy
+network's): VR's luck may be any function fixed before the roll, so a network
+that plays worse but contradicts itself less could still serve as the luck's
+evaluator. It prints each one's predicted ratio and that of their mean.
 """
 
 from __future__ import annotations
@@ -90,24 +95,33 @@ def self_play_positions(params, root, root_white, seed, games, head_rule, block_
 
 
 @njit
-def inconsistency(params, boards, white, head_rule, block_check, last_roll, tabs, coefs, values, out):
-    """out[i] = one-ply minus static equity of boards[i] for its side to roll."""
+def best_replies_of(params, boards, white, head_rule, block_check, out):
+    """out[i, r]: the network's preferred result of roll r from boards[i] (full search, no screen)."""
     choice = choice_scratch()
     s_boards = np.zeros((4096, 24), np.int8)
     s_from = np.zeros((4096, 4), np.int8)
     s_die = np.zeros((4096, 4), np.int8)
     memo, stamp = memo_arrays()
-    replies = np.zeros((21, 24), np.int8)
     net = single_precision(params)
+    for i in range(boards.shape[0]):
+        best_replies(boards[i], white[i], head_rule, block_check, NEURAL, params, net, NO_SCREEN, choice, s_boards,
+                     s_from, s_die, memo, stamp, out[i])
+
+
+@njit
+def inconsistency(params, boards, white, replies, last_roll, tabs, coefs, values, out):
+    """out[i] = one-ply minus static equity of boards[i] for its side to roll, both by `params`.
+
+    replies[i, r] is the play chosen for roll r (`best_replies_of`, possibly by another network).
+    """
+    choice = choice_scratch()
     scratch = value_scratch()
     flipped = np.empty(24, np.int8)
     p = np.zeros(9)
     for i in range(boards.shape[0]):
-        best_replies(boards[i], white[i], head_rule, block_check, NEURAL, params, net, NO_SCREEN, choice, s_boards,
-                     s_from, s_die, memo, stamp, replies)
         one = 0.0
         for r in range(21):
-            value_probs(replies[r], white[i], last_roll, NEURAL, params, tabs, coefs, choice, scratch, p)
+            value_probs(replies[i, r], white[i], last_roll, NEURAL, params, tabs, coefs, choice, scratch, p)
             one += ROLL_WEIGHT[r] * equity_of_probs(p, values)
         position_probs(boards[i], white[i], last_roll, NEURAL, params, tabs, coefs, choice, scratch, flipped, p)
         out[i] = one - equity_of_probs(p, values)
@@ -121,8 +135,14 @@ def main() -> None:
     ap.add_argument("--by-phase", action="store_true", help="split by who still has checkers on points 1-12")
     ap.add_argument("--positions", default=None, help="comma-separated study position names (default: all)")
     ap.add_argument("--residual", action="store_true", help="every position; per-game sums and VR's predicted ratio")
+    ap.add_argument("--luck-networks", default=None,
+                    help="comma-separated network files: also predict VR with the luck valued by each of them, "
+                         "and by the mean of all (plays still chosen by --network); implies --residual")
     args = ap.parse_args()
+    args.residual = args.residual or bool(args.luck_networks)
     rules = PRESETS["federation"]
+    luck_files = args.luck_networks.split(",") if args.luck_networks else []
+    luck_params = [load_network(f).kernel_params(rules) for f in luck_files]
     params = (load_network(args.network) if args.network else default_network()).kernel_params(rules)
     tabs, coefs = tables(rules).arrays(), logistic_coefficients()
     values = np.ascontiguousarray(result_values(rules.points))
@@ -141,31 +161,44 @@ def main() -> None:
             continue
         step = 1 if args.residual else 3                     # every position, or every third
         b, w = boards[:k:step].copy(), white[:k:step].copy()
+        replies = np.zeros((len(b), 21, 24), np.int8)
+        best_replies_of(params, b, w, codes[0], codes[1], replies)
         out = np.zeros(len(b))
-        inconsistency(params, b, w, *codes, tabs, coefs, values, out)
+        inconsistency(params, b, w, replies, *codes[2:], tabs, coefs, values, out)
         print(f"{entry.name:24s} positions {len(b):6,d}   RMS one-ply - static {np.sqrt(np.mean(out ** 2)):.4f}",
               flush=True)
         if args.by_phase:
             print_phases(b, out)
-        if args.residual:
-            print_residual(params, out, w, finals, finals_white, starts, k, entry.position.turn == "w", codes[2], tabs,
-                           coefs, values)
+        if not args.residual:
+            continue
+        if k >= MAX_POSITIONS:
+            print("    (position buffer full: residual skipped)")
+            continue
+        root_white = entry.position.turn == "w"
+        results = np.zeros(args.games)
+        final_equity(params, finals, finals_white, root_white, codes[2], tabs, coefs, values, results)
+        sums = [residual_sums(out, w, starts, k, root_white)]
+        print_residual(results, sums[0], "")
+        for file, luck in zip(luck_files, luck_params):
+            out_l = np.zeros(len(b))
+            inconsistency(luck, b, w, replies, *codes[2:], tabs, coefs, values, out_l)
+            sums.append(residual_sums(out_l, w, starts, k, root_white))
+            print_residual(results, sums[-1], f"luck by {file} (RMS {np.sqrt(np.mean(out_l ** 2)):.4f}): ")
+        if luck_params:
+            print_residual(results, np.mean(sums, axis=0), f"luck by the mean of all {len(sums)} networks: ")
 
 
-def print_residual(params, out, white, finals, finals_white, starts, k, root_white, last_roll, tabs, coefs,
-                   values) -> None:
-    """Variance of the games' results and of their sums of inconsistencies (root side's view), and their ratio."""
-    games = len(starts)
-    if k >= MAX_POSITIONS:
-        print("    (position buffer full: residual skipped)")
-        return
+def residual_sums(out: np.ndarray, white: np.ndarray, starts: np.ndarray, k: int, root_white: bool) -> np.ndarray:
+    """Each game's sum of inconsistencies `out` in the root side's view."""
     game_of = np.searchsorted(starts, np.arange(k), side="right") - 1
     signed = np.where(white == root_white, out, -out)
-    sums = np.bincount(game_of, weights=signed, minlength=games)
-    results = np.zeros(games)
-    final_equity(params, finals, finals_white, root_white, last_roll, tabs, coefs, values, results)
+    return np.bincount(game_of, weights=signed, minlength=len(starts))
+
+
+def print_residual(results: np.ndarray, sums: np.ndarray, label: str) -> None:
+    """Variance of the games' results and of their sums of inconsistencies, and their ratio."""
     plain, left = float(np.var(results)), float(np.var(sums))
-    print(f"    per game: variance of results {plain:.4f}, of summed inconsistencies {left:.4f}, "
+    print(f"    {label}per game: variance of results {plain:.4f}, of summed inconsistencies {left:.4f}, "
           f"predicted VR variance ratio {plain / max(left, 1e-12):.2f}", flush=True)
 
 
