@@ -406,3 +406,29 @@ def test_train_command_passes_the_learning_rate_floor(tmp_path):
     assert r.exit_code == 0, r.output
     assert load_network(out / "checkpoint.npz").meta["config"]["lr_floor"] == 0.0005
     assert read_log(out / "log.csv")["lr"].tolist() == [0.001, 0.001 * 0.5 ** (10 / 400_000)]
+
+
+def test_a_fixed_player_plays_every_game_whatever_the_learner(tmp_path):
+    """Bugs caught: `nardy train --player NET` choosing the plays with the trained network (the games would
+    then depend on the learner), or the option dropped on its way from the command line or on resume."""
+    from click.testing import CliRunner
+
+    from nardy_cli.cli import cli
+    from nardy_cli.training.trainer import read_log
+    for name, seed in (("player", 5), ("a", 7), ("b", 8)):
+        save_network(new_network(16, seed=seed), tmp_path / f"{name}.npz")
+    common = ["--games", "100", "--chunk", "50", "--checkpoint-every", "50", "--bench-every", "1000000", "--quiet"]
+
+    def plies(learner, *extra):
+        out = tmp_path / f"run-{learner}-{len(extra)}"
+        r = CliRunner().invoke(cli, ["train", *common, "--output", str(out), "--init", str(tmp_path / f"{learner}.npz"),
+                                     *extra])
+        assert r.exit_code == 0, r.output
+        return read_log(out / "log.csv")["mean_plies"].tolist(), load_network(out / "checkpoint.npz")
+
+    player = ["--player", str(tmp_path / "player.npz")]
+    (with_a, net_a), (with_b, net_b) = plies("a", *player), plies("b", *player)
+    assert with_a == with_b                                   # the same games: the player's
+    assert net_a.meta["config"]["player"] == str(tmp_path / "player.npz")
+    assert np.abs(net_a.w2 - new_network(16, seed=7).w2).max() > 1e-4       # and the learner learned from them
+    assert plies("a")[0] != plies("b")[0]                     # self-play: each learner plays its own games

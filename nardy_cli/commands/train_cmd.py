@@ -17,6 +17,8 @@ Examples:
   nardy train --games 2000 --output /tmp/t --hidden 32 --bench-every 1000 --chunk 500
   nardy train --games 200000 --output training/more --init nardy_cli/data/neural.npz --starts positions/lopsided.txt
   nardy train --games 300000 --output training/wide --init nardy_cli/data/neural.npz --hidden 192 --lr 0.00025
+  nardy train --games 200000 --output training/values --init nardy_cli/data/neural.npz \
+      --player nardy_cli/data/neural.npz --lam 0.9 --lr 0.0005 --lr-floor 0.0005
 \b
 Training runs for hours on 2 cores: start it in the background, e.g.
   nohup nardy train --games 2000000 --output training/run1 > train.log 2>&1 &
@@ -51,10 +53,13 @@ benchmark duels), log.csv (the learning curve) and learning-curve.png.
               help="A positions file: training games also start from these positions (a new run only).")
 @click.option("--start-share", type=click.FloatRange(0.0, 1.0), default=None,
               help="With --starts: the share of games still played from the start  [default: 0.5].")
+@click.option("--player", type=click.Path(dir_okay=False), default=None,
+              help="A network file that plays every training game; the trained network only learns the values "
+                   "of its play (policy evaluation)  [default: the trained network plays itself] (a new run only).")
 @click.option("--quiet", is_flag=True, help="No progress line.")
 @handle_errors
 def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_every, bench_every, bench_pairs,
-            init, starts_file, start_share, quiet) -> None:
+            init, starts_file, start_share, player, quiet) -> None:
     """Train the neural evaluator by TD(lambda) self-play, with checkpoints and benchmark duels."""
     from pathlib import Path
 
@@ -66,7 +71,7 @@ def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_e
     share = start_share if start_share is not None else (0.5 if starts else 1.0)
     config = TrainConfig(hidden=hidden, seed=seed, lr=lr, lr_floor=lr_floor, lam=lam, chunk=chunk,
                          checkpoint_every=checkpoint_every, bench_every=bench_every, bench_pairs=bench_pairs,
-                         init=init, starts=starts, start_share=share)
+                         init=init, starts=starts, start_share=share, player=player)
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
     show = not quiet and sys.stderr.isatty()

@@ -1,7 +1,8 @@
 """TD(lambda) self-play in compiled code: the network plays both sides and learns from each game.
 
 Each game is played greedily at 0-ply by the current network (the dice give
-the exploration).  After the game the forward-view lambda-returns of every
+the exploration), or by a fixed player network: then the trained network only
+learns the values of that player's play (policy evaluation).  After the game the forward-view lambda-returns of every
 position reached are computed from the network's own values and the final
 outcome, and each position takes one cross-entropy gradient step towards its
 return.  Values are always for the side that just moved, so one position's
@@ -80,12 +81,14 @@ def root_of_game(game, n_roots, start_share):
 
 
 @njit(cache=True)
-def train_games(params, roots, roots_white, start_share, game_lo, game_hi, seed, lr, lam, head_rule, block_check,
-                last_roll, stats):
-    """Play self-play games game_lo..game_hi-1 and train `params` in place.
+def train_games(params, player, roots, roots_white, start_share, game_lo, game_hi, seed, lr, lam, head_rule,
+                block_check, last_roll, stats):
+    """Play games game_lo..game_hi-1 and train `params` in place.
 
-    Game g starts from roots[root_of_game(g, ...)] (mover-relative; White to move
-    when roots_white says so): roots[0] is normally the starting position.
+    The plays are the 0-ply choices of `player`: `params` itself for self-play,
+    or another network's parameters, which stay fixed.  Game g starts from
+    roots[root_of_game(g, ...)] (mover-relative; White to move when roots_white
+    says so): roots[0] is normally the starting position.
     """
     out_boards = np.zeros((4096, N_POINTS), dtype=np.int8)
     out_from = np.zeros((4096, 4), dtype=np.int8)
@@ -120,7 +123,7 @@ def train_games(params, roots, roots_white, start_share, game_lo, game_hi, seed,
             n, _ = enumerate_plays(board, opp_off, d1, d2, head_rule, block_check, out_boards, out_from, out_die,
                                    memo, memo_stamp)
             # the 0-ply neural choice; it also leaves this roll's opponent terms in `opp` for `encode`
-            best = choose_play(out_boards, n, NEURAL, params, False, rstate, mover_white, head_rule, block_check,
+            best = choose_play(out_boards, n, NEURAL, player, False, rstate, mover_white, head_rule, block_check,
                                out_boards, out_from, out_die, memo, memo_stamp, scratch)
             chosen = out_boards[best]
             if exact_probs(chosen, mover_white, last_roll, probs):

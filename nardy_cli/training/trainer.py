@@ -49,6 +49,7 @@ class TrainConfig:
     init: str | None = None          # a network file whose weights a new run starts from (None: random weights)
     starts: tuple[str, ...] = ()     # more starting positions (notation), besides `start`
     start_share: float = 1.0         # the share of games played from `start` (the rest: `starts` in turn)
+    player: str | None = None        # a network file that plays every game (None: the trained network plays)
 
     def lr_at(self, games: int) -> float:
         """The learning rate after `games` games of training (a floor above the starting rate is ignored)."""
@@ -100,9 +101,10 @@ def train(out_dir: str | Path, games: int, config: TrainConfig | None = None,
                             f"({config.bench_every}) must be multiples of {{chunk}} ({config.chunk})")
     rules = PRESETS[config.preset]
     roots, roots_white = training_roots(config.starts, rules)
-    out.mkdir(parents=True, exist_ok=True)
     params = net.flat()
     set_rules(params, rules)
+    player = params if config.player is None else load_network(config.player).kernel_params(rules)
+    out.mkdir(parents=True, exist_ok=True)
     done = int(net.meta.get("games_trained", 0))
     seconds = float(net.meta.get("seconds", 0.0))
     best, best_games = None, 0
@@ -117,7 +119,7 @@ def train(out_dir: str | Path, games: int, config: TrainConfig | None = None,
         stats = np.zeros(N_STATS)
         lr = config.lr_at(done)
         t0 = time.perf_counter()
-        train_games(params, roots, roots_white, config.start_share, done, done + config.chunk,
+        train_games(params, player, roots, roots_white, config.start_share, done, done + config.chunk,
                     np.uint64(config.seed), lr, config.lam, rules.head_code, rules.block_code, rules.last_roll, stats)
         dt = time.perf_counter() - t0
         seconds += dt
