@@ -10,7 +10,9 @@
 
 Every rollout runs in this process (workers=1), so CPU time is this process's.
 Usage: python benchmarks/variance.py [--games N] [--policy NAME] [--positions A,B] [--staged-policy NAME]
-       [--skip-vr] [--skip-staged]
+       [--skip-vr] [--skip-staged] [--luck-network FILE]
+
+--luck-network values the VR runs' luck by that network (`nardy rollout --luck-network`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import tempfile
 import time
 
 from nardy_cli.engine import outcome
+from nardy_cli.network import load_network
 from nardy_cli.position import Position
 from nardy_cli.positions_file import read_positions
 from nardy_cli.rollout import rollout
@@ -50,9 +53,10 @@ def timed(position, policy, games, scoring) -> tuple[object, float]:
     return r, time.process_time() - t
 
 
-def vr_rows(games: int, policy: str, only: list[str] | None = None) -> list[dict]:
+def vr_rows(games: int, policy: str, only: list[str] | None = None, luck_network: str | None = None) -> list[dict]:
     rows = []
     entries = read_positions("positions/study.txt")
+    luck = load_network(luck_network) if luck_network else None
     for e in entries:
         if only and e.name not in only:
             continue
@@ -61,13 +65,15 @@ def vr_rows(games: int, policy: str, only: list[str] | None = None) -> list[dict
             continue
         timed(pos, policy, 36, Scoring())            # compile / warm up outside the timing
         plain, tp = timed(pos, policy, games, Scoring(exact_bearoff=True, vr=False))
-        vr, tv = timed(pos, policy, games, Scoring(exact_bearoff=True, vr=True))
+        vr, tv = timed(pos, policy, games, Scoring(exact_bearoff=True, vr=True, luck_network=luck))
         ratio = (plain.equity_se ** 2 * tp) / (vr.equity_se ** 2 * tv) if vr.equity_se > 0 else float("inf")
         z = (vr.equity - plain.equity) / max((plain.equity_se ** 2 + vr.equity_se ** 2) ** 0.5, 1e-12)
         rows.append({"name": e.name, "games": games, "plain_equity": round(plain.equity, 4),
                      "plain_se": round(plain.equity_se, 5), "plain_cpu_s": round(tp, 1),
                      "vr_equity": round(vr.equity, 4), "vr_se": round(vr.equity_se, 5), "vr_cpu_s": round(tv, 1),
                      "se_per_cpu_ratio": round(ratio, 2), "z": round(z, 2)})
+        if luck_network:
+            rows[-1]["luck_network"] = luck_network
         print(json.dumps(rows[-1]), flush=True)
     return rows
 
@@ -103,11 +109,12 @@ def main() -> None:
     ap.add_argument("--skip-staged", action="store_true")
     ap.add_argument("--skip-vr", action="store_true")
     ap.add_argument("--positions", default=None, help="comma-separated study position names (default: all)")
+    ap.add_argument("--luck-network", default=None, help="a network file that values the VR runs' luck")
     args = ap.parse_args()
     os.environ.setdefault("NARDY_CACHE_DIR", tempfile.mkdtemp(prefix="nardy-bench-"))
     print(json.dumps({"bearoff_build": bearoff_build()}), flush=True)
     if not args.skip_vr:
-        vr_rows(args.games, args.policy, args.positions.split(",") if args.positions else None)
+        vr_rows(args.games, args.policy, args.positions.split(",") if args.positions else None, args.luck_network)
     if not args.skip_staged:
         staged(args.staged_policy, args.workers, games=72)   # warm-up (compilation in the workers)
         print(json.dumps({"staged": staged(args.staged_policy, args.workers)}), flush=True)

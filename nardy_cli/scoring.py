@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -34,28 +35,37 @@ class Scoring:
     on unless a side plays `random` (whose own bear-off is what its rollout measures);
     `truncate`: stop after that many plies and score by the evaluator (None: off);
     `vr`: subtract each game's luck (None: on for lookahead policies with an evaluator, see `vr_pays`);
-    `bearoff_policy`: built-in policies bear off by the databases (None: with `exact_bearoff`).
+    `bearoff_policy`: built-in policies bear off by the databases (None: with `exact_bearoff`);
+    `luck_network`: a `Network` that values VR's luck instead of the policies' own evaluators (the plays
+    whose values make the luck are still the policies' choices); it turns VR on.
     """
 
     exact_bearoff: bool | None = None
     truncate: int | None = None
     vr: bool | None = None
     bearoff_policy: bool | None = None
+    luck_network: Any = None
 
     def __post_init__(self) -> None:
         if self.truncate is not None and self.truncate < 0:
             raise ArgumentError(f"{{truncate}} must be 0 plies or more, got {self.truncate}")
+        if self.luck_network is not None and self.vr is False:
+            raise ArgumentError("{luck_network} values the luck of variance reduction: it cannot be used with VR off")
 
     def resolved(self, white, black) -> "Scoring":
         """The options a rollout with these policies actually uses (VR's default filled in; Python bots: none)."""
         if not (white.in_kernel and black.in_kernel):
+            if self.luck_network is not None:
+                raise ArgumentError("{luck_network} needs policies that run in the compiled game loop")
             return Scoring(False, None, False, False)
-        vr = self.vr if self.vr is not None else any(vr_pays(p) for p in (white, black))
+        vr = self.vr
+        if vr is None:
+            vr = self.luck_network is not None or any(vr_pays(p) for p in (white, black))
         exact = self.exact_bearoff
         if exact is None:
             exact = not any(p.is_random for p in (white, black))
         db = exact if self.bearoff_policy is None else self.bearoff_policy
-        return Scoring(bool(exact), self.truncate, bool(vr), bool(db))
+        return Scoring(bool(exact), self.truncate, bool(vr), bool(db), self.luck_network)
 
     @property
     def active(self) -> bool:
@@ -64,8 +74,19 @@ class Scoring:
 
     def to_dict(self) -> dict:
         """What the results' parameters record."""
-        return {"vr": bool(self.vr), "exact_bearoff": bool(self.exact_bearoff), "truncate": self.truncate,
-                "bearoff_policy": bool(self.exact_bearoff if self.bearoff_policy is None else self.bearoff_policy)}
+        record = {"vr": bool(self.vr), "exact_bearoff": bool(self.exact_bearoff), "truncate": self.truncate,
+                  "bearoff_policy": bool(self.exact_bearoff if self.bearoff_policy is None else self.bearoff_policy)}
+        if self.luck_network is not None:
+            record["luck_network"] = network_record(self.luck_network)
+        return record
+
+
+def network_record(net) -> dict:
+    """What identifies a network in results: its size, training games and a digest of its weights."""
+    import hashlib
+    return {"hidden": net.hidden, "games_trained_in_all": int(net.meta.get("games_trained_in_all",
+                                                                           net.meta.get("games_trained", 0))),
+            "sha256": hashlib.sha256(net.flat().tobytes()).hexdigest()[:16]}
 
 
 def vr_pays(policy) -> bool:
@@ -101,8 +122,9 @@ def kernel_arguments(scoring: Scoring, rules: Rules) -> ScoringArgs:
     need_db = scoring.active or bool(opts[O_DB_POLICY])
     tabs = tables(rules).arrays() if need_db else empty_tables()
     from .policies.builtin import HEURISTIC
+    luck_net = scoring.luck_network.kernel_params(rules) if scoring.luck_network is not None else np.zeros(0)
     return ScoringArgs(opts, tabs, logistic_coefficients(), result_values(rules.points), INDICATOR_MATRIX,
-                       HEURISTIC.kernel_params(rules))
+                       HEURISTIC.kernel_params(rules), luck_net)
 
 
 def new_frac() -> np.ndarray:

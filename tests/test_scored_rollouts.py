@@ -6,6 +6,7 @@ import pytest
 
 from nardy_cli.bearoff import bearoff_value
 from nardy_cli.estimate import static_estimate
+from nardy_cli.network import new_network, save_network
 from nardy_cli.position import Position
 from nardy_cli.rollout import rollout
 from nardy_cli.rules import make_rules
@@ -16,6 +17,9 @@ from tests.oracle import exact_distribution
 #   W: . . . . . . . . . . . . . . . . . . . o . o . o
 #   B: . . . . . . . . . . . . . . . . . . x . x . x .   (each in its own numbering)
 SMALL_RACE = "W:20,22,24 B:19,21,23 w"
+# the same, but White's back checker is on W14, often two turns from its home: until it is in, positions
+# are valued by an evaluator (the bear-off databases take over once both sides are home)
+NEAR_RACE = "W:14,22,24 B:19,21,23 w"
 
 
 def test_vr_is_unbiased_for_the_random_policy_on_a_solved_endgame():
@@ -61,7 +65,8 @@ def test_truncation_at_zero_plies_is_the_static_evaluation():
 
 
 @pytest.mark.parametrize("scoring", [Scoring(), Scoring(exact_bearoff=True, truncate=6, vr=True),
-                                     Scoring(exact_bearoff=False, vr=True)])
+                                     Scoring(exact_bearoff=False, vr=True),
+                                     Scoring(luck_network=new_network(16, seed=3))])
 def test_results_identical_for_one_and_two_workers(scoring):
     """Would catch: float sums that depend on the order chunks finish in."""
     pos = Position.parse("W:17x2,19x3,20x2,22x3,24x2 B:18,19x2,21x3,22x2,23 w")
@@ -81,7 +86,7 @@ def test_lookahead_replies_give_the_same_luck_as_a_fresh_search():
     from nardy_cli.policies.registry import get_policy
     from tests.randomgames import random_game_positions
     weights = get_policy("heuristic").kernel_params(make_rules("federation"))
-    opts, tables, coefs, _, _, _, sws = no_scoring()
+    opts, tables, coefs, _, _, _, _, sws = no_scoring()
     ws, replies_ws = Workspace(), Workspace()
     choice = choice_scratch()
     compared = not_first = 0
@@ -97,7 +102,7 @@ def test_lookahead_replies_give_the_same_luck_as_a_fresh_search():
         flip(ws.boards[pick], after)                    # the opponent to roll, in its own view
         fresh, reused = np.zeros(10), np.zeros(10)
         luck_of_roll(after, not white, True, 4, 2, 15 - opp_on_board(after), 0, 0, True, HEURISTIC, weights,
-                     weights, tables, coefs, choice, sws, fresh)
+                     HEURISTIC, weights, weights, tables, coefs, choice, sws, fresh)
         luck_of_replies(choice.replies[choice.searched[0]].copy(), not white, True, 4, 2, True, HEURISTIC,
                         weights, tables, coefs, choice, sws, reused)
         np.testing.assert_allclose(reused, fresh, atol=1e-12)
@@ -168,3 +173,41 @@ def test_the_rollout_note_says_when_vr_did_not_pay():
     better = scoring_note(SimpleNamespace(params=params, equity_se=0.0101))
     assert better == ("variance reduction: equity SE 0.0101 (plain 0.0210, plain equity +1.5815); 252 games ended "
                       "in the bear-off databases")
+
+
+def test_a_luck_network_values_the_luck_and_keeps_it_unbiased():
+    """Would catch: `--luck-network` ignored (the policy's own evaluator still valuing the luck), the luck
+    network choosing the plays (other games), or its luck with a non-zero mean (valued from the wrong side)."""
+    exact = exact_distribution(NEAR_RACE)
+    truth = exact["win"] - exact["lose"]            # 12 checkers off each: every win is by oin, 1 point
+    pos = Position.parse(NEAR_RACE)
+    own = rollout(pos, "random", games=36 * 36 * 3, scoring=Scoring(exact_bearoff=False, vr=True))
+    net = new_network(16, seed=3)
+    other = rollout(pos, "random", games=36 * 36 * 3, scoring=Scoring(exact_bearoff=False, luck_network=net))
+    assert other.params["vr"] and other.params["luck_network"]["hidden"] == 16
+    assert "luck_network" not in own.params
+    assert other.params["plain"] == own.params["plain"]            # the same games
+    assert abs(other.equity - own.equity) > 1e-4                   # their luck valued by another function
+    assert abs(other.equity - truth) < 4 * other.equity_se
+
+
+def test_luck_network_option_errors_are_one_line(tmp_path):
+    """Would catch: a missing --luck-network file, or one combined with --no-vr, ending in a traceback or
+    silently ignored; the JSON not saying which network valued the luck."""
+    import json
+
+    from click.testing import CliRunner
+
+    from nardy_cli.cli import cli
+    save_network(new_network(16, seed=3), tmp_path / "luck.npz")
+    base = ["rollout", NEAR_RACE, "--games", "36", "--quiet", "--no-exact-bearoff"]
+    runner = CliRunner()
+    r = runner.invoke(cli, base + ["--luck-network", str(tmp_path / "missing.npz")])
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1 and "missing.npz" in r.output
+    r = runner.invoke(cli, base + ["--luck-network", str(tmp_path / "luck.npz"), "--no-vr"])
+    assert r.exit_code == 2 and r.output.strip() == ("Error: --luck-network values the luck of variance "
+                                                     "reduction: it cannot be used with VR off")
+    r = runner.invoke(cli, base + ["--luck-network", str(tmp_path / "luck.npz"), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    record = json.loads(r.output)["params"]
+    assert record["vr"] and record["luck_network"]["hidden"] == 16 and len(record["luck_network"]["sha256"]) == 16

@@ -69,11 +69,12 @@ Examples:
 @report_options
 @handle_errors
 def command(positions, policy, white_policy, black_policy, games, until_se, seed, workers, stratify, executor,
-            scheduler, quiet, exact_bearoff, truncate, vr, rules, fmt, output, html, svg, force,
+            scheduler, quiet, exact_bearoff, truncate, vr, luck_network, rules, fmt, output, html, svg, force,
             no_block_validation) -> None:
     """Roll out POSITION: chances of every outcome for the side to move, equity, move deficits."""
     items = flatten(positions)
     pols = (white_policy or policy, black_policy or policy)
+    scoring = scoring_from(exact_bearoff, truncate, vr, luck_network)
     check_report_flags(output, html, svg, force)
     results = []
     interrupted = False
@@ -82,7 +83,7 @@ def command(positions, policy, white_policy, black_policy, games, until_se, seed
         try:
             result = rollout(item.position, pols, games, seed, rules, stratify=stratify, until_se=until_se,
                              workers=workers or default_workers(), executor=executor, scheduler=scheduler,
-                             progress=bar, name=item.name, scoring=scoring_from(exact_bearoff, truncate, vr))
+                             progress=bar, name=item.name, scoring=scoring)
         finally:
             bar.close()
         results.append(result)

@@ -1,4 +1,4 @@
-"""`--exact-bearoff`, `--truncate`, `--vr`: how rollout games are scored (see docs/rollouts.md)."""
+"""`--exact-bearoff`, `--truncate`, `--vr`, `--luck-network`: how rollout games are scored (docs/rollouts.md)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import click
 
 
 def scoring_options(func):
-    """Add the three options; the command receives them as `exact_bearoff`, `truncate`, `vr`."""
+    """Add the four options; the command receives them as `exact_bearoff`, `truncate`, `vr`, `luck_network`."""
     for opt in reversed([
         click.option("--exact-bearoff/--no-exact-bearoff", default=None,
                      help="Stop each game once both sides are all home and add the bear-off databases' "
@@ -18,15 +18,22 @@ def scoring_options(func):
         click.option("--vr/--no-vr", default=None,
                      help="Variance reduction: subtract each roll's luck as the evaluator sees it "
                           "[default: on for lookahead:heuristic and lookahead:neural]."),
+        click.option("--luck-network", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                     help="Value VR's luck by this network file instead of the policy's evaluator (e.g. one "
+                          "trained by `nardy train --player` on games like this position's); turns VR on."),
     ]):
         func = opt(func)
     return func
 
 
-def scoring_from(exact_bearoff: bool | None, truncate: int | None, vr: bool | None):
+def scoring_from(exact_bearoff: bool | None, truncate: int | None, vr: bool | None, luck_network: str | None):
     """The library's `Scoring` for the options."""
     from ..scoring import Scoring
-    return Scoring(exact_bearoff=exact_bearoff, truncate=truncate, vr=vr)
+    luck = None
+    if luck_network is not None:
+        from ..network import load_network
+        luck = load_network(luck_network)
+    return Scoring(exact_bearoff=exact_bearoff, truncate=truncate, vr=vr, luck_network=luck)
 
 
 # VR's CPU time over plain games' with a lookahead policy is at least 1.10 on the study positions (`race`;

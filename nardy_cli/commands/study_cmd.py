@@ -60,9 +60,9 @@ Examples:
 @filter_option
 @scoring_options
 @study_options
-def analyze_command(position, dice, top, staged, filters, exact_bearoff, truncate, vr, policy, games, until_se, seed,
-                    workers, stratify, executor, scheduler, quiet, rules, fmt, output, html, svg, force,
-                    no_block_validation) -> None:
+def analyze_command(position, dice, top, staged, filters, exact_bearoff, truncate, vr, luck_network, policy, games,
+                    until_se, seed, workers, stratify, executor, scheduler, quiet, rules, fmt, output, html, svg,
+                    force, no_block_validation) -> None:
     """Rank every legal play of a roll by rollouts with common dice (equity ± SE, difference to the best).
 
     With --until-se X the plays are rolled out in rounds of 1,296 games: a play more
@@ -81,7 +81,7 @@ def analyze_command(position, dice, top, staged, filters, exact_bearoff, truncat
         try:
             ranking = staged_rank(item.position, dice, policy, games, seed, rules, filters=parse_filters(filters),
                                   until_se=until_se, stratify=stratify,
-                                  scoring=scoring_from(exact_bearoff, truncate, vr),
+                                  scoring=scoring_from(exact_bearoff, truncate, vr, luck_network),
                                   workers=workers or default_workers(), executor=executor, scheduler=scheduler,
                                   progress=bar)
         finally:
@@ -90,8 +90,8 @@ def analyze_command(position, dice, top, staged, filters, exact_bearoff, truncat
         finish_report(json_data("analyze", ranking, names=[item.name], comments=[item.comment]), output, html, svg,
                       force)
         return
-    if truncate is not None or vr:
-        raise BadInput("--truncate and --vr apply to the rollouts of --staged analyses")
+    if truncate is not None or vr or luck_network is not None:
+        raise BadInput("--truncate, --vr and --luck-network apply to the rollouts of --staged analyses")
     bar = StepBar("analyze (games per play)", not quiet, unit="games")
     try:
         ranking = rank_plays(item.position, dice, policy, games, seed, rules, top=top, until_se=until_se,

@@ -53,6 +53,7 @@ class ScoringArgs(NamedTuple):
     values: np.ndarray      # points of each result code (equity)
     indicators: np.ndarray  # [key, result code]: the reported probabilities (stats.PROB_KEYS)
     screen: np.ndarray      # the heuristic's weights: VR's screened reply search (`luck_of_roll`)
+    luck_net: np.ndarray    # a network that values the luck instead of the policy's evaluator (length 0: none)
 
 
 # deficit array columns, per side
@@ -180,13 +181,14 @@ def to_root(p, mover_white, root_white, out):
 
 @njit(cache=True)
 def luck_of_roll(board, mover_white, root_white, d1, d2, opp_off, head_rule, block_check, last_roll, kind,
-                 weights, screen, tables, coefs, choice, sws, luck):
+                 weights, value_kind, value_weights, screen, tables, coefs, choice, sws, luck):
     """Add to `luck` (root side's view) the value of this roll minus its mean over the 21 rolls.
 
-    The value of a roll is the evaluator's probabilities after the play the
-    mover's static score prefers (`best_replies`; the first of the results for
-    the random policy and users' evaluators); the same function for every roll,
-    so the term has mean 0.  For the neural kind the network scores only the
+    The value of a roll is the probabilities (by `value_kind`, `value_weights`:
+    the policy's own evaluator, or a luck network) after the play the mover's
+    static score (`kind`, `weights`) prefers (`best_replies`; the first of the
+    results for the random policy and users' evaluators); the same function for
+    every roll, so the term has mean 0.  For the neural kind the network scores only the
     results the heuristic weights `screen` rank first (`best_replies`): still one
     function for every roll, for about 60% of a full search's cost.
     """
@@ -200,14 +202,15 @@ def luck_of_roll(board, mover_white, root_white, d1, d2, opp_off, head_rule, blo
         net = single_precision(weights if kind == NEURAL else np.zeros(HEADER))
         best_replies(board, mover_white, head_rule, block_check, kind, weights, net, screen, choice, v_boards,
                      v_from, v_die, v_memo, v_stamp, replies)
-    luck_of_replies(replies, mover_white, root_white, d1, d2, last_roll, kind, weights, tables, coefs, choice, sws,
-                    luck)
+    luck_of_replies(replies, mover_white, root_white, d1, d2, last_roll, value_kind, value_weights, tables, coefs,
+                    choice, sws, luck)
 
 
 @njit(cache=True)
 def luck_of_replies(replies, mover_white, root_white, d1, d2, last_roll, kind, weights, tables, coefs, choice,
                     sws, luck):
-    """`luck_of_roll` with each roll's play taken from the previous turn's lookahead (`replies[r]`).
+    """`luck_of_roll` with each roll's play taken from the previous turn's lookahead (`replies[r]`), valued by
+    `kind`, `weights`.
 
     The search that chose the previous play already found the mover's best reply
     to every roll by the same static score, so this costs 21 evaluations instead
@@ -262,16 +265,16 @@ def play_one_game(setup, game, policies, evaluators, deficit, ws, scoring):
 
     `policies` (`SidePolicies`) and `evaluators` choose side s's plays (0 White,
     1 Black); deficit figures are added into `deficit[side]`.  `scoring` is
-    (opts, tables, coefs, screen, gvec, luck, sws): with `opts[O_EXACT_BEAROFF]` the game stops once
+    (opts, tables, coefs, screen, luck_net, gvec, luck, sws): with `opts[O_EXACT_BEAROFF]` the game stops once
     both sides are all home and is scored by the bear-off databases, with `opts[O_TRUNCATE]`
     >= 0 it stops after that many plies and is scored by the evaluator; both return SCORED
     with the root side's probabilities in `gvec`.  With `opts[O_VR]` each random roll's luck
-    is added into `luck`; with `opts[O_DB_POLICY]` built-in policies bear off by the databases.
+    is added into `luck` (valued by `luck_net` when it is not empty); with `opts[O_DB_POLICY]` built-in policies bear off by the databases.
     The plays, and so the dice and policy draws, never depend on these options.
     """
     (out_boards, out_from, out_die, memo, memo_stamp, s_boards, s_from, s_die, s_memo, s_stamp, board, rstate,
      choice) = ws
-    opts, tables, coefs, screen, gvec, luck, sws = scoring
+    opts, tables, coefs, screen, luck_net, gvec, luck, sws = scoring
     root_board, root_white, root_d1, root_d2, seed, stratify, head_rule, block_check, last_roll, max_plies = setup
     policy_kind, policy_weights, policy_lookahead = policies
     board[:] = root_board
@@ -310,12 +313,16 @@ def play_one_game(setup, game, policies, evaluators, deficit, ws, scoring):
         opp_off = 15 - opp_on_board(board)
         side = 0 if mover_white else 1
         if opts[O_VR] and not given:
+            value_kind, value_weights = policy_kind[side], policy_weights[side]
+            if luck_net.shape[0] > 0:
+                value_kind, value_weights = NEURAL, luck_net
             if searched >= 0:
-                luck_of_replies(choice.replies[searched], mover_white, root_white, d1, d2, last_roll,
-                                policy_kind[side], policy_weights[side], tables, coefs, choice, sws, luck)
+                luck_of_replies(choice.replies[searched], mover_white, root_white, d1, d2, last_roll, value_kind,
+                                value_weights, tables, coefs, choice, sws, luck)
             else:
                 luck_of_roll(board, mover_white, root_white, d1, d2, opp_off, head_rule, block_check, last_roll,
-                             policy_kind[side], policy_weights[side], screen, tables, coefs, choice, sws, luck)
+                             policy_kind[side], policy_weights[side], value_kind, value_weights, screen, tables,
+                             coefs, choice, sws, luck)
         n, nsteps = enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
                                     out_boards, out_from, out_die, memo, memo_stamp)
         record_turn(deficit, side, d1, d2, nsteps, out_die[0, 0])
@@ -344,7 +351,7 @@ def no_scoring():
     tables = (comp, np.zeros((0, 1)), np.zeros((0, 1)), np.zeros((2, 0, 0)), np.zeros((2, 0, 0)))
     opts = np.zeros(N_OPTS, dtype=np.int64)
     opts[O_TRUNCATE] = -1
-    return (opts, tables, np.zeros((7, 17)), np.zeros(0), np.zeros(N_RESULTS), np.zeros(N_RESULTS),
+    return (opts, tables, np.zeros((7, 17)), np.zeros(0), np.zeros(0), np.zeros(N_RESULTS), np.zeros(N_RESULTS),
             score_workspace())
 
 
@@ -388,12 +395,12 @@ def play_games(setup, game_lo, game_hi, policies, evaluators, args, counts, defi
     `args.indicators`), and games stopped early are counted in `scored[stratum]`
     instead of `counts`.
     """
-    opts, tables, coefs, values, indicators, screen = args
+    opts, tables, coefs, values, indicators, screen, luck_net = args
     ws = workspace()
     sws = score_workspace()
     gvec = np.zeros(N_RESULTS)
     luck = np.zeros(N_RESULTS)
-    scoring = (opts, tables, coefs, screen, gvec, luck, sws)
+    scoring = (opts, tables, coefs, screen, luck_net, gvec, luck, sws)
     fractional = opts[O_EXACT_BEAROFF] != 0 or opts[O_TRUNCATE] >= 0 or opts[O_VR] != 0
     for game in range(game_lo, game_hi):
         result, turns, stratum = play_one_game(setup, game, policies, evaluators, deficit, ws, scoring)
@@ -452,7 +459,7 @@ def play_games_values(setup, game_lo, game_hi, policies, evaluators, args, defic
     sws = score_workspace()
     gvec = np.zeros(N_RESULTS)
     luck = np.zeros(N_RESULTS)
-    scoring = (opts, tables, coefs, args.screen, gvec, luck, sws)
+    scoring = (opts, tables, coefs, args.screen, args.luck_net, gvec, luck, sws)
     for game in range(game_lo, game_hi):
         result, turns, _ = play_one_game(setup, game, policies, evaluators, deficit, ws, scoring)
         plies[0] += turns
