@@ -193,7 +193,7 @@ def test_a_luck_network_values_the_luck_and_keeps_it_unbiased():
 
 def test_luck_network_option_errors_are_one_line(tmp_path):
     """Would catch: a missing --luck-network file, or one combined with --no-vr, ending in a traceback or
-    silently ignored; the JSON not saying which network valued the luck."""
+    silently ignored; the JSON or the note under the table not saying which network valued the luck."""
     import json
 
     from click.testing import CliRunner
@@ -211,3 +211,5 @@ def test_luck_network_option_errors_are_one_line(tmp_path):
     assert r.exit_code == 0, r.output
     record = json.loads(r.output)["params"]
     assert record["vr"] and record["luck_network"]["hidden"] == 16 and len(record["luck_network"]["sha256"]) == 16
+    r = runner.invoke(cli, base + ["--luck-network", str(tmp_path / "luck.npz")])
+    assert f"luck valued by the --luck-network (16 hidden units, weights {record['luck_network']['sha256']})" in r.output

@@ -58,6 +58,8 @@ Examples:
   nardy rollout positions/study.txt --until-se 0.01 --format json
   nardy rollout start --white-policy heuristic --black-policy racer --output reports/h-vs-r
   nardy rollout "W:17x2,19x3,22x5,24x5 B:18,19x4,21x5,23x5 w" --policy heuristic --no-vr --truncate 20
+  nardy rollout "W:2x2,3x2,4,6x3,7,8,9x2,10x2,12 B:1x10,2x5 w 4-1" --policy lookahead:neural \\
+      --luck-network training/values-step/checkpoint.npz --games 1296
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")

@@ -50,6 +50,9 @@ def scoring_note(result) -> str | None:
     if p.get("vr"):
         parts.append(f"variance reduction: equity SE {result.equity_se:.4f} (plain {p['plain']['equity_se']:.4f}, "
                      f"plain equity {p['plain']['equity']:+.4f})")
+        if p.get("luck_network"):
+            parts.append(f"luck valued by the --luck-network ({p['luck_network']['hidden']} hidden units, "
+                         f"weights {p['luck_network']['sha256']})")
         if (p["plain"]["equity_se"] / max(result.equity_se, 1e-300)) ** 2 < VR_LEAST_COST:
             parts.append("VR did not pay here (the evaluator misreads this position's luck): --no-vr is faster")
     if p.get("exact_bearoff"):
