@@ -77,16 +77,8 @@ class Scoring:
         record = {"vr": bool(self.vr), "exact_bearoff": bool(self.exact_bearoff), "truncate": self.truncate,
                   "bearoff_policy": bool(self.exact_bearoff if self.bearoff_policy is None else self.bearoff_policy)}
         if self.luck_network is not None:
-            record["luck_network"] = network_record(self.luck_network)
+            record["luck_network"] = self.luck_network.record()
         return record
-
-
-def network_record(net) -> dict:
-    """What identifies a network in results: its size, training games and a digest of its weights."""
-    import hashlib
-    return {"hidden": net.hidden, "games_trained_in_all": int(net.meta.get("games_trained_in_all",
-                                                                           net.meta.get("games_trained", 0))),
-            "sha256": hashlib.sha256(net.flat().tobytes()).hexdigest()[:16]}
 
 
 def vr_pays(policy) -> bool:

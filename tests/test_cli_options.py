@@ -159,9 +159,11 @@ def test_readme_library_snippet_runs(tmp_path, monkeypatch):
 # --- every example of every --help -----------------------------------------
 
 def _example_lines(epilog: str | None) -> list[list[str]]:
-    """The example command lines of an epilog, without comments, pipes and redirections."""
+    """The example command lines of an epilog (a line ending in a backslash goes on on the next, as in a
+    shell), without comments, pipes and redirections."""
     out = []
-    for line in (epilog or "").splitlines():
+    joined = re.sub(r"\\\n\s*", "", epilog or "")
+    for line in joined.splitlines():
         line = line.strip()
         if line.startswith("nardy "):
             line = re.split(r" [|>] ", line)[0]

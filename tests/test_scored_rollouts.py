@@ -212,4 +212,5 @@ def test_luck_network_option_errors_are_one_line(tmp_path):
     record = json.loads(r.output)["params"]
     assert record["vr"] and record["luck_network"]["hidden"] == 16 and len(record["luck_network"]["sha256"]) == 16
     r = runner.invoke(cli, base + ["--luck-network", str(tmp_path / "luck.npz")])
-    assert f"luck valued by the --luck-network (16 hidden units, weights {record['luck_network']['sha256']})" in r.output
+    digest = record["luck_network"]["sha256"]
+    assert f"luck valued by the --luck-network (16 hidden units, weights {digest})" in r.output

@@ -188,9 +188,9 @@ def luck_of_roll(board, mover_white, root_white, d1, d2, opp_off, head_rule, blo
     the policy's own evaluator, or a luck network) after the play the mover's
     static score (`kind`, `weights`) prefers (`best_replies`; the first of the
     results for the random policy and users' evaluators); the same function for
-    every roll, so the term has mean 0.  For the neural kind the network scores only the
-    results the heuristic weights `screen` rank first (`best_replies`): still one
-    function for every roll, for about 60% of a full search's cost.
+    every roll, so the term has mean 0.  For the neural kind the network scores
+    only the results the heuristic weights `screen` rank first (`best_replies`):
+    still one function for every roll, for about 60% of a full search's cost.
     """
     v_boards, v_from, v_die, v_memo, v_stamp, replies = sws[0], sws[1], sws[2], sws[3], sws[4], sws[9]
     if kind == RANDOM or kind == USER:
@@ -265,12 +265,13 @@ def play_one_game(setup, game, policies, evaluators, deficit, ws, scoring):
 
     `policies` (`SidePolicies`) and `evaluators` choose side s's plays (0 White,
     1 Black); deficit figures are added into `deficit[side]`.  `scoring` is
-    (opts, tables, coefs, screen, luck_net, gvec, luck, sws): with `opts[O_EXACT_BEAROFF]` the game stops once
-    both sides are all home and is scored by the bear-off databases, with `opts[O_TRUNCATE]`
-    >= 0 it stops after that many plies and is scored by the evaluator; both return SCORED
-    with the root side's probabilities in `gvec`.  With `opts[O_VR]` each random roll's luck
-    is added into `luck` (valued by `luck_net` when it is not empty); with `opts[O_DB_POLICY]` built-in policies bear off by the databases.
-    The plays, and so the dice and policy draws, never depend on these options.
+    (opts, tables, coefs, screen, luck_net, gvec, luck, sws): with `opts[O_EXACT_BEAROFF]` the
+    game stops once both sides are all home and is scored by the bear-off databases, with
+    `opts[O_TRUNCATE]` >= 0 it stops after that many plies and is scored by the evaluator; both
+    return SCORED with the root side's probabilities in `gvec`.  With `opts[O_VR]` each random
+    roll's luck is added into `luck` (valued by `luck_net` when it is not empty); with
+    `opts[O_DB_POLICY]` built-in policies bear off by the databases.  The plays, and so the
+    dice and policy draws, never depend on these options.
     """
     (out_boards, out_from, out_die, memo, memo_stamp, s_boards, s_from, s_die, s_memo, s_stamp, board, rstate,
      choice) = ws
