@@ -214,3 +214,8 @@ def test_luck_network_option_errors_are_one_line(tmp_path):
     r = runner.invoke(cli, base + ["--luck-network", str(tmp_path / "luck.npz")])
     digest = record["luck_network"]["sha256"]
     assert f"luck valued by the --luck-network (16 hidden units, weights {digest})" in r.output
+    staged = runner.invoke(cli, ["analyze", "W:1x6,7x2,10x2,12,14,15,20,24 B:1x4,4x2,9x2,10,11,14,15x2,16,18 b",
+                                 "--dice", "6-5", "--staged", "--policy", "heuristic", "--games", "72", "--quiet",
+                                 "--workers", "1", "--luck-network", str(tmp_path / "luck.npz")])
+    assert staged.exit_code == 0, staged.output
+    assert f"; vr, exact_bearoff (luck valued by the --luck-network, weights {digest}))" in staged.output.splitlines()[0]

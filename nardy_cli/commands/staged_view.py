@@ -51,6 +51,8 @@ def show_staged(ranking, fmt: str, policy: str, seed: int, rules) -> None:
         return
     p = ranking.params
     used = ", ".join(k for k in ("vr", "exact_bearoff") if p.get(k)) or "plain"
+    if p.get("luck_network"):
+        used += f" (luck valued by the --luck-network, weights {p['luck_network']['sha256']})"
     click.echo(f"{ranking.position}   to play {ranking.dice}   (staged: {policy} rollouts, seed {seed}, "
                f"{rules_label(rules)}; {used})")
     for line in stage_lines(ranking):
