@@ -53,8 +53,7 @@ class Network:
     def record(self) -> dict:
         """What identifies the network in results: its size, training games and a digest of its weights."""
         import hashlib
-        games = self.meta.get("games_trained_in_all", self.meta.get("games_trained", 0))
-        return {"hidden": self.hidden, "games_trained_in_all": int(games),
+        return {"hidden": self.hidden, "games_trained_in_all": games_in_all(self.meta),
                 "sha256": hashlib.sha256(self.flat().tobytes()).hexdigest()[:16]}
 
     def kernel_params(self, rules: Rules) -> np.ndarray:

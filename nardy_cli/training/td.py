@@ -5,8 +5,9 @@ the exploration), or by a fixed player network: then the trained network only
 learns the values of that player's play (policy evaluation).  After the game
 the forward-view lambda-returns of every position reached are computed from the
 network's own values and the final outcome, and each position takes one
-cross-entropy gradient step towards its return.  Values are always for the side that just moved, so one position's
-target is the next position's value with wins and losses swapped.
+cross-entropy gradient step towards its return.  Values are always for the side
+that just moved, so one position's target is the next position's value with
+wins and losses swapped.
 """
 
 from __future__ import annotations
