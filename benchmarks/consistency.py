@@ -44,7 +44,10 @@ from nardy_cli.network import default_network, load_network
 from nardy_cli.positions_file import read_positions
 from nardy_cli.rules import PRESETS
 from nardy_cli.scoring import logistic_coefficients
-from nardy_cli.stats import result_values
+from nardy_cli.outcomes import money_valuation
+from nardy_cli.rules import PRESETS
+
+MONEY = money_valuation(PRESETS["federation"]).kernel_values()   # the plays: money under federation points
 
 
 MAX_POSITIONS = 60000     # positions kept per study position (300 games need about 24,000)
@@ -85,8 +88,8 @@ def self_play_positions(params, root, root_white, seed, games, head_rule, block_
                 d1, d2 = d2, d1
             n, _ = enumerate_plays(board, 15 - opp_on_board(board), d1, d2, head_rule, block_check, boards,
                                    steps_from, steps_die, memo, stamp)
-            pick = choose_play(boards, n, NEURAL, params, False, rstate, white, head_rule, block_check, s_boards,
-                               s_from, s_die, s_memo, s_stamp, choice)
+            pick = choose_play(boards, n, NEURAL, params, MONEY, False, rstate, white, head_rule, block_check,
+                               s_boards, s_from, s_die, s_memo, s_stamp, choice)
             flip(boards[pick], board)
             white = not white
         finals[g] = board
@@ -104,8 +107,8 @@ def best_replies_of(params, boards, white, head_rule, block_check, out):
     memo, stamp = memo_arrays()
     net = single_precision(params)
     for i in range(boards.shape[0]):
-        best_replies(boards[i], white[i], head_rule, block_check, NEURAL, params, net, NO_SCREEN, choice, s_boards,
-                     s_from, s_die, memo, stamp, out[i])
+        best_replies(boards[i], white[i], head_rule, block_check, NEURAL, params, MONEY, net, NO_SCREEN, choice,
+                     s_boards, s_from, s_die, memo, stamp, out[i])
 
 
 @njit
@@ -122,9 +125,9 @@ def inconsistency(params, boards, white, replies, last_roll, tabs, coefs, values
         one = 0.0
         for r in range(21):
             value_probs(replies[i, r], white[i], last_roll, NEURAL, params, tabs, coefs, choice, scratch, p)
-            one += ROLL_WEIGHT[r] * equity_of_probs(p, values)
+            one += ROLL_WEIGHT[r] * equity_of_probs(p, values, white[i])
         position_probs(boards[i], white[i], last_roll, NEURAL, params, tabs, coefs, choice, scratch, flipped, p)
-        out[i] = one - equity_of_probs(p, values)
+        out[i] = one - equity_of_probs(p, values, white[i])
 
 
 def main() -> None:
@@ -145,7 +148,7 @@ def main() -> None:
     luck_params = [load_network(f).kernel_params(rules) for f in luck_files]
     params = (load_network(args.network) if args.network else default_network()).kernel_params(rules)
     tabs, coefs = tables(rules).arrays(), logistic_coefficients()
-    values = np.ascontiguousarray(result_values(rules.points))
+    values = money_valuation(rules).kernel_values()
     codes = (int(rules.head_code), int(rules.block_code), bool(rules.last_roll))
     names = args.positions.split(",") if args.positions else None
     for entry in read_positions("positions/study.txt"):
@@ -211,7 +214,7 @@ def final_equity(params, finals, finals_white, root_white, last_roll, tabs, coef
     p = np.zeros(9)
     for g in range(finals.shape[0]):
         position_probs(finals[g], finals_white[g], last_roll, NEURAL, params, tabs, coefs, choice, scratch, flipped, p)
-        e = equity_of_probs(p, values)
+        e = equity_of_probs(p, values, finals_white[g])
         out[g] = e if finals_white[g] == root_white else -e
 
 

@@ -35,7 +35,7 @@ from nardy_cli.network import default_network
 from nardy_cli.positions_file import read_positions
 from nardy_cli.rules import PRESETS
 from nardy_cli.scoring import logistic_coefficients
-from nardy_cli.stats import result_values
+from nardy_cli.outcomes import money_valuation
 
 PLIES_PER_GAME = 120          # position buffer per game
 
@@ -48,7 +48,7 @@ def hidden_value(params, board, white, last_roll, tabs, coefs, values, choice, s
     value_probs(board, white, last_roll, NEURAL, params, tabs, coefs, choice, scratch, p)
     for j in range(h.shape[0]):
         h[j] = choice.hidden[j]
-    return equity_of_probs(p, values)
+    return equity_of_probs(p, values, white)
 
 
 @njit
@@ -95,7 +95,7 @@ def main() -> None:
     rules = PRESETS["federation"]
     params = default_network().kernel_params(rules)
     tabs, coefs = tables(rules).arrays(), logistic_coefficients()
-    values = np.ascontiguousarray(result_values(rules.points))
+    values = money_valuation(rules).kernel_values()
     codes = (int(rules.head_code), int(rules.block_code), bool(rules.last_roll))
     games, half = args.games, args.games // 2
     for entry in read_positions("positions/study.txt"):

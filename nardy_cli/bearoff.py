@@ -23,7 +23,7 @@ from .errors import BearoffError
 from .kernels import bearoff as kb
 from .position import Position
 from .rules import PRESETS, Rules
-from .stats import CLASS_KEYS
+from .outcomes import CLASS_KEYS
 
 FORMAT_VERSION = 1
 

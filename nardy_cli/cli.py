@@ -27,6 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
              "Play policy A against policy B with duplicate dice; report A's points per game ± 95% CI."),
     "eval": ("nardy_cli.commands.policies_cmd:eval_command",
              "Static (0-ply) estimate of the outcome chances of POSITION, with pip counts and static deficit."),
+    "met": ("nardy_cli.commands.met_cmd:command",
+            "The cubeless match equity table: each player's chance to win from every score of a match."),
     "moves": ("nardy_cli.commands.moves:command",
               "List every distinct legal play of POSITION with the position it leads to."),
     "openings": ("nardy_cli.commands.study_cmd:openings_command",

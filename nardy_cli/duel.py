@@ -16,7 +16,7 @@ from .kernels.board import DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, WIN_BASE
 from .policies import Policy
 from .position import START, Position
 from .rules import PRESETS, Rules
-from .stats import result_values
+from .outcomes import result_values
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from .dice import ALL_ROLLS, Dice, as_dice
 from .errors import ArgumentError, GameOverError, IllegalPlayError, NotationError
 from .kernels import board as kb
 from .kernels.movegen import OVERFLOW, Workspace, enumerate_plays
+from .outcomes import CLASS_NAMES
 from .play import OFF, Play
 from .position import BLACK, SIDE_NAMES, WHITE, Position, other_side
 from .rules import PRESETS, Rules
@@ -51,7 +52,6 @@ class Outcome:
         return "draw" if self.winner is None else f"{SIDE_NAMES[self.winner]} wins by {self.kind}"
 
 
-_CLASS_NAMES = ("oin", "home-mars", "mars", "koks")
 
 
 def require_in_play(position: Position, rules: Rules = FEDERATION) -> None:
@@ -71,7 +71,7 @@ def outcome(position: Position, rules: Rules = FEDERATION) -> Outcome | None:
         return Outcome(None, "draw")
     winner = WHITE if status == kb.WHITE_WON else BLACK
     loser_view = board if position.turn != winner else np.ascontiguousarray(-board[_HALF_TURN])
-    return Outcome(winner, _CLASS_NAMES[kb.loser_class(loser_view)])
+    return Outcome(winner, CLASS_NAMES[kb.loser_class(loser_view)])
 
 
 def enumerate_board(board: np.ndarray, opp_off: int, dice: Dice, rules: Rules):

@@ -105,3 +105,7 @@ class GameRecordError(NotationError):
 
 class NetworkError(NardyError):
     """A neural-network weights file that is missing, damaged or made for other inputs; the message names it."""
+
+
+class MatchError(NardyError):
+    """A match length, score or match equity setting that cannot be (a finished match, a malformed score)."""

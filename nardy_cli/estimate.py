@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import PolicyError
+from .outcomes import RESULT_KEYS, money_valuation, swap
 from .kernels.evaluate import N_FEATURES, N_OPP, features, opponent_terms
 from .policies.base import Policy
 from .position import Position
@@ -24,9 +25,6 @@ CLASSES = ("win_oin", "win_mars", "win_koks", "lose_oin", "lose_mars", "lose_kok
 """Outcome classes of the model; `mars` includes home-mars."""
 
 
-NEURAL_CLASSES = ("win_oin", "win_home_mars", "win_mars", "win_koks", "lose_oin", "lose_home_mars", "lose_mars",
-                  "lose_koks", "draw")
-"""The network's classes, in the kernels' result-code order."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +36,7 @@ class StaticEstimate:
     probabilities: dict[str, float]
     equity: float
     method: str = ""
+    mwc: float | None = None     # at a match score: the side to move's match winning chance
 
     def to_dict(self) -> dict:
         """Plain data for JSON."""
@@ -101,8 +100,10 @@ def estimate_equity(probs: dict[str, float], points) -> float:
             - probs["lose_oin"] * points.oin - probs["lose_mars"] * points.mars - probs["lose_koks"] * points.koks)
 
 
-def neural_estimate(position: Position, rules=None, network=None) -> StaticEstimate:
-    """The network's chances of every outcome class for the side to move, and its equity under `rules`.
+def neural_estimate(position: Position, rules=None, network=None, valuation=None) -> StaticEstimate:
+    """The network's chances of every outcome class for the side to move, and its equity under `rules`
+    (with a match `valuation`, also its match winning chance `mwc`; the roll's best play is then the
+    best by match equity).
 
     Without dice the position is judged as it stands (the side to move about to
     roll); once both sides are all home that is the bear-off databases' value
@@ -115,29 +116,34 @@ def neural_estimate(position: Position, rules=None, network=None) -> StaticEstim
     from .position import mover_board, other_side
     from .rules import PRESETS
     rules = rules or PRESETS["federation"]
+    money = money_valuation(rules)
+    judge = valuation if valuation is not None else money
     require_in_play(position, rules)
     me, other = position.turn, other_side(position.turn)
     if position.dice is None:
         from .bearoff import bearoff_value, is_bearoff
         if is_bearoff(position):
             db = bearoff_value(position, rules)
+            codes = np.array([db.probabilities[k] for k in RESULT_KEYS])
             return StaticEstimate(position, "neural", db.probabilities, db.equity,
-                                  f"bear-off database ({db.method}{', exact' if db.exact else ''})")
+                                  f"bear-off database ({db.method}{', exact' if db.exact else ''})",
+                                  _mwc(codes, valuation, me == "w"))
         board = mover_board(position.checkers(other), position.checkers(me))
-        opp_view = result_probabilities(board[None], np.array([other == "w"]), rules, network)[0]
-        probs = np.concatenate([opp_view[4:8], opp_view[0:4], opp_view[8:]])
+        probs = swap(result_probabilities(board[None], np.array([other == "w"]), rules, network)[0])
     else:
         plays = legal_plays(position, position.dice, rules)
         boards = np.array([mover_board(p.result.checkers(me), p.result.checkers(other)) for p in plays])
         all_probs = result_probabilities(boards, np.full(len(plays), me == "w"), rules, network)
-        probs = all_probs[int(np.argmax(all_probs @ _class_points(rules)))]
-    named = {k: float(v) for k, v in zip(NEURAL_CLASSES, probs)}
+        probs = all_probs[int(np.argmax(all_probs @ judge.for_side(me == "w")))]
+    named = {k: float(v) for k, v in zip(RESULT_KEYS, probs)}
     totals = {"win": float(probs[0:4].sum()), "lose": float(probs[4:8].sum())}
     method = "network, best play of the roll (0-ply)" if position.dice else "network (0-ply)"
-    return StaticEstimate(position, "neural", {**totals, **named}, float(probs @ _class_points(rules)), method)
+    return StaticEstimate(position, "neural", {**totals, **named}, float(probs @ money.for_side(me == "w")), method,
+                          _mwc(probs, valuation, me == "w"))
 
 
-def _class_points(rules) -> np.ndarray:
-    """Points of the nine classes for the side whose chances they are (draw 0)."""
-    pts = np.array(rules.points.as_tuple(), dtype=np.float64)
-    return np.concatenate([pts, -pts, [0.0]])
+def _mwc(probs: np.ndarray, valuation, white: bool) -> float | None:
+    """The match winning chance of class probabilities (result-code order) at a match valuation, else None."""
+    if valuation is None or valuation.is_money:
+        return None
+    return valuation.chance(float(probs @ valuation.for_side(white)))

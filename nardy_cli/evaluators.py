@@ -2,8 +2,12 @@
 
 An `Evaluator` scores mover-relative boards right after the mover's play (the
 opponent rolls next), in the kernels' convention, and returns the mover's equity
-under the rules' points table.  `result_values` scores finished games exactly
-(and Black's last roll, R8) and asks the evaluator only about games in progress.
+under the rules' points table.  At a match score (an `outcomes.Valuation` of a
+match) an evaluator is asked for `values(boards, white, rules, valuation)`, or
+for its nine `outcome_probabilities(boards, white, rules)`, which the valuation
+turns into match equity; the built-in evaluators have both.  `result_values`
+scores finished games exactly (and Black's last roll, R8) and asks the
+evaluator only about games in progress.
 
 Built in: `heuristic`, the logistic static estimate over the heuristic's features
 (`nardy eval`'s model), and `lookahead:NAME`, NAME one ply deeper (expectimax over
@@ -24,6 +28,7 @@ from .dice import ALL_ROLLS, Dice
 from .engine import enumerate_board
 from .errors import PolicyError
 from .kernels import board as kb
+from .outcomes import DRAW, LOSE_BASE, WIN_BASE, Valuation, money_valuation
 from .position import Position, mover_board, other_side
 from .rules import Rules
 
@@ -44,27 +49,26 @@ class Evaluator(Protocol):
 # ---------------------------------------------------------------- exact values
 
 
-def _class_points(rules: Rules) -> np.ndarray:
-    return np.array(rules.points.as_tuple(), dtype=np.float64)   # indexed by kb.OIN .. kb.KOKS
-
-
-def _last_roll_value(board: np.ndarray, rules: Rules) -> float:
-    """White's equity when it has just borne off its 15th checker and Black takes its last roll (R8)."""
+def _last_roll_value(board: np.ndarray, rules: Rules, valuation: Valuation) -> float:
+    """White's value when it has just borne off its 15th checker and Black takes its last roll (R8)."""
     black_view = np.ascontiguousarray(-board[_HALF_TURN])
-    points = _class_points(rules)
+    values = valuation.for_side(True)
     total = 0.0
     for dice, w in zip(ALL_ROLLS, ROLL_WEIGHTS):
         replies = enumerate_board(black_view, 15, dice, rules)[0]
         if (np.maximum(replies, 0).sum(axis=1) == 0).any():
-            continue  # Black bears off everything: a draw, 0 in equity
-        total += w * min(points[kb.loser_class(r)] for r in replies)
+            if values[DRAW] != 0.0:
+                total += w * values[DRAW]   # Black bears off everything: a draw (0 in money equity)
+            continue
+        total += w * min(values[WIN_BASE + kb.loser_class(r)] for r in replies)
     return total
 
 
 SURE_FINISH_MAX = 4   # opponent checkers (all home) for which a sure finish next roll is checked
 
 
-def _sure_finish_value(board: np.ndarray, nxt: np.ndarray, white: bool, rules: Rules) -> float | None:
+def _sure_finish_value(board: np.ndarray, nxt: np.ndarray, white: bool, rules: Rules,
+                       valuation: Valuation) -> float | None:
     """The mover's value when the opponent bears off all its checkers with every roll, else None."""
     finals = []
     for dice in ALL_ROLLS:
@@ -74,31 +78,51 @@ def _sure_finish_value(board: np.ndarray, nxt: np.ndarray, white: bool, rules: R
             return None
         finals.append(replies[done[0]].copy())
     if not white and rules.last_roll and kb.all_home(board):
-        return -_last_roll_value(finals[0], rules)   # White finishes; the mover (Black) has its last roll
-    return -float(_class_points(rules)[kb.loser_class(board)])
+        return -_last_roll_value(finals[0], rules, valuation)   # White finishes; Black has its last roll
+    return float(valuation.for_side(white)[LOSE_BASE + kb.loser_class(board)])
 
 
-def exact_value(board: np.ndarray, white: bool, rules: Rules) -> float | None:
-    """The mover's exact equity when the game is decided, when only Black's last roll is left (R8),
-    or when the opponent (at most four checkers, all home) bears off everything with any roll; else None."""
+def exact_value(board: np.ndarray, white: bool, rules: Rules, valuation: Valuation | None = None) -> float | None:
+    """The mover's exact value (money under `rules` when `valuation` is None) when the game is decided, when
+    only Black's last roll is left (R8), or when the opponent (at most four checkers, all home) bears off
+    everything with any roll; else None."""
+    valuation = valuation if valuation is not None else money_valuation(rules)
     nxt = np.ascontiguousarray(-board[_HALF_TURN])
     status = kb.game_status(nxt, not white, rules.last_roll)
     if status == kb.IN_PLAY:
         if white and kb.on_board(board) == 0:
-            return _last_roll_value(board, rules)
+            return _last_roll_value(board, rules, valuation)
         if kb.on_board(nxt) <= SURE_FINISH_MAX and kb.all_home(nxt):
-            return _sure_finish_value(board, nxt, white, rules)
+            return _sure_finish_value(board, nxt, white, rules, valuation)
         return None
+    values = valuation.for_side(white)
     if status == kb.DRAWN:
-        return 0.0
+        return float(values[DRAW])
     mover_won = (status == kb.WHITE_WON) == white
     loser = nxt if mover_won else board
-    pts = float(_class_points(rules)[kb.loser_class(loser)])
-    return pts if mover_won else -pts
+    return float(values[(WIN_BASE if mover_won else LOSE_BASE) + kb.loser_class(loser)])
 
 
-def result_values(evaluator: Evaluator, boards: np.ndarray, white: np.ndarray | bool, rules: Rules) -> np.ndarray:
-    """The mover's equity of each result board: exact for decided games, the evaluator's otherwise."""
+def evaluate(evaluator: Evaluator, boards: np.ndarray, white: np.ndarray, rules: Rules,
+             valuation: Valuation | None = None) -> np.ndarray:
+    """The evaluator's values of result boards: its money `equities`, or at a match score its `values`
+    or its outcome probabilities valued by `valuation`."""
+    if valuation is None or valuation.is_money:
+        return evaluator.equities(boards, white, rules)
+    if hasattr(evaluator, "values"):
+        return evaluator.values(boards, white, rules, valuation)
+    if hasattr(evaluator, "outcome_probabilities"):
+        probs = evaluator.outcome_probabilities(boards, white, rules)
+        return np.where(white, probs @ valuation.for_side(True), probs @ valuation.for_side(False))
+    raise PolicyError(f"evaluator {evaluator.name!r} gives money equities only (no values(boards, white, rules, "
+                      "valuation) or outcome_probabilities(boards, white, rules)), so it cannot judge "
+                      f"a {valuation.label()}")
+
+
+def result_values(evaluator: Evaluator, boards: np.ndarray, white: np.ndarray | bool, rules: Rules,
+                  valuation: Valuation | None = None) -> np.ndarray:
+    """The mover's value of each result board (money under `rules` when `valuation` is None): exact for
+    decided games, the evaluator's otherwise."""
     n = len(boards)
     white = np.broadcast_to(np.asarray(white, dtype=bool), (n,))
     out = np.empty(n, dtype=np.float64)
@@ -112,13 +136,14 @@ def result_values(evaluator: Evaluator, boards: np.ndarray, white: np.ndarray | 
                | ((opp_on <= SURE_FINISH_MAX) & (opp_home == opp_on)))
     open_rows = ~decided
     for i in np.flatnonzero(decided):
-        v = exact_value(boards[i], bool(white[i]), rules)
+        v = exact_value(boards[i], bool(white[i]), rules, valuation)
         if v is None:
             open_rows[i] = True
         else:
             out[i] = v
     if open_rows.any():
-        out[open_rows] = evaluator.equities(np.ascontiguousarray(boards[open_rows]), white[open_rows], rules)
+        out[open_rows] = evaluate(evaluator, np.ascontiguousarray(boards[open_rows]), white[open_rows], rules,
+                                  valuation)
     return out
 
 
@@ -131,8 +156,9 @@ class EstimateEvaluator:
 
     name: str = "heuristic"
 
-    def probabilities(self, boards: np.ndarray) -> np.ndarray:
-        """n x 7 chances in `estimate.CLASSES` order for the side that just moved."""
+    def probabilities(self, boards: np.ndarray, rules: Rules | None = None) -> np.ndarray:
+        """n x 7 chances in `estimate.CLASSES` order for the side that just moved (no draw without R8's
+        last roll under `rules`)."""
         from .estimate import feature_vector, possible_classes
         from .scoring import logistic_coefficients
         coefficients = logistic_coefficients()
@@ -142,6 +168,8 @@ class EstimateEvaluator:
         for i, b in enumerate(boards):
             x[i, :-1] = feature_vector(b)
             possible[i] = possible_classes(b)   # classes the rules rule out (R9) get 0, as in `nardy eval`
+        if rules is not None and not rules.last_roll:
+            possible[:, -1] = 0.0
         z = x @ coefficients.T
         z -= z.max(axis=1, keepdims=True)
         e = np.exp(z) * possible
@@ -151,7 +179,15 @@ class EstimateEvaluator:
         """Equity = chances x points (mars here includes home-mars)."""
         p = rules.points
         weights = np.array([p.oin, p.mars, p.koks, -p.oin, -p.mars, -p.koks, 0.0])
-        return self.probabilities(boards) @ weights
+        return self.probabilities(boards, rules) @ weights
+
+    def outcome_probabilities(self, boards: np.ndarray, white: np.ndarray, rules: Rules) -> np.ndarray:
+        """n x 9 chances in result-code order (its mars, which includes home-mars, counts as mars)."""
+        from .kernels.value import MODEL_CODE
+        p7 = self.probabilities(boards, rules)
+        out = np.zeros((len(boards), 9))
+        out[:, MODEL_CODE] = p7
+        return out
 
 
 @dataclass(frozen=True)
@@ -167,6 +203,11 @@ class LookaheadEvaluator:
 
     def equities(self, boards: np.ndarray, white: np.ndarray, rules: Rules) -> np.ndarray:
         """Expectimax over the opponent's replies, all replies scored in one call of the base."""
+        return self.values(boards, white, rules, None)
+
+    def values(self, boards: np.ndarray, white: np.ndarray, rules: Rules, valuation: Valuation | None
+               ) -> np.ndarray:
+        """`equities` by `valuation`'s values (money when None): the replies are valued by it too."""
         white = np.broadcast_to(np.asarray(white, dtype=bool), (len(boards),))
         replies, starts, reply_white = [], [], []
         count = 0
@@ -181,7 +222,7 @@ class LookaheadEvaluator:
                 count += len(got)
             reply_white.append(np.full(count - before, not w))
         all_replies = np.concatenate(replies)
-        values = result_values(self.base, all_replies, np.concatenate(reply_white), rules)
+        values = result_values(self.base, all_replies, np.concatenate(reply_white), rules, valuation)
         best = np.maximum.reduceat(values, np.array(starts)).reshape(len(boards), len(ALL_ROLLS))
         return -(best @ ROLL_WEIGHTS)
 
@@ -196,6 +237,11 @@ class NeuralEvaluator:
         """The mover's equity of each result board under the rules' points."""
         from .network import result_equities
         return result_equities(boards, np.broadcast_to(np.asarray(white, dtype=bool), (len(boards),)), rules)
+
+    def outcome_probabilities(self, boards: np.ndarray, white: np.ndarray, rules: Rules) -> np.ndarray:
+        """n x 9 class probabilities (result-code order) for the side that just played each board."""
+        from .network import result_probabilities
+        return result_probabilities(boards, np.broadcast_to(np.asarray(white, dtype=bool), (len(boards),)), rules)
 
 
 HEURISTIC_ESTIMATE = EstimateEvaluator()

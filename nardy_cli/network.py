@@ -1,8 +1,10 @@
 """Neural-network weights: creation, files, and the parameter vector the compiled evaluator reads.
 
 A `Network` holds the trained layers and their metadata.  `kernel_params`
-lays them out with a header carrying the active rules (points per class and
-the last-roll option), so one trained network serves every points table.
+lays them out with a header carrying the sizes and the active rules' last-roll
+option; what the outcomes are worth (points, match equity) is not the network's:
+the kernels get it as a separate values array (`outcomes.Valuation`), so one
+trained network serves every points table and match score.
 Files are `.npz` archives with the four layers and a JSON metadata string.
 """
 
@@ -17,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import NetworkError
+from .outcomes import Valuation, money_valuation
 from .kernels import neural as kn
 from .rules import Rules
 
@@ -57,9 +60,9 @@ class Network:
                 "sha256": hashlib.sha256(self.flat().tobytes()).hexdigest()[:16]}
 
     def kernel_params(self, rules: Rules) -> np.ndarray:
-        """The parameter vector for the compiled evaluator under `rules` (points, last roll)."""
+        """The parameter vector for the compiled evaluator under `rules` (its last-roll option)."""
         v = self.flat()
-        set_rules(v, rules)
+        v[kn.H_LAST_ROLL] = 1.0 if rules.last_roll else 0.0
         return v
 
     @classmethod
@@ -76,16 +79,6 @@ class Network:
 
     def __repr__(self) -> str:
         return f"Network(hidden={self.hidden}, games={self.meta.get('games_trained', 0)})"
-
-
-def set_rules(v: np.ndarray, rules: Rules) -> None:
-    """Write the rules' class points and last-roll option into a parameter vector's header."""
-    pts = rules.points.as_tuple()
-    v[kn.H_LAST_ROLL] = 1.0 if rules.last_roll else 0.0
-    for c in range(4):
-        v[kn.H_POINTS + c] = pts[c]
-        v[kn.H_POINTS + 4 + c] = -pts[c]
-    v[kn.H_POINTS + kn.DRAW_CLASS] = 0.0
 
 
 def new_network(hidden: int, seed: int) -> Network:
@@ -180,8 +173,10 @@ def result_probabilities(boards: np.ndarray, white: np.ndarray, rules: Rules, ne
     return out
 
 
-def result_equities(boards: np.ndarray, white: np.ndarray, rules: Rules, net: Network | None = None) -> np.ndarray:
-    """Equity of each result board for the side that just played it, under the rules' points."""
-    v = np.zeros(kn.HEADER)
-    set_rules(v, rules)
-    return result_probabilities(boards, white, rules, net) @ v[kn.H_POINTS:kn.H_POINTS + kn.N_CLASSES]
+def result_equities(boards: np.ndarray, white: np.ndarray, rules: Rules, net: Network | None = None,
+                    valuation: Valuation | None = None) -> np.ndarray:
+    """Value of each result board for the side that just played it, by `valuation` (money under `rules` when None)."""
+    valuation = valuation if valuation is not None else money_valuation(rules)
+    probs = result_probabilities(boards, white, rules, net)
+    white = np.broadcast_to(np.asarray(white, dtype=bool).reshape(-1), (probs.shape[0],))
+    return np.where(white, probs @ valuation.for_side(True), probs @ valuation.for_side(False))

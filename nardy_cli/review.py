@@ -8,6 +8,11 @@ plays (one legal result) are listed, not scored.  A lookahead evaluator searches
 the `width` best results of the 0-ply evaluator plus the played one; luck is
 always measured at 0-ply.  `rollout_games` re-scores the flagged decisions by
 rollouts of their candidates with common dice.
+
+At a match score every decision is judged by match winning chance (`mwc_*`
+columns, in chance) and, for the marks and totals, in equity terms by the usual
+normalisation (EMG, "equivalent to money game"): the match equity scaled so that
+winning a single game (oin) is +1 and losing one is -1 for the player on roll.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from .engine import enumerate_board, plays_from_kernel
 from .errors import ArgumentError, NotationError
 from .evaluators import (ROLL_WEIGHTS, LookaheadEvaluator, base_evaluator, exact_value, get_evaluator,
                          result_board, result_values, roll_boards)
+from .match import MatchState, match_valuation
 from .position import SIDE_NAMES, WHITE
 from .records import GameRecord, format_moves
 
@@ -31,6 +37,7 @@ DEFAULT_EVALUATOR = "neural"   # the trained network at 0-ply (see docs/training
 COLUMNS = ["ply", "turn", "side", "player", "dice", "played", "best", "plays", "forced", "equity_played",
            "equity_best", "lost", "mark", "luck", "level", "equity_se", "equity_white", "position",
            "played_result", "best_result"]
+MATCH_COLUMNS = ["mwc_played", "mwc_best", "mwc_lost"]
 
 
 @dataclass(frozen=True)
@@ -110,31 +117,45 @@ class GameReview:
 
 def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides: tuple[str, ...] = ("w", "b"),
                 thresholds: Thresholds = Thresholds(), width: int = 5, rollout_games: int = 0,
-                rollout_policy: str = "neural", seed: int | None = None, workers: int = 1) -> GameReview:
-    """Score every ply of `record` played by `sides` ('w', 'b') with `evaluator` (a name or object)."""
+                rollout_policy: str = "neural", seed: int | None = None, workers: int = 1,
+                match: MatchState | None = None) -> GameReview:
+    """Score every ply of `record` played by `sides` ('w', 'b') with `evaluator` (a name or object); at a
+    `match` score (the score before this game) by match winning chance and normalised equity."""
     ev = get_evaluator(evaluator)
     base = base_evaluator(ev)
     rules = record.rules
+    valuation = None if match is None else match_valuation(match, rules)
     rows = []
     for i, ply in enumerate(record.plies):
         if ply.side not in sides:
             continue
-        rows.append(_score_ply(i, ply, record, ev, base, rules, width, thresholds))
-    frame = pd.DataFrame(rows, columns=COLUMNS)
+        rows.append(_score_ply(i, ply, record, ev, base, rules, width, thresholds, valuation))
+    frame = pd.DataFrame(rows, columns=COLUMNS + (MATCH_COLUMNS if match is not None else []))
     params = {"evaluator": ev.name, "luck_evaluator": base.name, "width": width, "sides": list(sides),
               "thresholds": {"doubtful": thresholds.doubtful, "error": thresholds.error,
                              "blunder": thresholds.blunder},
               "rollout_games": rollout_games, "rollout_policy": rollout_policy if rollout_games else None,
               "rules": rules.to_dict()}
+    if match is not None:
+        params["match"] = match.to_dict()
     if rollout_games:
         from .rollout import DEFAULT_SEED
         params["seed"] = DEFAULT_SEED if seed is None else seed
         frame = _rollout_flagged(frame, record, base, thresholds, rollout_games, rollout_policy,
-                                 params["seed"], workers)
+                                 params["seed"], workers, valuation)
     return GameReview(record, frame, thresholds, params)
 
 
-def _score_ply(i, ply, record, ev, base, rules, width, thresholds) -> dict:
+def normaliser(valuation, white: bool) -> tuple[float, float]:
+    """(mid, scale) turning the mover's match equity v into normalised equity (v - mid) * scale: a single
+    game won (oin) +1, lost -1.  Money values: (0, 1)."""
+    if valuation is None or valuation.is_money:
+        return 0.0, 1.0
+    v = valuation.for_side(white)
+    return float(v[0] + v[4]) / 2, 2.0 / float(v[0] - v[4])
+
+
+def _score_ply(i, ply, record, ev, base, rules, width, thresholds, valuation=None) -> dict:
     pos, dice, white = ply.position, ply.dice, ply.side == WHITE
     board, _, opp_off = pos.board()
     boards, step_from, step_die, n, nsteps = enumerate_board(board, opp_off, dice, rules)
@@ -144,7 +165,7 @@ def _score_ply(i, ply, record, ev, base, rules, width, thresholds) -> dict:
     # luck (0-ply): best value of every roll, one evaluator call for all 21
     per_roll = [boards if d == dice else roll_boards(pos, d, rules) for d in ALL_ROLLS]
     starts = np.cumsum([0] + [len(b) for b in per_roll[:-1]])
-    all_values = result_values(base, np.concatenate(per_roll), white, rules)
+    all_values = result_values(base, np.concatenate(per_roll), white, rules, valuation)
     best_per_roll = np.maximum.reduceat(all_values, starts)
     k = ALL_ROLLS.index(dice)
     v0 = all_values[starts[k]:starts[k] + n]
@@ -153,13 +174,20 @@ def _score_ply(i, ply, record, ev, base, rules, width, thresholds) -> dict:
     values = {j: float(v0[j]) for j in range(n)}
     if isinstance(ev, LookaheadEvaluator) and n > 1:
         cands = sorted(set(np.argsort(-v0, kind="stable")[:width].tolist()) | {played})
-        deep = result_values(ev, boards[cands], white, rules)
+        deep = result_values(ev, boards[cands], white, rules, valuation)
         values = {j: float(v) for j, v in zip(cands, deep)}
         level = ev.name
     best = max(values, key=lambda j: (values[j], -j))
     forced = n == 1
+    mid, scale = normaliser(valuation, white)
+    match_row = {}
+    if scale != 1.0 or mid != 0.0:
+        match_row = {"mwc_played": (values[played] + 1) / 2, "mwc_best": (values[best] + 1) / 2,
+                     "mwc_lost": float("nan") if forced else max(0.0, values[best] - values[played]) / 2}
+        values = {j: (v - mid) * scale for j, v in values.items()}
+        luck *= scale
     lost = float("nan") if forced else max(0.0, values[best] - values[played])
-    return {"ply": i + 1, "turn": ply.label, "side": "white" if white else "black",
+    return {**match_row, "ply": i + 1, "turn": ply.label, "side": "white" if white else "black",
             "player": record.white if white else record.black, "dice": str(dice),
             "played": format_moves(ply.play), "best": format_moves(plays[best]), "plays": n, "forced": forced,
             "equity_played": values[played], "equity_best": values[best], "lost": lost,
@@ -170,8 +198,9 @@ def _score_ply(i, ply, record, ev, base, rules, width, thresholds) -> dict:
 
 
 def _rollout_flagged(frame: pd.DataFrame, record: GameRecord, base: Any, thresholds: Thresholds, games: int,
-                     policy: str, seed: int, workers: int) -> pd.DataFrame:
-    """Re-score flagged decisions by rolling out the played result and the cheaper level's top three."""
+                     policy: str, seed: int, workers: int, valuation=None) -> pd.DataFrame:
+    """Re-score flagged decisions by rolling out the played result and the cheaper level's top three (at a
+    match score by match equity, then normalised as `_score_ply` does)."""
     from .rollout import rollout
     rules = record.rules
     frame = frame.copy()
@@ -183,19 +212,26 @@ def _rollout_flagged(frame: pd.DataFrame, record: GameRecord, base: Any, thresho
         boards, step_from, step_die, n, nsteps = enumerate_board(board, opp_off, dice, rules)
         boards = boards.copy()
         plays = plays_from_kernel(pos, dice, boards, step_from, step_die, n, nsteps)
-        static = result_values(base, boards, mover == WHITE, rules)
+        static = result_values(base, boards, mover == WHITE, rules, valuation)
         cands = {int(j) for j in np.argsort(-static, kind="stable")[:3]}
         cands |= {k for k, p in enumerate(plays) if p.result == ply.play.result or str(p.result) == row["best_result"]}
         values, ses = {}, {}
         for j in sorted(cands):
-            exact = exact_value(result_board(plays[j].result, mover), mover == WHITE, rules)
+            exact = exact_value(result_board(plays[j].result, mover), mover == WHITE, rules, valuation)
             if exact is not None:
                 values[j], ses[j] = exact, 0.0
                 continue
-            r = rollout(plays[j].result, policy, games=games, seed=seed, rules=rules, workers=workers)
-            values[j], ses[j] = -r.equity, r.equity_se
+            match = None if valuation is None else valuation.match
+            r = rollout(plays[j].result, policy, games=games, seed=seed, rules=rules, workers=workers, match=match)
+            values[j], ses[j] = ((-r.equity, r.equity_se) if match is None else (1 - 2 * r.mwc, 2 * r.mwc_se))
         played = next(k for k in cands if plays[k].result == ply.play.result)
         best = max(values, key=lambda j: (values[j], -j))
+        mid, scale = normaliser(valuation, mover == WHITE)
+        if valuation is not None and not valuation.is_money:
+            frame.loc[idx, MATCH_COLUMNS] = [(values[played] + 1) / 2, (values[best] + 1) / 2,
+                                             max(0.0, values[best] - values[played]) / 2]
+            values = {j: (v - mid) * scale for j, v in values.items()}
+            ses = {j: s * scale for j, s in ses.items()}
         lost = max(0.0, values[best] - values[played])
         frame.loc[idx, ["best", "equity_played", "equity_best", "lost", "mark", "level", "equity_se",
                         "equity_white", "best_result"]] = [

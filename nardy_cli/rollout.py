@@ -19,11 +19,13 @@ from .games import (CHUNK, DEFAULT_SEED, OUTCOMES, GameSpec, Tally, chunks, job_
                     require_in_play, run_games)
 from .kernels.board import UNFINISHED
 from .kernels.game import F_LOST, F_ROLLED, LOST_PIPS, PARTIAL, PASSES, TURNS
+from .match import MatchState, match_valuation
 from .policies import Policy
 from .position import Position
 from .rules import PRESETS, Rules
 from .scoring import Scoring, scored_table
-from .stats import PROB_KEYS, outcome_table
+from .outcomes import PROB_KEYS
+from .stats import outcome_table
 
 MIN_GAMES_UNTIL_SE = 1296
 
@@ -45,13 +47,17 @@ class RolloutResult:
     unfinished: int = 0
     name: str | None = None
     trace: tuple[tuple[int, float, float], ...] = ()   # (games, equity, SE) after each chunk, in order
+    mwc: float | None = None        # at a match score: the side to move's match winning chance ...
+    mwc_se: float | None = None     # ... and its standard error (None in a money game)
 
     def to_dict(self) -> dict:
         """The JSON object of `nardy rollout --format json` (keys in the documented order)."""
         out = {"position": str(self.position), "params": self.params, "games": self.games,
                "interrupted": self.interrupted, "probabilities": self.probabilities, "se": self.se,
-               "equity": self.equity, "equity_se": self.equity_se, "mean_plies": self.mean_plies,
-               "deficit": self.deficit}
+               "equity": self.equity, "equity_se": self.equity_se}
+        if self.mwc is not None:
+            out |= {"mwc": self.mwc, "mwc_se": self.mwc_se}
+        out |= {"mean_plies": self.mean_plies, "deficit": self.deficit}
         return {"name": self.name, **out} if self.name is not None else out
 
     def outcome_frame(self) -> pd.DataFrame:
@@ -75,6 +81,8 @@ class RolloutResult:
         """One flat row (for CSV and batch tables)."""
         row = {"name": self.name or "", "position": str(self.position), "games": self.games,
                "equity": self.equity, "equity_se": self.equity_se}
+        if self.mwc is not None:
+            row |= {"mwc": self.mwc, "mwc_se": self.mwc_se}
         row.update({k: self.probabilities[k] for k in PROB_KEYS})
         row.update({f"se_{k}": self.se[k] for k in PROB_KEYS})
         row["mean_plies"] = self.mean_plies
@@ -107,6 +115,9 @@ def summarize(spec: GameSpec, tally: Tally, games_requested: int, until_se: floa
     params = {"rules": spec.rules.to_dict(), "policies": {"white": spec.white.name, "black": spec.black.name},
               "seed": spec.seed, "games_requested": games_requested, "until_se": until_se,
               "stratify": spec.stratify, **spec.scoring.to_dict(), "version": __version__}
+    valuation = spec.values
+    if not valuation.is_money:
+        params["match"] = valuation.match.to_dict()
     if spec.scoring.active:
         table = scored_table(tally.counts, tally.scored, tally.frac, adjusted=bool(spec.scoring.vr))
         table["unfinished"] = int(tally.counts[:, UNFINISHED].sum())
@@ -114,11 +125,12 @@ def summarize(spec: GameSpec, tally: Tally, games_requested: int, until_se: floa
         params["plain"] = {"equity": plain["equity"], "equity_se": plain["equity_se"]}
         params["scored_games"] = int(tally.scored.sum())
     else:
-        table = outcome_table(tally.counts, spec.rules.points)
+        table = outcome_table(tally.counts, spec.rules.points, valuation.root_values(spec.position.turn == "w"))
+    mwc = {} if valuation.is_money else {"mwc": valuation.chance(table["value"]), "mwc_se": table["value_se"] / 2}
     return RolloutResult(spec.position, params, games, interrupted, table["probabilities"], table["se"],
                          table["equity"], table["equity_se"],
                          float(tally.plies[0] / games) if games else float("nan"),
-                         _deficit_figures(tally.deficit, games), table["unfinished"], name)
+                         _deficit_figures(tally.deficit, games), table["unfinished"], name, **mwc)
 
 
 ProgressFn = Callable[[RolloutResult], None]
@@ -128,7 +140,7 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
             seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *, stratify: bool = True,
             until_se: float | None = None, workers: int = 1, executor: str = "local",
             scheduler: str | None = None, progress: ProgressFn | None = None,
-            name: str | None = None, scoring: Scoring = Scoring()) -> RolloutResult:
+            name: str | None = None, scoring: Scoring = Scoring(), match: MatchState | None = None) -> RolloutResult:
     """Play up to `games` games from `position` and return the outcome statistics.
 
     `policies` is one policy for both sides or a (white, black) pair, by name or
@@ -137,6 +149,8 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
     Ctrl-C returns the games finished so far, marked `interrupted`.
     `scoring` sets exact bear-offs (on), truncation (off) and variance
     reduction (on for policies with an evaluator); see `scoring.Scoring`.
+    At a `match` score the policies choose by match equity and the result also
+    carries the side to move's match winning chance `mwc` and its SE.
     """
     white, black = policy_pair(policies)
     if games < 1:
@@ -146,7 +160,8 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
     if until_se is not None and until_se <= 0:
         raise ArgumentError(f"{{until_se}} must be positive, got {until_se}")
     require_in_play(position, rules)
-    spec = GameSpec(position, rules, white, black, seed, stratify, scoring.resolved(white, black))
+    spec = GameSpec(position, rules, white, black, seed, stratify, scoring.resolved(white, black),
+                    None if match is None else match_valuation(match, rules))
 
     trace: list[tuple[int, float, float]] = []
 

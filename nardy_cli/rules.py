@@ -9,7 +9,6 @@ from .errors import RulesError
 
 HEAD_RULES = ("federation", "doubles-643", "strict")
 BLOCK_CHECKS = ("step", "turn-end", "off")
-OUTCOME_CLASSES = ("oin", "home-mars", "mars", "koks")
 
 
 @dataclass(frozen=True)
@@ -80,7 +79,8 @@ PRESETS: dict[str, Rules] = {
 
 def parse_points(text: str, base: Points | None = None) -> Points:
     """Parse a points table such as `oin=1,mars=2,home-mars=3,koks=4` over `base`."""
-    values = dict(zip(("oin", "home-mars", "mars", "koks"), (base or Points()).as_tuple()))
+    from .outcomes import CLASS_NAMES
+    values = dict(zip(CLASS_NAMES, (base or Points()).as_tuple()))
     for item in text.split(","):
         key, sep, value = item.strip().partition("=")
         key = key.strip().replace("_", "-")
@@ -134,8 +134,9 @@ def rules_label(rules: Rules | dict[str, Any]) -> str:
         changes.append(f"block check {rules.block_check}")
     if base is None or rules.last_roll != base.last_roll:
         changes.append("last roll" if rules.last_roll else "no last roll")
-    base_points = dict(zip(OUTCOME_CLASSES, base.points.as_tuple())) if base else {}
-    for name, value in zip(OUTCOME_CLASSES, rules.points.as_tuple()):
+    from .outcomes import CLASS_NAMES
+    base_points = dict(zip(CLASS_NAMES, base.points.as_tuple())) if base else {}
+    for name, value in zip(CLASS_NAMES, rules.points.as_tuple()):
         if base_points.get(name) != value:
             changes.append(f"{name}={int(value) if float(value).is_integer() else value}")
     return f"{rules.preset} rules" + (f" ({', '.join(changes)})" if changes else "")

@@ -21,9 +21,11 @@ import numpy as np
 from .errors import ArgumentError
 from .kernels.board import N_RESULTS
 from .kernels.game import (FIX_SCALE, N_FRAC, N_OPTS, O_DB_POLICY, O_EXACT_BEAROFF, O_TRUNCATE, O_VR,
-                           ScoringArgs, X_ADJ, X_EQ, X_EQ2, X_EQ_ADJ, X_EQ_ADJ2, X_KEY2, X_KEY_ADJ2, X_P)
+                           ScoringArgs, X_ADJ, X_EQ, X_EQ2, X_EQ_ADJ, X_EQ_ADJ2, X_KEY2, X_KEY_ADJ2, X_P,
+                           X_VAL, X_VAL2, X_VAL_ADJ, X_VAL_ADJ2)
+from .outcomes import PROB_KEYS, Valuation, money_valuation, result_values
 from .rules import Rules
-from .stats import INDICATORS, PROB_KEYS, result_values
+from .stats import INDICATORS
 
 
 @dataclass(frozen=True)
@@ -103,8 +105,10 @@ def logistic_coefficients() -> np.ndarray:
 INDICATOR_MATRIX = np.array([INDICATORS[k] for k in PROB_KEYS], dtype=np.float64)
 
 
-def kernel_arguments(scoring: Scoring, rules: Rules) -> ScoringArgs:
-    """The scored game loop's inputs (`kernels.game.ScoringArgs`) for `kernels.game.play_games`."""
+def kernel_arguments(scoring: Scoring, rules: Rules, valuation: Valuation | None = None,
+                     root_white: bool = True) -> ScoringArgs:
+    """The scored game loop's inputs (`kernels.game.ScoringArgs`) for `kernels.game.play_games`: the root
+    side's (White's when `root_white`) money points and `valuation`'s values (money when None) of each result."""
     from .bearoff import empty_tables, tables
     opts = np.zeros(N_OPTS, dtype=np.int64)
     opts[O_EXACT_BEAROFF] = int(bool(scoring.exact_bearoff))
@@ -115,7 +119,9 @@ def kernel_arguments(scoring: Scoring, rules: Rules) -> ScoringArgs:
     tabs = tables(rules).arrays() if need_db else empty_tables()
     from .policies.builtin import HEURISTIC
     luck_net = scoring.luck_network.kernel_params(rules) if scoring.luck_network is not None else np.zeros(0)
-    return ScoringArgs(opts, tabs, logistic_coefficients(), result_values(rules.points), INDICATOR_MATRIX,
+    valuation = valuation if valuation is not None else money_valuation(rules)
+    values = np.stack([result_values(rules.points), valuation.root_values(root_white)])
+    return ScoringArgs(opts, tabs, logistic_coefficients(), values, INDICATOR_MATRIX,
                        HEURISTIC.kernel_params(rules), luck_net)
 
 
@@ -142,7 +148,8 @@ def moments_mean_se(n_s: np.ndarray, sums: np.ndarray, squares: np.ndarray) -> t
 
 
 def scored_table(counts: np.ndarray, scored: np.ndarray, frac: np.ndarray, adjusted: bool) -> dict:
-    """Probabilities, SEs, equity and its SE from the fixed-point sums (plain or luck-adjusted)."""
+    """Probabilities, SEs, equity and its SE, and the valuation's value and its SE, from the fixed-point sums
+    (plain or luck-adjusted)."""
     n_s = counts.sum(axis=1) + scored
     x = frac / FIX_SCALE
     base, key2, eq, eq2 = (X_ADJ, X_KEY_ADJ2, X_EQ_ADJ, X_EQ_ADJ2) if adjusted else (X_P, X_KEY2, X_EQ, X_EQ2)
@@ -151,4 +158,7 @@ def scored_table(counts: np.ndarray, scored: np.ndarray, frac: np.ndarray, adjus
     for j, key in enumerate(PROB_KEYS):
         probs[key], ses[key] = moments_mean_se(n_s, class_sums @ INDICATORS[key], x[:, key2 + j])
     equity, equity_se = moments_mean_se(n_s, x[:, eq], x[:, eq2])
-    return {"probabilities": probs, "se": ses, "equity": equity, "equity_se": equity_se}
+    val, val2 = (X_VAL_ADJ, X_VAL_ADJ2) if adjusted else (X_VAL, X_VAL2)
+    value, value_se = moments_mean_se(n_s, x[:, val], x[:, val2])
+    return {"probabilities": probs, "se": ses, "equity": equity, "equity_se": equity_se, "value": value,
+            "value_se": value_se}

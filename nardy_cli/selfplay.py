@@ -15,6 +15,7 @@ import pandas as pd
 from .dice import Dice
 from .errors import ArgumentError
 from .games import DEFAULT_SEED, GameSpec, python_loop
+from .outcomes import class_code, class_points
 from .kernels.game import N_DEFICIT
 from .kernels.movegen import Workspace
 from .play import Play
@@ -60,7 +61,7 @@ def points_for_white(record: GameRecord) -> float:
     res = record.result
     if res is None or res.winner is None:
         return 0.0
-    pts = dict(zip(("oin", "home-mars", "mars", "koks"), record.rules.points.as_tuple()))[res.kind]
+    pts = class_points(record.rules.points)[class_code(res.kind)]
     return float(pts if res.winner == WHITE else -pts)
 
 

@@ -4,41 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernels.board import DRAW, LOSE_BASE, N_RESULTS, UNFINISHED, WIN_BASE
+from .kernels.board import UNFINISHED
+from .outcomes import PROB_KEYS, indicator, result_values
 from .rules import Points
 
-CLASS_KEYS = ("oin", "home_mars", "mars", "koks")
-PROB_KEYS = ("win", "lose", "draw") + tuple(f"win_{c}" for c in CLASS_KEYS) + tuple(f"lose_{c}" for c in CLASS_KEYS)
-
-
-def result_values(points: Points) -> np.ndarray:
-    """Points the root side scores for each result code (draw and unfinished score 0)."""
-    values = np.zeros(N_RESULTS)
-    for i, p in enumerate(points.as_tuple()):
-        values[WIN_BASE + i] = p
-        values[LOSE_BASE + i] = -p
-    return values
-
-
-def _indicators() -> dict[str, np.ndarray]:
-    """For each reported probability, which result codes it sums."""
-    ind = {}
-    for key in PROB_KEYS:
-        v = np.zeros(N_RESULTS)
-        if key == "win":
-            v[WIN_BASE:WIN_BASE + 4] = 1
-        elif key == "lose":
-            v[LOSE_BASE:LOSE_BASE + 4] = 1
-        elif key == "draw":
-            v[DRAW] = 1
-        else:
-            side, cls = key.split("_", 1)
-            v[(WIN_BASE if side == "win" else LOSE_BASE) + CLASS_KEYS.index(cls)] = 1
-        ind[key] = v
-    return ind
-
-
-INDICATORS = _indicators()
+INDICATORS = {key: indicator(key) for key in PROB_KEYS}
+"""For each reported probability, which result codes it sums."""
 
 
 def stratified_mean_se(counts: np.ndarray, values: np.ndarray) -> tuple[float, float]:
@@ -66,11 +37,15 @@ def stratified_mean_se(counts: np.ndarray, values: np.ndarray) -> tuple[float, f
     return mean, float(np.sqrt(var / max(total - 1, 1)))
 
 
-def outcome_table(counts: np.ndarray, points: Points) -> dict:
-    """Probabilities and standard errors of every outcome, equity and its standard error."""
+def outcome_table(counts: np.ndarray, points: Points, values: np.ndarray | None = None) -> dict:
+    """Probabilities and standard errors of every outcome, equity and its standard error, and with
+    `values` (per result code, the root side's valuation) their mean `value` and its SE."""
     probs, ses = {}, {}
     for key in PROB_KEYS:
         probs[key], ses[key] = stratified_mean_se(counts, INDICATORS[key])
     equity, equity_se = stratified_mean_se(counts, result_values(points))
-    return {"probabilities": probs, "se": ses, "equity": equity, "equity_se": equity_se,
-            "unfinished": int(counts[:, UNFINISHED].sum())}
+    out = {"probabilities": probs, "se": ses, "equity": equity, "equity_se": equity_se,
+           "unfinished": int(counts[:, UNFINISHED].sum())}
+    if values is not None:
+        out["value"], out["value_se"] = stratified_mean_se(counts, values)
+    return out

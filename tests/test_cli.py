@@ -101,7 +101,11 @@ def test_moves_positions_file_json_lines(tmp_path):
     (["duel", "random", "mystery"], "'mystery'"),
     (["openings", "--rolls", "77"], "'77'"),
     (["analyze", "start"], "no dice"),
-    (["eval", "start", "--model", "oracle"], "'oracle'"),
+    (["eval", "start", "--match", "7", "--score", "7-2"], "the match is over"),
+    (["eval", "start", "--score", "3-2"], "--score needs --match"),
+    (["rollout", "start", "--match", "7", "--score", "3.2-1"], "multiple of 1/2"),
+    (["rollout", "start", "--match", "7", "--score", "x"], "'x'"),
+    (["eval", "start", "--rules", "classic", "--match", "7", "--score", "2.5-1"], "half point"),
 ])
 def test_bad_input_is_one_line_exit_2(args, token):
     out = CliRunner().invoke(cli, args)

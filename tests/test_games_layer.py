@@ -8,6 +8,7 @@ import pickle
 import numpy as np
 import pytest
 
+from nardy_cli.outcomes import money_valuation
 from nardy_cli import START
 from nardy_cli.games import OUTCOMES, PAIRS, RESULTS, GameSpec, Tally
 from nardy_cli.games.compiled_loop import kernel_policies, play_compiled
@@ -57,7 +58,7 @@ def test_long_parameter_vectors_are_zero_padded_per_side():
     long = CompiledPolicy("long-heuristic", HEURISTIC.kind, "padded",
                           np.concatenate([np.asarray(HEURISTIC.weights), np.zeros(3 * N_WEIGHTS)]))
     rules = make_rules()
-    sides, _ = kernel_policies(long, HEURISTIC, rules)
+    sides, _ = kernel_policies(long, HEURISTIC, rules, money_valuation(rules))
     assert sides.params.shape == (2, 4 * N_WEIGHTS) and sides.params.dtype == np.float64
     assert (sides.params[1, N_WEIGHTS:] == 0).all()
     a, b = Tally(OUTCOMES), Tally(OUTCOMES)

@@ -228,12 +228,11 @@ def test_shipped_network_loads_and_beats_random():
     assert result.points_per_game > 1.0
 
 
-@pytest.mark.parametrize("model", ["neural", "logistic"])
 @pytest.mark.parametrize("name, zero", [
     ("race", ("win_koks", "lose_koks")),
     ("bear-off", ("win_koks", "lose_koks", "win_mars", "lose_mars")),
 ])
-def test_eval_gives_no_odds_to_impossible_outcomes(model, name, zero):
+def test_eval_gives_no_odds_to_impossible_outcomes(name, zero):
     """Bug caught (issue 11): `eval` gave Black 10.7% koks in a race and 6.9% koks after both sides bore off."""
     import json
     from pathlib import Path
@@ -242,7 +241,7 @@ def test_eval_gives_no_odds_to_impossible_outcomes(model, name, zero):
 
     from nardy_cli.cli import cli
     study = Path(__file__).resolve().parent.parent / "positions" / "study.txt"
-    out = CliRunner().invoke(cli, ["eval", f"{study}:{name}", "--model", model, "--format", "json"])
+    out = CliRunner().invoke(cli, ["eval", f"{study}:{name}", "--format", "json"])
     assert out.exit_code == 0, out.output
     p = json.loads(out.output)["probabilities"]
     for key in zero:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from nardy_cli.outcomes import money_valuation
 from nardy_cli import parse_position
 from nardy_cli.dice import parse_dice
 from nardy_cli.engine import enumerate_board, plays_from_kernel
@@ -67,7 +68,8 @@ def _turn(text: str, dice: str) -> Turn:
     board, _, opp_off = position.board()
     boards, step_from, step_die, n, nsteps = enumerate_board(board, opp_off, d, rules)
     plays = plays_from_kernel(position, d, boards, step_from, step_die, n, nsteps)
-    return Turn(position.with_dice(d), plays, boards[:n].copy(), rules, np.array([1], dtype=np.uint64),
+    return Turn(position.with_dice(d), plays, boards[:n].copy(), rules, money_valuation(rules),
+                np.array([1], dtype=np.uint64),
                 np.random.default_rng(0), Workspace(), choice_scratch())
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from nardy_cli.outcomes import money_valuation
 from nardy_cli.bearoff import bearoff_value
 from nardy_cli.estimate import static_estimate
 from nardy_cli.network import new_network, save_network
@@ -86,6 +87,7 @@ def test_lookahead_replies_give_the_same_luck_as_a_fresh_search():
     from nardy_cli.policies.registry import get_policy
     from tests.randomgames import random_game_positions
     weights = get_policy("heuristic").kernel_params(make_rules("federation"))
+    money = money_valuation(make_rules("federation")).kernel_values()
     opts, tables, coefs, _, _, _, _, sws = no_scoring()
     ws, replies_ws = Workspace(), Workspace()
     choice = choice_scratch()
@@ -94,7 +96,7 @@ def test_lookahead_replies_give_the_same_luck_as_a_fresh_search():
         board = pos.board()[0]
         white = pos.turn == "w"
         n, _ = enumerate_plays(board, 15 - opp_on_board(board), 6, 3, 0, 0, *ws.arrays())
-        pick = choose_play(ws.boards, n, HEURISTIC, weights, True, np.zeros(1, np.uint64), white, 0, 0,
+        pick = choose_play(ws.boards, n, HEURISTIC, weights, money, True, np.zeros(1, np.uint64), white, 0, 0,
                            *replies_ws.arrays(), choice)
         if choice.searched[0] < 0:
             continue
@@ -102,7 +104,7 @@ def test_lookahead_replies_give_the_same_luck_as_a_fresh_search():
         flip(ws.boards[pick], after)                    # the opponent to roll, in its own view
         fresh, reused = np.zeros(10), np.zeros(10)
         luck_of_roll(after, not white, True, 4, 2, 15 - opp_on_board(after), 0, 0, True, HEURISTIC, weights,
-                     HEURISTIC, weights, weights, tables, coefs, choice, sws, fresh)
+                     money, HEURISTIC, weights, weights, tables, coefs, choice, sws, fresh)
         luck_of_replies(choice.replies[choice.searched[0]].copy(), not white, True, 4, 2, True, HEURISTIC,
                         weights, tables, coefs, choice, sws, reused)
         np.testing.assert_allclose(reused, fresh, atol=1e-12)
@@ -129,6 +131,7 @@ def test_screened_luck_scores_the_heuristics_top_results_of_each_roll_with_the_n
     rules = make_rules("federation")
     screen = get_policy("heuristic").kernel_params(rules)
     params = default_network().kernel_params(rules)
+    money = money_valuation(rules).kernel_values()
     net = single_precision(params)
     choice = choice_scratch()
     ws, search_ws = Workspace(), Workspace()
@@ -136,9 +139,9 @@ def test_screened_luck_scores_the_heuristics_top_results_of_each_roll_with_the_n
     screened_rolls = differs_from_full = 0
     for pos, _ in random_game_positions(60, seed=11, every=3, greedy=0.5):
         board, white = pos.board()[0], pos.turn == "w"
-        best_replies(board, white, 0, 0, NEURAL, params, net, screen, choice, *search_ws.arrays(), out)
+        best_replies(board, white, 0, 0, NEURAL, params, money, net, screen, choice, *search_ws.arrays(), out)
         full = np.zeros((21, 24), dtype=np.int8)
-        best_replies(board, white, 0, 0, NEURAL, params, net, NO_SCREEN, choice, *search_ws.arrays(), full)
+        best_replies(board, white, 0, 0, NEURAL, params, money, net, NO_SCREEN, choice, *search_ws.arrays(), full)
         opp = np.zeros(choice.opp.size, dtype=np.int64)
         opponent_terms(board, opp)
         for r in range(21):

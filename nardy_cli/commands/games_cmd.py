@@ -12,6 +12,7 @@ import click
 from ..errors import NardyError
 from ..render import frame_text, to_json
 from .common import POSITION, BadInput, format_option, handle_errors, rules_options
+from .match_options import match_options
 
 
 @click.command("play", epilog="""\b
@@ -83,6 +84,7 @@ Examples:
   nardy review game.txt --rollout 1296 --output reports/review --html
   nardy review game.txt --thresholds 0.03,0.06,0.12 --format csv
   nardy play heuristic racer | nardy review -
+  nardy review games/bot-game.txt --match 7 --score 4-6      # every decision judged at 4-6 to 7
 """)
 @click.argument("game", metavar="GAME")
 @click.option("--side", type=click.Choice(["white", "black", "both"]), default="both", show_default=True,
@@ -105,10 +107,11 @@ Examples:
 @click.option("--output", "-o", default=None, metavar="DIR",
               help="Write report.md, the equity chart, boards of the worst decisions, review.csv/json.")
 @click.option("--html", is_flag=True, help="With --output: also a self-contained report.html.")
+@match_options
 @format_option
 @handle_errors
 def review_command(game, side, evaluator, width, rollout_games, rollout_policy, thresholds, top, seed, workers,
-                   output, html, fmt) -> None:
+                   output, html, match, fmt) -> None:
     """Review GAME (a game record file, - for stdin): equity lost by every decision, marks, luck, totals."""
     from ..records import parse_game, read_game
     from ..report_folder import ensure_writable
@@ -126,8 +129,13 @@ def review_command(game, side, evaluator, width, rollout_games, rollout_policy, 
     ensure_writable(output)
     record = parse_game(sys.stdin.read()) if game == "-" else read_game(game)
     sides = ("w", "b") if side == "both" else (side[0],)
+    if match is not None:
+        from ..match import match_state
+        match = match_state(match.length, match.score, record.rules, next_white=match.next_white,
+                            draw_points=match.draw_points)
     review = review_game(record, evaluator, sides=sides, thresholds=marks, width=width,
-                         rollout_games=rollout_games, rollout_policy=rollout_policy, seed=seed, workers=workers)
+                         rollout_games=rollout_games, rollout_policy=rollout_policy, seed=seed, workers=workers,
+                         match=match)
     if output is not None:
         from ..review_report import write_review
         write_review(review, output, top=top, html=html)
@@ -135,13 +143,16 @@ def review_command(game, side, evaluator, width, rollout_games, rollout_policy, 
         click.echo(to_json(review.to_dict()))
         return
     cols = ["turn", "player", "dice", "played", "best", "plays", "equity_played", "equity_best", "lost", "mark",
-            "luck"] + (["level", "equity_se"] if rollout_games else [])
+            "luck"] + (["level", "equity_se"] if rollout_games else []) + (["mwc_lost"] if match else [])
     if fmt == "csv":
         click.echo(frame_text(review.frame, "csv"))
         return
     r = review.record
     click.echo(f"{r.white} (White) vs {r.black} (Black): {r.result or 'game not finished'}, {len(r.plies)} plies; "
                f"evaluator {review.params['evaluator']}")
+    if match is not None:
+        click.echo(f"judged at {match.label()}: equity columns are normalised (a single game won +1, lost -1), "
+                   "mwc_lost is the match winning chance lost")
     click.echo("")
     click.echo(frame_text(review.frame[cols], "table", "{:+.3f}"))
     click.echo("")

@@ -7,14 +7,17 @@ import pandas as pd
 
 from ..deficit import static_deficit
 from ..duel import duel, duel_figures
-from ..estimate import estimate_equity, neural_estimate, static_estimate
+from ..estimate import neural_estimate
+from ..match import match_valuation
+from ..outcomes import CLASS_KEYS, CLASS_NAMES
 from ..games.executors import default_workers
 from ..policies import known_policies
 from ..position import BLACK, SIDE_NAMES, WHITE
 from ..render import frame_text, to_json
 from .common import (POSITION, BadInput, block_validation_option, flatten, format_option, handle_errors,
                      rules_options)
-from .progress import Progress
+from .match_options import match_options
+from .progress import Progress, StepBar
 from .rollout_cmd import run_options
 
 
@@ -41,27 +44,23 @@ Examples:
   nardy eval "W:1x14,12 B:1x15 b"
   nardy eval "W:1x14,12 B:1x15 b 6-5"        # the best 6-5 play's chances (0-ply)
   nardy eval positions/study.txt --format csv
-  nardy eval start --rules extended --model logistic
+  nardy eval start --rules extended
+  nardy eval "W:20x2,23 B:21,24x2 w" --match 7 --score 6-5      # match winning chance at 6-5 to 7
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
-@click.option("--model", type=click.Choice(["neural", "logistic"]), default="neural", show_default=True,
-              help="neural: the trained network (all nine classes, impossible ones at 0); logistic: the older "
-                   "model over the heuristic's features.")
 @rules_options
+@match_options
 @format_option
 @handle_errors
-def eval_command(positions, model, rules, fmt, no_block_validation) -> None:
+def eval_command(positions, rules, match, fmt, no_block_validation) -> None:
     """Static (0-ply) estimate of the outcome chances of POSITION, with pip counts and static deficit."""
     rows = []
+    valuation = match_valuation(match, rules) if match is not None else None
     for n, item in enumerate(flatten(positions)):
         pos = item.position
-        if model == "neural":
-            est = neural_estimate(pos, rules)
-            equity = est.equity
-        else:
-            est = static_estimate(pos.with_dice(None))
-            equity = estimate_equity(est.probabilities, rules.points)
+        est = neural_estimate(pos, rules, valuation=valuation)
+        equity = est.equity
         deficit = static_deficit(pos.with_dice(None), rules)
         record = {"position": str(pos), "model": est.policy, "method": est.method or est.policy, "rules": rules.to_dict(),
                   "probabilities": est.probabilities, "equity": equity,
@@ -69,6 +68,9 @@ def eval_command(positions, model, rules, fmt, no_block_validation) -> None:
                   "deficit": {"p_full": deficit.p_full, "p_partial": deficit.p_partial, "p_pass": deficit.p_pass,
                               "expected_lost_pips": deficit.expected_lost_pips,
                               "face_deficit": list(deficit.face_deficit)}}
+        if match is not None:
+            record["match"] = match.to_dict()
+            record["mwc"] = est.mwc
         if item.name:
             record = {"name": item.name, **record}
         if fmt == "json":
@@ -77,34 +79,65 @@ def eval_command(positions, model, rules, fmt, no_block_validation) -> None:
         row = {"name": item.name or "", "position": str(pos), **est.probabilities, "equity": equity,
                "white_pips": pos.pip_count(WHITE), "black_pips": pos.pip_count(BLACK),
                "p_pass": deficit.p_pass, "expected_lost_pips": deficit.expected_lost_pips}
+        if match is not None:
+            row["mwc"] = est.mwc
         rows.append(row)
         if fmt == "table":
             if n:
                 click.echo()
-            click.echo(_estimate_text(item.name, pos, est, equity, deficit, rules))
+            click.echo(_estimate_text(item.name, pos, est, equity, deficit, rules, match))
     if fmt == "csv":
         click.echo(frame_text(pd.DataFrame(rows), "csv"))
 
 
-def _estimate_text(name, pos, est, equity, deficit, rules) -> str:
+def _match_duel(a, b, position, matches, seed, workers, executor, scheduler, quiet, rules, match, fmt) -> None:
+    """`nardy duel A B --match N`: whole matches from 0-0, each pair on the same dice."""
+    from ..match_play import MatchSettings, match_duel
+    from ..position import START
+    if position != START:
+        raise BadInput("--match plays whole matches from the start of each game: drop --position")
+    if match.score != (0, 0):
+        raise BadInput("--match plays whole matches from 0-0: drop --score")
+    settings = MatchSettings(match.length, rules, seed, match.next_white, match.draw_points)
+    bar = StepBar(f"{a} vs {b} (matches)", not quiet, unit="matches")
+    try:
+        result = match_duel(a, b, matches, settings, workers=workers or default_workers(), executor=executor,
+                            scheduler=scheduler, progress=bar)
+    finally:
+        bar.close()
+    if fmt == "json":
+        click.echo(to_json(result.to_dict()))
+        return
+    if fmt == "csv":
+        row = {k: v for k, v in result.to_dict().items() if k not in ("params", "ci95")}
+        row["ci95_low"], row["ci95_high"] = result.ci95
+        click.echo(frame_text(pd.DataFrame([row]), "csv"))
+        return
+    from ..rules import rules_label
+    lo, hi = result.ci95
+    click.echo(f"{result.a} vs {result.b}: {result.matches:,} pairs of matches to {match.length} with duplicate dice "
+               f"(each policy first player once), seed {seed}, {rules_label(rules)}, next White: {match.next_white}")
+    click.echo(f"match wins for {result.a}: {result.match_win_share:.2%}  95% CI [{lo:.2%}, {hi:.2%}]  "
+               f"SE {result.se:.2%}")
+    click.echo(f"{result.games:,} games, {result.mean_games:.1f} per match"
+               + ("  (INTERRUPTED)" if result.interrupted else ""))
+
+
+def _estimate_text(name, pos, est, equity, deficit, rules, match=None) -> str:
     """The table form of one estimate."""
     from ..rules import rules_label
     side = SIDE_NAMES[pos.turn]
     p = est.probabilities
-    kind = est.method if est.policy == "neural" else "logistic model over heuristic features"
     lines = [f"{name + ': ' if name else ''}{pos}   {side} to move",
-             f"{kind}, {rules_label(rules)}, chances for {side}:"]
-    if "win_home_mars" in p:
-        for outcome in ("win", "lose"):
-            parts = ", ".join(f"{label} {p[f'{outcome}_{key}']:.3f}" for key, label in
-                              (("oin", "oin"), ("home_mars", "home-mars"), ("mars", "mars"), ("koks", "koks")))
-            lines.append(f"  {outcome:<5} {p[outcome]:.3f}  ({parts})")
-    else:
-        for outcome in ("win", "lose"):
-            lines.append(f"  {outcome:<5} {p[outcome]:.3f}  (oin {p[f'{outcome}_oin']:.3f}, mars "
-                         f"{p[f'{outcome}_mars']:.3f} incl. home-mars, koks {p[f'{outcome}_koks']:.3f})")
+             f"{est.method}, {rules_label(rules)}, chances for {side}:"]
+    for outcome in ("win", "lose"):
+        parts = ", ".join(f"{name} {p[f'{outcome}_{key}']:.3f}" for key, name in zip(CLASS_KEYS, CLASS_NAMES))
+        lines.append(f"  {outcome:<5} {p[outcome]:.3f}  ({parts})")
     lines.append(f"  draw  {p['draw']:.3f}")
     lines.append(f"equity {equity:+.3f}   pips White {pos.pip_count(WHITE)}, Black {pos.pip_count(BLACK)}")
+    if match is not None:
+        lines.append(f"match winning chance for {side}: {est.mwc:.1%} ({match.label()}; "
+                     f"{'the bear-off database, exact' if 'exact' in est.method else 'the network and the table'})")
     lines.append(f"static deficit: full {deficit.p_full:.3f}, partial {deficit.p_partial:.3f}, "
                  f"pass {deficit.p_pass:.3f}, expected lost pips {deficit.expected_lost_pips:.2f}")
     return "\n".join(lines)
@@ -115,22 +148,30 @@ Examples:
   nardy duel heuristic random --games 10000
   nardy duel lookahead:heuristic heuristic --games 2000 --format json
   nardy duel heuristic racer --position "W:1x14,12 B:1x15 b"
+  nardy duel neural heuristic --match 7 --matches 200      # whole matches to 7: A's share of match wins
 """)
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
 @click.option("--position", "position", type=POSITION, default="start", show_default=True,
               help="Where every game starts.")
+@click.option("--matches", type=click.IntRange(min=1), default=200, show_default=True,
+              help="With --match: duplicate pairs of whole matches to play.")
 @run_options
 @rules_options
+@match_options
 @format_option
 @handle_errors
-def duel_command(a, b, position, games, until_se, seed, workers, stratify, executor, scheduler, quiet,
-                 rules, fmt) -> None:
+def duel_command(a, b, position, matches, games, until_se, seed, workers, stratify, executor, scheduler, quiet,
+                 rules, match, fmt) -> None:
     """Play policy A against policy B with duplicate dice; report A's points per game ± 95% CI."""
     if until_se is not None:
         raise BadInput("--until-se is not supported by duel; use --games")
     if len(position) != 1:
         raise BadInput("--position must name exactly one position")
+    if match is not None:
+        _match_duel(a, b, position[0].position, matches, seed, workers, executor, scheduler, quiet, rules, match,
+                    fmt)
+        return
     bar = Progress(games, f"{a} vs {b}: ", enabled=not quiet)
 
     def progress(tally):

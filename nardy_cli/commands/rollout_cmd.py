@@ -12,6 +12,7 @@ from ..render import frame_text, to_json
 from ..report_folder import rollout_data
 from .policy_names import check_policy
 from .common import POSITION, block_validation_option, flatten, format_option, handle_errors, rules_options
+from .match_options import match_options
 from .progress import Progress
 from .report_options import check_report_flags, finish_report, report_options
 from .scoring_options import scoring_from, scoring_note, scoring_options
@@ -60,6 +61,7 @@ Examples:
   nardy rollout "W:17x2,19x3,22x5,24x5 B:18,19x4,21x5,23x5 w" --policy heuristic --no-vr --truncate 20
   nardy rollout "W:2x2,3x2,4,6x3,7,8,9x2,10x2,12 B:1x10,2x5 w 4-1" --policy lookahead:neural \\
       --luck-network training/values-step/checkpoint.npz --games 1296
+  nardy rollout "W:1x14,12 B:1x15 b" --policy neural --match 7 --score 4-6 --games 2592
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
@@ -67,11 +69,12 @@ Examples:
 @run_options
 @scoring_options
 @rules_options
+@match_options
 @format_option
 @report_options
 @handle_errors
 def command(positions, policy, white_policy, black_policy, games, until_se, seed, workers, stratify, executor,
-            scheduler, quiet, exact_bearoff, truncate, vr, luck_network, rules, fmt, output, html, svg, force,
+            scheduler, quiet, exact_bearoff, truncate, vr, luck_network, rules, match, fmt, output, html, svg, force,
             no_block_validation) -> None:
     """Roll out POSITION: chances of every outcome for the side to move, equity, move deficits."""
     items = flatten(positions)
@@ -85,7 +88,7 @@ def command(positions, policy, white_policy, black_policy, games, until_se, seed
         try:
             result = rollout(item.position, pols, games, seed, rules, stratify=stratify, until_se=until_se,
                              workers=workers or default_workers(), executor=executor, scheduler=scheduler,
-                             progress=bar, name=item.name, scoring=scoring)
+                             progress=bar, name=item.name, scoring=scoring, match=match)
         finally:
             bar.close()
         results.append(result)

@@ -6,6 +6,7 @@ import click
 
 from ..render import frame_text, to_json
 from ..rules import rules_label
+from .tables import match_label
 
 
 def filter_option(func):
@@ -57,8 +58,13 @@ def show_staged(ranking, fmt: str, policy: str, seed: int, rules) -> None:
                f"{rules_label(rules)}; {used})")
     for line in stage_lines(ranking):
         click.echo(line)
-    shown = frame[["rank", "play", "games", "equity", "equity_se", "plain_se", "diff", "diff_se", "win", "lose",
-                   "dropped_after"]].copy()
+    columns = ["rank", "play", "games", "equity", "equity_se", "plain_se", "diff", "diff_se", "win", "lose",
+               "dropped_after"]
+    if p.get("match"):
+        columns[3:3] = ["mwc", "mwc_se"]
+        click.echo(f"at {match_label(p['match'])}: stage scores are match equity (2 x mwc - 1); plays rank by "
+                   "mwc, diff is in mwc, equity in money points")
+    shown = frame[columns].copy()
     shown["dropped_after"] = shown["dropped_after"].map(lambda v: "" if v is None or v != v else f"{int(v):,}")
     click.echo("rollouts (common dice):")
     click.echo(frame_text(shown, "table"))

@@ -17,7 +17,9 @@ from ..report_folder import json_data, rollout_data
 from ..study.analyze import rank_plays
 from ..study.batch import batch_rollout, batch_frame
 from ..study.openings import opening_table, parse_rolls
+from ..match import match_valuation
 from .common import DICE, POSITION, BadInput, block_validation_option, format_option, handle_errors, rules_options
+from .match_options import match_options
 from .policy_names import check_policy
 from .progress import StepBar
 from .report_options import check_report_flags, finish_report, report_options
@@ -36,7 +38,8 @@ def study_policy_option(func):
 
 def study_options(func):
     """The options every study command shares: policy, run, rules, format and report; errors as exit 2."""
-    for decorate in (handle_errors, report_options, format_option, rules_options, run_options, study_policy_option):
+    for decorate in (handle_errors, report_options, format_option, match_options, rules_options, run_options,
+                     study_policy_option):
         func = decorate(func)
     return func
 
@@ -61,8 +64,8 @@ Examples:
 @scoring_options
 @study_options
 def analyze_command(position, dice, top, staged, filters, exact_bearoff, truncate, vr, luck_network, policy, games,
-                    until_se, seed, workers, stratify, executor, scheduler, quiet, rules, fmt, output, html, svg,
-                    force, no_block_validation) -> None:
+                    until_se, seed, workers, stratify, executor, scheduler, quiet, rules, match, fmt, output, html,
+                    svg, force, no_block_validation) -> None:
     """Rank every legal play of a roll by rollouts with common dice (equity ± SE, difference to the best).
 
     With --until-se X the plays are rolled out in rounds of 1,296 games: a play more
@@ -83,7 +86,7 @@ def analyze_command(position, dice, top, staged, filters, exact_bearoff, truncat
                                   until_se=until_se, stratify=stratify,
                                   scoring=scoring_from(exact_bearoff, truncate, vr, luck_network),
                                   workers=workers or default_workers(), executor=executor, scheduler=scheduler,
-                                  progress=bar)
+                                  progress=bar, valuation=None if match is None else match_valuation(match, rules))
         finally:
             bar.close()
         show_staged(ranking, fmt, policy, seed, rules)
@@ -96,7 +99,7 @@ def analyze_command(position, dice, top, staged, filters, exact_bearoff, truncat
     try:
         ranking = rank_plays(item.position, dice, policy, games, seed, rules, top=top, until_se=until_se,
                              stratify=stratify, workers=workers or default_workers(), executor=executor,
-                             scheduler=scheduler, progress=bar)
+                             scheduler=scheduler, progress=bar, match=match)
     finally:
         bar.close()
     frame = ranking.frame()
@@ -106,11 +109,18 @@ def analyze_command(position, dice, top, staged, filters, exact_bearoff, truncat
         click.echo(frame_text(frame, "csv"))
     else:
         click.echo(f"{ranking.position}   to play {ranking.dice}   ({policy} rollouts, seed {seed}, "
-                   f"{rules_label(rules)})")
-        shown = frame[["rank", "play", "games", "equity", "equity_se", "diff", "diff_se", "win", "lose",
-                       "dropped_after"]].copy()
+                   f"{rules_label(rules)}{', ' + match.label() if match else ''})")
+        columns = ["rank", "play", "games", "equity", "equity_se", "diff", "diff_se", "win", "lose", "dropped_after"]
+        if match is not None:
+            columns[3:3] = ["mwc", "mwc_se", "money_rank"]
+        shown = frame[columns].copy()
         shown["dropped_after"] = shown["dropped_after"].map(lambda v: "" if v is None or v != v else f"{int(v):,}")
+        if match is not None:
+            shown["money_rank"] = [f"{m}*" if m != r else f"{m}" for m, r in zip(shown["money_rank"], shown["rank"])]
         click.echo(frame_text(shown, "table"))
+        if match is not None:
+            click.echo("ranked by match winning chance (mwc); diff is in match winning chance; equity is money "
+                       "points; * the money ranking differs")
         if ranking.prefiltered:
             click.echo(f"left out by --top: {', '.join(ranking.prefiltered)}")
     finish_report(json_data("analyze", ranking, names=[item.name], comments=[item.comment]), output, html, svg, force)
@@ -132,7 +142,7 @@ Examples:
               help="Roll out only the K best plays by the evaluator (replies default to 6).")
 @study_options
 def openings_command(rolls, replies, reply_games, top, policy, games, until_se, seed, workers, stratify, executor,
-                     scheduler, quiet, rules, fmt, output, html, svg, force) -> None:
+                     scheduler, quiet, rules, match, fmt, output, html, svg, force) -> None:
     """The opening table: every legal White play of each opening roll, rolled out and ranked."""
     dice = parse_rolls(rolls)
     check_report_flags(output, html, svg, force)
@@ -140,7 +150,7 @@ def openings_command(rolls, replies, reply_games, top, policy, games, until_se, 
     try:
         table = opening_table(dice, policy, games, seed, rules, replies=replies, reply_games=reply_games, top=top,
                               until_se=until_se, stratify=stratify, workers=workers or default_workers(),
-                              executor=executor, scheduler=scheduler, progress=bar)
+                              executor=executor, scheduler=scheduler, progress=bar, match=match)
     finally:
         bar.close()
     frame = table.frame()
@@ -169,7 +179,7 @@ Examples:
 @click.argument("file", type=click.Path(dir_okay=False))
 @study_options
 def batch_command(file, policy, games, until_se, seed, workers, stratify, executor, scheduler, quiet, rules,
-                  fmt, output, html, svg, force) -> None:
+                  match, fmt, output, html, svg, force) -> None:
     """Roll out every position of a positions FILE into one table."""
     positions = read_positions(file)
     if not positions:
@@ -179,7 +189,7 @@ def batch_command(file, policy, games, until_se, seed, workers, stratify, execut
     try:
         results = batch_rollout(positions, policy, games, seed, rules, until_se=until_se, stratify=stratify,
                                 workers=workers or default_workers(), executor=executor, scheduler=scheduler,
-                                progress=bar)
+                                progress=bar, match=match)
     finally:
         bar.close()
     frame = batch_frame(results)
@@ -190,8 +200,12 @@ def batch_command(file, policy, games, until_se, seed, workers, stratify, execut
         click.echo(frame_text(frame, "csv"))
     else:
         click.echo(f"{len(results)} positions of {file}: {policy} (both sides), seed {seed}, {rules_label(rules)}")
-        click.echo(frame_text(frame[["name", "games", "equity", "equity_se", "win", "lose", "draw", "mean_plies",
-                                     "white_lost_pips_per_game", "black_lost_pips_per_game"]], "table"))
+        columns = ["name", "games", "equity", "equity_se", "win", "lose", "draw", "mean_plies",
+                   "white_lost_pips_per_game", "black_lost_pips_per_game"]
+        if match is not None:
+            columns[4:4] = ["mwc", "mwc_se"]
+            click.echo(f"at {match.label()}: mwc is the side to move's match winning chance")
+        click.echo(frame_text(frame[columns], "table"))
     finish_report(rollout_data(results, "batch", comments=[p.comment for p in positions[:len(results)]]), output, html,
             svg, force)
     if results[-1].interrupted:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from ..position import SIDE_NAMES
 from ..rollout import RolloutResult
 from ..rules import rules_label
-from ..stats import PROB_KEYS
+from ..match import MatchState
+from ..outcomes import PROB_KEYS
 
 LABELS = {"win": "win", "lose": "lose", "draw": "draw",
           "win_oin": "  win by oin", "win_home_mars": "  win by home-mars", "win_mars": "  win by mars",
@@ -31,7 +32,10 @@ def rollout_table(r: RolloutResult) -> str:
     for key in ORDER:
         lines.append(f"{LABELS[key]:<24}{r.probabilities[key]:>8.4f}{1.96 * r.se[key]:>9.4f}")
     lines += ["",
-              f"equity {r.equity:+.4f} ± {1.96 * r.equity_se:.4f} (95%), SE {r.equity_se:.4f}",
+              f"equity {r.equity:+.4f} ± {1.96 * r.equity_se:.4f} (95%), SE {r.equity_se:.4f}"
+              + (" (money points)" if r.mwc is not None else ""),
+              *([f"match winning chance {r.mwc:.4f} ± {1.96 * r.mwc_se:.4f} (95%), SE {r.mwc_se:.4f} at "
+                 f"{match_label(p['match'])}; plays chosen by match equity"] if r.mwc is not None else []),
               f"mean game length {r.mean_plies:.1f} plies", "",
               f"{'move deficit':<24}{'White':>8}{'Black':>9}"]
     w, b = r.deficit["white"], r.deficit["black"]
@@ -41,6 +45,11 @@ def rollout_table(r: RolloutResult) -> str:
     lines.append(f"{'  partial turns':<24}{w['partial_turn_share']:>8.4f}{b['partial_turn_share']:>9.4f}")
     lines.append(f"{'  passes':<24}{w['pass_share']:>8.4f}{b['pass_share']:>9.4f}")
     return "\n".join(lines)
+
+
+def match_label(data: dict) -> str:
+    """`match to 7 at 4-6 (White-Black)` from a result's `params.match`."""
+    return MatchState(data["length"], tuple(data["score"]), data["next_white"], data["draw_points"]).label()
 
 
 assert set(ORDER) == set(PROB_KEYS)

@@ -22,14 +22,15 @@ from ..kernels.user import Evaluators
 from .tally import OUTCOMES, PAIRS, RESULTS, Tally
 
 
-def kernel_policies(white, black, rules) -> tuple[game.SidePolicies, Evaluators]:
-    """The two compiled policies as kernel settings, and their evaluators."""
+def kernel_policies(white, black, rules, valuation) -> tuple[game.SidePolicies, Evaluators]:
+    """The two compiled policies as kernel settings (choosing by `valuation`'s values), and their evaluators."""
     rows = [white.kernel_params(rules), black.kernel_params(rules)]
     params = np.zeros((2, max(N_WEIGHTS, *(r.size for r in rows))), dtype=np.float64)
     for side, row in enumerate(rows):
         params[side, :row.size] = row
     return (game.SidePolicies(np.array([white.kernel_kind, black.kernel_kind], dtype=np.int64), params,
-                           np.array([white.lookahead, black.lookahead], dtype=np.bool_)),
+                           np.array([white.lookahead, black.lookahead], dtype=np.bool_),
+                           valuation.kernel_values()),
             Evaluators(white.kernel_evaluator(), black.kernel_evaluator()))
 
 
@@ -72,10 +73,11 @@ def game_setup(spec, max_plies: int) -> game.GameSetup:
 def play_compiled(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
     """Play games lo..hi-1 of `spec` in compiled code, adding into `tally` (by its mode)."""
     setup = game_setup(spec, max_plies)
-    sides, evaluators = kernel_policies(spec.white, spec.black, spec.rules)
+    sides, evaluators = kernel_policies(spec.white, spec.black, spec.rules, spec.values)
     if tally.mode == OUTCOMES:
         from ..scoring import kernel_arguments
-        call_kernel(game.play_games, setup, lo, hi, sides, evaluators, kernel_arguments(spec.scoring, spec.rules),
+        call_kernel(game.play_games, setup, lo, hi, sides, evaluators,
+                    kernel_arguments(spec.scoring, spec.rules, spec.values, spec.position.turn == "w"),
                     tally.counts, tally.deficit, tally.plies, tally.frac, tally.scored)
     elif tally.mode == PAIRS:
         call_kernel(game.play_duel, setup, lo, hi, sides, evaluators, tally.counts, tally.deficit, tally.plies)

@@ -61,7 +61,7 @@ def play_game(spec, white, black, game: int, max_plies: int, deficit: np.ndarray
         if n == 1:
             chosen = plays[0]
         else:
-            ask = Turn(pos.with_dice(dice), plays, boards, rules, rstate, rng, scratch, choice)
+            ask = Turn(pos.with_dice(dice), plays, boards, rules, spec.values, rstate, rng, scratch, choice)
             chosen = plays[sides[pos.turn].pick(ask)]
         if on_play is not None:
             on_play(dice, chosen)

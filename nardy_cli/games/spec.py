@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import PolicyError
+from ..outcomes import Valuation, money_valuation
 from ..policies import Policy, as_policy
 from ..position import Position
 from ..rules import Rules
@@ -28,6 +29,12 @@ class GameSpec:
     seed: int
     stratify: bool
     scoring: Scoring = Scoring(exact_bearoff=False, vr=False)
+    valuation: Valuation | None = None    # what outcomes are worth (the policies choose by it); None: money
+
+    @property
+    def values(self) -> Valuation:
+        """The valuation the games are played and scored by: `valuation`, or money under `rules`."""
+        return self.valuation if self.valuation is not None else money_valuation(self.rules)
 
     @property
     def in_kernel(self) -> bool:

@@ -4,8 +4,9 @@ An evaluator scores a mover-relative board right after the mover's play (the
 opponent to roll next), higher being better for the mover.  `choose_play`
 returns the index of the best result, or a uniform one for the random policy;
 with lookahead it averages the opponent's best reply over its 21 rolls.
-The neural kind scores a result by its equity under the points in its
-parameter header (see `neural.py`).
+The neural kind scores a result by the value of its class probabilities under
+the valuation's `values` array (float64[2, 9], a row per colour: money points
+or match equity, `outcomes.Valuation.kernel_values`); the other kinds ignore it.
 """
 
 from __future__ import annotations
@@ -75,26 +76,26 @@ def heuristic_score(board, weights, feats, opp):
 
 
 @njit(cache=True)
-def static_score(board, kind, weights, mover_white, scratch):
+def static_score(board, kind, weights, values, mover_white, scratch):
     """Score of a result for the side that just played it (`scratch` from `choice_scratch`, opponent terms filled)."""
     if kind == RACER:
         return racer_score(board)
     if kind == NEURAL:
-        return neural_score(board, weights, mover_white, scratch.opp, scratch.feats, scratch.idx, scratch.val,
+        return neural_score(board, weights, values, mover_white, scratch.opp, scratch.feats, scratch.idx, scratch.val,
                             scratch.mask, scratch.hidden, scratch.probs)
     return heuristic_score(board, weights, scratch.feats, scratch.opp)
 
 
 @njit(cache=True)
-def neural_score(board, weights, mover_white, opp, feats, idx, val, mask, hidden, probs):
-    """The network's equity for the side that just played `board` (the rest: `board_probs`'s scratch)."""
+def neural_score(board, weights, values, mover_white, opp, feats, idx, val, mask, hidden, probs):
+    """The network's value for the side that just played `board` (the rest: `board_probs`'s scratch)."""
     board_probs(weights, board, mover_white, opp, feats, idx, val, mask, hidden, probs)
-    return equity_of(weights, probs)
+    return equity_of(values, mover_white, probs)
 
 
 @njit(cache=True)
-def best_replies(board, mover_white, head_rule, block_check, kind, weights, net, screen, scratch, scratch_boards,
-                 scratch_from, scratch_die, memo, memo_stamp, out):
+def best_replies(board, mover_white, head_rule, block_check, kind, weights, values, net, screen, scratch,
+                 scratch_boards, scratch_from, scratch_die, memo, memo_stamp, out):
     """out[r] = the result of roll r with the best static score for the side to move on `board` (its own
     view; colour `mover_white`); return the expected best score over the 21 rolls.
 
@@ -129,11 +130,11 @@ def best_replies(board, mover_white, head_rule, block_check, kind, weights, net,
             if neural:
                 board_probs_from(weights, net, sums, board, scratch_boards[i], mover_white, opp, scratch.feats,
                                  scratch.idx, scratch.val, scratch.mask, hidden32, scratch.probs)
-                v = equity_of(weights, scratch.probs)
+                v = equity_of(values, mover_white, scratch.probs)
             elif kind == HEURISTIC:
                 v = heuristic_score(scratch_boards[i], weights, scratch.feats, opp)
             else:
-                v = static_score(scratch_boards[i], kind, weights, mover_white, scratch)
+                v = static_score(scratch_boards[i], kind, weights, values, mover_white, scratch)
             if v > best:
                 best = v
                 best_i = i
@@ -191,8 +192,8 @@ def choice_scratch():
 
 
 @njit(cache=True)
-def choose_play(boards, n, kind, weights, lookahead, rstate, mover_white, head_rule, block_check, scratch_boards,
-                scratch_from, scratch_die, memo, memo_stamp, scratch):
+def choose_play(boards, n, kind, weights, values, lookahead, rstate, mover_white, head_rule, block_check,
+                scratch_boards, scratch_from, scratch_die, memo, memo_stamp, scratch):
     """Index of the chosen result among boards[:n] (mover-relative, before the turn passes).
 
     `scratch_*`, `memo*` are a second enumeration workspace (for the lookahead);
@@ -212,7 +213,8 @@ def choose_play(boards, n, kind, weights, lookahead, rstate, mover_white, head_r
     elif kind == NEURAL:
         idx, val, mask, hidden, probs = scratch.idx, scratch.val, scratch.mask, scratch.hidden, scratch.probs
         for i in range(n):
-            scores[i] = neural_score(boards[i], weights, mover_white, opp, feats, idx, val, mask, hidden, probs)
+            scores[i] = neural_score(boards[i], weights, values, mover_white, opp, feats, idx, val, mask, hidden,
+                                     probs)
     else:       # RACER (RANDOM has returned; users' evaluators are not chosen here)
         for i in range(n):
             scores[i] = racer_score(boards[i])
@@ -244,8 +246,8 @@ def choose_play(boards, n, kind, weights, lookahead, rstate, mover_white, head_r
             v = scores[i]
         else:
             flip(boards[i], flipped)      # the opponent to roll, in its own view
-            v = -best_replies(flipped, not mover_white, head_rule, block_check, kind, weights, net, NO_SCREEN,
-                              scratch, scratch_boards, scratch_from, scratch_die, memo, memo_stamp,
+            v = -best_replies(flipped, not mover_white, head_rule, block_check, kind, weights, values, net,
+                              NO_SCREEN, scratch, scratch_boards, scratch_from, scratch_die, memo, memo_stamp,
                               scratch.replies[j])
             searched = j
         if v > best_value:

@@ -42,6 +42,7 @@ class SidePolicies(NamedTuple):
     kinds: np.ndarray       # int64[2]: evaluator kind codes (user.USER for a user's evaluator)
     params: np.ndarray      # float64[2, L], L >= N_WEIGHTS: each side's parameters, zero-padded
     lookahead: np.ndarray   # bool[2]
+    values: np.ndarray      # float64[2, 9]: each colour's values of the result codes (`Valuation.kernel_values`)
 
 
 class ScoringArgs(NamedTuple):
@@ -50,8 +51,8 @@ class ScoringArgs(NamedTuple):
     opts: np.ndarray        # int64[N_OPTS]: O_EXACT_BEAROFF, O_TRUNCATE, O_VR, O_DB_POLICY
     tables: tuple           # the bear-off databases' arrays (empty when not needed)
     coefs: np.ndarray       # the logistic outcome model
-    values: np.ndarray      # points of each result code (equity)
-    indicators: np.ndarray  # [key, result code]: the reported probabilities (stats.PROB_KEYS)
+    values: np.ndarray      # float64[2, N_RESULTS]: the root side's money points and valuation values per result code
+    indicators: np.ndarray  # [key, result code]: the reported probabilities (outcomes.PROB_KEYS)
     screen: np.ndarray      # the heuristic's weights: VR's screened reply search (`luck_of_roll`)
     luck_net: np.ndarray    # a network that values the luck instead of the policy's evaluator (length 0: none)
 
@@ -77,10 +78,11 @@ SCORED = -1          # result of a game stopped early and scored by the database
 X_P = 0              # 0..9: sum of result-code probabilities
 X_ADJ = N_RESULTS    # 10..19: the same minus the luck (variance reduction)
 X_EQ, X_EQ2, X_EQ_ADJ, X_EQ_ADJ2 = 20, 21, 22, 23
-X_KEY2 = 24          # 24..34: sum of squares of each reported probability (stats.PROB_KEYS)
+X_KEY2 = 24          # 24..34: sum of squares of each reported probability (outcomes.PROB_KEYS)
 X_KEY_ADJ2 = 35      # 35..45: the same, adjusted
 N_KEYS = 11
-N_FRAC = 46
+X_VAL, X_VAL2, X_VAL_ADJ, X_VAL_ADJ2 = 46, 47, 48, 49   # the valuation's values (match equity), as X_EQ..
+N_FRAC = 50
 FIX_SCALE = float(1 << 28)
 
 
@@ -181,7 +183,7 @@ def to_root(p, mover_white, root_white, out):
 
 @njit(cache=True)
 def luck_of_roll(board, mover_white, root_white, d1, d2, opp_off, head_rule, block_check, last_roll, kind,
-                 weights, value_kind, value_weights, screen, tables, coefs, choice, sws, luck):
+                 weights, values, value_kind, value_weights, screen, tables, coefs, choice, sws, luck):
     """Add to `luck` (root side's view) the value of this roll minus its mean over the 21 rolls.
 
     The value of a roll is the probabilities (by `value_kind`, `value_weights`:
@@ -200,8 +202,8 @@ def luck_of_roll(board, mover_white, root_white, d1, d2, opp_off, head_rule, blo
             replies[r] = v_boards[0]
     else:
         net = single_precision(weights if kind == NEURAL else np.zeros(HEADER))
-        best_replies(board, mover_white, head_rule, block_check, kind, weights, net, screen, choice, v_boards,
-                     v_from, v_die, v_memo, v_stamp, replies)
+        best_replies(board, mover_white, head_rule, block_check, kind, weights, values, net, screen, choice,
+                     v_boards, v_from, v_die, v_memo, v_stamp, replies)
     luck_of_replies(replies, mover_white, root_white, d1, d2, last_roll, value_kind, value_weights, tables, coefs,
                     choice, sws, luck)
 
@@ -277,7 +279,7 @@ def play_one_game(setup, game, policies, evaluators, deficit, ws, scoring):
      choice) = ws
     opts, tables, coefs, screen, luck_net, gvec, luck, sws = scoring
     root_board, root_white, root_d1, root_d2, seed, stratify, head_rule, block_check, last_roll, max_plies = setup
-    policy_kind, policy_weights, policy_lookahead = policies
+    policy_kind, policy_weights, policy_lookahead, values = policies
     board[:] = root_board
     mover_white = root_white
     rstate[0] = policy_state(seed, game)
@@ -322,8 +324,8 @@ def play_one_game(setup, game, policies, evaluators, deficit, ws, scoring):
                                 value_weights, tables, coefs, choice, sws, luck)
             else:
                 luck_of_roll(board, mover_white, root_white, d1, d2, opp_off, head_rule, block_check, last_roll,
-                             policy_kind[side], policy_weights[side], value_kind, value_weights, screen, tables,
-                             coefs, choice, sws, luck)
+                             policy_kind[side], policy_weights[side], values, value_kind, value_weights, screen,
+                             tables, coefs, choice, sws, luck)
         n, nsteps = enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
                                     out_boards, out_from, out_die, memo, memo_stamp)
         record_turn(deficit, side, d1, d2, nsteps, out_die[0, 0])
@@ -336,7 +338,7 @@ def play_one_game(setup, game, policies, evaluators, deficit, ws, scoring):
               and both_home(board) and opp_on_board(board) > 0):
             pick = bearoff_pick(out_boards, n, mover_white, last_roll, tables, sws[5], sws[6])
         else:
-            pick = choose_play(out_boards, n, policy_kind[side], policy_weights[side],
+            pick = choose_play(out_boards, n, policy_kind[side], policy_weights[side], values,
                                policy_lookahead[side], rstate, mover_white, head_rule, block_check,
                                s_boards, s_from, s_die, s_memo, s_stamp, choice)
             searched = choice.searched[0]
@@ -367,15 +369,23 @@ def add_scored(frac, stratum, p, luck, values, indicators):
     """Add one game's probabilities p (root side) and p - luck into the fixed-point sums."""
     eq = 0.0
     eq_adj = 0.0
+    val = 0.0
+    val_adj = 0.0
     for k in range(N_RESULTS):
         add_fixed(frac, stratum, X_P + k, p[k])
         add_fixed(frac, stratum, X_ADJ + k, p[k] - luck[k])
-        eq += values[k] * p[k]
-        eq_adj += values[k] * (p[k] - luck[k])
+        eq += values[0, k] * p[k]
+        eq_adj += values[0, k] * (p[k] - luck[k])
+        val += values[1, k] * p[k]
+        val_adj += values[1, k] * (p[k] - luck[k])
     add_fixed(frac, stratum, X_EQ, eq)
     add_fixed(frac, stratum, X_EQ2, eq * eq)
     add_fixed(frac, stratum, X_EQ_ADJ, eq_adj)
     add_fixed(frac, stratum, X_EQ_ADJ2, eq_adj * eq_adj)
+    add_fixed(frac, stratum, X_VAL, val)
+    add_fixed(frac, stratum, X_VAL2, val * val)
+    add_fixed(frac, stratum, X_VAL_ADJ, val_adj)
+    add_fixed(frac, stratum, X_VAL_ADJ2, val_adj * val_adj)
     for j in range(N_KEYS):
         a = 0.0
         b = 0.0
@@ -427,7 +437,7 @@ def play_duel(setup, game_lo, game_hi, policies, evaluators, joint, deficit, pli
     scoring = no_scoring()
     # per-side policies (index 0 White) with A, then B, playing the root side
     swapped = SidePolicies(policies.kinds[::-1].copy(), policies.params[::-1].copy(),
-                           policies.lookahead[::-1].copy())
+                           policies.lookahead[::-1].copy(), policies.values)   # values stay by colour
     evals_swapped = Evaluators(evaluators.black, evaluators.white)
     a_first = policies if setup.white else swapped
     b_first = swapped if setup.white else policies

@@ -6,7 +6,7 @@ for the side that just moved, in the order of the game kernel's result codes:
 win by oin, home-mars, mars, koks (0-3), loss by the same (4-7), draw (8).
 
 All parameters live in one float64 vector (see `HEADER`): a header with the
-sizes and the active rules' points, then W1 (inputs x hidden, one contiguous
+sizes and the last-roll option, then W1 (inputs x hidden, one contiguous
 row per input so a sparse input adds one row), b1, W2 (classes x hidden), b2.
 Classes the position makes impossible (R9) are masked before the softmax, so
 they get probability 0 exactly and the rest still sums to 1.
@@ -29,8 +29,8 @@ N_INPUTS = POINT_INPUTS + N_GLOBALS + N_FEATURES
 MAX_ACTIVE = 2 * N_POINTS * UNITS_PER_POINT + N_GLOBALS + N_FEATURES
 
 # header cells of the parameter vector
-H_MAGIC, H_INPUTS, H_HIDDEN, H_LAST_ROLL, H_POINTS = 0, 1, 2, 3, 4   # H_POINTS..H_POINTS+8: class points
-HEADER = 16
+H_MAGIC, H_INPUTS, H_HIDDEN, H_LAST_ROLL = 0, 1, 2, 3
+HEADER = 16       # cells 4-15 are zero (the weights' digest, `Network.record`, covers the whole vector)
 MAGIC = 1729.0
 INPUT_VERSION = 1
 
@@ -416,11 +416,12 @@ def board_probs_from(params, net, sums, before, board, mover_white, opp, feats, 
 
 
 @njit(cache=True)
-def equity_of(params, probs):
-    """Equity for the side that just moved under the points in the parameter header."""
+def equity_of(values, mover_white, probs):
+    """Value of class probabilities for the side that just moved (`values`: `Valuation.kernel_values()`)."""
+    row = values[0] if mover_white else values[1]
     e = 0.0
     for c in range(N_CLASSES):
-        e += probs[c] * params[H_POINTS + c]
+        e += probs[c] * row[c]
     return e
 
 

@@ -131,23 +131,24 @@ def position_probs(board, mover_white, last_roll, kind, weights, tables, coefs, 
 
 
 @njit(cache=True)
-def equity_of_probs(p, values):
-    """Equity of result-code probabilities under the points `values` (per result code)."""
+def equity_of_probs(p, values, white):
+    """Value of result-code probabilities of White (or Black) under `values` (float64[2, 9], a row per colour)."""
+    row = values[0] if white else values[1]
     e = 0.0
     for k in range(N_CLASSES):
-        e += values[k] * p[k]
+        e += row[k] * p[k]
     return e
 
 
 @njit(cache=True)
 def zero_ply(boards, n, mover_white, last_roll, kind, weights, tables, coefs, values, out):
-    """out[i]: the evaluator's equity for the mover after result i (0-ply)."""
+    """out[i]: the evaluator's value (by `values`, a row per colour) for the mover after result i (0-ply)."""
     choice = choice_scratch()
     scratch = value_scratch()
     p = np.zeros(N_CLASSES)
     for i in range(n):
         value_probs(boards[i], mover_white, last_roll, kind, weights, tables, coefs, choice, scratch, p)
-        out[i] = equity_of_probs(p, values)
+        out[i] = equity_of_probs(p, values, mover_white)
 
 
 @njit(cache=True)
@@ -169,7 +170,7 @@ def one_ply(boards, n, mover_white, last_roll, head_rule, block_check, kind, wei
         if (game_status(flipped, not mover_white, last_roll) != IN_PLAY or on_board(board) == 0
                 or (have_db and both_home(board))):
             value_probs(board, mover_white, last_roll, kind, weights, tables, coefs, choice, scratch, p)
-            out[i] = equity_of_probs(p, values)
+            out[i] = equity_of_probs(p, values, mover_white)
             continue
         opp_off = 15 - opp_on_board(flipped)
         total = 0.0
@@ -180,7 +181,7 @@ def one_ply(boards, n, mover_white, last_roll, head_rule, block_check, kind, wei
             for j in range(m):
                 value_probs(r_boards[j], not mover_white, last_roll, kind, weights, tables, coefs, choice, scratch,
                             p)
-                e = equity_of_probs(p, values)
+                e = equity_of_probs(p, values, not mover_white)
                 if e > best:
                     best = e
             total += ROLL_WEIGHT[r] * best

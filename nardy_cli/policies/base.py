@@ -25,6 +25,7 @@ from ..kernels.evaluate import (HEURISTIC, N_WEIGHTS, NEURAL, RACER, RANDOM, cho
 
 if TYPE_CHECKING:
     from ..kernels.movegen import Workspace
+    from ..outcomes import Valuation
     from ..position import Position
     from ..rules import Rules
 
@@ -41,14 +42,17 @@ class Turn:
     """One decision put to a policy: the position with its dice and every distinct legal play.
 
     `boards` holds the plays' results as mover-relative kernel boards (row i is
-    plays[i]); `rstate` is the compiled policies' random stream of the game and
-    `rng` the Python bots' generator, both seeded from (seed, game).
+    plays[i]); `valuation` says what each outcome is worth to each side (money
+    points, or match equity at a match score); `rstate` is the compiled policies'
+    random stream of the game and `rng` the Python bots' generator, both seeded
+    from (seed, game).
     """
 
     position: Position
     plays: list
     boards: np.ndarray
     rules: Rules
+    valuation: Valuation
     rstate: np.ndarray
     rng: np.random.Generator
     scratch: Workspace
@@ -131,18 +135,24 @@ class CompiledPolicy(Policy):
         """Itself: its `static_scores` rank results at 0 ply (None for `random`, which scores nothing)."""
         return None if self.is_random else self
 
-    def static_scores(self, boards, mover_white: bool, rules=None) -> np.ndarray:
-        """Its evaluator's 0-ply score of each mover-relative board just after the mover's play (higher: better)."""
+    def static_scores(self, boards, mover_white: bool, rules=None, valuation=None) -> np.ndarray:
+        """Its evaluator's 0-ply score of each mover-relative board just after the mover's play (higher: better).
+
+        The network scores by `valuation` (money under `rules` when None); the other evaluators ignore it.
+        """
         if self.evaluator is not None:
             return np.array([float(self.evaluator(board)) for board in boards])
         if self.is_random:
             raise PolicyError(f"policy {self.name!r} scores no results")
+        from ..outcomes import money_valuation
+        from ..rules import PRESETS
         scratch = choice_scratch()
         params = self.kernel_params(rules)
+        values = (valuation or money_valuation(rules or PRESETS["federation"])).kernel_values()
         scores = np.empty(len(boards))
         for i, board in enumerate(boards):
             opponent_terms(board, scratch.opp)
-            scores[i] = static_score(board, self.kind, params, mover_white, scratch)
+            scores[i] = static_score(board, self.kind, params, values, mover_white, scratch)
         return scores
 
     def resolvable_as(self, name: str) -> "CompiledPolicy":
@@ -150,7 +160,8 @@ class CompiledPolicy(Policy):
         return replace(self, source=name) if self.evaluator is not None else self
 
     def weight_array(self, rules=None) -> np.ndarray:
-        """The kernel's parameter vector: weights padded to the fixed length, or the network under `rules`."""
+        """The kernel's parameter vector: weights padded to the fixed length, or the network under `rules`
+        (its last-roll option)."""
         if self.kind == NEURAL:
             from ..network import default_network
             from ..rules import PRESETS
@@ -188,7 +199,7 @@ class CompiledPolicy(Policy):
             return int(best_by(turn.boards, len(turn.plays), self.kernel_evaluator()))
         rules = turn.rules
         return int(choose_play(turn.boards.copy(), len(turn.plays), self.kind, self.kernel_params(rules),
-                               self.lookahead, turn.rstate, turn.position.turn == "w", rules.head_code,
+                               turn.valuation.kernel_values(), self.lookahead, turn.rstate, turn.position.turn == "w", rules.head_code,
                                rules.block_code, *turn.scratch.arrays(), turn.choice))
 
     def kernel_params(self, rules) -> np.ndarray:

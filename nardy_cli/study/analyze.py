@@ -18,16 +18,15 @@ from ..dice import Dice, parse_dice
 from ..engine import legal_plays
 from ..errors import ArgumentError, NoGamesError
 from ..games import CHUNK, DEFAULT_SEED, RESULTS, GameSpec, policy_pair, run_games
-from ..kernels.board import DRAW, LOSE_BASE, N_RESULTS, UNFINISHED
+from ..kernels.board import N_RESULTS
 from ..kernels.game import N_STRATA
+from ..match import MatchState, match_valuation
+from ..outcomes import PROB_KEYS, SWAP, result_values
 from ..play import Play
 from ..policies.builtin import HEURISTIC
 from ..position import Position
 from ..rules import PRESETS, Rules
-from ..stats import PROB_KEYS, outcome_table, result_values
-
-# a result code for the side to move in the candidate position, seen by the player who made the play
-_SWAP = np.array([LOSE_BASE + i for i in range(4)] + [i for i in range(4)] + [DRAW, UNFINISHED], dtype=np.int64)
+from ..stats import outcome_table
 
 
 @dataclass(frozen=True)
@@ -43,6 +42,9 @@ class RankedPlay:
     diff: float            # equity minus the best play's (0 for the best)
     diff_se: float         # paired standard error of the difference
     dropped_after: int | None = None   # games played when --until-se dropped it
+    mwc: float | None = None           # at a match score: the match winning chance (plays rank by it) ...
+    mwc_se: float | None = None
+    money_rank: int | None = None      # ... and the play's rank by money equity
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,8 @@ class PlayRanking:
         for rank, rp in enumerate(self.plays, 1):
             row = {"rank": rank, "play": str(rp.play), "result": str(rp.play.result), "games": rp.games,
                    "equity": rp.equity, "equity_se": rp.equity_se, "diff": rp.diff, "diff_se": rp.diff_se}
+            if rp.mwc is not None:
+                row.update({"mwc": rp.mwc, "mwc_se": rp.mwc_se, "money_rank": rp.money_rank})
             row.update({k: rp.probabilities[k] for k in PROB_KEYS})
             row["dropped_after"] = rp.dropped_after
             rows.append(row)
@@ -74,42 +78,48 @@ class PlayRanking:
                 "plays": [{"rank": i + 1, "play": str(rp.play), "result": str(rp.play.result), "games": rp.games,
                            "probabilities": rp.probabilities, "se": rp.se, "equity": rp.equity,
                            "equity_se": rp.equity_se, "diff": rp.diff, "diff_se": rp.diff_se,
+                           **({"mwc": rp.mwc, "mwc_se": rp.mwc_se, "money_rank": rp.money_rank}
+                              if rp.mwc is not None else {}),
                            "dropped_after": rp.dropped_after} for i, rp in enumerate(self.plays)]}
 
 
-def prefilter(position: Position, plays: list[Play], top: int, policy) -> tuple[list[Play], list[Play]]:
+def prefilter(position: Position, plays: list[Play], top: int, policy, valuation=None) -> tuple[list[Play], list[Play]]:
     """The `top` plays by the policy's evaluator (heuristic for policies without one), and the rest."""
     scorer = policy.static_scorer() or HEURISTIC
     boards = [Position.unchecked(p.result.white, p.result.black, position.turn).board()[0] for p in plays]
-    scores = scorer.static_scores(boards, position.turn == "w")
+    scores = scorer.static_scores(boards, position.turn == "w", valuation=valuation)
     order = np.argsort(-scores, kind="stable")
     keep = sorted(order[:top])
     return [plays[i] for i in keep], [plays[i] for i in order[top:]]
 
 
-def _figures(codes: np.ndarray, stratify: bool, rules: Rules) -> dict:
-    """Outcome table of per-game result codes (already from the player's view)."""
+def _figures(codes: np.ndarray, stratify: bool, rules: Rules, values: np.ndarray) -> dict:
+    """Outcome table of per-game result codes (already from the player's view), with the mean of `values`."""
     counts = np.zeros((N_STRATA, N_RESULTS), dtype=np.int64)
     strata = (np.arange(len(codes)) % N_STRATA) if stratify else np.zeros(len(codes), dtype=np.int64)
     np.add.at(counts, (strata, codes), 1)
-    return outcome_table(counts, rules.points)
+    return outcome_table(counts, rules.points, values)
 
 
 class _Problem:
-    """One (position, roll) being ranked: its candidates and the per-game results so far."""
+    """One (position, roll) being ranked: its candidates, the per-game results so far, and `values`, what
+    each result code is worth to the player (money points, or match equity at a match score)."""
 
-    def __init__(self, position: Position, dice: Dice, plays: list[Play], prefiltered: list[Play], specs) -> None:
+    def __init__(self, position: Position, dice: Dice, plays: list[Play], prefiltered: list[Play], specs,
+                 values: np.ndarray, match: bool) -> None:
         self.position, self.dice, self.plays, self.prefiltered, self.specs = position, dice, plays, prefiltered, specs
+        self.values, self.match = values, match
         self.codes = {i: np.zeros(0, dtype=np.int64) for i in range(len(plays))}
         self.alive = set(range(len(plays)))
         self.dropped: dict[int, int] = {}
         self.finished = False
 
-    def review(self, done: int, games: int, until_se: float | None, values: np.ndarray, stratify: bool,
-               rules: Rules) -> None:
-        """After a round: drop clearly worse plays and stop when every SE is small enough (--until-se)."""
+    def review(self, done: int, games: int, until_se: float | None, stratify: bool, rules: Rules) -> None:
+        """After a round: drop clearly worse plays and stop when every SE is small enough (--until-se; at a
+        match score the match equity's)."""
         if until_se is None:
             return
+        values = self.values
         if len(self.alive) > 1:
             means = {i: values[self.codes[i]].mean() for i in self.alive}
             best = max(self.alive, key=lambda i: means[i])
@@ -120,25 +130,31 @@ class _Problem:
                     self.alive.discard(i)
                     self.dropped[i] = done
         if done >= min(games, CHUNK) and all(
-                _figures(self.codes[i], stratify, rules)["equity_se"] <= until_se for i in self.alive):
+                _figures(self.codes[i], stratify, rules, values)["value_se"] <= until_se for i in self.alive):
             self.finished = True
 
-    def ranking(self, values: np.ndarray, stratify: bool, rules: Rules, params: dict,
-                interrupted: bool) -> PlayRanking:
-        """The plays ranked by equity, best first; dropped plays last."""
-        table = {i: _figures(self.codes[i], stratify, rules) for i in range(len(self.plays)) if len(self.codes[i])}
+    def ranking(self, stratify: bool, rules: Rules, params: dict, interrupted: bool) -> PlayRanking:
+        """The plays ranked by equity (at a match score by match winning chance), best first; dropped plays
+        last.  `diff` is in the ranking's unit: money points, or match winning chance."""
+        values = self.values
+        table = {i: _figures(self.codes[i], stratify, rules, values) for i in range(len(self.plays))
+                 if len(self.codes[i])}
         if not table:
             raise NoGamesError("the analysis was interrupted before any game finished")
-        best = max(table, key=lambda i: table[i]["equity"])
+        best = max(table, key=lambda i: table[i]["value"])
+        by_money = sorted(table, key=lambda i: -table[i]["equity"])
+        scale = 0.5 if self.match else 1.0       # match equity -> match winning chance
         ranked = []
         for i, fig in table.items():
             n = min(len(self.codes[i]), len(self.codes[best]))
-            diff = values[self.codes[i][:n]] - values[self.codes[best][:n]]
+            diff = (values[self.codes[i][:n]] - values[self.codes[best][:n]]) * scale
             diff_se = float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 and i != best else 0.0
+            extra = ({"mwc": (fig["value"] + 1) / 2, "mwc_se": fig["value_se"] / 2,
+                      "money_rank": by_money.index(i) + 1} if self.match else {})
             ranked.append(RankedPlay(self.plays[i], len(self.codes[i]), fig["probabilities"], fig["se"],
                                      fig["equity"], fig["equity_se"], float(diff.mean()) if i != best else 0.0,
-                                     diff_se, self.dropped.get(i)))
-        ranked.sort(key=lambda rp: (rp.dropped_after is not None, -rp.equity))
+                                     diff_se, self.dropped.get(i), **extra))
+        ranked.sort(key=lambda rp: (rp.dropped_after is not None, -(rp.mwc if self.match else rp.equity)))
         return PlayRanking(self.position.with_dice(None), self.dice, ranked, params,
                            [str(p) for p in self.prefiltered], interrupted)
 
@@ -146,13 +162,17 @@ class _Problem:
 def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="neural", games: int = 2592,
               seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *, top: int | None = None,
               until_se: float | None = None, stratify: bool = True, workers: int = 1,
-              executor: str = "local", scheduler: str | None = None, progress=None) -> list[PlayRanking]:
-    """Rank the plays of several (position, roll) problems; their games run side by side on the workers."""
+              executor: str = "local", scheduler: str | None = None, progress=None,
+              match: MatchState | None = None) -> list[PlayRanking]:
+    """Rank the plays of several (position, roll) problems; their games run side by side on the workers.
+
+    At a `match` score the games are played and the plays ranked by match equity (`mwc` on each play)."""
     if games < 1:
         raise ArgumentError(f"{{games}} must be at least 1, got {games}")
     if top is not None and top < 1:
         raise ArgumentError(f"{{top}} must be at least 1, got {top}")
     white, black = policy_pair(policies)
+    valuation = None if match is None else match_valuation(match, rules)
     todo: list[_Problem] = []
     for position, dice in problems:
         dice = parse_dice(dice) if isinstance(dice, str) else (dice or position.dice)
@@ -161,10 +181,10 @@ def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="neur
         plays = legal_plays(position, dice, rules)
         dropped_pre: list[Play] = []
         if top is not None:
-            plays, dropped_pre = prefilter(position, plays, top, white if position.turn == "w" else black)
-        specs = [GameSpec(p.result, rules, white, black, seed, stratify) for p in plays]
-        todo.append(_Problem(position, dice, plays, dropped_pre, specs))
-    values = result_values(rules.points)
+            plays, dropped_pre = prefilter(position, plays, top, white if position.turn == "w" else black, valuation)
+        specs = [GameSpec(p.result, rules, white, black, seed, stratify, valuation=valuation) for p in plays]
+        values = result_values(rules.points) if valuation is None else valuation.root_values(position.turn == "w")
+        todo.append(_Problem(position, dice, plays, dropped_pre, specs, values, valuation is not None))
     round_size = min(CHUNK, games)
     interrupted = False
     done = 0
@@ -176,17 +196,19 @@ def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="neur
         if interrupted:
             break
         for ((k, i), lo), res in sorted(tally.results.items()):
-            todo[k].codes[i] = np.concatenate([todo[k].codes[i], _SWAP[res.astype(np.int64)]])
+            todo[k].codes[i] = np.concatenate([todo[k].codes[i], SWAP[res.astype(np.int64)]])
         done = hi
         for prob in todo:
             if not prob.finished:
-                prob.review(done, games, until_se, values, stratify, rules)
+                prob.review(done, games, until_se, stratify, rules)
         if progress is not None:
             progress(done, games)
     params = {"rules": rules.to_dict(), "policies": {"white": white.name, "black": black.name}, "seed": seed,
               "games_requested": games, "top": top, "until_se": until_se, "stratify": stratify,
               "version": __version__}
-    return [prob.ranking(values, stratify, rules, params, interrupted) for prob in todo]
+    if match is not None:
+        params["match"] = match.to_dict()
+    return [prob.ranking(stratify, rules, params, interrupted) for prob in todo]
 
 
 def rank_plays(position: Position, dice: Dice | str | None = None, policies="neural", games: int = 2592,

@@ -13,7 +13,7 @@ from ..errors import ArgumentError, DiceError
 from ..position import START
 from ..rollout import DEFAULT_SEED
 from ..rules import PRESETS, Rules
-from ..stats import PROB_KEYS
+from ..outcomes import PROB_KEYS
 from .analyze import rank_many
 
 
@@ -60,12 +60,15 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int
                   seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *, replies: bool = False,
                   reply_games: int = 1296, top: int | None = None, until_se: float | None = None,
                   stratify: bool = True, workers: int = 1, executor: str = "local", scheduler: str | None = None,
-                  progress=None) -> OpeningTable:
-    """Roll out every legal White play of each roll from the start; with `replies`, Black's best answers."""
+                  progress=None, match=None) -> OpeningTable:
+    """Roll out every legal White play of each roll from the start; with `replies`, Black's best answers.
+
+    At a `match` score (a `MatchState` before the game) plays rank by match winning chance (`mwc`)."""
     rolls = rolls or list(ALL_ROLLS)
     started = time.monotonic()
     rows = []
-    common = dict(until_se=until_se, stratify=stratify, workers=workers, executor=executor, scheduler=scheduler)
+    common = dict(until_se=until_se, stratify=stratify, workers=workers, executor=executor, scheduler=scheduler,
+                  match=match)
     steps = 1 + (len(rolls) if replies else 0)
 
     def report(step: int):
@@ -78,6 +81,8 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int
             row = {"roll": str(dice), "play": str(rp.play), "rank": rank, "result": str(rp.play.result),
                    "games": rp.games, "equity": rp.equity, "equity_se": rp.equity_se, "diff": rp.diff,
                    "diff_se": rp.diff_se}
+            if rp.mwc is not None:
+                row.update({"mwc": rp.mwc, "mwc_se": rp.mwc_se, "money_rank": rp.money_rank})
             row.update({k: rp.probabilities[k] for k in PROB_KEYS})
             rows.append(row)
     reply_rows = []
@@ -93,6 +98,7 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int
                                    "black_reply": str(top_play.play), "result": str(top_play.play.result),
                                    "candidates": len(answer.plays) + len(answer.prefiltered),
                                    "black_equity": top_play.equity, "black_equity_se": top_play.equity_se,
+                                   **({"black_mwc": top_play.mwc} if top_play.mwc is not None else {}),
                                    "games": top_play.games})
     if not rows:
         raise ArgumentError("no opening rolls to study")
@@ -100,4 +106,6 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int
               "seed": seed, "games_per_play": games, "reply_games": reply_games if replies else None,
               "top": top, "until_se": until_se, "stratify": stratify, "rolls": [str(d) for d in rolls], "replies": replies,
               "version": __version__, "seconds": round(time.monotonic() - started, 1)}
+    if match is not None:
+        params["match"] = match.to_dict()
     return OpeningTable(rows, reply_rows, params)

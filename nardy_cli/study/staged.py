@@ -23,16 +23,16 @@ from ..dice import Dice, parse_dice
 from ..engine import legal_plays
 from ..errors import ArgumentError, FilterError, NoGamesError, PolicyError
 from ..games import CHUNK, DEFAULT_SEED, GameSpec, chunks, job_size, policy_pair, require_in_play
-from ..kernels.board import DRAW, LOSE_BASE, N_RESULTS, UNFINISHED
+from ..kernels.board import N_RESULTS
 from ..kernels.game import N_DEFICIT, N_STRATA, play_games_values
 from ..play import Play
 from ..position import Position
 from ..rules import PRESETS, Rules
 from ..scoring import Scoring, kernel_arguments, moments_mean_se
-from ..stats import INDICATORS, PROB_KEYS, result_values
+from ..outcomes import PROB_KEYS, Valuation, money_valuation, result_values, swap
+from ..stats import INDICATORS
 
 DEFAULT_FILTER = ("0.25", "0.08")
-_SWAP = np.array([LOSE_BASE + i for i in range(4)] + [i for i in range(4)] + [DRAW, UNFINISHED], dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,8 @@ class RolledPlay:
     diff: float
     diff_se: float
     dropped_after: int | None
+    mwc: float | None = None      # at a match score: the match winning chance (plays rank by it; diff is in it)
+    mwc_se: float | None = None
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,8 @@ class StagedRanking:
         for i, p in enumerate(self.plays):
             row = {"rank": i + 1, "play": p.play, "games": p.games, "equity": p.equity, "equity_se": p.equity_se,
                    "plain_se": p.plain_se, "diff": p.diff, "diff_se": p.diff_se}
+            if p.mwc is not None:
+                row |= {"mwc": p.mwc, "mwc_se": p.mwc_se}
             row.update(p.probabilities)
             row["dropped_after"] = p.dropped_after
             rows.append(row)
@@ -135,7 +139,8 @@ class StagedRanking:
         """Plain data for JSON."""
         return {"position": str(self.position), "dice": str(self.dice), "params": self.params,
                 "interrupted": bool(self.params.get("interrupted")), "prefiltered": [],
-                "plays": [{"rank": i + 1, **vars(p)} for i, p in enumerate(self.plays)],
+                "plays": [{"rank": i + 1, **{k: v for k, v in vars(p).items() if v is not None or k == "dropped_after"}}
+                          for i, p in enumerate(self.plays)],
                 "stages": [{"name": s.name, "filter": s.filter, "kept": list(s.kept),
                             "scores": [{"play": p, "score": v} for p, v in s.scores]} for s in self.stages]}
 
@@ -160,15 +165,15 @@ def values_chunk(spec: GameSpec, key, lo: int, hi: int) -> _Values:
     """Play games lo..hi-1 of `spec` in the compiled loop; keep each game's plain and luck-adjusted equity."""
     from ..games.compiled_loop import call_kernel, game_setup, kernel_policies
     from ..games.spec import MAX_PLIES
-    sides, evaluators = kernel_policies(spec.white, spec.black, spec.rules)
+    sides, evaluators = kernel_policies(spec.white, spec.black, spec.rules, spec.values)
     probs = np.zeros((hi - lo, N_RESULTS))
     adj = np.zeros((hi - lo, N_RESULTS))
-    args = kernel_arguments(spec.scoring, spec.rules)
+    args = kernel_arguments(spec.scoring, spec.rules, spec.values, spec.position.turn == "w")
     call_kernel(play_games_values, game_setup(spec, MAX_PLIES), lo, hi, sides, evaluators, args,
                 np.zeros((2, N_DEFICIT), dtype=np.int64), np.zeros(1, dtype=np.int64), probs, adj)
     out = _Values()
     # the candidate position's side to move is the opponent of the player who made the play
-    out.chunks[(key, lo)] = (probs[:, _SWAP], adj[:, _SWAP])
+    out.chunks[(key, lo)] = (swap(probs), swap(adj))
     return out
 
 
@@ -187,9 +192,9 @@ def _mean_se(x: np.ndarray, stratify: bool) -> tuple[float, float]:
     return moments_mean_se(n_s, np.bincount(strata, x, N_STRATA), np.bincount(strata, x * x, N_STRATA))
 
 
-def _evaluator_of(policy, rules: Rules) -> tuple[int, np.ndarray]:
+def _evaluator_of(policy, rules: Rules, valuation: Valuation) -> tuple[int, np.ndarray]:
     from ..games.compiled_loop import kernel_policies
-    sides, _ = kernel_policies(policy, policy, rules)
+    sides, _ = kernel_policies(policy, policy, rules, valuation)
     return int(sides.kinds[0]), sides.params[0]
 
 
@@ -197,8 +202,10 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
                 games: int = 12960, seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *,
                 filters: tuple[str, str] = DEFAULT_FILTER, until_se: float | None = 0.01, stratify: bool = True,
                 scoring: Scoring = Scoring(), workers: int = 1, executor: str = "local",
-                scheduler: str | None = None, progress=None) -> StagedRanking:
-    """Rank the plays of a roll in three stages (see the module doc); `filters` are the two stage filters."""
+                scheduler: str | None = None, progress=None, valuation: Valuation | None = None) -> StagedRanking:
+    """Rank the plays of a roll in three stages (see the module doc); `filters` are the two stage filters.
+
+    With a `valuation` (a match score) plays are ranked by its values (match equity), money otherwise."""
     from ..games.executors import run_jobs
     from ..kernels.value import one_ply, zero_ply
     if games < 1:
@@ -216,10 +223,11 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
     if not all(p.is_random or p.evaluator_name is not None for p in (white, black)):   # built-in policies
         raise PolicyError("staged analysis runs built-in policies only (random, racer, heuristic, neural, lookahead:…)")
     mover = white if position.turn == "w" else black
-    kind, params = _evaluator_of(mover, rules)
+    valuation = valuation if valuation is not None else money_valuation(rules)
+    kind, params = _evaluator_of(mover, rules, valuation)
     scoring = scoring.resolved(white, black)
     args = kernel_arguments(Scoring(exact_bearoff=True, vr=False), rules)
-    tables, coefs, values = args.tables, args.coefs, args.values
+    tables, coefs, values = args.tables, args.coefs, valuation.kernel_values()
     plays: list[Play] = legal_plays(position, dice, rules)
     names = [str(p) for p in plays]
     boards = np.stack([Position.unchecked(p.result.white, p.result.black, position.turn).board()[0] for p in plays])
@@ -242,7 +250,7 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
                         tuple(names[i] for i in keep1)))
 
     # stage 3: rollouts with common random numbers
-    specs = {i: GameSpec(plays[i].result, rules, white, black, seed, stratify, scoring) for i in keep1}
+    specs = {i: GameSpec(plays[i].result, rules, white, black, seed, stratify, scoring, valuation) for i in keep1}
     per_game: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {i: [] for i in keep1}
     alive = set(keep1)
     dropped: dict[int, int] = {}
@@ -250,7 +258,7 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
     interrupted = False
     adjusted = bool(scoring.vr)
 
-    values = result_values(rules.points)
+    values = valuation.root_values(mover_white)
 
     def series(i: int) -> tuple[np.ndarray, np.ndarray]:
         """(plain, adjusted) per-game probabilities for the player, games in order."""
@@ -298,19 +306,30 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
         pm, pse = _mean_se(plain @ values, stratify)
         figures[i] = (len(plain), m, se, pm, pse, probs, ses)
     best = max((i for i in figures if i not in dropped), key=lambda i: figures[i][1], default=max(figures))
+    match = not valuation.is_money
+    money = result_values(rules.points)
+    scale = 0.5 if match else 1.0        # match equity -> match winning chance
     rolled = []
     for i, (n, m, se, pm, pse, probs, ses) in figures.items():
         k = min(n, figures[best][0])
-        d = player_values(i)[:k] - player_values(best)[:k]
+        d = (player_values(i)[:k] - player_values(best)[:k]) * scale
+        extra = {}
+        if match:      # equity in money points beside the match winning chance the plays rank by
+            plain, adj = series(i)
+            extra = {"mwc": (m + 1) / 2, "mwc_se": se / 2}
+            m, se = _mean_se((adj if adjusted else plain) @ money, stratify)
+            pm, pse = _mean_se(plain @ money, stratify)
         rolled.append(RolledPlay(names[i], str(plays[i].result), n, probs, ses, m, se, pm, pse,
                                  float(d.mean()) if i != best else 0.0,
                                  float(d.std(ddof=1) / math.sqrt(k)) if i != best and k > 1 else 0.0,
-                                 dropped.get(i)))
-    rolled.sort(key=lambda r: (r.dropped_after is not None, -r.equity))
+                                 dropped.get(i), **extra))
+    rolled.sort(key=lambda r: (r.dropped_after is not None, -(r.mwc if match else r.equity)))
     params = {"rules": rules.to_dict(), "policies": {"white": white.name, "black": black.name}, "seed": seed,
               "games_requested": games, "until_se": until_se, "stratify": stratify,
               "filters": [str(f) for f in stage_filters], **scoring.to_dict(), "interrupted": interrupted,
               "version": __version__}
+    if match:
+        params["match"] = valuation.match.to_dict()
     return StagedRanking(position.with_dice(None), dice, tuple(stages), tuple(rolled), params)
 
 

@@ -19,21 +19,13 @@ from ..kernels.board import IN_PLAY, N_POINTS, flip, game_status, opp_on_board
 from ..kernels.evaluate import NEURAL, choice_scratch, choose_play
 from ..kernels.game import game_dice
 from ..kernels.movegen import enumerate_plays, memo_arrays
+from ..kernels.value import swap_view
 from ..kernels.neural import MAX_ACTIVE, N_CLASSES, class_mask, encode, exact_probs, forward, layers
 
 MAX_PLIES = 600
 # stats cells
 S_GAMES, S_PLIES, S_UPDATES, S_LOSS = 0, 1, 2, 3
 N_STATS = 4
-
-
-@njit(cache=True)
-def swap_sides(src, dst):
-    """dst = src seen by the other side: wins and losses by each class exchanged, draw kept."""
-    for c in range(4):
-        dst[c] = src[4 + c]
-        dst[4 + c] = src[c]
-    dst[8] = src[8]
 
 
 @njit(cache=True)
@@ -82,11 +74,12 @@ def root_of_game(game, n_roots, start_share):
 
 
 @njit(cache=True)
-def train_games(params, player, roots, roots_white, start_share, game_lo, game_hi, seed, lr, lam, head_rule,
-                block_check, last_roll, stats):
+def train_games(params, player, values, roots, roots_white, start_share, game_lo, game_hi, seed, lr, lam,
+                head_rule, block_check, last_roll, stats):
     """Play games game_lo..game_hi-1 and train `params` in place.
 
-    The plays are the 0-ply choices of `player`: `params` itself for self-play,
+    The plays are the 0-ply choices of `player` by the money `values`
+    (`Valuation.kernel_values`): `params` itself for self-play,
     or another network's parameters, which stay fixed.  Game g starts from
     roots[root_of_game(g, ...)] (mover-relative; White to move when roots_white
     says so): roots[0] is normally the starting position.
@@ -124,8 +117,8 @@ def train_games(params, player, roots, roots_white, start_share, game_lo, game_h
             n, _ = enumerate_plays(board, opp_off, d1, d2, head_rule, block_check, out_boards, out_from, out_die,
                                    memo, memo_stamp)
             # the 0-ply neural choice; it also leaves this roll's opponent terms in `opp` for `encode`
-            best = choose_play(out_boards, n, NEURAL, player, False, rstate, mover_white, head_rule, block_check,
-                               out_boards, out_from, out_die, memo, memo_stamp, scratch)
+            best = choose_play(out_boards, n, NEURAL, player, values, False, rstate, mover_white, head_rule,
+                               block_check, out_boards, out_from, out_die, memo, memo_stamp, scratch)
             chosen = out_boards[best]
             if exact_probs(chosen, mover_white, last_roll, probs):
                 st_exact[t] = True
@@ -151,7 +144,8 @@ def train_games(params, player, roots, roots_white, start_share, game_lo, game_h
         for t in range(plies - 2, -1, -1):
             for c in range(N_CLASSES):
                 mix[c] = (1.0 - lam) * st_value[t + 1, c] + lam * g[c]
-            swap_sides(mix, g)
+            g[:] = mix
+            swap_view(g)
             for c in range(N_CLASSES):
                 targets[t, c] = g[c]
         for t in range(plies):

@@ -16,7 +16,8 @@ from typing import Callable
 import numpy as np
 
 from ..errors import ArgumentError
-from ..network import (Network, games_in_all, load_network, new_network, save_network, set_rules, widened,
+from ..outcomes import money_valuation
+from ..network import (Network, games_in_all, load_network, new_network, save_network, widened,
                        untrained_meta)
 from ..position import START
 from ..rules import PRESETS
@@ -101,8 +102,8 @@ def train(out_dir: str | Path, games: int, config: TrainConfig | None = None,
                             f"({config.bench_every}) must be multiples of {{chunk}} ({config.chunk})")
     rules = PRESETS[config.preset]
     roots, roots_white = training_roots(config.starts, rules)
-    params = net.flat()
-    set_rules(params, rules)
+    params = net.kernel_params(rules)
+    values = money_valuation(rules).kernel_values()
     player = params if config.player is None else load_network(config.player).kernel_params(rules)
     out.mkdir(parents=True, exist_ok=True)
     done = int(net.meta.get("games_trained", 0))
@@ -119,7 +120,7 @@ def train(out_dir: str | Path, games: int, config: TrainConfig | None = None,
         stats = np.zeros(N_STATS)
         lr = config.lr_at(done)
         t0 = time.perf_counter()
-        train_games(params, player, roots, roots_white, config.start_share, done, done + config.chunk,
+        train_games(params, player, values, roots, roots_white, config.start_share, done, done + config.chunk,
                     np.uint64(config.seed), lr, config.lam, rules.head_code, rules.block_code, rules.last_roll, stats)
         dt = time.perf_counter() - t0
         seconds += dt

@@ -1,0 +1,109 @@
+"""`nardy met`: the cubeless long-nardy match equity table."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..match_table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, NEXT_WHITE, GameDistribution
+from ..met import MEASURE_POLICY, match_equity_table, measure_start_distribution, table_se
+from ..render import frame_text, to_json
+from .common import BadInput, format_option, handle_errors, rules_options
+from .progress import Progress
+
+
+@click.command("met", epilog="""\b
+Examples:
+  nardy met --length 7
+  nardy met --length 17 --format json
+  nardy met --length 7 --next-white lot --se
+  nardy met --length 7 --chart reports/met-7.png
+  nardy met --length 5 --measure --games 2592 --policy neural --save reports/start-distribution.json
+""")
+@click.option("--length", type=click.IntRange(1, 64), default=7, show_default=True, help="The longest match (points).")
+@click.option("--next-white", type=click.Choice(NEXT_WHITE), default=DEFAULT_NEXT_WHITE, show_default=True,
+              help="Who plays White in each game after the first (docs/rules-decisions.md).")
+@click.option("--draw-points", type=float, default=DEFAULT_DRAW_POINTS, show_default=True, metavar="P",
+              help="Points a draw (R8) gives each player.")
+@click.option("--se", "with_se", is_flag=True,
+              help="Also the standard error of each entry, propagated from the measured distribution's SE.")
+@click.option("--chart", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
+              help="Draw the table as a heat map into FILE (.png or .svg).")
+@click.option("--distribution", "dist_file", type=click.Path(exists=True, dir_okay=False), default=None,
+              metavar="FILE", help="Build on this outcome distribution (a file written by --save) instead of "
+                                   "the shipped one.")
+@click.option("--measure", is_flag=True, help="Measure the outcome distribution anew by a rollout of the start.")
+@click.option("--policy", default=MEASURE_POLICY, show_default=True, metavar="NAME",
+              help="With --measure: the policy of both sides.")
+@click.option("--games", type=click.IntRange(min=1), default=20736, show_default=True,
+              help="With --measure: games of the rollout.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=2026, show_default=True,
+              help="With --measure: the rollout's seed.")
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="With --measure: worker processes.")
+@click.option("--save", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
+              help="With --measure: write the measured distribution (JSON) to FILE.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@rules_options
+@format_option
+@handle_errors
+def command(length, next_white, draw_points, with_se, chart, dist_file, measure, policy, games, seed, workers,
+            save, quiet, rules, fmt) -> None:
+    """The cubeless match equity table: each player's chance to win from every score of a match."""
+    if save and not measure:
+        raise BadInput("--save needs --measure")
+    if measure and dist_file:
+        raise BadInput("give --measure or --distribution, not both")
+    dist = None
+    if dist_file:
+        try:
+            dist = GameDistribution.from_dict(json.loads(open(dist_file, encoding="utf-8").read()))
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+            raise BadInput(f"{dist_file} is not an outcome distribution written by `nardy met --save` ({exc})")
+    if measure:
+        from ..games.executors import default_workers
+        bar = Progress(games, "start", enabled=not quiet)
+        try:
+            dist, result = measure_start_distribution(rules, policy=policy, games=games, seed=seed,
+                                                      workers=workers or default_workers(), progress=bar)
+        finally:
+            bar.close()
+        command_line = f"nardy met --measure --policy {policy} --games {games} --seed {seed} --rules {rules.preset}"
+        dist = GameDistribution(dist.white, dist.black, dist.draw, dist.se, {**dist.source, "command": command_line})
+        if save:
+            with open(save, "w", encoding="utf-8") as f:
+                f.write(json.dumps(dist.to_dict(), indent=2) + "\n")
+    met = match_equity_table(length, rules, next_white=next_white, draw_points=draw_points, distribution=dist)
+    if with_se:
+        met = table_se(met)
+    if chart:
+        from ..study.met_figure import met_figure
+        fig = met_figure(met)
+        fig.savefig(chart, dpi=120)
+    if fmt == "json":
+        click.echo(to_json(met.to_dict()))
+        return
+    frame = met.frame().reset_index()
+    if fmt == "csv":
+        click.echo(frame_text(frame, "csv"))
+        return
+    d = met.distribution
+    click.echo(f"Match equity table (cubeless), {rules.preset} rules, next game's White: {next_white}, "
+               f"draw {draw_points:g} point each")
+    click.echo(f"Row: the player who needs that many points; column: the opponent. Colours of the coming game by "
+               f"lot. Percent{' ± SE' if with_se else ''}.")
+    pct = (met.table * 100)
+    width = 11 if with_se else 6
+    head = "needs " + "".join(f"{j:>{width}}" for j in range(1, length + 1))
+    click.echo(head)
+    for i in range(length):
+        cells = []
+        for j in range(length):
+            cell = f"{pct[i, j]:.1f}" + (f"±{met.se[i, j] * 100:.1f}" if with_se else "")
+            cells.append(f"{cell:>{width}}")
+        click.echo(f"{i + 1:>5} " + "".join(cells))
+    src = d.source
+    line = f"One game from the start: White wins {d.white_wins:.1%}, Black {sum(d.black):.1%}, draw {d.draw:.1%}"
+    if isinstance(src.get("games"), int):
+        line += f" (measured by {src.get('policy')}: {src['games']:,} games, seed {src.get('seed')})"
+    click.echo("\n" + line)

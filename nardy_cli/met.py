@@ -1,0 +1,118 @@
+"""`nardy met`: the long-nardy match equity table, its error, and the measured game it is built on.
+
+`match_equity_table` builds the cubeless table of `match_table.MatchTable` from
+the shipped outcome distribution (or one given); `table_se` propagates the
+distribution's sampling error into every entry by a parametric bootstrap; and
+`measure_start_distribution` re-measures the distribution by a rollout of the
+starting position with the strongest policy (docs/matches.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from . import __version__
+from .errors import ArgumentError
+from .match import distribution_for
+from .match_table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, GameDistribution, MatchTable
+from .outcomes import CLASS_KEYS
+from .position import START
+from .rules import PRESETS, Rules
+
+MAX_LENGTH = 64
+MEASURE_POLICY = "lookahead:neural"
+
+
+@dataclass(frozen=True)
+class MatchEquityTable:
+    """M[i-1][j-1]: the chance that a player needing i points beats one needing j, before a game whose
+    colours are drawn by lot (`table`) or in which the first player is White (`as_white`)."""
+
+    length: int
+    next_white: str
+    draw_points: float
+    rules: Rules
+    distribution: GameDistribution
+    table: np.ndarray
+    as_white: np.ndarray
+    se: np.ndarray | None = None
+
+    def to_dict(self) -> dict:
+        """The JSON object of `nardy met --format json`."""
+        out = {"length": self.length, "next_white": self.next_white, "draw_points": self.draw_points,
+               "rules": self.rules.to_dict(), "table": self.table.tolist(), "table_as_white": self.as_white.tolist(),
+               "distribution": self.distribution.to_dict(), "version": __version__}
+        if self.se is not None:
+            out["table_se"] = self.se.tolist()
+        return out
+
+    def frame(self) -> pd.DataFrame:
+        """The table as a DataFrame: rows 'needs i', columns 'needs j' (chances in [0, 1])."""
+        labels = [str(i) for i in range(1, self.length + 1)]
+        f = pd.DataFrame(self.table, index=labels, columns=labels)
+        f.index.name = "needs"
+        return f
+
+
+def match_equity_table(length: int, rules: Rules = PRESETS["federation"], *, next_white: str = DEFAULT_NEXT_WHITE,
+                       draw_points: float = DEFAULT_DRAW_POINTS,
+                       distribution: GameDistribution | None = None) -> MatchEquityTable:
+    """The cubeless match equity table for matches up to `length` points."""
+    if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= MAX_LENGTH:
+        raise ArgumentError(f"{{length}} must be a whole number from 1 to {MAX_LENGTH}, got {length!r}")
+    dist = distribution or distribution_for(rules)
+    if not rules.last_roll and dist.draw > 0:
+        raise ArgumentError("the outcome distribution has draws, but these rules have no last roll (R8)")
+    t = MatchTable(rules.points.as_tuple(), dist, next_white, draw_points)
+    return MatchEquityTable(length, next_white, draw_points, rules, dist, t.table(length), t.table(length, True))
+
+
+def _shares(d: GameDistribution) -> np.ndarray:
+    return np.array([*d.white, *d.black, d.draw])
+
+
+def table_se(met: MatchEquityTable, samples: int = 200, seed: int = 1) -> MatchEquityTable:
+    """`met` with the standard error of each entry: the table's spread over distributions drawn around the
+    measured one (multinomial, with as many effective games as White's win share's SE implies)."""
+    d = met.distribution
+    se_white = float(d.se.get("white_wins", 0.0))
+    if se_white <= 0:
+        raise ArgumentError("the outcome distribution carries no standard error to propagate")
+    p = _shares(d)
+    n_eff = d.white_wins * (1 - d.white_wins) / se_white ** 2
+    rng = np.random.default_rng(seed)
+    tables = []
+    for _ in range(samples):
+        q = rng.multinomial(int(round(n_eff)), p) / round(n_eff)
+        dist = GameDistribution(tuple(q[0:4]), tuple(q[4:8]), float(q[8]))
+        tables.append(MatchTable(met.rules.points.as_tuple(), dist, met.next_white, met.draw_points).table(met.length))
+    return replace(met, se=np.std(np.array(tables), axis=0, ddof=1))
+
+
+def distribution_from_rollout(result) -> GameDistribution:
+    """The outcome distribution of a rollout of the starting position (White to move), negative VR-adjusted
+    shares clipped to 0 and the rest renormalised."""
+    pr, se = result.probabilities, result.se
+    keys_w = [f"win_{c}" for c in CLASS_KEYS]
+    keys_b = [f"lose_{c}" for c in CLASS_KEYS]
+    raw = np.clip(np.array([pr[k] for k in keys_w + keys_b] + [pr["draw"]]), 0.0, None)
+    raw /= raw.sum()
+    ses = {"white_wins": se["win"], "black_wins": se["lose"], "draw": se["draw"]}
+    ses |= {f"white_{c}": se[f"win_{c}"] for c in CLASS_KEYS} | {f"black_{c}": se[f"lose_{c}"] for c in CLASS_KEYS}
+    params = result.params
+    source = {"policy": params["policies"]["white"], "games": result.games, "seed": params["seed"],
+              "vr": params.get("vr"), "rules": params["rules"]["preset"], "version": params.get("version")}
+    return GameDistribution(tuple(raw[0:4]), tuple(raw[4:8]), float(raw[8]), ses, source)
+
+
+def measure_start_distribution(rules: Rules = PRESETS["federation"], *, policy: str = MEASURE_POLICY,
+                               games: int = 20736, seed: int = 2026, workers: int = 1, progress=None,
+                               until_se: float | None = None) -> tuple[GameDistribution, object]:
+    """Roll out the starting position (money play, VR on for lookahead policies): (distribution, rollout)."""
+    from .rollout import rollout
+    result = rollout(START, policy, games=games, seed=seed, rules=rules, workers=workers, progress=progress,
+                     until_se=until_se)
+    return distribution_from_rollout(result), result
