@@ -19,7 +19,7 @@ LAYERS = (
     ("games layer", "games"),
     ("analyses", "rollout duel deficit estimate evaluators review selfplay training "
                  "study.analyze study.staged study.openings study.batch"),
-    ("output", "render report_folder review_report study.report study.report_tables study.charts study.figures "
+    ("output", "render report_folder review_report review_page study.report study.report_tables study.charts study.figures "
                "study.board_figure study.deficit_folder"),
     ("command line", "cli commands __main__"),
 )

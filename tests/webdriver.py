@@ -127,6 +127,10 @@ class Browser:
         """Run `script` (a function body) in the page and return its value."""
         return self._s("POST", "/execute/sync", {"script": script, "args": list(args)})
 
+    def execute_async(self, script: str, *args):
+        """Run `script` in the page; it returns by calling its last argument (a callback)."""
+        return self._s("POST", "/execute/async", {"script": script, "args": list(args)})
+
     def screenshot(self, path: str) -> None:
         """A PNG of the window."""
         with open(path, "wb") as f:
