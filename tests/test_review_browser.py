@@ -187,6 +187,18 @@ def test_a_match_page_selects_its_games(browser, pages, reviews):
     assert page.text("#loss") == "forced (one legal play)"
 
 
+def test_the_address_keeps_the_place(browser, pages, reviews):
+    """`match.html#g2-p1` opens game 2 after its first ply, and a changed address moves the page there.
+    Catches: a link to a ply (or a reload) that lands on game 1's start."""
+    page = _open(browser, pages["match"] + "#g2-p1")
+    assert (page.game(), page.ply()) == (1, 1) and page.text("#played") == "22/off"
+    browser.execute("location.hash = '#g1-p34'")
+    assert (page.game(), page.ply()) == (0, 34)
+    assert page.text("#played") == format_moves(reviews[0].record.plies[33].play)
+    browser.press("ArrowRight")
+    assert browser.execute("return location.hash") == "#g1-p35"
+
+
 def test_match_winning_chances_show_as_percentages(browser, pages, reviews):
     """Catches: the page printing equity units when the data says match winning chance."""
     bearoff = reviews[1]

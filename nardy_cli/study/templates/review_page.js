@@ -174,10 +174,14 @@
       const bow = Math.min(120, 34 + Math.abs(x2 - x1) * 0.25) * (bottomA ? -1 : 1);
       c1 = [x1 + (x2 - x1) * 0.25, (y1 + y2) / 2 + bow]; c2 = [x1 + (x2 - x1) * 0.75, (y1 + y2) / 2 + bow];
     }
-    // stop short of the landing checker's centre so that its count stays readable
-    const dx = x2 - c2[0], dy = y2 - c2[1], len = Math.hypot(dx, dy) || 1, cut = Math.min(R * 0.8, len / 2);
-    const ex = x2 - dx / len * cut, ey = y2 - dy / len * cut;
-    return `M${x1},${y1} C${c1[0]},${c1[1]} ${c2[0]},${c2[1]} ${ex.toFixed(1)},${ey.toFixed(1)}`;
+    // start and stop at the checkers' rims, not their centres, so that stack counts stay readable
+    const [sx, sy] = trim([x1, y1], c1), [ex, ey] = trim([x2, y2], c2);
+    return `M${sx},${sy} C${c1[0]},${c1[1]} ${c2[0]},${c2[1]} ${ex},${ey}`;
+  }
+
+  function trim([x, y], [cx, cy]) {
+    const dx = cx - x, dy = cy - y, len = Math.hypot(dx, dy) || 1, cut = Math.min(R * 0.8, len / 2);
+    return [(x + dx / len * cut).toFixed(1), (y + dy / len * cut).toFixed(1)];
   }
 
   // ------------------------------------------------------------ the graph
@@ -369,9 +373,14 @@
     ev.preventDefault();
     go(state.game, moves[ev.key]);
   });
-  const m = /^#g(\d+)-p(\d+)$/.exec(location.hash);
-  const g0 = m ? Math.min(DATA.games.length, Math.max(1, Number(m[1]))) - 1 : 0;
-  setGame(g0);
-  go(g0, m ? Number(m[2]) : 0);
+  // the address keeps the place: #g2-p37 is game 2 after ply 37
+  function fromHash() {
+    const m = /^#g(\d+)-p(\d+)$/.exec(location.hash);
+    return m ? [Math.min(DATA.games.length, Math.max(1, Number(m[1]))) - 1, Number(m[2])] : null;
+  }
+  window.addEventListener("hashchange", () => { const h = fromHash(); if (h) go(h[0], h[1]); });
+  const start = fromHash() || [0, 0];
+  setGame(start[0]);
+  go(start[0], start[1]);
   window.reviewPageReady = true;
 })();
