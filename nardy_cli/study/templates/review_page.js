@@ -185,7 +185,7 @@
   }
 
   // ------------------------------------------------------------ the graph
-  const GW = 1000, GH = 250, GL = 62, GR = 14, GT = 14, GB = 40;
+  const GW = 1000, GH = 264, GL = 62, GR = 14, GT = 28, GB = 40;
   const MARK_STYLE = { doubtful: ["#f9a825", 4.5], error: ["#ef6c00", 6], blunder: ["#c62828", 7.5] };
 
   function niceStep(span) {
@@ -224,6 +224,12 @@
       const st = MARK_STYLE[p.mark];
       el("circle", { cx: X(p.n), cy: Y(p.graph), r: st ? st[1] : 2.2, fill: st ? st[0] : "#1565c0",
         stroke: st ? "#000" : "none", "stroke-width": 0.8, class: "point", "data-ply": p.n }, svg);
+    });
+    ["doubtful", "error", "blunder"].forEach((mark, k) => {
+      const lx = GW - GR - 3 * 150 + k * 150 + 12;
+      el("circle", { cx: lx, cy: 12, r: MARK_STYLE[mark][1], fill: MARK_STYLE[mark][0], stroke: "#000",
+        "stroke-width": 0.8 }, svg);
+      text(svg, lx + 12, 16, `${mark} \u2265 ${fmtLoss(game.thresholds[mark])}`, { "font-size": 12, fill: "#333" });
     });
     el("circle", { id: "graph-dot", r: 6, fill: "none", stroke: "#1565c0", "stroke-width": 2.5, visibility: "hidden" }, svg);
     for (const p of game.plies) {
