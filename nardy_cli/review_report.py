@@ -188,7 +188,9 @@ def write_review(review: GameReview, output: str | Path, *, top: int = 5, html: 
         md = report_markdown(review, top, boards)
         (tmp / "report.md").write_text(md)
         if html:
+            from .review_page import page_data, write_page
             (tmp / "report.html").write_text(_html(tmp, md))
+            write_page(page_data([review]), tmp / "review.html")
         (tmp / "params.json").write_text(json.dumps(review.params, indent=1) + "\n")
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

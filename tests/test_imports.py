@@ -19,8 +19,8 @@ LAYERS = (
     ("games layer", "games"),
     ("analyses", "rollout duel deficit estimate evaluators review selfplay training "
                  "study.analyze study.staged study.openings study.batch met match_play"),
-    ("output", "render report_folder review_report study.report study.report_tables study.charts study.figures "
-               "study.board_figure study.deficit_folder study.met_figure"),
+    ("output", "render report_folder review_report review_page study.report study.report_tables study.charts "
+               "study.figures study.board_figure study.deficit_folder study.met_figure"),
     ("command line", "cli commands __main__"),
 )
 

@@ -106,7 +106,9 @@ Examples:
 @click.option("--workers", type=click.IntRange(1, None), default=1, show_default=True, help="Rollout workers.")
 @click.option("--output", "-o", default=None, metavar="DIR",
               help="Write report.md, the equity chart, boards of the worst decisions, review.csv/json.")
-@click.option("--html", is_flag=True, help="With --output: also a self-contained report.html.")
+@click.option("--html", is_flag=True,
+              help="With --output: also a self-contained report.html and review.html, an interactive page to "
+                   "step through the game (arrow keys, the equity graph, the mistakes linked).")
 @match_options
 @format_option
 @handle_errors

@@ -1,0 +1,148 @@
+"""The interactive review page: one self-contained HTML file to step through a reviewed game or match.
+
+`game_data` turns a `GameReview` into one game of the page: its title and score
+line, every position, and for every ply the roll, the steps played, the loss, the
+best play (its steps and result) and the value graphed.  `page_data` collects games
+(one for a game, several for a match) under one title and one unit, so a match
+review with match winning chances plugs in by passing `MWC` and its own columns.
+`page_html` renders the page from study/templates (the data as one JSON blob, the
+script, style and boards inline: no network access); `write_page` writes it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any, Sequence
+
+from .engine import legal_plays
+from .errors import ArgumentError
+from .records import GameRecord, format_moves
+from .review import MARKS, GameReview
+
+TEMPLATES = Path(__file__).parent / "study" / "templates"
+VERSION = 1
+
+# What the page calls the value it graphs and the loss it lists; `percent` shows them as percentages.
+EQUITY = {"name": "equity", "loss": "equity lost", "graph": "equity for White after the play",
+          "value": "equity", "centre": 0.0, "percent": False}
+MWC = {"name": "match winning chance", "loss": "match winning chance lost",
+       "graph": "White's match winning chance after the play", "value": "match winning chance",
+       "centre": 0.5, "percent": True}
+# The review frame's columns the page reads: the mover's loss, value of the play and of the best play,
+# the graphed value (White's), and the text of the best play with its resulting position.
+EQUITY_COLUMNS = {"loss": "lost", "value": "equity_played", "best_value": "equity_best", "graph": "equity_white",
+                  "best": "best", "best_result": "best_result"}
+
+
+def _num(value: Any, digits: int = 4) -> float | None:
+    """A float rounded for the page, None for a missing value (NaN)."""
+    if value is None:
+        return None
+    value = float(value)
+    return None if math.isnan(value) else round(value, digits)
+
+
+def _board(position) -> list[list[int]]:
+    """Both sides' 24 counts, each in its own numbering: [white, black]."""
+    return [list(position.white), list(position.black)]
+
+
+def _best_play(record: GameRecord, index: int, best_result: str):
+    """The legal play of ply `index` whose result is `best_result` (its steps draw the best play's arrows)."""
+    ply = record.plies[index]
+    for play in legal_plays(ply.position, ply.dice, record.rules):
+        if str(play.result) == best_result:
+            return play
+    raise ArgumentError(f"ply {index + 1}: no legal play of {ply.dice} leads to {best_result!r}")
+
+
+def game_data(review: GameReview, *, title: str | None = None, score: str | None = None,
+              columns: dict[str, str] = EQUITY_COLUMNS) -> dict:
+    """One game of the page: title, score line, positions and every ply, read from `review.frame`'s `columns`."""
+    record = review.record
+    rows = {int(r["ply"]): r for r in review.frame.to_dict(orient="records")}
+    positions = record.positions()
+    plies = []
+    for i, ply in enumerate(record.plies):
+        row = rows.get(i + 1)
+        entry = {"n": i + 1, "label": ply.label, "side": ply.side,
+                 "player": record.white if ply.side == "w" else record.black,
+                 "dice": [ply.dice.high, ply.dice.low], "played": format_moves(ply.play),
+                 "steps": [list(s) for s in ply.play.steps], "comment": ply.comment,
+                 "reviewed": row is not None}
+        if row is not None:
+            forced = bool(row["forced"])
+            entry.update({"forced": forced, "mark": row["mark"], "plays": int(row["plays"]),
+                          "loss": None if forced else _num(row[columns["loss"]]),
+                          "value": _num(row[columns["value"]]), "graph": _num(row[columns["graph"]]),
+                          "level": row["level"], "luck": _num(row["luck"])})
+            if not forced:
+                best_result = row[columns["best_result"]]
+                best = ply.play if best_result == str(ply.play.result) else _best_play(record, i, best_result)
+                entry.update({"best": row[columns["best"]], "best_value": _num(row[columns["best_value"]]),
+                              "best_steps": [list(s) for s in best.steps],
+                              "best_board": None if best is ply.play else _board(best.result)})
+        plies.append(entry)
+    r = record
+    return {"title": title or f"{r.white} (White) vs {r.black} (Black)",
+            "score": score if score is not None else (str(r.result) if r.result else "game not finished"),
+            "white": r.white, "black": r.black, "rules": r.rules.preset,
+            "evaluator": review.params.get("evaluator"),
+            "thresholds": {"doubtful": review.thresholds.doubtful, "error": review.thresholds.error,
+                           "blunder": review.thresholds.blunder},
+            "turns": [p.turn for p in positions], "boards": [_board(p) for p in positions],
+            "plies": plies, "summary": _summary(record, plies)}
+
+
+def _summary(record: GameRecord, plies: list[dict]) -> list[dict]:
+    """Per player: decisions, total and mean loss, doubtful/errors/blunders."""
+    out = []
+    for side, player in (("w", record.white), ("b", record.black)):
+        scored = [p for p in plies if p["side"] == side and p["reviewed"] and not p["forced"]]
+        if not any(p["side"] == side and p["reviewed"] for p in plies):
+            continue
+        losses = [p["loss"] for p in scored if p["loss"] is not None]
+        out.append({"side": side, "player": player, "decisions": len(scored), "loss": _num(sum(losses)),
+                    "mean": _num(sum(losses) / len(losses)) if losses else None,
+                    **{m: sum(p["mark"] == m for p in scored) for m in MARKS}})
+    return out
+
+
+def page_data(games: Sequence[GameReview | dict], *, title: str | None = None,
+              units: dict = EQUITY) -> dict:
+    """The page's data: a title, the units of the loss and graph, and a list of games (reviews or `game_data`)."""
+    games = [g if isinstance(g, dict) else game_data(g) for g in games]
+    if not games:
+        raise ArgumentError("a review page needs at least one game")
+    return {"version": VERSION, "title": title or ("Game review: " + games[0]["title"] if len(games) == 1
+                                                   else f"Match review: {len(games)} games"),
+            "units": dict(units), "games": games}
+
+
+def _blob(data: dict) -> str:
+    """The data as JSON that cannot end its <script> element early."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def page_html(data: dict) -> str:
+    """The self-contained page: the template with its style, script and the data inlined."""
+    import jinja2
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    template = env.get_template("review_page.html.j2")
+    return template.render(title=data["title"], data=_blob(data),
+                           style=(TEMPLATES / "review_page.css").read_text(encoding="utf-8"),
+                           script=(TEMPLATES / "review_page.js").read_text(encoding="utf-8"))
+
+
+def write_page(data: dict, path: str | Path) -> Path:
+    """Write the page for `data` to `path`."""
+    path = Path(path)
+    path.write_text(page_html(data), encoding="utf-8")
+    return path
+
+
+__all__ = ["EQUITY", "MWC", "EQUITY_COLUMNS", "game_data", "page_data", "page_html", "write_page"]
