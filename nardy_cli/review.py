@@ -37,7 +37,7 @@ DEFAULT_EVALUATOR = "neural"   # the trained network at 0-ply (see docs/training
 COLUMNS = ["ply", "turn", "side", "player", "dice", "played", "best", "plays", "forced", "equity_played",
            "equity_best", "lost", "mark", "luck", "level", "equity_se", "equity_white", "position",
            "played_result", "best_result"]
-MATCH_COLUMNS = ["mwc_played", "mwc_best", "mwc_lost"]
+MATCH_COLUMNS = ["mwc_played", "mwc_best", "mwc_lost", "mwc_white"]
 
 
 @dataclass(frozen=True)
@@ -182,8 +182,10 @@ def _score_ply(i, ply, record, ev, base, rules, width, thresholds, valuation=Non
     mid, scale = normaliser(valuation, white)
     match_row = {}
     if scale != 1.0 or mid != 0.0:
-        match_row = {"mwc_played": (values[played] + 1) / 2, "mwc_best": (values[best] + 1) / 2,
-                     "mwc_lost": float("nan") if forced else max(0.0, values[best] - values[played]) / 2}
+        mwc = (values[played] + 1) / 2
+        match_row = {"mwc_played": mwc, "mwc_best": (values[best] + 1) / 2,
+                     "mwc_lost": float("nan") if forced else max(0.0, values[best] - values[played]) / 2,
+                     "mwc_white": mwc if white else 1 - mwc}
         values = {j: (v - mid) * scale for j, v in values.items()}
         luck *= scale
     lost = float("nan") if forced else max(0.0, values[best] - values[played])
@@ -228,8 +230,9 @@ def _rollout_flagged(frame: pd.DataFrame, record: GameRecord, base: Any, thresho
         best = max(values, key=lambda j: (values[j], -j))
         mid, scale = normaliser(valuation, mover == WHITE)
         if valuation is not None and not valuation.is_money:
-            frame.loc[idx, MATCH_COLUMNS] = [(values[played] + 1) / 2, (values[best] + 1) / 2,
-                                             max(0.0, values[best] - values[played]) / 2]
+            mwc = (values[played] + 1) / 2
+            frame.loc[idx, MATCH_COLUMNS] = [mwc, (values[best] + 1) / 2, max(0.0, values[best] - values[played]) / 2,
+                                             mwc if mover == WHITE else 1 - mwc]
             values = {j: (v - mid) * scale for j, v in values.items()}
             ses = {j: s * scale for j, s in ses.items()}
         lost = max(0.0, values[best] - values[played])

@@ -34,6 +34,13 @@ MWC = {"name": "match winning chance", "loss": "match winning chance lost",
 # the graphed value (White's), and the text of the best play with its resulting position.
 EQUITY_COLUMNS = {"loss": "lost", "value": "equity_played", "best_value": "equity_best", "graph": "equity_white",
                   "best": "best", "best_result": "best_result"}
+MWC_COLUMNS = {"loss": "mwc_lost", "value": "mwc_played", "best_value": "mwc_best", "graph": "mwc_white",
+               "best": "best", "best_result": "best_result"}
+
+
+def review_units(review: GameReview) -> tuple[dict, dict[str, str]]:
+    """(units, columns) of a review: match winning chance for a review at a match score, else equity."""
+    return (MWC, MWC_COLUMNS) if "match" in review.params else (EQUITY, EQUITY_COLUMNS)
 
 
 def _num(value: Any, digits: int = 4) -> float | None:
@@ -145,4 +152,5 @@ def write_page(data: dict, path: str | Path) -> Path:
     return path
 
 
-__all__ = ["EQUITY", "MWC", "EQUITY_COLUMNS", "game_data", "page_data", "page_html", "write_page"]
+__all__ = ["EQUITY", "MWC", "EQUITY_COLUMNS", "MWC_COLUMNS", "game_data", "page_data", "page_html", "review_units",
+           "write_page"]

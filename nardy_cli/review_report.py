@@ -188,9 +188,10 @@ def write_review(review: GameReview, output: str | Path, *, top: int = 5, html: 
         md = report_markdown(review, top, boards)
         (tmp / "report.md").write_text(md)
         if html:
-            from .review_page import page_data, write_page
+            from .review_page import game_data, page_data, review_units, write_page
             (tmp / "report.html").write_text(_html(tmp, md))
-            write_page(page_data([review]), tmp / "review.html")
+            units, columns = review_units(review)
+            write_page(page_data([game_data(review, columns=columns)], units=units), tmp / "review.html")
         (tmp / "params.json").write_text(json.dumps(review.params, indent=1) + "\n")
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
