@@ -117,11 +117,25 @@ PLAIN = Scoring(exact_bearoff=False, vr=False)
 """Whole games, no variance reduction: the figures earlier rounds measured."""
 
 
-def games_per_second(policy, games: int, workers: int, scoring: Scoring = PLAIN) -> float:
-    rollout(START, policy, games=min(games, 200), seed=1, workers=1, scoring=scoring)  # compile
+def games_per_second(policy, games: int, workers: int, scoring: Scoring = PLAIN, match=None) -> float:
+    rollout(START, policy, games=min(games, 200), seed=1, workers=1, scoring=scoring, match=match)  # compile
     t = time.perf_counter()
-    rollout(START, policy, games=games, seed=1, workers=workers, scoring=scoring)
+    rollout(START, policy, games=games, seed=1, workers=workers, scoring=scoring, match=match)
     return games / (time.perf_counter() - t)
+
+
+def bench_matches() -> None:
+    """Score-aware rollouts (another values array, the same kernel) beside money ones, and `nardy met`."""
+    from nardy_cli.match import match_state
+    from nardy_cli.rules import PRESETS
+    state = match_state(7, "4-6", PRESETS["federation"])
+    for name, games in (("neural", 6000), ("lookahead:neural", 100)):
+        money = games_per_second(name, games, 1)
+        at_score = games_per_second(name, games, 1, match=state)
+        print(f"{name + ', money / at 4-6 to 7':<30}{money:>12,.1f} / {at_score:,.1f} games/s "
+              f"({at_score / money:.2f}x, 1 core)")
+    secs = _seconds([sys.executable, "-m", "nardy_cli", "met", "--length", "17", "--format", "json"])
+    print(f"{'nardy met --length 17':<30}{secs:>12.3f} s (whole command, shipped distribution)")
 
 
 class FirstPlay:
@@ -176,6 +190,7 @@ def main() -> None:
     bench_enumeration()
     bench_startup()
     bench_games()
+    bench_matches()
     if not args.quick:
         bench_memory()
     print(f"load average {os.getloadavg()[0]:.2f} at end")

@@ -12,14 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
-import pandas as pd
 
 from . import __version__
 from .errors import ArgumentError
 from .match import distribution_for
 from .match_table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, GameDistribution, MatchTable
 from .outcomes import CLASS_KEYS
-from .position import START
 from .rules import PRESETS, Rules
 
 MAX_LENGTH = 64
@@ -49,8 +47,9 @@ class MatchEquityTable:
             out["table_se"] = self.se.tolist()
         return out
 
-    def frame(self) -> pd.DataFrame:
-        """The table as a DataFrame: rows 'needs i', columns 'needs j' (chances in [0, 1])."""
+    def frame(self):
+        """The table as a pandas DataFrame: rows 'needs i', columns 'needs j' (chances in [0, 1])."""
+        import pandas as pd
         labels = [str(i) for i in range(1, self.length + 1)]
         f = pd.DataFrame(self.table, index=labels, columns=labels)
         f.index.name = "needs"
@@ -112,6 +111,7 @@ def measure_start_distribution(rules: Rules = PRESETS["federation"], *, policy: 
                                games: int = 20736, seed: int = 2026, workers: int = 1, progress=None,
                                until_se: float | None = None) -> tuple[GameDistribution, object]:
     """Roll out the starting position (money play, VR on for lookahead policies): (distribution, rollout)."""
+    from .position import START
     from .rollout import rollout
     result = rollout(START, policy, games=games, seed=seed, rules=rules, workers=workers, progress=progress,
                      until_se=until_se)

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .kernels.board import DRAW, LOSE_BASE, N_RESULTS, UNFINISHED, WIN_BASE
+from .kernels.codes import DRAW, LOSE_BASE, N_RESULTS, UNFINISHED, WIN_BASE
 
 # `rules` and `match` import this module, so their types (Points, Rules, MatchState) are named, not imported
 

@@ -7,11 +7,8 @@ from numba import njit
 N_POINTS = 24
 HOME_START = 18  # 0-based index of point 19, the first point of home
 
-# Outcome codes, from the winner's view.  Game-result codes for the root side
-# are CLASS (win) and CLASS + 4 (loss); DRAW and UNFINISHED follow.
-OIN, HOME_MARS, MARS, KOKS = 0, 1, 2, 3
-WIN_BASE, LOSE_BASE, DRAW, UNFINISHED = 0, 4, 8, 9
-N_RESULTS = 10
+# Outcome codes (kernels/codes.py): classes from the winner's view, and game-result codes for the root side.
+from .codes import DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, N_RESULTS, OIN, UNFINISHED, WIN_BASE  # noqa: F401
 
 # Game status codes returned by `game_status`.
 IN_PLAY, WHITE_WON, BLACK_WON, DRAWN = 0, 1, 2, 3
