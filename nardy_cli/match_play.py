@@ -22,7 +22,7 @@ from .games.executors import run_jobs
 from .kernels.board import DRAW, LOSE_BASE, UNFINISHED
 from .match import MatchState, match_valuation
 from .match_table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, next_colour
-from .outcomes import CLASS_NAMES, class_points
+from .outcomes import CLASS_NAMES, class_code, class_points
 from .policies import Policy
 from .position import START
 from .rules import PRESETS, Rules
@@ -209,6 +209,31 @@ def match_duel(a: str | Policy, b: str | Policy, matches: int, settings: MatchSe
               "version": __version__}
     return MatchDuelResult(pa.name, pb.name, len(pair_means), mean, se, (mean - 1.96 * se, mean + 1.96 * se),
                            games, games / (2 * len(pair_means)), params, interrupted)
+
+
+def result_code(outcome) -> int:
+    """White's result code of a finished game's `engine.Outcome` (UNFINISHED for None)."""
+    if outcome is None:
+        return UNFINISHED
+    if outcome.winner is None:
+        return DRAW
+    return class_code(outcome.kind) + (0 if outcome.winner == "w" else LOSE_BASE)
+
+
+def recorded_match(a: Policy, b: Policy, settings: MatchSettings, index: int = 0, date: str = "?"
+                   ) -> tuple[MatchPlayed, list]:
+    """Match `index` with every game recorded (`selfplay.play_game`, the same games as `play_match`'s):
+    (the match, its game records in order)."""
+    from .selfplay import play_game
+    records = []
+
+    def run(white: Policy, black: Policy, state: MatchState, game: int) -> int:
+        record = play_game(white, black, rules=settings.rules, seed=settings.seed, game=game, date=date,
+                           valuation=match_valuation(state, settings.rules))
+        records.append(record)
+        return result_code(record.result)
+
+    return play_match(a, b, settings, index, True, run), records
 
 
 def result_text(result: int) -> str:

@@ -67,16 +67,17 @@ def points_for_white(record: GameRecord) -> float:
 
 def play_game(white: str | Policy, black: str | Policy, *, position: Position = START,
               rules: Rules = PRESETS["federation"], seed: int = DEFAULT_SEED, game: int = 0,
-              max_plies: int = MAX_PLIES, date: str = "?") -> GameRecord:
-    """Play game number `game` from `position` (its dice, if any, are the first roll) and record it."""
+              max_plies: int = MAX_PLIES, date: str = "?", valuation=None, tags: tuple = ()) -> GameRecord:
+    """Play game number `game` from `position` (its dice, if any, are the first roll) and record it; the
+    policies choose by `valuation` (a match score's values; money when None)."""
     sides = {"w": as_policy(white), "b": as_policy(black)}
-    spec = GameSpec(position, rules, sides["w"], sides["b"], seed, stratify=False)
+    spec = GameSpec(position, rules, sides["w"], sides["b"], seed, stratify=False, valuation=valuation)
     played: list[tuple[Dice, Play]] = []
     python_loop.play_game(spec, sides["w"], sides["b"], game, max_plies, np.zeros((2, N_DEFICIT), dtype=np.int64),
                           Workspace(), on_play=lambda dice, play: played.append((dice, play)))
     return record_from_plays(played, position.with_dice(None), rules, white=sides["w"].name,
                              black=sides["b"].name, date=date,
-                             tags=(("Seed", str(seed)), ("Game", str(game + 1))))
+                             tags=(("Seed", str(seed)), ("Game", str(game + 1))) + tuple(tags))
 
 
 def play_games(white: str | Policy, black: str | Policy, games: int = 1, *, position: Position = START,
