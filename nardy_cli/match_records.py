@@ -18,7 +18,7 @@ from pathlib import Path
 from .errors import GameRecordError, MatchRecordError, NardyError
 from .position import BLACK, SIDE_NAMES, WHITE
 from .records import GameRecord, _escape, _split_header, format_game, parse_game
-from .rules import OUTCOME_CLASSES
+from .rules import OUTCOME_CLASSES, Rules
 
 DRAW_POINTS = 0.5  # a draw (R8) gives each player half a point: the federation's regulation (rules decision 19)
 MATCH_TAGS = ("Game", "Score")  # a game's tags that the match numbers and scores itself
@@ -70,9 +70,9 @@ def resignation(record: GameRecord) -> Resignation | None:
     return Resignation(WHITE if m.group(1).lower() == "white" else BLACK, points)
 
 
-def class_points(record: GameRecord, kind: str) -> float:
-    """Points the rules of `record` give a win of class `kind` (R9)."""
-    return float(record.rules.points.as_tuple()[OUTCOME_CLASSES.index(kind)])
+def class_points(rules: Rules, kind: str) -> float:
+    """Points `rules` give a win of class `kind` (R9)."""
+    return float(rules.points.as_tuple()[OUTCOME_CLASSES.index(kind)])
 
 
 def game_points(record: GameRecord) -> tuple[float, float]:
@@ -86,7 +86,7 @@ def game_points(record: GameRecord) -> tuple[float, float]:
     if res is not None:
         if res.winner is None:
             return (DRAW_POINTS, DRAW_POINTS)
-        pts = class_points(record, res.kind)
+        pts = class_points(record.rules, res.kind)
         return (pts, 0.0) if res.winner == WHITE else (0.0, pts)
     resigned = resignation(record)
     if resigned is None:
@@ -115,8 +115,8 @@ def parse_score(text: str) -> tuple[float, float]:
     return float(m.group(1)), float(m.group(2))
 
 
-class _Scorer:
-    """The check of a match, game by game: players, rules, the scores and the end of the match."""
+class Scorer:
+    """The check of a match, game by game: players, rules, the scores and the end of the match (`add` each game)."""
 
     def __init__(self, length: int) -> None:
         if isinstance(length, bool) or not isinstance(length, int) or length < 0:
@@ -198,7 +198,7 @@ class MatchRecord:
         object.__setattr__(self, "tags", tuple((str(k), str(v)) for k, v in self.tags))
         if not games:
             raise MatchRecordError("a match record holds at least one game")
-        scorer = _Scorer(self.length)
+        scorer = Scorer(self.length)
         for number, record in enumerate(games, 1):
             scorer.add(number, record)
 
@@ -209,7 +209,7 @@ class MatchRecord:
 
     def standings(self) -> tuple[tuple[float, float], ...]:
         """The players' points (in `players` order) before each game, and after the last one."""
-        scorer = _Scorer(self.length)
+        scorer = Scorer(self.length)
         out = []
         for number, record in enumerate(self.games, 1):
             out.append(tuple(scorer.points))
@@ -217,14 +217,19 @@ class MatchRecord:
         out.append(tuple(scorer.points))
         return tuple(out)
 
+    def scores(self) -> tuple[tuple[float, float], ...]:
+        """(White's, Black's) points before each game, in that game's colours: its Score tag."""
+        scorer = Scorer(self.length)
+        out = []
+        for number, record in enumerate(self.games, 1):
+            w, b = scorer.seats(record) if scorer.players else (0, 1)
+            out.append((scorer.points[w], scorer.points[b]))
+            scorer.add(number, record)
+        return tuple(out)
+
     def score_before(self, index: int) -> tuple[float, float]:
         """(White's, Black's) points before game `index` (0-based), in that game's colours: its Score tag."""
-        record = self.games[index]
-        before = self.standings()[index]
-        if self.players[0] == self.players[1]:
-            return before
-        names = self.players
-        return (before[names.index(record.white)], before[names.index(record.black)])
+        return self.scores()[index]
 
     @property
     def final_score(self) -> tuple[float, float]:
@@ -292,7 +297,7 @@ def parse_match(text: str) -> MatchRecord:
                                f"(0 for a money session)")
     if not sections:
         raise MatchRecordError("a match record holds at least one game: none starts with [Game \"1\"]")
-    scorer = _Scorer(int(length_text))
+    scorer = Scorer(int(length_text))
     games = []
     for number, (first, lines) in enumerate(sections, 1):
         try:
@@ -322,10 +327,10 @@ def parse_match(text: str) -> MatchRecord:
 def format_match(match: MatchRecord, width: int = 22) -> str:
     """The match as text that `parse_match` reads back to an equal match."""
     lines = [f'[Match "{match.length}"]'] + [f'[{name} "{_escape(value)}"]' for name, value in match.tags] + [""]
-    for index, record in enumerate(match.games):
+    for index, (record, score) in enumerate(zip(match.games, match.scores())):
         game = format_game(record, width).splitlines()
         at = next(i for i, line in enumerate(game) if line.startswith("[Black ")) + 1
-        game.insert(at, f'[Score "{format_score(*match.score_before(index))}"]')
+        game.insert(at, f'[Score "{format_score(*score)}"]')
         lines += [f'[Game "{index + 1}"]'] + game + [""]
     return "\n".join(lines[:-1]) + "\n"
 
@@ -359,6 +364,22 @@ def read_record(path: str | Path) -> GameRecord | MatchRecord:
         raise type(exc)(f"{p.name}: {exc}") from None
 
 
+def select_game(record: GameRecord | MatchRecord, number: int | None = None) -> GameRecord:
+    """Game `number` (1-based) of a match, or the one game of a record; raises `MatchRecordError` otherwise."""
+    if isinstance(record, GameRecord):
+        if number not in (None, 1):
+            raise MatchRecordError(f"game {number}: the record holds one game")
+        return record
+    if number is None:
+        if len(record.games) == 1:
+            return record.games[0]
+        raise MatchRecordError(f"the record holds a match of {len(record.games)} games: choose one of 1-"
+                               f"{len(record.games)}")
+    if not 1 <= number <= len(record.games):
+        raise MatchRecordError(f"game {number}: the match has games 1-{len(record.games)}")
+    return record.games[number - 1]
+
+
 def format_record(record: GameRecord | MatchRecord) -> str:
     """`format_game` or `format_match`, whichever the record is."""
     return format_match(record) if isinstance(record, MatchRecord) else format_game(record)
@@ -366,4 +387,4 @@ def format_record(record: GameRecord | MatchRecord) -> str:
 
 __all__ = ["DRAW_POINTS", "MatchRecord", "Resignation", "resignation", "game_points", "class_points",
            "is_finished", "format_score", "parse_score", "format_points", "parse_match", "format_match",
-           "parse_record", "read_record", "format_record", "is_match_text"]
+           "parse_record", "read_record", "format_record", "is_match_text", "select_game", "Scorer"]

@@ -1,0 +1,586 @@
+"""`.mat` match transcripts (the JellyFish text that GNU Backgammon and most programs read), read and written.
+
+A transcript is an `N point match` line (0 for a money session), then each game: `Game k`,
+the players with their scores (`Anna : 0        Boris : 1`), and numbered turns with the
+left player's roll and play in one column and the right player's in the other
+(`  3) 65: 24/13                   42: 24/18 24/22`), ending with `Wins N points`.  The
+player whose column holds the first move is White.  Points are numbered in the
+mover's own way, from its head (24) down to its last home point (1), `0` for off
+(`--mat-numbering head-24`; `head-1` numbers them as nardy does).  Every play is
+replayed and matched like a typed play of a game record (`records.match_play`), and
+the scores are checked like a match record's (`match_records.Scorer`).  nardy writes
+its own tags as `; [Name "value"]` lines and comments as `; {text}` lines.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from .dice import Dice, parse_dice
+from .engine import legal_plays, outcome
+from .errors import GameRecordError, MatchRecordError, NardyError, OutputError
+from .match_records import (MatchRecord, Resignation, Scorer, class_points, format_points, format_record,
+                            game_points, is_finished, parse_record, resignation)
+from .play import OFF, Play
+from .position import BLACK, SIDE_NAMES, START, WHITE, Position, other_side, parse_position
+from .records import GameRecord, Ply, _escape, _rules_from_tags, format_moves, header_tags, match_play
+
+NUMBERINGS = ("head-24", "head-1")
+DEFAULT_NUMBERING = "head-24"
+FORMATS = ("mat", "nardy")
+RIGHT_COLUMN = 33  # where the right player's entries start in a written transcript
+SPLIT_COLUMN = 16  # a lone entry starting at this column or later is the right player's
+OWN_TAGS = ("White", "Black", "Result", "Resigned", "Score", "Match")  # the transcript writes these itself
+PASS_TEXTS = ("", "-", "pass", "(no play)", "(pass)", "cannot move", "(cannot move)")
+CUBE_WORDS = ("double", "doubles", "beaver", "beavers", "raccoon", "raccoons", "take", "takes", "drop", "drops")
+
+_MATCH_RE = re.compile(r"^\s*(\d+)\s+point\s+match\b", re.I)
+_GAME_RE = re.compile(r"^\s*Game\s+(\d+)\s*$", re.I)
+_PLAYERS_RE = re.compile(r"^\s*(.*?\S)\s*:\s*(\d+(?:\.\d+)?)\s+(.*?\S)\s*:\s*(\d+(?:\.\d+)?)\s*$")
+_TURN_RE = re.compile(r"^\s*(\d+)\)")
+_ENTRY_RE = re.compile(r"(?<!\S)(?:[1-6][1-6]:|(?:" + "|".join(CUBE_WORDS) + r"|wins?|resigns?|draw)\b)", re.I)
+_TAG_RE = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
+_WINS_RE = re.compile(r"^wins?\s+(\d+(?:\.\d+)?)\s+points?(?:\s+and\s+the\s+match)?$", re.I)
+_MOVE_RE = re.compile(r"^(\d+|off)((?:/(?:\d+|off))+)(\*?)(?:\((\d)\))?$", re.I)
+
+
+def _check_numbering(numbering: str) -> None:
+    if numbering not in NUMBERINGS:
+        raise GameRecordError(f"unknown .mat numbering {numbering!r}: choose one of {', '.join(NUMBERINGS)}")
+
+
+# ---------------------------------------------------------------- points and plays
+
+
+def mat_point(point: int, numbering: str = DEFAULT_NUMBERING) -> int:
+    """A point of the mover's nardy numbering (1-24, `OFF` = 25) as the transcript numbers it (off is 0)."""
+    if point == OFF:
+        return 0
+    return 25 - point if numbering == "head-24" else point
+
+
+def nardy_point(text: str, numbering: str = DEFAULT_NUMBERING) -> int | None:
+    """A transcript's point (`24`, `0`, `off`) in the mover's nardy numbering; None when out of range."""
+    if text.lower() == "off" or text == "0":
+        return OFF
+    value = int(text)
+    if not 1 <= value <= 24:
+        return None
+    return 25 - value if numbering == "head-24" else value
+
+
+def translate_play(text: str, numbering: str = DEFAULT_NUMBERING) -> str:
+    """A transcript's play (`24/13 24/18`, `3/0(2)`) as a nardy play (`1/12 1/7`); raises `NotationError`-style
+    `GameRecordError` quoting a token that is no move."""
+    out = []
+    for token in text.split():
+        m = _MOVE_RE.match(token)
+        if not m:
+            raise GameRecordError(f"bad move {token!r}: expected FROM/TO such as '24/13' or '3/0'")
+        if m.group(3):
+            raise GameRecordError(f"bad move {token!r}: long nardy has no hitting ('*')")
+        points = [nardy_point(p, numbering) for p in (m.group(1) + m.group(2)).split("/")]
+        if any(p is None for p in points) or points[0] == OFF:
+            raise GameRecordError(f"bad move {token!r}: points are 1-24 and 0 for off (long nardy has no bar)")
+        if any(b <= a for a, b in zip(points, points[1:])):
+            way = "from the head (24) down to 1 and off (0)" if numbering == "head-24" else "from 1 up to 24 and off"
+            raise GameRecordError(f"bad move {token!r}: checkers move {way}")
+        path = "/".join("off" if p == OFF else str(p) for p in points)
+        out.append(path + (f"({m.group(4)})" if m.group(4) else ""))
+    return " ".join(out)
+
+
+def format_mat_play(play: Play, numbering: str = DEFAULT_NUMBERING) -> str:
+    """A play in the transcript's numbering, each checker's whole path: `24/13 24/18`; a pass is empty."""
+    if play.is_pass:
+        return ""
+    tokens = []
+    for token in format_moves(play).split():
+        a, b = token.split("/")
+        tokens.append(f"{mat_point(int(a), numbering)}/{mat_point(OFF if b == 'off' else int(b), numbering)}")
+    return " ".join(tokens)
+
+
+# ---------------------------------------------------------------- reading
+
+
+def _entries(line: str, lineno: int) -> tuple[int | None, list[tuple[int, str]]]:
+    """The turn number written on a move line (or None) and its (column, text) entries."""
+    line = line.expandtabs(8).rstrip()
+    m = _TURN_RE.match(line)
+    start = m.end() if m else 0
+    starts = [x.start() for x in _ENTRY_RE.finditer(line, start)]
+    before = line[start:starts[0]] if starts else line[start:]
+    if before.strip():
+        raise GameRecordError(f"unknown entry {before.strip()!r}: expected a roll such as '65:', "
+                              f"'Wins N points' or a cube action (line {lineno})")
+    if len(starts) > 2:
+        raise GameRecordError(f"more than two entries on one line: {line.strip()!r} (line {lineno})")
+    texts = [line[a:b].strip() for a, b in zip(starts, starts[1:] + [len(line)])]
+    columns = [0, 1] if len(starts) == 2 else [1 if a >= SPLIT_COLUMN else 0 for a in starts]
+    return (int(m.group(1)) if m else None), list(zip(columns, texts))
+
+
+class _GameReader:
+    """One game of a transcript replayed entry by entry: its tags, plies, comments and end."""
+
+    def __init__(self, number: int, names: tuple[str, str], numbering: str) -> None:
+        self.number, self.names, self.numbering = number, names, numbering
+        self.tags: dict[str, str] = {}
+        self.rules = self.start = self.pos = None
+        self.sides: dict[int, str] = {}
+        self.plies: list[Ply] = []
+        self.comment = ""
+        self.turn = 0           # the last turn number written
+        self.turn_number = 1    # nardy's turn number of the next ply
+        self.ended: str | None = None
+        self.resigned: Resignation | None = None
+        self.pending: tuple[int, str, int] | None = None  # a roll with no play: (column, text, line)
+
+    def where(self, column: int | None = None) -> str:
+        text = f"game {self.number}, turn {self.turn}" if self.turn else f"game {self.number}"
+        if column is not None and column in self.sides:
+            text += f" ({self.names[column]}, {SIDE_NAMES[self.sides[column]]})"
+        return text
+
+    def tag(self, name: str, value: str, lineno: int) -> None:
+        if self.rules is not None:
+            raise GameRecordError(f"{self.where()}: tag {name!r} after the first turn (line {lineno})")
+        if name in OWN_TAGS:
+            raise GameRecordError(f"game {self.number}: tag {name!r} (line {lineno}) has no place in a transcript: "
+                                  f"the players line, the columns and 'Wins' say it")
+        if name in self.tags:
+            raise GameRecordError(f"game {self.number}: tag {name!r} given twice (line {lineno})")
+        self.tags[name] = value
+
+    def begin(self) -> None:
+        """Fix the rules and the start once the tags are read."""
+        if self.rules is not None:
+            return
+        try:
+            self.rules = _rules_from_tags(self.tags)
+        except NardyError as exc:
+            raise GameRecordError(f"game {self.number}: {exc}") from None
+        text = self.tags.get("Position")
+        try:
+            self.start = parse_position(text) if text is not None else START
+        except NardyError as exc:
+            raise GameRecordError(f"game {self.number}: bad Position tag {text!r}: {exc}") from None
+        if self.start.dice is not None:
+            raise GameRecordError(f"game {self.number}: bad Position tag {text!r}: the first roll goes in the turns")
+        self.pos = self.start
+
+    def note(self, text: str) -> None:
+        if self.plies:
+            last = self.plies[-1]
+            self.plies[-1] = Ply(last.number, last.position, last.dice, last.play, f"{last.comment} {text}".strip())
+        else:
+            self.comment = f"{self.comment} {text}".strip()
+
+    def line(self, raw: str, lineno: int) -> None:
+        self.begin()
+        try:
+            turn, entries = _entries(raw, lineno)
+        except GameRecordError as exc:
+            raise GameRecordError(f"{self.where()}: {exc}") from None
+        if turn is not None:
+            if turn != self.turn + 1:
+                raise GameRecordError(f"{self.where()}: expected turn '{self.turn + 1})', found '{turn})' "
+                                      f"(line {lineno})")
+            self.turn = turn
+        elif not entries:
+            return
+        for column, text in entries:
+            self.entry(column, text, lineno, numbered=turn is not None)
+
+    def entry(self, column: int, text: str, lineno: int, numbered: bool) -> None:
+        word = text.split()[0].lower()
+        if self.ended is not None and word not in ("resign", "resigns"):
+            raise GameRecordError(f"{self.where(column)}: {text!r} after the end of the game ({self.ended}) "
+                                  f"(line {lineno})")
+        if word.rstrip(":").isdigit():
+            self.roll(column, text, lineno, numbered)
+        elif word in CUBE_WORDS:
+            raise GameRecordError(f"{self.where(column)}: cube actions are not supported yet: {text!r} "
+                                  f"(line {lineno})")
+        elif word in ("win", "wins"):
+            self.wins(column, text, lineno)
+        elif word == "draw":
+            result = outcome(self.pos, self.rules)
+            if result is None or result.winner is not None:
+                actual = "the game is not over" if result is None else str(result)
+                raise GameRecordError(f"{self.where()}: 'Draw' does not match the replay: {actual} (line {lineno})")
+            self.ended = "draw"
+        # 'Resigns' lines are notes; the 'Wins' line that follows says who won and how much
+
+    def roll(self, column: int, text: str, lineno: int, numbered: bool) -> None:
+        if self.pending is not None:
+            raise GameRecordError(f"{self.where(self.pending[0])} {self.pending[1]!r}: missing play "
+                                  f"(line {self.pending[2]})")
+        if not self.sides:
+            self.sides = {column: self.start.turn, 1 - column: other_side(self.start.turn)}
+        side = self.pos.turn
+        if self.sides[column] != side:
+            mover = self.names[1 - column]
+            raise GameRecordError(f"{self.where(column)}: it is {mover}'s turn ({SIDE_NAMES[side]}), but "
+                                  f"{text!r} is in {self.names[column]}'s column (line {lineno})")
+        if column == 0 and not numbered:
+            raise GameRecordError(f"{self.where(column)}: {text!r} needs its turn number, e.g. "
+                                  f"'{self.turn + 1}) {text}' (line {lineno})")
+        done = outcome(self.pos, self.rules)
+        if done is not None:
+            raise GameRecordError(f"{self.where(column)}: the game is already over ({done}), but the transcript "
+                                  f"goes on with {text!r} (line {lineno})")
+        dice_text, _, moves = text.partition(":")
+        dice = parse_dice(dice_text)
+        where = f"{self.where(column)} {dice}"
+        moves = moves.strip()
+        if moves.lower() in PASS_TEXTS:
+            if not legal_plays(self.pos, dice, self.rules)[0].is_pass:
+                if not moves:
+                    self.pending = (column, text, lineno)
+                    return
+                raise GameRecordError(f"{where}: illegal pass {moves!r}: a play exists (line {lineno})")
+            nardy_text = "-"
+        else:
+            try:
+                nardy_text = translate_play(moves, self.numbering)
+            except GameRecordError as exc:
+                raise GameRecordError(f"{where}: {exc} (line {lineno})") from None
+        try:
+            play = match_play(text=nardy_text, position=self.pos, dice=dice, rules=self.rules)
+        except NardyError as exc:
+            message = str(exc).replace(repr(nardy_text), repr(moves))
+            raise GameRecordError(f"{where}: {message} (line {lineno})") from None
+        self.plies.append(Ply(self.turn_number, self.pos, dice, play))
+        if self.pos.turn == BLACK:
+            self.turn_number += 1
+        self.pos = play.result
+
+    def wins(self, column: int, text: str, lineno: int) -> None:
+        m = _WINS_RE.match(text)
+        if not m:
+            raise GameRecordError(f"{self.where(column)}: bad entry {text!r}: expected 'Wins N points' "
+                                  f"(line {lineno})")
+        if not self.sides:
+            self.sides = {0: self.start.turn, 1: other_side(self.start.turn)}
+        points, side = float(m.group(1)), self.sides[column]
+        if self.pending is not None and self.pending[0] == column:
+            raise GameRecordError(f"{self.where(column)} {self.pending[1]!r}: missing play "
+                                  f"(line {self.pending[2]})")
+        self.pending = None
+        result = outcome(self.pos, self.rules)
+        if result is None:
+            allowed = sorted(set(self.rules.points.as_tuple()))
+            if points not in allowed:
+                raise GameRecordError(f"{self.where(column)}: {text!r} before the end is a resignation, which gives "
+                                      f"the points of a win class ({', '.join(map(format_points, allowed))}) "
+                                      f"(line {lineno})")
+            self.resigned = Resignation(other_side(side), points)
+            self.ended = f"{SIDE_NAMES[other_side(side)]} resigned"
+            return
+        if result.winner != side or class_points(self.rules, result.kind) != points:
+            actual = str(result) if result.winner is None else (
+                f"{result} = {format_points(class_points(self.rules, result.kind))} points "
+                f"under {self.rules.preset} rules")
+            raise GameRecordError(f"game {self.number}: {self.names[column]} {text!r} does not match the replay: "
+                                  f"{actual} (line {lineno})")
+        self.ended = str(result)
+
+    def record(self) -> GameRecord:
+        """The game as a `GameRecord` (the tags' rules and start, the replayed plies and result)."""
+        self.begin()
+        if self.pending is not None:
+            raise GameRecordError(f"{self.where(self.pending[0])} {self.pending[1]!r}: missing play "
+                                  f"(line {self.pending[2]})")
+        white = self.white_column
+        extra = [(k, v) for k, v in self.tags.items() if k not in ("Date", "Rules", "HeadRule", "BlockCheck",
+                                                                     "LastRoll", "Points", "Position")]
+        if self.resigned is not None:
+            extra.append(("Resigned", str(self.resigned)))
+        record = GameRecord(self.names[white], self.names[1 - white], self.tags.get("Date", "?"), self.rules,
+                            self.start, tuple(self.plies), outcome(self.pos, self.rules), tuple(extra), self.comment)
+        try:
+            resignation(record)
+        except NardyError as exc:
+            raise GameRecordError(f"game {self.number}: {exc}") from None
+        return record
+
+    @property
+    def white_column(self) -> int:
+        """The column of the game's White: the first mover's column holds the side to move at the start."""
+        self.begin()
+        sides = self.sides or {0: self.start.turn, 1: other_side(self.start.turn)}
+        return next(c for c, s in sides.items() if s == WHITE)
+
+
+def _comment_text(lines: list[tuple[int, str]], i: int) -> tuple[str, int]:
+    """The text of the `;` comment starting at line index `i` (a `{...}` may go on over `;` lines); next index."""
+    text = lines[i][1].strip()[1:].strip()
+    if not text.startswith("{"):
+        return text, i + 1
+    parts = [text[1:]]
+    while "}" not in parts[-1]:
+        i += 1
+        if i >= len(lines) or not lines[i][1].strip().startswith((";", "#")):
+            raise GameRecordError(f"line {lines[i - 1][0]}: comment '{{' is never closed")
+        parts.append(lines[i][1].strip()[1:].strip())
+    parts[-1] = parts[-1][:parts[-1].index("}")]
+    return " ".join(p.strip() for p in parts if p.strip()), i + 1
+
+
+def parse_mat(text: str, *, numbering: str = DEFAULT_NUMBERING) -> MatchRecord:
+    """Read a transcript and replay every game; raises `GameRecordError`/`MatchRecordError` naming game, turn, token."""
+    length, games, tags = _parse(text, numbering)
+    return MatchRecord(length, tuple(games), tags)
+
+
+def _parse(text: str, numbering: str) -> tuple[int, list[GameRecord], tuple[tuple[str, str], ...]]:
+    """The match length, the games (with all their own tags) and the header tags of a transcript."""
+    _check_numbering(numbering)
+    lines = list(enumerate(text.splitlines(), 1))
+    tags: dict[str, str] = {}
+    length = None
+    i = 0
+    while i < len(lines) and length is None:
+        lineno, raw = lines[i]
+        line = raw.strip().lstrip("\ufeff")
+        i += 1
+        if not line:
+            continue
+        if line[0] in ";#":
+            m = _TAG_RE.match(line[1:].strip())
+            if m:
+                if m.group(1) in tags:
+                    raise GameRecordError(f"line {lineno}: tag {m.group(1)!r} given twice")
+                tags[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+            continue
+        m = _MATCH_RE.match(line)
+        if not m:
+            raise GameRecordError(f"line {lineno}: expected 'N point match' (0 for a money session), found {line!r}")
+        length = int(m.group(1))
+    if length is None:
+        raise GameRecordError("not a .mat transcript: no 'N point match' line")
+    scorer = Scorer(length)
+    games: list[GameRecord] = []
+    while i < len(lines):
+        lineno, raw = lines[i]
+        if not raw.strip():
+            i += 1
+            continue
+        m = _GAME_RE.match(raw)
+        if not m or int(m.group(1)) != len(games) + 1:
+            raise GameRecordError(f"line {lineno}: expected 'Game {len(games) + 1}', found {raw.strip()!r}")
+        i = _read_game(lines, i + 1, len(games) + 1, numbering, scorer, games)
+    if not games:
+        raise GameRecordError("the transcript holds no game: expected 'Game 1'")
+    return length, games, tuple(tags.items())
+
+
+def _read_game(lines: list[tuple[int, str]], i: int, number: int, numbering: str, scorer: Scorer,
+               games: list[GameRecord]) -> int:
+    """Read game `number` from line index `i`, check its score and append it; the index after it."""
+    while i < len(lines) and not lines[i][1].strip():
+        i += 1
+    if i >= len(lines) or _GAME_RE.match(lines[i][1]):
+        raise GameRecordError(f"game {number}: expected the players and their scores, e.g. 'Anna : 0    Boris : 0'")
+    lineno, players = lines[i]
+    m = _PLAYERS_RE.match(players)
+    if not m:
+        raise GameRecordError(f"game {number}: expected the players and their scores, e.g. 'Anna : 0    Boris : 0', "
+                              f"found {players.strip()!r} (line {lineno})")
+    reader = _GameReader(number, (m.group(1), m.group(3)), numbering)
+    i += 1
+    while i < len(lines) and not _GAME_RE.match(lines[i][1]):
+        n, raw = lines[i]
+        stripped = raw.strip()
+        if not stripped:
+            i += 1
+        elif stripped[0] in ";#":
+            tag = _TAG_RE.match(stripped[1:].strip())
+            if tag:
+                reader.tag(tag.group(1), tag.group(2).replace('\\"', '"').replace("\\\\", "\\"), n)
+                i += 1
+            else:
+                note, i = _comment_text(lines, i)
+                if note:
+                    reader.note(note)
+        else:
+            reader.line(raw, n)
+            i += 1
+    record = reader.record()
+    scores = (float(m.group(2)), float(m.group(4)))
+    white = reader.white_column
+    scorer.add(number, record, (scores[white], scores[1 - white]), f"score line {players.strip()!r} (line {lineno})")
+    games.append(record)
+    return i
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _game_tags(record: GameRecord) -> list[tuple[str, str]]:
+    """The tags a transcript writes for a game: all but what its own lines say, and the defaults."""
+    skip = {("Date", "?"), ("Rules", "federation")}
+    return [(k, v) for k, v in header_tags(record) if k not in OWN_TAGS and (k, v) not in skip]
+
+
+def _wins_line(column: int, text: str) -> str:
+    return (" " * (RIGHT_COLUMN + 1) if column else " " * 6) + text
+
+
+def _format_game(record: GameRecord, number: int, names: tuple[str, str], scores: tuple[float, float],
+                 numbering: str, last: bool) -> list[str]:
+    """The lines of one game: header, tags, comments, turns and its end."""
+    left = f"{names[0]} : {format_points(scores[0])}"
+    lines = [f" Game {number}", f" {left:<31}{names[1]} : {format_points(scores[1])}"]
+    lines += [f'; [{k} "{_escape(v)}"]' for k, v in _game_tags(record)]
+    if record.comment:
+        lines.append(f"; {{{record.comment}}}")
+    white = 0 if names[0] == record.white else 1
+    column = {WHITE: white, BLACK: 1 - white}
+    turn = 0
+    open_line: list[str] | None = None   # [number, left entry] of a turn whose right entry may follow
+    after_left = False                   # the last ply was a left entry of the current turn
+    for ply in record.plies:
+        entry = f"{ply.dice.high}{ply.dice.low}: {format_mat_play(ply.play, numbering)}".rstrip()
+        if column[ply.side] == 0:
+            if open_line is not None:
+                lines.append(f"{open_line[0]} {open_line[1]}".rstrip())
+            turn += 1
+            open_line, after_left = [f"{turn:3d})", entry], True
+        else:
+            if open_line is not None:
+                lines.append(f"{open_line[0]} {open_line[1]:<{RIGHT_COLUMN - 6}} {entry}")
+            elif after_left:
+                lines.append(" " * RIGHT_COLUMN + entry)
+            else:
+                turn += 1
+                lines.append(f"{turn:3d}) {'':<{RIGHT_COLUMN - 6}} {entry}")
+            open_line, after_left = None, False
+        if ply.comment:
+            if open_line is not None:
+                lines.append(f"{open_line[0]} {open_line[1]}".rstrip())
+                open_line = None
+            lines.append(f"; {{{ply.comment}}}")
+    if open_line is not None:
+        lines.append(f"{open_line[0]} {open_line[1]}".rstrip())
+    res, resigned = record.result, resignation(record)
+    if res is not None and res.winner is None:
+        lines.append(_wins_line(0, "Draw"))
+    elif is_finished(record):
+        winner = res.winner if res is not None else other_side(resigned.side)
+        points = max(game_points(record))
+        plural = "" if points == 1 else "s"
+        lines.append(_wins_line(column[winner], f"Wins {format_points(points)} point{plural}"
+                                + (" and the match" if last else "")))
+    return lines + [""]
+
+
+def format_mat(record: GameRecord | MatchRecord, *, numbering: str = DEFAULT_NUMBERING) -> str:
+    """A transcript of a match, or of one game as a money session (`0 point match`), that `parse_mat` reads back."""
+    _check_numbering(numbering)
+    if isinstance(record, GameRecord):  # its own tags, all of them (a match numbers its games itself)
+        MatchRecord(0, (record,))
+        return "\n".join([" 0 point match", ""] + _format_game(record, 1, (record.white, record.black), (0, 0),
+                                                               numbering, False))
+    match = record
+    lines = [f'; [{k} "{_escape(v)}"]' for k, v in match.tags]
+    lines += ([""] if lines else []) + [f" {match.length} point match", ""]
+    names, standings, over = match.players, match.standings(), match.is_over
+    for index, game in enumerate(match.games):
+        lines += _format_game(game, index + 1, names, standings[index], numbering,
+                              over and index == len(match.games) - 1)
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- files of either kind
+
+
+def is_mat_text(text: str) -> bool:
+    """True when the text is a transcript: its first line that is not blank or a `;`/`#` comment is `N point match`."""
+    for line in text.splitlines():
+        stripped = line.strip().lstrip("\ufeff")
+        if stripped and stripped[0] not in ";#":
+            return bool(_MATCH_RE.match(stripped))
+    return False
+
+
+def parse_games(text: str, *, numbering: str = DEFAULT_NUMBERING) -> GameRecord | MatchRecord:
+    """A transcript or a nardy record (one game or a match), told apart by its content.
+
+    A transcript of one money game (`0 point match`) is that game's `GameRecord`.
+    """
+    if not is_mat_text(text):
+        return parse_record(text)
+    length, games, tags = _parse(text, numbering)
+    return games[0] if length == 0 and len(games) == 1 and not tags else MatchRecord(length, tuple(games), tags)
+
+
+def read_games(path: str | Path, *, numbering: str = DEFAULT_NUMBERING) -> GameRecord | MatchRecord:
+    """Read a `.mat` transcript or a nardy record file (one game or a match); errors name the file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise GameRecordError(f"cannot read game record {str(p)!r}: {exc.strerror}") from None
+    try:
+        if p.suffix.lower() == ".mat" and not is_mat_text(text):
+            raise GameRecordError("not a .mat transcript: no 'N point match' line")
+        return parse_games(text, numbering=numbering)
+    except GameRecordError as exc:
+        raise type(exc)(f"{p.name}: {exc}") from None
+
+
+def format_of(path: str | Path) -> str:
+    """`mat` for a `.mat` file name, `nardy` for any other."""
+    return "mat" if Path(path).suffix.lower() == ".mat" else "nardy"
+
+
+def format_games(record: GameRecord | MatchRecord, fmt: str, *, numbering: str = DEFAULT_NUMBERING) -> str:
+    """The record as a transcript (`mat`) or as nardy's record text (`nardy`)."""
+    if fmt not in FORMATS:
+        raise GameRecordError(f"unknown record format {fmt!r}: choose one of {', '.join(FORMATS)}")
+    return format_mat(record, numbering=numbering) if fmt == "mat" else format_record(record)
+
+
+def write_text(path: str | Path, text: str) -> Path:
+    """Write a text file whole or not at all: into a temporary file beside it, renamed into place."""
+    final = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{final.name}-", suffix=".tmp", dir=final.parent)
+    except OSError as exc:
+        raise OutputError(f"cannot write {str(final)!r}: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, final)
+    except BaseException as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise OutputError(f"cannot write {str(final)!r}: {exc.strerror}") from None
+        raise
+    return final
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def convert(source: str | Path, target: str | Path, *, to: str | None = None,
+            numbering: str = DEFAULT_NUMBERING) -> GameRecord | MatchRecord:
+    """Read `source` (a transcript or a nardy record) and write it to `target` as `to` (default: by its name)."""
+    record = read_games(source, numbering=numbering)
+    write_text(target, format_games(record, to or format_of(target), numbering=numbering))
+    return record
+
+
+__all__ = ["NUMBERINGS", "DEFAULT_NUMBERING", "parse_mat", "format_mat", "read_games", "parse_games",
+           "format_games", "write_text", "convert", "is_mat_text", "format_of", "translate_play",
+           "format_mat_play", "mat_point", "nardy_point"]
