@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import GameRecordError, MatchRecordError, NardyError
+from .errors import ArgumentError, GameRecordError, MatchRecordError, NardyError
 from .position import BLACK, SIDE_NAMES, WHITE
 from .records import GameRecord, _escape, _split_header, format_game, parse_game
 from .rules import OUTCOME_CLASSES, Rules
@@ -365,18 +365,18 @@ def read_record(path: str | Path) -> GameRecord | MatchRecord:
 
 
 def select_game(record: GameRecord | MatchRecord, number: int | None = None) -> GameRecord:
-    """Game `number` (1-based) of a match, or the one game of a record; raises `MatchRecordError` otherwise."""
+    """Game `number` (1-based) of a match, or the one game of a record; raises `ArgumentError` otherwise."""
     if isinstance(record, GameRecord):
         if number not in (None, 1):
-            raise MatchRecordError(f"game {number}: the record holds one game")
+            raise ArgumentError(f"{{number}} {number}: the record holds one game")
         return record
     if number is None:
         if len(record.games) == 1:
             return record.games[0]
-        raise MatchRecordError(f"the record holds a match of {len(record.games)} games: choose one of 1-"
-                               f"{len(record.games)}")
+        raise ArgumentError(f"the record holds a match of {len(record.games)} games: choose one with "
+                            f"{{number}} 1-{len(record.games)}")
     if not 1 <= number <= len(record.games):
-        raise MatchRecordError(f"game {number}: the match has games 1-{len(record.games)}")
+        raise ArgumentError(f"{{number}} {number}: the match has games 1-{len(record.games)}")
     return record.games[number - 1]
 
 

@@ -11,7 +11,7 @@ import click
 
 from ..errors import NardyError
 from ..render import frame_text, to_json
-from .common import POSITION, BadInput, format_option, handle_errors, rules_options
+from .common import POSITION, BadInput, format_option, handle_errors, mat_numbering_option, rules_options
 
 
 @click.command("play", epilog="""\b
@@ -20,6 +20,7 @@ Examples:
   nardy play lookahead:heuristic heuristic --games 10 --output games/ladder --seed 7
   nardy play heuristic heuristic --position "W:1x10,12x3,19x2 B:1x9,5x3,10x3 w"
   nardy play nardy_cli.evaluators:estimate_player racer --format json
+  nardy play heuristic racer --games 20 --output games/session --format mat
 """)
 @click.argument("white", metavar="A")
 @click.argument("black", metavar="B")
@@ -29,15 +30,19 @@ Examples:
 @click.option("--seed", type=int, default=None, help="Dice seed (default: the rollouts' fixed seed).")
 @click.option("--date", "date_text", default=None, metavar="YYYY.MM.DD", help="Date tag (default: today).")
 @click.option("--output", "-o", default=None, metavar="DIR",
-              help="Write game-001.txt, ... and summary.csv/summary.json into DIR.")
+              help="Write game-001.txt, ... (with --format mat: games.mat) and summary.csv/summary.json into DIR.")
 @rules_options
-@format_option
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "mat"]), default="table",
+              show_default=True, help="Output format; json is one object per line; mat writes the games as one "
+                                      ".mat transcript (a money session).")
+@mat_numbering_option
 @handle_errors
-def play_command(white, black, games, position, seed, date_text, output, rules, fmt) -> None:
+def play_command(white, black, games, position, seed, date_text, output, rules, fmt, mat_numbering) -> None:
     """Play games between policies A (White) and B (Black) and write them as game records.
 
     A and B are any policy names `nardy policies` lists, plugins or module:attribute.
     One game without --output prints its record; otherwise a per-game summary.
+    With --format mat the games are one .mat transcript: printed, or games.mat in DIR.
     """
     from ..report_folder import commit_output, prepare_output
     from ..rollout import DEFAULT_SEED
@@ -49,10 +54,17 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
                         seed=DEFAULT_SEED if seed is None else seed, date=day)
     from ..records import format_game
     frame = played.frame()
+    transcript = None
+    if fmt == "mat":
+        from ..mat import format_mat
+        from ..match_records import MatchRecord
+        transcript = format_mat(MatchRecord(0, played.records), numbering=mat_numbering)
     if output is not None:
         tmp, final = prepare_output(output)
         try:
-            for i, record in enumerate(played.records, 1):
+            if transcript is not None:
+                (tmp / "games.mat").write_text(transcript)
+            for i, record in enumerate(played.records if transcript is None else (), 1):
                 (tmp / f"game-{i:03d}.txt").write_text(format_game(record))
             frame.to_csv(tmp / "summary.csv", index=False)
             (tmp / "summary.json").write_text(json.dumps(played.summary(), indent=1) + "\n")
@@ -65,6 +77,8 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
             click.echo(to_json({**row, "record": format_game(record)}))
     elif fmt == "csv":
         click.echo(frame_text(frame, "csv"))
+    elif transcript is not None and output is None:
+        click.echo(transcript, nl=False)
     elif games == 1 and output is None:
         click.echo(format_game(played.records[0]), nl=False)
     else:
@@ -83,8 +97,12 @@ Examples:
   nardy review game.txt --rollout 1296 --output reports/review --html
   nardy review game.txt --thresholds 0.03,0.06,0.12 --format csv
   nardy play heuristic racer | nardy review -
+  nardy review match.mat --game 3
 """)
 @click.argument("game", metavar="GAME")
+@click.option("--game", "number", type=click.IntRange(1, None), default=None, metavar="K",
+              help="With a match (a .mat transcript or a match record): the game to review.")
+@mat_numbering_option
 @click.option("--side", type=click.Choice(["white", "black", "both"]), default="both", show_default=True,
               help="Whose decisions to score.")
 @click.option("--evaluator", default=None, metavar="NAME",
@@ -107,10 +125,14 @@ Examples:
 @click.option("--html", is_flag=True, help="With --output: also a self-contained report.html.")
 @format_option
 @handle_errors
-def review_command(game, side, evaluator, width, rollout_games, rollout_policy, thresholds, top, seed, workers,
-                   output, html, fmt) -> None:
-    """Review GAME (a game record file, - for stdin): equity lost by every decision, marks, luck, totals."""
-    from ..records import parse_game, read_game
+def review_command(game, number, mat_numbering, side, evaluator, width, rollout_games, rollout_policy, thresholds,
+                   top, seed, workers, output, html, fmt) -> None:
+    """Review GAME (a game record file, - for stdin): equity lost by every decision, marks, luck, totals.
+
+    GAME may be a nardy record or a .mat transcript; a match's game is chosen with --game.
+    """
+    from ..mat import parse_games, read_games
+    from ..match_records import select_game
     from ..report_folder import ensure_writable
     from ..review import DEFAULT_EVALUATOR, parse_thresholds, review_game
     evaluator = evaluator or DEFAULT_EVALUATOR
@@ -124,7 +146,9 @@ def review_command(game, side, evaluator, width, rollout_games, rollout_policy, 
     except NardyError as exc:
         raise BadInput(f"--evaluator: {exc}") from None
     ensure_writable(output)
-    record = parse_game(sys.stdin.read()) if game == "-" else read_game(game)
+    loaded = (parse_games(sys.stdin.read(), numbering=mat_numbering) if game == "-"
+              else read_games(game, numbering=mat_numbering))
+    record = select_game(loaded, number)
     sides = ("w", "b") if side == "both" else (side[0],)
     review = review_game(record, evaluator, sides=sides, thresholds=marks, width=width,
                          rollout_games=rollout_games, rollout_policy=rollout_policy, seed=seed, workers=workers)
