@@ -283,9 +283,9 @@ class _GameReader:
             self.ended = f"{SIDE_NAMES[other_side(side)]} resigned"
             return
         if result.winner != side or class_points(self.rules, result.kind) != points:
+            won = class_points(self.rules, result.kind)
             actual = str(result) if result.winner is None else (
-                f"{result} = {format_points(class_points(self.rules, result.kind))} points "
-                f"under {self.rules.preset} rules")
+                f"{result}, {format_points(won)} point{'' if won == 1 else 's'} under {self.rules.preset} rules")
             raise GameRecordError(f"game {self.number}: {self.names[column]} {text!r} does not match the replay: "
                                   f"{actual} (line {lineno})")
         self.ended = str(result)
@@ -414,7 +414,16 @@ def _read_game(lines: list[tuple[int, str]], i: int, number: int, numbering: str
     record = reader.record()
     scores = (float(m.group(2)), float(m.group(4)))
     white = reader.white_column
-    scorer.add(number, record, (scores[white], scores[1 - white]), f"score line {players.strip()!r} (line {lineno})")
+    try:
+        expected = scorer.expected(record)
+    except ValueError:  # a third player: `add` says so
+        expected = None
+    if expected is not None and (scores[white], scores[1 - white]) != expected:
+        want = (expected[0], expected[1]) if white == 0 else (expected[1], expected[0])
+        raise MatchRecordError(f"game {number}: score line {' '.join(players.split())!r} (line {lineno}) does not "
+                               f"follow from the games before: expected '{reader.names[0]} : {format_points(want[0])}"
+                               f"   {reader.names[1]} : {format_points(want[1])}'")
+    scorer.add(number, record)
     games.append(record)
     return i
 

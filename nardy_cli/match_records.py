@@ -134,6 +134,13 @@ class Scorer:
             return (0, 1)
         return self.players.index(record.white), self.players.index(record.black)
 
+    def expected(self, record: GameRecord) -> tuple[float, float]:
+        """(White's, Black's) points before `record`, the next game: what its Score must say."""
+        if self.players is None:
+            return (0.0, 0.0)
+        w, b = self.seats(record)
+        return (self.points[w], self.points[b])
+
     def add(self, number: int, record: GameRecord, stated: tuple[float, float] | None = None,
             source: str | None = None) -> None:
         """Check game `number` (1-based) against the games before it and add its points.
@@ -158,7 +165,7 @@ class Scorer:
         if "Match" in dict(record.tags):
             raise MatchRecordError(f"{where}: the Match tag belongs in the match's header, before game 1")
         w, b = self.seats(record)
-        expected = (self.points[w], self.points[b])
+        expected = self.expected(record)
         if stated is not None and stated != expected:
             source = source or f"Score tag {format_score(*stated)!r}"
             raise MatchRecordError(f"{where}: {source} does not follow from the games "
