@@ -92,7 +92,7 @@ def test_head_1_numbering_reads_nardys_own_point_numbers():
     assert "23/off" not in head1 and "  1) 21: 23/0 24/0" in head1
     assert parse_mat(head1, numbering="head-1") == parse_mat(TRANSCRIPT)
     written = format_mat(parse_mat(TRANSCRIPT), numbering="head-1")
-    assert "  1) 21: 23/0 24/0                31: 22/0 23/24\n" in written and "64: 7/17\n" in written
+    assert "  1) 21: 23/0 24/0               31: 22/0 23/24\n" in written and "64: 7/17\n" in written
     assert parse_mat(written, numbering="head-1") == parse_mat(TRANSCRIPT)
 
 
