@@ -20,7 +20,7 @@ from .position import BLACK, SIDE_NAMES, WHITE
 from .records import GameRecord, _escape, _split_header, format_game, parse_game
 from .rules import OUTCOME_CLASSES, Rules
 
-DRAW_POINTS = 0.5  # a draw (R8) gives each player half a point: the federation's regulation (rules decision 19)
+DRAW_POINTS = 0.5  # a draw (R8) gives each player half a point: the federation's regulation (docs/rules-decisions.md)
 MATCH_TAGS = ("Game", "Score")  # a game's tags that the match numbers and scores itself
 
 _GAME_LINE_RE = re.compile(r'^\s*\[\s*Game\s+"', re.I)
