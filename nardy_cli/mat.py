@@ -14,23 +14,19 @@ its own tags as `; [Name "value"]` lines and comments as `; {text}` lines.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
-from pathlib import Path
 
 from .dice import Dice, parse_dice
 from .engine import legal_plays, outcome
-from .errors import GameRecordError, MatchRecordError, NardyError, OutputError
-from .match_records import (MatchRecord, Resignation, Scorer, class_points, format_points, format_record,
-                            game_points, is_finished, parse_record, resignation)
+from .errors import GameRecordError, MatchRecordError, NardyError
+from .match_records import (MatchRecord, Resignation, Scorer, class_points, format_points, game_points,
+                            is_finished, resignation)
 from .play import OFF, Play
 from .position import BLACK, SIDE_NAMES, START, WHITE, Position, other_side, parse_position
 from .records import GameRecord, Ply, _escape, _rules_from_tags, format_moves, header_tags, match_play
 
 NUMBERINGS = ("head-24", "head-1")
 DEFAULT_NUMBERING = "head-24"
-FORMATS = ("mat", "nardy")
 RIGHT_COLUMN = 33  # where the right player's entries start in a written transcript
 SPLIT_COLUMN = 16  # a lone entry starting at this column or later is the right player's
 OWN_TAGS = ("White", "Black", "Result", "Resigned", "Score", "Match")  # the transcript writes these itself
@@ -146,6 +142,17 @@ class _GameReader:
             text += f" ({self.names[column]}, {SIDE_NAMES[self.sides[column]]})"
         return text
 
+    def missing(self) -> GameRecordError:
+        """The error of a roll left without a play."""
+        column, text, lineno = self.pending
+        return GameRecordError(f"{self.where(column)} {text!r}: missing play (line {lineno})")
+
+    def seats(self) -> dict[int, str]:
+        """Each column's side; before any roll the left column has the side to move at the start."""
+        if not self.sides:
+            self.sides = {0: self.start.turn, 1: other_side(self.start.turn)}
+        return self.sides
+
     def tag(self, name: str, value: str, lineno: int) -> None:
         if self.rules is not None:
             raise GameRecordError(f"{self.where()}: tag {name!r} after the first turn (line {lineno})")
@@ -218,8 +225,7 @@ class _GameReader:
 
     def roll(self, column: int, text: str, lineno: int, numbered: bool) -> None:
         if self.pending is not None:
-            raise GameRecordError(f"{self.where(self.pending[0])} {self.pending[1]!r}: missing play "
-                                  f"(line {self.pending[2]})")
+            raise self.missing()
         if not self.sides:
             self.sides = {column: self.start.turn, 1 - column: other_side(self.start.turn)}
         side = self.pos.turn
@@ -265,12 +271,9 @@ class _GameReader:
         if not m:
             raise GameRecordError(f"{self.where(column)}: bad entry {text!r}: expected 'Wins N points' "
                                   f"(line {lineno})")
-        if not self.sides:
-            self.sides = {0: self.start.turn, 1: other_side(self.start.turn)}
-        points, side = float(m.group(1)), self.sides[column]
+        points, side = float(m.group(1)), self.seats()[column]
         if self.pending is not None and self.pending[0] == column:
-            raise GameRecordError(f"{self.where(column)} {self.pending[1]!r}: missing play "
-                                  f"(line {self.pending[2]})")
+            raise self.missing()
         self.pending = None
         result = outcome(self.pos, self.rules)
         if result is None:
@@ -294,27 +297,20 @@ class _GameReader:
         """The game as a `GameRecord` (the tags' rules and start, the replayed plies and result)."""
         self.begin()
         if self.pending is not None:
-            raise GameRecordError(f"{self.where(self.pending[0])} {self.pending[1]!r}: missing play "
-                                  f"(line {self.pending[2]})")
+            raise self.missing()
         white = self.white_column
         extra = [(k, v) for k, v in self.tags.items() if k not in ("Date", "Rules", "HeadRule", "BlockCheck",
                                                                      "LastRoll", "Points", "Position")]
         if self.resigned is not None:
             extra.append(("Resigned", str(self.resigned)))
-        record = GameRecord(self.names[white], self.names[1 - white], self.tags.get("Date", "?"), self.rules,
-                            self.start, tuple(self.plies), outcome(self.pos, self.rules), tuple(extra), self.comment)
-        try:
-            resignation(record)
-        except NardyError as exc:
-            raise GameRecordError(f"game {self.number}: {exc}") from None
-        return record
+        return GameRecord(self.names[white], self.names[1 - white], self.tags.get("Date", "?"), self.rules,
+                          self.start, tuple(self.plies), outcome(self.pos, self.rules), tuple(extra), self.comment)
 
     @property
     def white_column(self) -> int:
         """The column of the game's White: the first mover's column holds the side to move at the start."""
         self.begin()
-        sides = self.sides or {0: self.start.turn, 1: other_side(self.start.turn)}
-        return next(c for c, s in sides.items() if s == WHITE)
+        return next(c for c, s in self.seats().items() if s == WHITE)
 
 
 def _comment_text(lines: list[tuple[int, str]], i: int) -> tuple[str, int]:
@@ -506,9 +502,6 @@ def format_mat(record: GameRecord | MatchRecord, *, numbering: str = DEFAULT_NUM
     return "\n".join(lines)
 
 
-# ---------------------------------------------------------------- files of either kind
-
-
 def is_mat_text(text: str) -> bool:
     """True when the text is a transcript: its first line that is not blank or a `;`/`#` comment is `N point match`."""
     for line in text.splitlines():
@@ -518,78 +511,11 @@ def is_mat_text(text: str) -> bool:
     return False
 
 
-def parse_games(text: str, *, numbering: str = DEFAULT_NUMBERING) -> GameRecord | MatchRecord:
-    """A transcript or a nardy record (one game or a match), told apart by its content.
-
-    A transcript of one money game (`0 point match`) is that game's `GameRecord`.
-    """
-    if not is_mat_text(text):
-        return parse_record(text)
+def parse_mat_games(text: str, *, numbering: str = DEFAULT_NUMBERING) -> GameRecord | MatchRecord:
+    """A transcript as a `MatchRecord`, or, for one money game (`0 point match`, no tags), that game's record."""
     length, games, tags = _parse(text, numbering)
     return games[0] if length == 0 and len(games) == 1 and not tags else MatchRecord(length, tuple(games), tags)
 
 
-def read_games(path: str | Path, *, numbering: str = DEFAULT_NUMBERING) -> GameRecord | MatchRecord:
-    """Read a `.mat` transcript or a nardy record file (one game or a match); errors name the file."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise GameRecordError(f"cannot read game record {str(p)!r}: {exc.strerror}") from None
-    try:
-        if p.suffix.lower() == ".mat" and not is_mat_text(text):
-            raise GameRecordError("not a .mat transcript: no 'N point match' line")
-        return parse_games(text, numbering=numbering)
-    except GameRecordError as exc:
-        raise type(exc)(f"{p.name}: {exc}") from None
-
-
-def format_of(path: str | Path) -> str:
-    """`mat` for a `.mat` file name, `nardy` for any other."""
-    return "mat" if Path(path).suffix.lower() == ".mat" else "nardy"
-
-
-def format_games(record: GameRecord | MatchRecord, fmt: str, *, numbering: str = DEFAULT_NUMBERING) -> str:
-    """The record as a transcript (`mat`) or as nardy's record text (`nardy`)."""
-    if fmt not in FORMATS:
-        raise GameRecordError(f"unknown record format {fmt!r}: choose one of {', '.join(FORMATS)}")
-    return format_mat(record, numbering=numbering) if fmt == "mat" else format_record(record)
-
-
-def write_text(path: str | Path, text: str) -> Path:
-    """Write a text file whole or not at all: into a temporary file beside it, renamed into place."""
-    final = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{final.name}-", suffix=".tmp", dir=final.parent)
-    except OSError as exc:
-        raise OutputError(f"cannot write {str(final)!r}: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, final)
-    except BaseException as exc:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise OutputError(f"cannot write {str(final)!r}: {exc.strerror}") from None
-        raise
-    return final
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def convert(source: str | Path, target: str | Path, *, to: str | None = None,
-            numbering: str = DEFAULT_NUMBERING) -> GameRecord | MatchRecord:
-    """Read `source` (a transcript or a nardy record) and write it to `target` as `to` (default: by its name)."""
-    record = read_games(source, numbering=numbering)
-    write_text(target, format_games(record, to or format_of(target), numbering=numbering))
-    return record
-
-
-__all__ = ["NUMBERINGS", "DEFAULT_NUMBERING", "parse_mat", "format_mat", "read_games", "parse_games",
-           "format_games", "write_text", "convert", "is_mat_text", "format_of", "translate_play",
-           "format_mat_play", "mat_point", "nardy_point"]
+__all__ = ["NUMBERINGS", "DEFAULT_NUMBERING", "parse_mat", "parse_mat_games", "format_mat", "is_mat_text",
+           "translate_play", "format_mat_play", "mat_point", "nardy_point"]

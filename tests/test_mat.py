@@ -11,8 +11,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from nardy_cli.errors import GameRecordError, OutputError
-from nardy_cli.mat import convert, format_mat, is_mat_text, parse_games, parse_mat, read_games, write_text
+from nardy_cli.mat import format_mat, is_mat_text, parse_mat
 from nardy_cli.match_records import MatchRecord, format_match, parse_match
+from nardy_cli.record_files import convert, parse_games, read_games, write_text
 from nardy_cli.records import format_game, read_game
 from nardy_cli.rules import make_rules
 from nardy_cli.selfplay import play_game, play_games

@@ -31,7 +31,8 @@ def command(source: str, target: str, to: str | None, mat_numbering: str) -> Non
     kind is read from its content. OUT is written whole or not at all (- for stdout).
     Every play is replayed and checked on the way.
     """
-    from ..mat import format_games, format_of, is_mat_text, parse_games, read_games, write_text
+    from ..mat import is_mat_text
+    from ..record_files import format_games, format_of, parse_games, read_games, write_text
     if source == "-":
         text = sys.stdin.read()
         record, kind = parse_games(text, numbering=mat_numbering), "mat" if is_mat_text(text) else "nardy"

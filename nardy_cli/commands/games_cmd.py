@@ -131,7 +131,7 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
 
     GAME may be a nardy record or a .mat transcript; a match's game is chosen with --game.
     """
-    from ..mat import parse_games, read_games
+    from ..record_files import parse_games, read_games
     from ..match_records import select_game
     from ..report_folder import ensure_writable
     from ..review import DEFAULT_EVALUATOR, parse_thresholds, review_game
