@@ -232,7 +232,8 @@ class _GameReader:
         if self.sides[column] != side:
             mover = self.names[1 - column]
             raise GameRecordError(f"{self.where(column)}: it is {mover}'s turn ({SIDE_NAMES[side]}), but "
-                                  f"{text!r} is in {self.names[column]}'s column (line {lineno})")
+                                  f"{text!r} is in {self.names[column]}'s column (a pass is the roll alone, "
+                                  f"e.g. '33:') (line {lineno})")
         if column == 0 and not numbered:
             raise GameRecordError(f"{self.where(column)}: {text!r} needs its turn number, e.g. "
                                   f"'{self.turn + 1}) {text}' (line {lineno})")

@@ -118,7 +118,7 @@ BAD = [
     ("a move in the wrong column", _bad("  2) 21: 2/0 1/0                 64",
                                         "  2)                             64"),
      "game 2, turn 2 (Boris, White): it is Anna's turn (Black), but '64: 18/12 12/8' is in Boris's column "
-     "(line 15)"),
+     "(a pass is the roll alone, e.g. '33:') (line 15)"),
     ("a wrong win", _bad("Wins 1 point", "Wins 2 points"),
      "game 1: Anna 'Wins 2 points' does not match the replay: White wins by oin, 1 point under federation rules "
      "(line 9)"),
