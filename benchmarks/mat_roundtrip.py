@@ -5,7 +5,7 @@ game ends the match), writes them as one .mat transcript and as one nardy match
 record, reads both back (every play replayed and matched) and checks that both give
 the same `MatchRecord`.  Prints the time of each step and the time to review the
 first `--review-games` games (the same `GameRecord`s, so the same work whichever
-file they came from).  Run with `python benchmarks/mat_roundtrip.py [--games 200]`.
+file they came from; each is timed twice, interleaved, as the machine's load drifts).  Run with `python benchmarks/mat_roundtrip.py [--games 200]`.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def main() -> None:
     assert format_mat(from_mat) == mat
     print("round trip: identical MatchRecord from both files, .mat text stable")
     review_game(match.games[0], args.evaluator)   # warm-up: the evaluator's kernels compiled or loaded
-    for name, source in ((".mat", from_mat), ("nardy record", from_record)):
+    for name, source in ((".mat", from_mat), ("nardy record", from_record)) * 2:   # interleaved: load drifts
         timed(f"review {args.review_games} games from the {name} ({args.evaluator})",
               lambda s=source: [review_game(g, args.evaluator) for g in s.games[:args.review_games]])
 
