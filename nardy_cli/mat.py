@@ -16,17 +16,15 @@ from __future__ import annotations
 
 import re
 
-from .dice import Dice, parse_dice
+from .dice import parse_dice
 from .engine import legal_plays, outcome
 from .errors import GameRecordError, MatchRecordError, NardyError
 from .match_records import (MatchRecord, Resignation, Scorer, class_points, format_points, game_points,
                             is_finished, resignation)
-from .play import OFF, Play
-from .position import BLACK, SIDE_NAMES, START, WHITE, Position, other_side, parse_position
-from .records import GameRecord, Ply, _escape, _rules_from_tags, format_moves, header_tags, match_play
+from .mat_points import DEFAULT_NUMBERING, NUMBERINGS, check_numbering, format_mat_play, translate_play
+from .position import BLACK, SIDE_NAMES, START, WHITE, other_side, parse_position
+from .records import GameRecord, Ply, _escape, _rules_from_tags, _unescape, header_tags, match_play
 
-NUMBERINGS = ("head-24", "head-1")
-DEFAULT_NUMBERING = "head-24"
 RIGHT_COLUMN = 33  # where the right player's entries start in a written transcript
 SPLIT_COLUMN = 16  # a lone entry starting at this column or later is the right player's
 OWN_TAGS = ("White", "Black", "Result", "Resigned", "Score", "Match")  # the transcript writes these itself
@@ -40,64 +38,6 @@ _TURN_RE = re.compile(r"^\s*(\d+)\)")
 _ENTRY_RE = re.compile(r"(?<!\S)(?:[1-6][1-6]:|(?:" + "|".join(CUBE_WORDS) + r"|wins?|resigns?|draw)\b)", re.I)
 _TAG_RE = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
 _WINS_RE = re.compile(r"^wins?\s+(\d+(?:\.\d+)?)\s+points?(?:\s+and\s+the\s+match)?$", re.I)
-_MOVE_RE = re.compile(r"^(\d+|off)((?:/(?:\d+|off))+)(\*?)(?:\((\d)\))?$", re.I)
-
-
-def _check_numbering(numbering: str) -> None:
-    if numbering not in NUMBERINGS:
-        raise GameRecordError(f"unknown .mat numbering {numbering!r}: choose one of {', '.join(NUMBERINGS)}")
-
-
-# ---------------------------------------------------------------- points and plays
-
-
-def mat_point(point: int, numbering: str = DEFAULT_NUMBERING) -> int:
-    """A point of the mover's nardy numbering (1-24, `OFF` = 25) as the transcript numbers it (off is 0)."""
-    if point == OFF:
-        return 0
-    return 25 - point if numbering == "head-24" else point
-
-
-def nardy_point(text: str, numbering: str = DEFAULT_NUMBERING) -> int | None:
-    """A transcript's point (`24`, `0`, `off`) in the mover's nardy numbering; None when out of range."""
-    if text.lower() == "off" or text == "0":
-        return OFF
-    value = int(text)
-    if not 1 <= value <= 24:
-        return None
-    return 25 - value if numbering == "head-24" else value
-
-
-def translate_play(text: str, numbering: str = DEFAULT_NUMBERING) -> str:
-    """A transcript's play (`24/13 24/18`, `3/0(2)`) as a nardy play (`1/12 1/7`); raises `NotationError`-style
-    `GameRecordError` quoting a token that is no move."""
-    out = []
-    for token in text.split():
-        m = _MOVE_RE.match(token)
-        if not m:
-            raise GameRecordError(f"bad move {token!r}: expected FROM/TO such as '24/13' or '3/0'")
-        if m.group(3):
-            raise GameRecordError(f"bad move {token!r}: long nardy has no hitting ('*')")
-        points = [nardy_point(p, numbering) for p in (m.group(1) + m.group(2)).split("/")]
-        if any(p is None for p in points) or points[0] == OFF:
-            raise GameRecordError(f"bad move {token!r}: points are 1-24 and 0 for off (long nardy has no bar)")
-        if any(b <= a for a, b in zip(points, points[1:])):
-            way = "from the head (24) down to 1 and off (0)" if numbering == "head-24" else "from 1 up to 24 and off"
-            raise GameRecordError(f"bad move {token!r}: checkers move {way}")
-        path = "/".join("off" if p == OFF else str(p) for p in points)
-        out.append(path + (f"({m.group(4)})" if m.group(4) else ""))
-    return " ".join(out)
-
-
-def format_mat_play(play: Play, numbering: str = DEFAULT_NUMBERING) -> str:
-    """A play in the transcript's numbering, each checker's whole path: `24/13 24/18`; a pass is empty."""
-    if play.is_pass:
-        return ""
-    tokens = []
-    for token in format_moves(play).split():
-        a, b = token.split("/")
-        tokens.append(f"{mat_point(int(a), numbering)}/{mat_point(OFF if b == 'off' else int(b), numbering)}")
-    return " ".join(tokens)
 
 
 # ---------------------------------------------------------------- reading
@@ -337,7 +277,7 @@ def parse_mat(text: str, *, numbering: str = DEFAULT_NUMBERING) -> MatchRecord:
 
 def _parse(text: str, numbering: str) -> tuple[int, list[GameRecord], tuple[tuple[str, str], ...]]:
     """The match length, the games (with all their own tags) and the header tags of a transcript."""
-    _check_numbering(numbering)
+    check_numbering(numbering)
     lines = list(enumerate(text.splitlines(), 1))
     tags: dict[str, str] = {}
     length = None
@@ -353,7 +293,7 @@ def _parse(text: str, numbering: str) -> tuple[int, list[GameRecord], tuple[tupl
             if m:
                 if m.group(1) in tags:
                     raise GameRecordError(f"line {lineno}: tag {m.group(1)!r} given twice")
-                tags[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+                tags[m.group(1)] = _unescape(m.group(2))
             continue
         m = _MATCH_RE.match(line)
         if not m:
@@ -399,7 +339,7 @@ def _read_game(lines: list[tuple[int, str]], i: int, number: int, numbering: str
         elif stripped[0] in ";#":
             tag = _TAG_RE.match(stripped[1:].strip())
             if tag:
-                reader.tag(tag.group(1), tag.group(2).replace('\\"', '"').replace("\\\\", "\\"), n)
+                reader.tag(tag.group(1), _unescape(tag.group(2)), n)
                 i += 1
             else:
                 note, i = _comment_text(lines, i)
@@ -488,7 +428,7 @@ def _format_game(record: GameRecord, number: int, names: tuple[str, str], scores
 
 def format_mat(record: GameRecord | MatchRecord, *, numbering: str = DEFAULT_NUMBERING) -> str:
     """A transcript of a match, or of one game as a money session (`0 point match`), that `parse_mat` reads back."""
-    _check_numbering(numbering)
+    check_numbering(numbering)
     if isinstance(record, GameRecord):  # its own tags, all of them (a match numbers its games itself)
         MatchRecord(0, (record,))
         return "\n".join([" 0 point match", ""] + _format_game(record, 1, (record.white, record.black), (0, 0),
@@ -518,5 +458,4 @@ def parse_mat_games(text: str, *, numbering: str = DEFAULT_NUMBERING) -> GameRec
     return games[0] if length == 0 and len(games) == 1 and not tags else MatchRecord(length, tuple(games), tags)
 
 
-__all__ = ["NUMBERINGS", "DEFAULT_NUMBERING", "parse_mat", "parse_mat_games", "format_mat", "is_mat_text",
-           "translate_play", "format_mat_play", "mat_point", "nardy_point"]
+__all__ = ["NUMBERINGS", "DEFAULT_NUMBERING", "parse_mat", "parse_mat_games", "format_mat", "is_mat_text"]

@@ -94,3 +94,10 @@ def test_play_writes_a_mat_transcript(tmp_path):
     assert out.exit_code == 0 and out.output.endswith(f"written to {tmp_path / 'session'}\n")
     assert sorted(p.name for p in (tmp_path / "session").iterdir()) == ["games.mat", "summary.csv", "summary.json"]
     assert (tmp_path / "session" / "games.mat").read_text() == expected
+
+
+def test_the_numbering_option_offers_the_librarys_numberings():
+    """Catches: a numbering added to the library but not to `--mat-numbering` (or another default)."""
+    from nardy_cli.commands.common import MAT_NUMBERINGS
+    from nardy_cli.mat_points import DEFAULT_NUMBERING, NUMBERINGS
+    assert MAT_NUMBERINGS == NUMBERINGS and MAT_NUMBERINGS[0] == DEFAULT_NUMBERING

@@ -15,7 +15,7 @@ LAYERS = (
     ("kernels", "kernels"),
     ("values", "errors dice rules position position_id play stats network suggest"),
     ("policies", "policies"),
-    ("engine", "engine scoring bearoff records match_records mat record_files positions_file diagram"),
+    ("engine", "engine scoring bearoff records match_records mat_points mat record_files positions_file diagram"),
     ("games layer", "games"),
     ("analyses", "rollout duel deficit estimate evaluators review selfplay training "
                  "study.analyze study.staged study.openings study.batch"),
