@@ -32,11 +32,13 @@ def test_show_id_prints_the_id_and_every_position_argument_reads_it():
 
 
 def test_a_corrupted_id_is_exit_2_and_one_line():
-    """Catches: a traceback, or an error that does not quote the ID."""
+    """Catches: a traceback, or an error that does not quote the ID; `--id -o board.png` silently drawing nothing."""
     out = CliRunner().invoke(cli, ["show", "P_+ACAA__4AAA"], prog_name="nardy")
     assert out.exit_code == 2
     assert out.output == ("Error: Invalid value for 'POSITION...': bad position ID 'P_+ACAA__4AAA': 13 characters, "
                           "expected 14 (see 'nardy show --help')\n")
+    out = CliRunner().invoke(cli, ["show", "start", "--id", "-o", "board.png"])
+    assert (out.exit_code, out.output) == (2, "Error: --id prints the position ID: it takes no -o or --format\n")
 
 
 def test_convert_mat_to_records_and_back(tmp_path, monkeypatch):

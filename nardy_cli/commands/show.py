@@ -37,6 +37,8 @@ def command(positions, numbering: str, fmt: str | None, out: str | None, show_id
     """Draw POSITION: both numberings, off and pip counts, side to move and dice."""
     items = flatten(positions)
     if show_id:
+        if out is not None or fmt is not None:
+            raise BadInput("--id prints the position ID: it takes no -o or --format")
         from ..position_id import format_position_id
         for item in items:
             click.echo(f"{item.name}: {format_position_id(item.position)}" if item.name
