@@ -171,7 +171,10 @@ class Scorer:
             raise MatchRecordError(f"{where}: {source} does not follow from the games "
                                    f"before: expected {format_score(*expected)!r} ({record.white} "
                                    f"{format_points(expected[0])}, {record.black} {format_points(expected[1])})")
-        gained = game_points(record)
+        try:
+            gained = game_points(record)
+        except MatchRecordError as exc:
+            raise MatchRecordError(f"{where}: {exc}") from None
         self.points[w] += gained[0]
         self.points[b] += gained[1]
         if self.length and max(self.points) >= self.length:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -157,7 +158,8 @@ def test_a_game_after_the_match_is_over_is_rejected():
 
 def test_resignation_gives_the_points_conceded():
     """`[Resigned "Black 2"]` ends an unfinished game: White gains 2 points. Catches: a resigned game counted
-    as unfinished (the match could not go on), a resignation of a finished game, or points no class scores."""
+    as unfinished (the match could not go on), a resignation of a finished game, or points no class scores
+    (also when the match is built from games, not read)."""
     head, third = MATCH.split('[Game "3"]')
     text = head + '[Game "3"]' + third.replace('[Score "1.5-0.5"]', '[Score "1.5-0.5"]\n[Resigned "Black 2"]').replace(
         "1. 2-1: 23/off 24/off    3-1: 22/off 23/24\n", "1. 2-1: 23/24 24/off\n")
@@ -168,6 +170,10 @@ def test_resignation_gives_the_points_conceded():
     with pytest.raises(MatchRecordError, match=r"^game 3: Resigned tag 'Black 5': a resignation gives the points "
                                                r"of a win class \(1, 2\)$"):
         parse_match(text.replace("Black 2", "Black 5"))
+    games = parse_match(text).games
+    bad = replace(games[2], tags=(("Resigned", "Black 5"),))
+    with pytest.raises(MatchRecordError, match=r"^game 3: Resigned tag 'Black 5': a resignation gives"):
+        MatchRecord(3, games[:2] + (bad,))
 
 
 def test_single_records_are_unchanged_and_either_kind_reads():
