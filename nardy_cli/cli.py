@@ -21,6 +21,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "Roll out every position of a positions FILE into one table."),
     "chart": ("nardy_cli.commands.study_cmd:chart_command",
               "Re-draw a chart from a saved results.json without re-running anything."),
+    "convert": ("nardy_cli.commands.convert_cmd:command",
+                "Convert game records between .mat match transcripts and nardy's record format (either way)."),
     "deficit": ("nardy_cli.commands.deficit_cmd:command",
                 "Static deficit of POSITION over the 36 rolls: full/partial/pass, lost pips, per face, 6x6 table."),
     "duel": ("nardy_cli.commands.policies_cmd:duel_command",

@@ -103,6 +103,14 @@ class GameRecordError(NotationError):
     """A game record that cannot be read or replayed; the message names the turn and the token."""
 
 
+class MatchRecordError(GameRecordError):
+    """A match record (or .mat transcript) whose games, players or scores do not follow; the message names the game."""
+
+
+class PositionIdError(NotationError):
+    """A position ID that cannot be decoded; the message quotes it."""
+
+
 class NetworkError(NardyError):
     """A neural-network weights file that is missing, damaged or made for other inputs; the message names it."""
 

@@ -67,6 +67,16 @@ class MatchState:
                 "draw_points": self.draw_points}
 
 
+def state_before(length: int, score_white: float, score_black: float, next_white: str = DEFAULT_NEXT_WHITE,
+                 draw_points: float = DEFAULT_DRAW_POINTS) -> MatchState:
+    """The match state before a game at this score; deciding games (both reached the length on a draw,
+    rules decision 21) are valued as a game at `length - 1/2` all, where any win decides and a draw
+    leaves them deciding."""
+    if score_white >= length and score_black >= length:
+        score_white = score_black = length - 0.5
+    return MatchState(length, (score_white, score_black), next_white, draw_points)
+
+
 def parse_score(text: str) -> tuple[float, float]:
     """`4-6` -> (4.0, 6.0): the points White and Black already have; halves (`3.5-2`) come from draws."""
     m = _SCORE_RE.match(text)

@@ -20,7 +20,7 @@ from .errors import ArgumentError, NoGamesError
 from .games import RESULTS, GameSpec, play_chunk, policy_pair
 from .games.executors import run_jobs
 from .kernels.board import DRAW, LOSE_BASE, UNFINISHED
-from .match import MatchState, match_valuation
+from .match import MatchState, match_valuation, state_before
 from .match_table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, next_colour
 from .outcomes import CLASS_NAMES, class_code, class_points
 from .policies import Policy
@@ -83,12 +83,8 @@ def game_points(result: int, rules: Rules, draw_points: float) -> tuple[float, f
 
 
 def game_state(settings: MatchSettings, score_white: float, score_black: float) -> MatchState:
-    """The match state before a game; deciding games (both reached the length on a draw) are valued as a game
-    at `length - 1/2` all, where any win decides and a draw leaves them deciding."""
-    n = settings.length
-    if score_white >= n and score_black >= n:
-        score_white = score_black = n - 0.5
-    return MatchState(n, (score_white, score_black), settings.next_white, settings.draw_points)
+    """The match state before a game of these settings (`match.state_before`)."""
+    return state_before(settings.length, score_white, score_black, settings.next_white, settings.draw_points)
 
 
 GameRunner = Callable[[Policy, Policy, MatchState, int], int]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from .errors import InvalidPositionError, NardyError, NotationError, PositionsFileError
 from .position import Position, format_position, parse_position
+from .position_id import looks_like_position_id, parse_position_id
 from .suggest import did_you_mean, name_list
 
 _NAME_RE = re.compile(r"^[a-z0-9_-]+$")
@@ -51,10 +52,17 @@ def parse_positions_text(text: str, source: str = "<text>", *, check_blocks: boo
             raise PositionsFileError(f"{source}:{lineno}: name {name!r} used twice")
         seen.add(name)
         try:
-            out.append(NamedPosition(name, parse_position(notation, check_blocks=check_blocks), comment))
+            out.append(NamedPosition(name, parse_any(notation, check_blocks=check_blocks), comment))
         except NardyError as exc:
             raise PositionsFileError(f"{source}:{lineno}: {exc}") from None
     return out
+
+
+def parse_any(text: str, *, check_blocks: bool = True) -> Position:
+    """A position in the notation (docs/rules.md §9) or as a position ID (`H__AAAA__4AAAA`)."""
+    if looks_like_position_id(text):
+        return parse_position_id(text, check_blocks=check_blocks)
+    return parse_position(text, check_blocks=check_blocks)
 
 
 def read_positions(path: str | Path, *, check_blocks: bool = True) -> list[NamedPosition]:
@@ -91,7 +99,7 @@ def check_playable(item: NamedPosition) -> NamedPosition:
 
 
 def resolve_positions(arg: str, *, check_blocks: bool = True) -> list[NamedPosition]:
-    """A POSITION argument: notation, `start`, a positions file (all of it) or `FILE:NAME`.
+    """A POSITION argument: notation, `start`, a position ID, a positions file (all of it) or `FILE:NAME`.
 
     Raises `InvalidPositionError` for a position with no checker of either side on the board.
     """
@@ -120,6 +128,8 @@ def _resolve(arg: str, check_blocks: bool) -> list[NamedPosition]:
         raise PositionsFileError(f"no position named {name!r} in {file_part!r}{hint}")
     if "/" in text or text.endswith(".txt"):
         raise PositionsFileError(f"no such positions file {text!r}{_file_hint(text)}")
+    if looks_like_position_id(text):
+        return [NamedPosition(None, parse_position_id(text, check_blocks=check_blocks))]
     if " " not in text and not text[:2].upper() in ("W:", "B:"):
         hint = did_you_mean(text, ["start"])
         if hint:

@@ -29,7 +29,7 @@ EQUITY = {"name": "equity", "loss": "equity lost", "graph": "equity for White af
           "value": "equity", "centre": 0.0, "percent": False}
 MWC = {"name": "match winning chance", "loss": "match winning chance lost",
        "graph": "White's match winning chance after the play", "value": "match winning chance",
-       "centre": 0.5, "percent": True}
+       "centre": 0.5, "percent": True, "marks": "norm. equity"}   # marks are set by normalised equity lost
 # The review frame's columns the page reads: the mover's loss, value of the play and of the best play,
 # the graphed value (White's), and the text of the best play with its resulting position.
 EQUITY_COLUMNS = {"loss": "lost", "value": "equity_played", "best_value": "equity_best", "graph": "equity_white",

@@ -197,3 +197,43 @@ def write_review(review: GameReview, output: str | Path, *, top: int = 5, html: 
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return commit_output(tmp, final)
+
+
+def write_match_review(review, output: str | Path, *, html: bool = False) -> Path:
+    """Write a match review's folder: review.json, review.csv (every ply, with its game and score),
+    summary.csv (the players' totals), match.txt and report.md; with `html`, review.html (every game,
+    a game selector, match-chance losses). All or nothing."""
+    from .match_records import format_match
+    tmp, final = prepare_output(output)
+    try:
+        (tmp / "review.json").write_text(to_json(review.to_dict()) + "\n")
+        review.frame().to_csv(tmp / "review.csv", index=False)
+        summary = review.summary()
+        summary.to_csv(tmp / "summary.csv", index=False)
+        (tmp / "match.txt").write_text(format_match(review.match))
+        m = review.match
+        lines = [f"# Match review: {m.players[0]} vs {m.players[1]}, match to {m.length}", "",
+                 f"{len(m.games)} games, final score {'-'.join(f'{s:g}' for s in m.final_score)}"
+                 f"{', won by ' + m.winner if m.winner else ''}; evaluator `{review.params['evaluator']}`. "
+                 "Every decision is judged at its game's score: equity lost is normalised (a single game won "
+                 "+1, lost -1) and `mwc_lost` is the match winning chance lost.", "",
+                 "## Totals", "", summary.to_markdown(index=False, floatfmt=".3f"), "", "## Games", ""]
+        for k, (g, score) in enumerate(zip(review.games, m.scores()), 1):
+            lines += [f"### Game {k} at {score[0]:g}-{score[1]:g} (White-Black): {g.record.white} (White) vs "
+                      f"{g.record.black} (Black), {g.record.result or 'not finished'}", "",
+                      g.summary().to_markdown(index=False, floatfmt=".3f"), ""]
+        (tmp / "report.md").write_text("\n".join(lines))
+        if html:
+            from .review_page import game_data, page_data, review_units, write_page
+            games = []
+            for k, (g, score) in enumerate(zip(review.games, m.scores()), 1):
+                units, columns = review_units(g)
+                games.append(game_data(g, title=f"Game {k}: {g.record.white} (White) vs {g.record.black} (Black)",
+                                       score=f"score before the game {score[0]:g}-{score[1]:g} (White-Black), "
+                                             f"match to {m.length}", columns=columns))
+            write_page(page_data(games, title=f"{m.players[0]} vs {m.players[1]}, match to {m.length}",
+                                 units=units), tmp / "review.html")
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return commit_output(tmp, final)

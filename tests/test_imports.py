@@ -13,9 +13,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "nardy_cli"
 # Names are relative to nardy_cli; a package name covers its modules.  Modules not listed are not checked.
 LAYERS = (
     ("kernels", "kernels"),
-    ("values", "errors dice outcomes rules match_table match position play stats network suggest"),
+    ("values", "errors dice outcomes rules match_table match position position_id play stats network suggest"),
     ("policies", "policies"),
-    ("engine", "engine scoring bearoff records positions_file diagram"),
+    ("engine", "engine scoring bearoff records match_records mat_points mat record_files positions_file diagram"),
     ("games layer", "games"),
     ("analyses", "rollout duel deficit estimate evaluators review selfplay training "
                  "study.analyze study.staged study.openings study.batch met match_play"),

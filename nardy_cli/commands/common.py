@@ -123,3 +123,14 @@ def block_validation_option(func: Callable) -> Callable:
 def flatten(groups: tuple[list[NamedPosition], ...]) -> list[NamedPosition]:
     """Positions of several POSITION arguments, in order."""
     return [p for group in groups for p in group]
+
+
+MAT_NUMBERINGS = ("head-24", "head-1")  # mat.NUMBERINGS, default first; kept here so no command loads the engine
+
+
+def mat_numbering_option(func: Callable) -> Callable:
+    """--mat-numbering head-24|head-1: how .mat transcripts number the mover's points."""
+    return click.option("--mat-numbering", type=click.Choice(MAT_NUMBERINGS), default=MAT_NUMBERINGS[0],
+                        show_default=True,
+                        help=".mat point numbering: head-24 counts from the mover's head (24) down to 1, "
+                             "0 for off; head-1 as nardy does (docs/game-records.md).")(func)

@@ -11,7 +11,7 @@ import click
 
 from ..errors import NardyError
 from ..render import frame_text, to_json
-from .common import POSITION, BadInput, format_option, handle_errors, rules_options
+from .common import POSITION, BadInput, format_option, handle_errors, mat_numbering_option, rules_options
 from .match_options import match_options
 
 
@@ -21,6 +21,9 @@ Examples:
   nardy play lookahead:heuristic heuristic --games 10 --output games/ladder --seed 7
   nardy play heuristic heuristic --position "W:1x10,12x3,19x2 B:1x9,5x3,10x3 w"
   nardy play nardy_cli.evaluators:estimate_player racer --format json
+  nardy play heuristic racer --games 20 --output games/session --format mat
+  nardy play neural heuristic --match 7                # one match to 7, printed as a match record
+  nardy play neural lookahead:neural --match 5 --games 3 --output games/matches --format mat
 """)
 @click.argument("white", metavar="A")
 @click.argument("black", metavar="B")
@@ -30,15 +33,22 @@ Examples:
 @click.option("--seed", type=int, default=None, help="Dice seed (default: the rollouts' fixed seed).")
 @click.option("--date", "date_text", default=None, metavar="YYYY.MM.DD", help="Date tag (default: today).")
 @click.option("--output", "-o", default=None, metavar="DIR",
-              help="Write game-001.txt, ... and summary.csv/summary.json into DIR.")
+              help="Write game-001.txt, ... (with --format mat: games.mat) and summary.csv/summary.json into DIR.")
 @rules_options
-@format_option
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "mat"]), default="table",
+              show_default=True, help="Output format; json is one object per line; mat writes the games as one "
+                                      ".mat transcript (a money session).")
+@mat_numbering_option
+@match_options
 @handle_errors
-def play_command(white, black, games, position, seed, date_text, output, rules, fmt) -> None:
+def play_command(white, black, games, position, seed, date_text, output, rules, fmt, mat_numbering, match) -> None:
     """Play games between policies A (White) and B (Black) and write them as game records.
 
     A and B are any policy names `nardy policies` lists, plugins or module:attribute.
     One game without --output prints its record; otherwise a per-game summary.
+    With --format mat the games are one .mat transcript: printed, or games.mat in DIR.
+    With --match N, --games whole matches to N (from 0-0, colours by lot, then --next-white), each a
+    match record (or .mat): one printed, or match-001.txt (.mat), ... in DIR.
     """
     from ..report_folder import commit_output, prepare_output
     from ..rollout import DEFAULT_SEED
@@ -46,14 +56,25 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
     if len(position) != 1:
         raise BadInput(f"--position: expected one position, got {len(position)} from the file")
     day = date_text or date_cls.today().strftime("%Y.%m.%d")
+    if match is not None:
+        _play_matches(white, black, games, position[0].position, DEFAULT_SEED if seed is None else seed, day,
+                      output, rules, fmt, mat_numbering, match)
+        return
     played = play_games(white, black, games, position=position[0].position, rules=rules,
                         seed=DEFAULT_SEED if seed is None else seed, date=day)
     from ..records import format_game
     frame = played.frame()
+    transcript = None
+    if fmt == "mat":
+        from ..mat import format_mat
+        from ..match_records import MatchRecord
+        transcript = format_mat(MatchRecord(0, played.records), numbering=mat_numbering)
     if output is not None:
         tmp, final = prepare_output(output)
         try:
-            for i, record in enumerate(played.records, 1):
+            if transcript is not None:
+                (tmp / "games.mat").write_text(transcript)
+            for i, record in enumerate(played.records if transcript is None else (), 1):
                 (tmp / f"game-{i:03d}.txt").write_text(format_game(record))
             frame.to_csv(tmp / "summary.csv", index=False)
             (tmp / "summary.json").write_text(json.dumps(played.summary(), indent=1) + "\n")
@@ -66,6 +87,8 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
             click.echo(to_json({**row, "record": format_game(record)}))
     elif fmt == "csv":
         click.echo(frame_text(frame, "csv"))
+    elif transcript is not None and output is None:
+        click.echo(transcript, nl=False)
     elif games == 1 and output is None:
         click.echo(format_game(played.records[0]), nl=False)
     else:
@@ -77,6 +100,65 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
                    + (f"; written to {output}" if output else ""))
 
 
+def _play_matches(white, black, matches, position, seed, day, output, rules, fmt, mat_numbering, match) -> None:
+    """`nardy play A B --match N`: whole matches written as match records or .mat transcripts."""
+    from ..mat import format_mat
+    from ..match_play import MatchSettings
+    from ..match_records import format_match
+    from ..policies import as_policy
+    from ..position import START
+    from ..report_folder import commit_output, prepare_output
+    if position != START:
+        raise BadInput("--match plays whole matches from the start of each game: drop --position")
+    if match.score != (0, 0):
+        raise BadInput("--match plays whole matches from 0-0: drop --score")
+    settings = MatchSettings(match.length, rules, seed, match.next_white, match.draw_points)
+    a, b = as_policy(white), as_policy(black)
+    texts, rows = [], []
+    for m in range(matches):
+        record = match_record(a, b, settings, m, day)
+        texts.append(format_mat(record, numbering=mat_numbering) if fmt == "mat" else format_match(record))
+        rows.append({"match": m + 1, "games": len(record.games), "a": record.players[0], "b": record.players[1],
+                     "score": "-".join(f"{s:g}" for s in record.final_score), "winner": record.winner})
+    import pandas as pd
+    frame = pd.DataFrame(rows)
+    if output is not None:
+        tmp, final = prepare_output(output)
+        try:
+            for m, text in enumerate(texts, 1):
+                (tmp / f"match-{m:03d}.{'mat' if fmt == 'mat' else 'txt'}").write_text(text)
+            frame.to_csv(tmp / "summary.csv", index=False)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        commit_output(tmp, final)
+    if fmt == "json":
+        for row, text in zip(rows, texts):
+            click.echo(to_json({**row, "record": text}))
+    elif fmt == "csv":
+        click.echo(frame_text(frame, "csv"))
+    elif output is None and matches == 1:
+        click.echo(texts[0], nl=False)
+    else:
+        click.echo(frame_text(frame, "table"))
+        wins = sum(1 for r in rows if r["winner"] == rows[0]["a"])
+        click.echo(f"\n{matches} matches to {match.length}, seed {seed}: {rows[0]['a']} won {wins}, "
+                   f"{rows[0]['b']} {matches - wins}" + (f"; written to {output}" if output else ""))
+
+
+def match_record(a, b, settings, index: int, day: str):
+    """Match `index` between A and B as a `MatchRecord` (players told apart by a suffix when they share a name)."""
+    from dataclasses import replace
+    from ..match_play import recorded_match
+    from ..match_records import MatchRecord
+    played, records = recorded_match(a, b, settings, index, day)
+    if a.name == b.name:      # the record knows players by name: two players with one name need two names
+        name_a, name_b = f"{a.name} (A)", f"{b.name} (B)"
+        records = [replace(r, white=name_a if g.a_white else name_b, black=name_b if g.a_white else name_a)
+                   for r, g in zip(records, played.games)]
+    return MatchRecord(settings.length, tuple(records), (("Event", f"nardy bot match, seed {settings.seed}"),))
+
+
 @click.command("review", epilog="""\b
 Examples:
   nardy review games/blunder-in-the-bear-off.txt
@@ -85,8 +167,12 @@ Examples:
   nardy review game.txt --thresholds 0.03,0.06,0.12 --format csv
   nardy play heuristic racer | nardy review -
   nardy review games/bot-game.txt --match 7 --score 4-6      # every decision judged at 4-6 to 7
+  nardy review match.mat --game 3
 """)
 @click.argument("game", metavar="GAME")
+@click.option("--game", "number", type=click.IntRange(1, None), default=None, metavar="K",
+              help="With a match (a .mat transcript or a match record): the game to review.")
+@mat_numbering_option
 @click.option("--side", type=click.Choice(["white", "black", "both"]), default="both", show_default=True,
               help="Whose decisions to score.")
 @click.option("--evaluator", default=None, metavar="NAME",
@@ -112,10 +198,14 @@ Examples:
 @match_options
 @format_option
 @handle_errors
-def review_command(game, side, evaluator, width, rollout_games, rollout_policy, thresholds, top, seed, workers,
-                   output, html, match, fmt) -> None:
-    """Review GAME (a game record file, - for stdin): equity lost by every decision, marks, luck, totals."""
-    from ..records import parse_game, read_game
+def review_command(game, number, mat_numbering, side, evaluator, width, rollout_games, rollout_policy, thresholds,
+                   top, seed, workers, output, html, match, fmt) -> None:
+    """Review GAME (a game record file, - for stdin): equity lost by every decision, marks, luck, totals.
+
+    GAME may be a nardy record or a .mat transcript; a match's game is chosen with --game.
+    """
+    from ..record_files import parse_games, read_games
+    from ..match_records import select_game
     from ..report_folder import ensure_writable
     from ..review import DEFAULT_EVALUATOR, parse_thresholds, review_game
     evaluator = evaluator or DEFAULT_EVALUATOR
@@ -129,8 +219,24 @@ def review_command(game, side, evaluator, width, rollout_games, rollout_policy, 
     except NardyError as exc:
         raise BadInput(f"--evaluator: {exc}") from None
     ensure_writable(output)
-    record = parse_game(sys.stdin.read()) if game == "-" else read_game(game)
+    loaded = (parse_games(sys.stdin.read(), numbering=mat_numbering) if game == "-"
+              else read_games(game, numbering=mat_numbering))
     sides = ("w", "b") if side == "both" else (side[0],)
+    from ..match_records import MatchRecord
+    in_match = isinstance(loaded, MatchRecord) and loaded.length > 0
+    if in_match and match is not None and match.score != (0, 0):
+        raise BadInput(f"--score: the record is a match to {loaded.length}, whose games carry their scores")
+    if in_match and number is None and len(loaded.games) > 1:
+        _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout_policy, seed, workers, output,
+                      html, match, fmt)
+        return
+    record = select_game(loaded, number)
+    if in_match:           # one game of a match: judged at its own score
+        from ..match import state_before
+        index = loaded.games.index(record)
+        options = match or (None)
+        match = state_before(loaded.length, *loaded.scores()[index],
+                             *((options.next_white, options.draw_points) if options else ()))
     if match is not None:
         from ..match import match_state
         match = match_state(match.length, match.score, record.rules, next_white=match.next_white,
@@ -157,6 +263,47 @@ def review_command(game, side, evaluator, width, rollout_games, rollout_policy, 
                    "mwc_lost is the match winning chance lost")
     click.echo("")
     click.echo(frame_text(review.frame[cols], "table", "{:+.3f}"))
+    click.echo("")
+    click.echo(frame_text(review.summary(), "table", "{:.3f}"))
+    if output is not None:
+        click.echo(f"\nreport written to {output}")
+
+
+def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout_policy, seed, workers, output, html,
+                  match, fmt) -> None:
+    """`nardy review MATCH`: every game of a match record judged at its score, and the players' totals."""
+    from ..match_review import review_match
+    from .progress import StepBar
+    options = {"next_white": match.next_white, "draw_points": match.draw_points} if match else {}
+    bar = StepBar("review (games)", True, unit="games")
+    try:
+        review = review_match(loaded, evaluator, thresholds=marks, sides=sides, width=width,
+                              rollout_games=rollout_games, rollout_policy=rollout_policy, seed=seed, workers=workers,
+                              progress=bar, **options)
+    finally:
+        bar.close()
+    if output is not None:
+        from ..review_report import write_match_review
+        write_match_review(review, output, html=html)
+    if fmt == "json":
+        click.echo(to_json(review.to_dict()))
+        return
+    if fmt == "csv":
+        click.echo(frame_text(review.frame(), "csv"))
+        return
+    m = loaded
+    a, b = m.players
+    final = "-".join(f"{s:g}" for s in m.final_score)
+    click.echo(f"match to {m.length}: {a} vs {b}, {len(m.games)} games, final score {final}"
+               f"{', won by ' + m.winner if m.winner else ''}; evaluator {review.params['evaluator']}")
+    click.echo("each game judged at its score: equity lost is normalised (a single game won +1, lost -1), "
+               "mwc_lost is the match winning chance lost")
+    for k, (g, score) in enumerate(zip(review.games, m.scores()), 1):
+        r = g.record
+        s = g.summary()
+        lost = ", ".join(f"{row['player']} {row['equity_lost']:.3f}" for _, row in s.iterrows())
+        click.echo(f"  game {k} at {score[0]:g}-{score[1]:g} (White-Black): {r.white} (White) vs {r.black} (Black), "
+                   f"{r.result or 'not finished'}; equity lost: {lost}")
     click.echo("")
     click.echo(frame_text(review.summary(), "table", "{:.3f}"))
     if output is not None:

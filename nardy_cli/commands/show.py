@@ -18,6 +18,8 @@ Examples:
   nardy show "W:1x13,7,12 B:1x14,7 w 4-2" -o board.png
   nardy show positions/study.txt:race -o race.svg
   nardy show positions/study.txt
+  nardy show start --id
+  nardy show H__AAAA__4AAAA
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
@@ -27,10 +29,21 @@ Examples:
               help="text (default), or an image drawn for print; with -o it is taken from the file's suffix.")
 @click.option("-o", "--out", type=click.Path(dir_okay=False), default=None,
               help="Write to FILE: .png or .svg for an image, .txt for the text diagram.")
+@click.option("--id", "show_id", is_flag=True,
+              help="Print the position ID instead (14 characters; any POSITION argument accepts it).")
 @handle_errors
-def command(positions, numbering: str, fmt: str | None, out: str | None, no_block_validation: bool) -> None:
+def command(positions, numbering: str, fmt: str | None, out: str | None, show_id: bool,
+            no_block_validation: bool) -> None:
     """Draw POSITION: both numberings, off and pip counts, side to move and dice."""
     items = flatten(positions)
+    if show_id:
+        if out is not None or fmt is not None:
+            raise BadInput("--id prints the position ID: it takes no -o or --format")
+        from ..position_id import format_position_id
+        for item in items:
+            click.echo(f"{item.name}: {format_position_id(item.position)}" if item.name
+                       else format_position_id(item.position))
+        return
     fmt = _output_format(fmt, out)
     if fmt != "text":
         if len(items) != 1:

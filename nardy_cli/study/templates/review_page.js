@@ -225,11 +225,15 @@
       el("circle", { cx: X(p.n), cy: Y(p.graph), r: st ? st[1] : 2.2, fill: st ? st[0] : "#1565c0",
         stroke: st ? "#000" : "none", "stroke-width": 0.8, class: "point", "data-ply": p.n }, svg);
     });
+    const legendStep = UNITS.marks ? 185 : 150;    // wider items when the limits carry a unit
+    if (UNITS.marks) text(svg, GW - GR - 3 * legendStep - 200, 16, "marks by normalised equity lost:",
+                          { "font-size": 12, fill: "#333" });
     ["doubtful", "error", "blunder"].forEach((mark, k) => {
-      const lx = GW - GR - 3 * 150 + k * 150 + 12;
+      const lx = GW - GR - 3 * legendStep + k * legendStep + 12;
       el("circle", { cx: lx, cy: 12, r: MARK_STYLE[mark][1], fill: MARK_STYLE[mark][0], stroke: "#000",
         "stroke-width": 0.8 }, svg);
-      text(svg, lx + 12, 16, `${mark} \u2265 ${fmtLoss(game.thresholds[mark])}`, { "font-size": 12, fill: "#333" });
+      const limit = UNITS.marks ? game.thresholds[mark].toFixed(3) : fmtLoss(game.thresholds[mark]);
+      text(svg, lx + 12, 16, `${mark} \u2265 ${limit}`, { "font-size": 12, fill: "#333" });
     });
     el("circle", { id: "graph-dot", r: 6, fill: "none", stroke: "#1565c0", "stroke-width": 2.5, visibility: "hidden" }, svg);
     for (const p of game.plies) {

@@ -1,0 +1,58 @@
+"""`nardy convert`: game records between .mat match transcripts and nardy's own record format."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .common import handle_errors, mat_numbering_option
+
+
+@click.command("convert", epilog="""\b
+Examples:
+  nardy convert match.mat match.txt
+  nardy convert games/bot-game.txt bot-game.mat
+  nardy convert match.mat - --to nardy
+  nardy play heuristic racer -n 5 --format mat | nardy convert - session.txt
+  nardy convert match.mat match.txt --mat-numbering head-1
+""")
+@click.argument("source", metavar="IN")
+@click.argument("target", metavar="OUT")
+@click.option("--to", "to", type=click.Choice(["mat", "nardy"]), default=None,
+              help="Format of OUT [default: mat for a .mat name, nardy's records for any other; "
+                   "for - the other format than IN's].")
+@mat_numbering_option
+@handle_errors
+def command(source: str, target: str, to: str | None, mat_numbering: str) -> None:
+    """Convert game records between .mat match transcripts and nardy's record format (either way).
+
+    IN is a .mat transcript or a nardy record (one game or a match), - for stdin; its
+    kind is read from its content. OUT is written whole or not at all (- for stdout).
+    Every play is replayed and checked on the way.
+    """
+    from ..mat import is_mat_text
+    from ..record_files import format_games, format_of, parse_games, read_games, write_text
+    if source == "-":
+        text = sys.stdin.read()
+        record, kind = parse_games(text, numbering=mat_numbering), "mat" if is_mat_text(text) else "nardy"
+    else:
+        record, kind = read_games(source, numbering=mat_numbering), format_of(source)
+    fmt = to or (("nardy" if kind == "mat" else "mat") if target == "-" else format_of(target))
+    text = format_games(record, fmt, numbering=mat_numbering)
+    if target == "-":
+        click.echo(text, nl=False)
+        return
+    write_text(target, text)
+    click.echo(f"{target}: {_describe(record)}, written as {'a .mat transcript' if fmt == 'mat' else 'a nardy record'}",
+               err=True)
+
+
+def _describe(record) -> str:
+    """`1 game`, `a match to 7 points of 5 games`, `a money session of 200 games`."""
+    games = getattr(record, "games", None)
+    if games is None:
+        return "1 game"
+    if record.length == 0:
+        return f"a money session of {len(games)} game{'s' if len(games) != 1 else ''}"
+    return f"a match to {record.length} points of {len(games)} game{'s' if len(games) != 1 else ''}"
