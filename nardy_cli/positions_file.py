@@ -64,6 +64,8 @@ def read_positions(path: str | Path, *, check_blocks: bool = True) -> list[Named
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise PositionsFileError(f"cannot read positions file {str(path)!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise PositionsFileError(f"positions file {str(path)!r} is not UTF-8 text (byte {exc.start + 1})") from None
     return parse_positions_text(text, str(path), check_blocks=check_blocks)
 
 

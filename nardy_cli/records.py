@@ -367,6 +367,8 @@ def read_game(path: str | Path) -> GameRecord:
         text = p.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise GameRecordError(f"cannot read game record {str(p)!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise GameRecordError(f"game record {str(p)!r} is not UTF-8 text (byte {exc.start + 1})") from None
     try:
         return parse_game(text)
     except GameRecordError as exc:

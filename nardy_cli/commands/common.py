@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import sys
 from typing import Any, Callable
 
 import click
@@ -83,6 +84,15 @@ def handle_errors(func: Callable) -> Callable:
         except NardyError as exc:
             raise BadInput(error_message(exc, click.get_current_context(silent=True))) from None
     return wrapper
+
+
+def read_stdin() -> str:
+    """Standard input as text; bytes that are not UTF-8 are bad input (one line, exit 2)."""
+    data = sys.stdin.buffer.read()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"standard input is not UTF-8 text (byte {exc.start + 1})") from None
 
 
 def rules_options(func: Callable) -> Callable:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from datetime import date as date_cls
 
 import click
 
 from ..errors import NardyError
 from ..render import frame_text, to_json
-from .common import POSITION, BadInput, format_option, handle_errors, rules_options
+from .common import POSITION, BadInput, format_option, handle_errors, read_stdin, rules_options
 
 
 @click.command("play", epilog="""\b
@@ -124,7 +123,7 @@ def review_command(game, side, evaluator, width, rollout_games, rollout_policy, 
     except NardyError as exc:
         raise BadInput(f"--evaluator: {exc}") from None
     ensure_writable(output)
-    record = parse_game(sys.stdin.read()) if game == "-" else read_game(game)
+    record = parse_game(read_stdin()) if game == "-" else read_game(game)
     sides = ("w", "b") if side == "both" else (side[0],)
     review = review_game(record, evaluator, sides=sides, thresholds=marks, width=width,
                          rollout_games=rollout_games, rollout_policy=rollout_policy, seed=seed, workers=workers)

@@ -216,7 +216,7 @@ def chart_command(results, kind, index, list_kinds, out) -> None:
     from ..study.figures import save_figure
     from ..study.report import chart_kinds
     try:
-        data = json.loads(Path(results).read_text())
+        data = json.loads(Path(results).read_text(encoding="utf-8"))
         kinds = chart_kinds(data)
     except (ValueError, KeyError, TypeError):
         raise ResultsError(f"{results!r} is not a nardy results.json") from None
