@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import subprocess
+
 import pytest
 from click.testing import CliRunner
 
@@ -33,3 +37,83 @@ def test_standard_input_that_is_not_utf8_is_one_line():
     """Catches `nardy review -` quoting undecodable bytes as if they were a misspelt roll."""
     out = run("review", "-", input=NOT_UTF8)
     assert out.exit_code == 2 and out.output == "Error: standard input is not UTF-8 text (byte 1)\n"
+
+
+def test_train_on_a_place_that_cannot_be_written_fails_before_training(tmp_path):
+    """Catches `nardy train --output` under a file (or on a read-only file system) as an OSError traceback."""
+    (tmp_path / "notes.txt").write_text("x")
+    out = run("train", "--games", "10", "--output", str(tmp_path / "notes.txt" / "run"))
+    assert out.exit_code == 2
+    assert out.output == f"Error: cannot write to folder '{tmp_path}/notes.txt/run': '{tmp_path}/notes.txt' is a file\n"
+
+
+def test_a_write_that_fails_while_training_is_one_line_exit_1(tmp_path, monkeypatch):
+    """Catches a runtime OSError (read-only file system, disk full) shown as a traceback, or as exit 2 (bad
+    input) although the command line was right."""
+    import errno
+
+    from nardy_cli.training import trainer
+
+    def read_only(net, path):
+        raise OSError(errno.EROFS, "Read-only file system", str(path))
+    monkeypatch.setattr(trainer, "save_network", read_only)
+    out = CliRunner().invoke(cli, ["train", "--games", "10", "--output", str(tmp_path / "run"), "--hidden", "8",
+                                   "--chunk", "10", "--checkpoint-every", "10", "--bench-every", "10", "--quiet"])
+    assert out.exit_code == 1
+    assert out.output == f"Error: '{tmp_path}/run/best.npz': Read-only file system\n"
+
+
+@pytest.mark.parametrize("command", [["rollout", "start", "--games", "10", "--luck-network"],
+                                     ["train", "--games", "10", "--output", "{tmp}/run", "--init"],
+                                     ["train", "--games", "10", "--output", "{tmp}/run", "--player"]])
+def test_a_network_option_given_a_text_file_says_it_is_not_a_network(tmp_path, command):
+    """Catches numpy's 'allow_pickle' message shown for a text file given where a network file belongs."""
+    f = tmp_path / "notes.txt"
+    f.write_text("hello\n")
+    out = run(*[a.format(tmp=tmp_path) for a in command], str(f))
+    assert out.exit_code == 2
+    assert out.output == f"Error: '{f}' is not a nardy network (an .npz file that `nardy train` writes)\n"
+
+
+def test_play_checks_its_output_folder_before_playing(tmp_path, monkeypatch):
+    """Catches `nardy play --output` playing every game before finding that the folder cannot be written."""
+    from nardy_cli import selfplay
+    monkeypatch.setattr(selfplay, "play_games", lambda *a, **k: pytest.fail("played before checking --output"))
+    (tmp_path / "notes.txt").write_text("x")
+    out = run("play", "random", "random", "--output", str(tmp_path / "notes.txt" / "games"))
+    assert out.exit_code == 2
+    assert out.output == (f"Error: cannot write to output directory '{tmp_path}/notes.txt/games': "
+                          f"'{tmp_path}/notes.txt' is a file\n")
+
+
+@contextlib.contextmanager
+def read_only(folder):
+    """`folder` made unwritable for this user: mode 555, or for root (who writes anyway) the immutable flag."""
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            yield
+        finally:
+            folder.chmod(0o755)
+        return
+    if subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode != 0:
+        pytest.skip("root writes into any folder and chattr +i is not available here")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+def test_an_existing_folder_that_cannot_be_written_is_found_before_the_work(tmp_path, monkeypatch):
+    """Catches `--output` naming an existing read-only report folder: found only after every game was played,
+    when the old report could not be replaced."""
+    from nardy_cli import rollout
+    monkeypatch.setattr(rollout, "rollout", lambda *a, **k: pytest.fail("rolled out before checking --output"))
+    folder = tmp_path / "report"
+    folder.mkdir()
+    (folder / "results.json").write_text("{}")
+    with read_only(folder):
+        out = run("rollout", "start", "--games", "10", "--output", str(folder))
+    assert out.exit_code == 2
+    assert out.output.startswith(f"Error: cannot write to output directory '{folder}': ")
+    assert out.output.count("\n") == 1, out.output

@@ -76,13 +76,17 @@ def error_message(exc: NardyError, ctx: click.Context | None = None) -> str:
 
 
 def handle_errors(func: Callable) -> Callable:
-    """Turn library errors into `Error: ...` with exit code 2, naming this command's options."""
+    """Turn library errors into `Error: ...` with exit code 2, naming this command's options; an OSError
+    (a file that cannot be written while the work runs) is one `Error: ...` line with exit code 1."""
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
         except NardyError as exc:
             raise BadInput(error_message(exc, click.get_current_context(silent=True))) from None
+        except OSError as exc:  # a runtime failure (disk full, read-only file system): one line, exit 1
+            where = f"{str(exc.filename)!r}: " if exc.filename else ""
+            raise click.ClickException(f"{where}{exc.strerror or exc}") from None
     return wrapper
 
 

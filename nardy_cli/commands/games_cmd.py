@@ -38,12 +38,13 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
     A and B are any policy names `nardy policies` lists, plugins or module:attribute.
     One game without --output prints its record; otherwise a per-game summary.
     """
-    from ..report_folder import commit_output, prepare_output
+    from ..report_folder import commit_output, ensure_writable, prepare_output
     from ..rollout import DEFAULT_SEED
     from ..selfplay import play_games
     if len(position) != 1:
         raise BadInput(f"--position: expected one position, got {len(position)} from the file")
     day = date_text or date_cls.today().strftime("%Y.%m.%d")
+    ensure_writable(output)
     played = play_games(white, black, games, position=position[0].position, rules=rules,
                         seed=DEFAULT_SEED if seed is None else seed, date=day)
     from ..records import format_game

@@ -67,6 +67,8 @@ def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_e
     from ..position import format_position
     from ..training.curve import learning_curve_figure
     from ..training.trainer import LOG, TrainConfig, read_log, train
+    from ..report_folder import ensure_folder
+    ensure_folder(out_dir)  # before any work: bad input, exit 2
     starts = tuple(format_position(e.position) for e in read_positions(starts_file)) if starts_file else ()
     share = start_share if start_share is not None else (0.5 if starts else 1.0)
     config = TrainConfig(hidden=hidden, seed=seed, lr=lr, lr_floor=lr_floor, lam=lam, chunk=chunk,
