@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .dice import Dice, format_dice, parse_dice
-from .errors import DiceError, InvalidPositionError, NotationError
+from .errors import ArgumentError, DiceError, InvalidPositionError, NotationError, check_type
 from .kernels.board import forbidden_block_span
 
 WHITE, BLACK = "w", "b"
@@ -82,8 +82,13 @@ class Position:
         return N_CHECKERS - sum(self.black)
 
     def checkers(self, side: str) -> tuple[int, ...]:
-        """The 24 counts of `side` in its own numbering."""
-        return self.white if side == WHITE else self.black
+        """The 24 counts of `side` ('w' or 'b') in its own numbering."""
+        if side == WHITE:
+            return self.white
+        if side == BLACK:
+            return self.black
+        check_type(side, str, "side", "'w' or 'b'")
+        raise ArgumentError(f"{{side}} must be 'w' or 'b', got {side!r}")
 
     def off(self, side: str) -> int:
         """Checkers `side` has borne off."""
@@ -105,6 +110,11 @@ class Position:
 
 def pip_count(counts: tuple[int, ...]) -> int:
     """Pip count of one side's 24 counts: sum of 25 - point over its checkers."""
+    what = "one side's 24 checker counts such as position.white"
+    hint = " (a position's pip count is position.pip_count('w'))" if isinstance(counts, Position) else ""
+    check_type(counts, (tuple, list), "counts", what, hint)
+    if len(counts) != N_POINTS or not all(isinstance(n, int) for n in counts):
+        check_type(counts, (), "counts", what)
     return sum(n * (24 - i) for i, n in enumerate(counts))
 
 
@@ -189,6 +199,7 @@ def parse_position(text: str, *, check_blocks: bool = True) -> Position:
     `check_blocks=False` skips the R6 validity check (for reading foreign data
     that holds an unreachable block); every other check still applies.
     """
+    check_type(text, str, "text", "the position's text such as 'W:1x15 B:1x15 w' or 'start'")
     stripped = text.strip()
     if stripped == "start":
         return START
@@ -233,5 +244,6 @@ def parse_position(text: str, *, check_blocks: bool = True) -> Position:
 
 def format_position(pos: Position) -> str:
     """Canonical notation: `W:1x14,12 B:1x15 b`, with the dice last when present."""
+    check_type(pos, Position, "pos", "a Position (e.g. parse_position('start'))")
     text = f"W:{format_checkers(pos.white)} B:{format_checkers(pos.black)} {pos.turn}"
     return f"{text} {format_dice(pos.dice)}" if pos.dice is not None else text

@@ -61,17 +61,17 @@ def test_plays_round_trip_and_paths():
     pos = parse_position("start")
     (play,) = legal_plays(pos, "6-5")
     assert str(play) == "1/7 7/12"
-    assert parse_play("1/7 7/12", pos, "6-5") == play
-    assert parse_play("1/12", pos, "6-5") == play          # one checker's whole path
-    assert parse_play("1/6 6/12", pos, "6-5") == play      # the other order of the same play
+    assert parse_play(pos, "1/7 7/12", "6-5") == play
+    assert parse_play(pos, "1/12", "6-5") == play          # one checker's whole path
+    assert parse_play(pos, "1/6 6/12", "6-5") == play      # the other order of the same play
     assert apply_play(pos, "1/12", "6-5") == play.result
     with pytest.raises(IllegalPlayError, match="'1/13'"):
-        parse_play("1/13", pos, "6-5")
+        parse_play(pos, "1/13", "6-5")
     with pytest.raises(NotationError, match="'1-7'"):
-        parse_play("1-7", pos, "6-5")
+        parse_play(pos, "1-7", "6-5")
     off = parse_position("W:22x2,24x3 B:1x15 w")
     (bear,) = legal_plays(off, "6-5")
-    assert str(bear) == "22/off 22/off" and parse_play("22/off 22/off", off, "6-5") == bear
+    assert str(bear) == "22/off 22/off" and parse_play(off, "22/off 22/off", "6-5") == bear
 
 
 def test_positions_file_round_trip(tmp_path):
