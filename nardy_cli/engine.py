@@ -152,7 +152,7 @@ def apply_play(position: Position, play: Play | str, dice: Dice | str | None = N
     return play.result
 
 
-_STEP_RE = re.compile(r"^(\d+)/(\d+|off)$")
+_STEP_RE = re.compile(r"^([0-9]+)/([0-9]+|off)$")
 
 
 def parse_steps(text: str) -> tuple[tuple[int, int], ...]:

@@ -159,7 +159,7 @@ START = Position.unchecked(_counts({1: 15}), _counts({1: 15}), WHITE)  # valid b
 
 # --- Notation ---------------------------------------------------------------
 
-_ITEM_RE = re.compile(r"^(\d+)(?:x(\d+))?$")
+_ITEM_RE = re.compile(r"^([0-9]+)(?:x([0-9]+))?$")
 
 
 def parse_checkers(text: str, side: str) -> tuple[int, ...]:
@@ -221,7 +221,7 @@ def parse_position(text: str, *, check_blocks: bool = True) -> Position:
                 black = counts
         elif token in ("w", "b") and turn is None:
             turn = token
-        elif turn is not None and dice is None and re.match(r"^\d-?\d$", token):
+        elif turn is not None and dice is None and re.match(r"^[0-9]-?[0-9]$", token):
             try:
                 dice = parse_dice(token)
             except DiceError:

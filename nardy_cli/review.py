@@ -20,7 +20,7 @@ import pandas as pd
 
 from .dice import ALL_ROLLS
 from .engine import enumerate_board, plays_from_kernel
-from .errors import ArgumentError, NotationError
+from .errors import ArgumentError, GameRecordError, NotationError
 from .evaluators import (ROLL_WEIGHTS, LookaheadEvaluator, base_evaluator, exact_value, get_evaluator,
                          result_board, result_values, roll_boards)
 from .position import SIDE_NAMES, WHITE
@@ -111,7 +111,12 @@ class GameReview:
 def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides: tuple[str, ...] = ("w", "b"),
                 thresholds: Thresholds = Thresholds(), width: int = 5, rollout_games: int = 0,
                 rollout_policy: str = "neural", seed: int | None = None, workers: int = 1) -> GameReview:
-    """Score every ply of `record` played by `sides` ('w', 'b') with `evaluator` (a name or object)."""
+    """Score every ply of `record` played by `sides` ('w', 'b') with `evaluator` (a name or object).
+
+    Raises `GameRecordError` for a record without plies: there is nothing to review.
+    """
+    if not record.plies:
+        raise GameRecordError("the game record holds no plies: nothing to review")
     ev = get_evaluator(evaluator)
     base = base_evaluator(ev)
     rules = record.rules

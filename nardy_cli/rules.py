@@ -87,6 +87,8 @@ def parse_points(text: str, base: Points | None = None) -> Points:
         if not sep or key not in values:
             raise RulesError(f"bad points entry {item.strip()!r}: expected CLASS=N with CLASS one of {', '.join(values)}")
         try:
+            if not value.strip().isascii():  # float() reads other scripts' digits (fullwidth '１'): not notation
+                raise ValueError(value)
             number = float(value)
         except ValueError:
             raise RulesError(f"bad points value {value.strip()!r} in {item.strip()!r}") from None

@@ -117,3 +117,87 @@ def test_an_existing_folder_that_cannot_be_written_is_found_before_the_work(tmp_
     assert out.exit_code == 2
     assert out.output.startswith(f"Error: cannot write to output directory '{folder}': ")
     assert out.output.count("\n") == 1, out.output
+
+
+def test_chart_of_results_it_cannot_draw_says_so(tmp_path):
+    """Catches `nardy chart x.json --list` printing an empty line with exit 0 for results of a kind it has no
+    chart for."""
+    f = tmp_path / "x.json"
+    f.write_text('{"kind": "deficit", "results": []}')
+    out = run("chart", str(f), "--list")
+    assert out.exit_code == 2
+    assert out.output == (f"Error: '{f}' holds 'deficit' results, of which nardy chart draws no chart "
+                          "(it draws rollout, batch, analyze and openings results)\n")
+
+
+def test_a_device_is_read_as_a_positions_file_not_a_misspelt_name():
+    """Catches `nardy show /dev/null` answering "no such positions file; did you mean '/dev/stdout'?"."""
+    out = run("show", "/dev/null")
+    assert out.exit_code == 2
+    assert out.output == ("Error: Invalid value for 'POSITION...': positions file '/dev/null' holds no position "
+                          "(see 'cli show --help')\n")
+
+
+def test_reviewing_an_empty_game_record_is_one_error():
+    """Catches `nardy review /dev/null` printing two empty tables ("(nothing)" twice) with exit 0."""
+    out = run("review", "/dev/null")
+    assert out.exit_code == 2
+    assert out.output == "Error: the game record in '/dev/null' is empty (no plies): nothing to review\n"
+
+
+def test_play_rejects_a_date_that_is_no_day_and_writes_dots():
+    """Catches `nardy play --date 2026-13-45` written into every record's Date tag."""
+    out = run("play", "random", "random", "--date", "2026-13-45")
+    assert out.exit_code == 2
+    assert out.output == ("Error: --date: bad date '2026-13-45': expected a real day as YYYY.MM.DD, "
+                          "e.g. 2026.11.29, or '?'\n")
+    out = run("play", "random", "random", "--date", "2026-11-05")
+    assert out.exit_code == 0 and '[Date "2026.11.05"]\n' in out.output
+
+
+@pytest.mark.parametrize("parse", [
+    lambda: __import__("nardy_cli").parse_position("W:\uff11x15 B:1x15 w"),
+    lambda: __import__("nardy_cli").parse_position("W:1x15 B:1x15 w \uff16-\uff15"),
+    lambda: __import__("nardy_cli").parse_dice("\uff16-5"),
+    lambda: __import__("nardy_cli").parse_play(__import__("nardy_cli").START, "\uff11/12", "6-5"),
+    lambda: __import__("nardy_cli.records", fromlist=["x"]).parse_game("1. \uff16-\uff15: 1/12"),
+    lambda: __import__("nardy_cli.records", fromlist=["x"]).parse_game("1. 6-5: \uff11/12"),
+    lambda: __import__("nardy_cli.records", fromlist=["x"]).parse_date_tag("\uff12026.11.05"),
+    lambda: __import__("nardy_cli").make_rules(points="oin=\uff11"),
+])
+def test_digits_of_other_scripts_are_not_notation(parse):
+    """Catches fullwidth digits ('\uff11', which Python's \\d, int() and float() accept) read as points, dice,
+    steps, move numbers, dates or points-table values."""
+    from nardy_cli.errors import NotationError, RulesError
+    with pytest.raises((NotationError, RulesError)):
+        parse()
+
+
+@pytest.mark.parametrize("existed, message", [
+    (True, "Warning: the run was interrupted, so its report went to {d}-interrupted; {d} was left as it was\n"),
+    (False, "Warning: the run was interrupted, so its report went to {d}-interrupted\n"),
+])
+def test_an_interrupted_report_says_dir_was_left_only_when_it_existed(tmp_path, monkeypatch, existed, message):
+    """Catches "DIR was left as it was" said of a folder that never existed."""
+    import click
+
+    from nardy_cli import report_folder
+    from nardy_cli.commands.report_options import finish_report
+    folder = tmp_path / "rep"
+    if existed:
+        folder.mkdir()
+    monkeypatch.setattr(report_folder, "write_report", lambda data, output, **k: report_folder.interrupted_path(
+        __import__("pathlib").Path(output)))
+    lines = []
+    monkeypatch.setattr(click, "echo", lambda text, err=False: lines.append(text + "\n"))
+    finish_report({}, str(folder), False, False, False)
+    assert lines[0] == message.format(d=folder)
+
+
+def test_duel_names_the_position_it_starts_from():
+    """Catches `nardy duel --position P` reporting as if the games had started from the start position."""
+    out = run("duel", "random", "random", "--games", "2", "--position", "W:1x14,12 B:1x15 b", "--workers", "1",
+              "--quiet")
+    assert out.exit_code == 0
+    assert out.output.splitlines()[0] == ("random vs random: 2 games from 'W:1x14,12 B:1x15 b' with duplicate "
+                                          "dice, seed 20261129, federation rules")

@@ -84,6 +84,8 @@ def handle_errors(func: Callable) -> Callable:
             return func(*args, **kwargs)
         except NardyError as exc:
             raise BadInput(error_message(exc, click.get_current_context(silent=True))) from None
+        except BrokenPipeError:  # the reader of our output left (`| head`): nothing to say
+            raise
         except OSError as exc:  # a runtime failure (disk full, read-only file system): one line, exit 1
             where = f"{str(exc.filename)!r}: " if exc.filename else ""
             raise click.ClickException(f"{where}{exc.strerror or exc}") from None

@@ -43,7 +43,11 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
     from ..selfplay import play_games
     if len(position) != 1:
         raise BadInput(f"--position: expected one position, got {len(position)} from the file")
-    day = date_text or date_cls.today().strftime("%Y.%m.%d")
+    from ..records import parse_date_tag
+    try:
+        day = parse_date_tag(date_text) if date_text else date_cls.today().strftime("%Y.%m.%d")
+    except NardyError as exc:
+        raise BadInput(f"--date: {exc}") from None
     ensure_writable(output)
     played = play_games(white, black, games, position=position[0].position, rules=rules,
                         seed=DEFAULT_SEED if seed is None else seed, date=day)
@@ -125,6 +129,9 @@ def review_command(game, side, evaluator, width, rollout_games, rollout_policy, 
         raise BadInput(f"--evaluator: {exc}") from None
     ensure_writable(output)
     record = parse_game(read_stdin()) if game == "-" else read_game(game)
+    if not record.plies:
+        where = "standard input" if game == "-" else repr(game)
+        raise BadInput(f"the game record in {where} is empty (no plies): nothing to review")
     sides = ("w", "b") if side == "both" else (side[0],)
     review = review_game(record, evaluator, sides=sides, thresholds=marks, width=width,
                          rollout_games=rollout_games, rollout_policy=rollout_policy, seed=seed, workers=workers)

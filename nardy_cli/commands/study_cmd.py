@@ -220,6 +220,9 @@ def chart_command(results, kind, index, list_kinds, out) -> None:
         kinds = chart_kinds(data)
     except (ValueError, KeyError, TypeError):
         raise ResultsError(f"{results!r} is not a nardy results.json") from None
+    if not kinds:
+        raise ResultsError(f"{results!r} holds {data['kind']!r} results, of which nardy chart draws no chart "
+                           "(it draws rollout, batch, analyze and openings results)")
     if list_kinds or kind is None:
         if kind is None and not list_kinds:
             raise BadInput(f"choose --kind: {', '.join(kinds)}")
