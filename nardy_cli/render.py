@@ -30,6 +30,14 @@ def to_json(data: Any) -> str:
     return json.dumps(_clean(data), ensure_ascii=False, separators=(", ", ": "))
 
 
+def number(value: float, spec: str = "{:.4f}") -> str:
+    """`value` formatted by `spec`, never as a negative zero: -0.00001 is `0.0000` (`+0.0000` with a `+` spec)."""
+    text = spec.format(value)
+    if text.startswith("-") and not text.strip("-0.%"):
+        text = ("+" if "+" in spec else "") + text[1:]
+    return text
+
+
 def frame_text(frame: pd.DataFrame, fmt: str, float_format: str = "{:.4f}") -> str:
     """A DataFrame as an aligned table, CSV or JSON records."""
     from pandas.api.types import is_float_dtype
@@ -39,5 +47,5 @@ def frame_text(frame: pd.DataFrame, fmt: str, float_format: str = "{:.4f}") -> s
         return to_json(frame.to_dict(orient="records"))
     if frame.empty:
         return "(nothing)"
-    formatters = {c: float_format.format for c in frame.columns if is_float_dtype(frame[c])}
+    formatters = {c: (lambda v: number(v, float_format)) for c in frame.columns if is_float_dtype(frame[c])}
     return frame.to_string(index=False, formatters=formatters)

@@ -23,7 +23,7 @@ from .policies import Policy
 from .position import Position
 from .rules import PRESETS, Rules
 from .scoring import Scoring, scored_table
-from .stats import PROB_KEYS, outcome_table
+from .stats import PROB_KEYS, outcome_table, probability_ci95
 
 MIN_GAMES_UNTIL_SE = 1296
 
@@ -55,10 +55,10 @@ class RolloutResult:
         return {"name": self.name, **out} if self.name is not None else out
 
     def outcome_frame(self) -> pd.DataFrame:
-        """One row per outcome: probability, standard error and 95% interval."""
+        """One row per outcome: probability, standard error and 95% interval (clipped to [0, 1])."""
         rows = [{"outcome": k, "probability": self.probabilities[k], "se": self.se[k],
-                 "ci95_low": self.probabilities[k] - 1.96 * self.se[k],
-                 "ci95_high": self.probabilities[k] + 1.96 * self.se[k]} for k in PROB_KEYS]
+                 **dict(zip(("ci95_low", "ci95_high"), probability_ci95(self.probabilities[k], self.se[k])))}
+                for k in PROB_KEYS]
         return pd.DataFrame(rows)
 
     def deficit_frame(self) -> pd.DataFrame:

@@ -229,7 +229,8 @@ class _Terminal:
 
 @pytest.mark.parametrize("tty", [True, False])
 def test_progress_bar_shows_rate_eta_and_estimate_only_on_a_terminal(tty, monkeypatch):
-    """Bug: the hand-drawn progress line had no time estimate; it must still stay off pipes."""
+    """Bug: the hand-drawn progress line had no time estimate; it must still stay off pipes; its ± must say it is
+    one SE (the result line's ± is the 95% interval)."""
     from nardy_cli.commands import progress
     fake = _Terminal(tty)
     monkeypatch.setattr(progress.sys, "stderr", fake)
@@ -239,5 +240,5 @@ def test_progress_bar_shows_rate_eta_and_estimate_only_on_a_terminal(tty, monkey
     if not tty:
         assert fake.text == ""
         return
-    assert "1296/2592" in fake.text and "games/s" in fake.text and "equity +0.1000 ± 0.0100" in fake.text
+    assert "1296/2592" in fake.text and "games/s" in fake.text and "equity +0.1000 ± 0.0100 (SE)" in fake.text
     assert re.search(r"\[\d\d:\d\d<\d\d:\d\d", fake.text)  # elapsed < time left

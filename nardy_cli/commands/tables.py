@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..position import SIDE_NAMES
+from ..render import number
 from ..rollout import RolloutResult
 from ..rules import rules_label
 from ..stats import PROB_KEYS
@@ -29,7 +30,7 @@ def rollout_table(r: RolloutResult) -> str:
         f"{'outcome for ' + mover:<24}{'prob':>8}{'±95%':>9}",
     ]
     for key in ORDER:
-        lines.append(f"{LABELS[key]:<24}{r.probabilities[key]:>8.4f}{1.96 * r.se[key]:>9.4f}")
+        lines.append(f"{LABELS[key]:<24}{number(r.probabilities[key]):>8}{1.96 * r.se[key]:>9.4f}")
     lines += ["",
               f"equity {r.equity:+.4f} ± {1.96 * r.equity_se:.4f} (95%), SE {r.equity_se:.4f}",
               f"mean game length {r.mean_plies:.1f} plies", "",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..render import number
 from .charts import OUTCOME_LABELS, side_to_move
 
 OUTCOME_ROWS = ("win", "win_oin", "win_home_mars", "win_mars", "win_koks",
@@ -26,7 +27,8 @@ def eq(value: float | None, se: float | None = None) -> str:
     """`+0.123` or `+0.123 ± 0.045` (95% interval)."""
     if value is None or value != value:
         return ""
-    return f"{value:+.3f}" if se is None else f"{value:+.3f} ± {1.96 * se:.3f}"
+    shown = number(value, "{:+.3f}")  # no "-0.000"
+    return shown if se is None else f"{shown} ± {1.96 * se:.3f}"
 
 
 def outcome_table(result: dict) -> pd.DataFrame:
