@@ -115,6 +115,8 @@ def summarize(spec: GameSpec, tally: Tally, games_requested: int, until_se: floa
         params["scored_games"] = int(tally.scored.sum())
     else:
         table = outcome_table(tally.counts, spec.rules.points)
+    if until_se is not None and not interrupted:  # False: the maximum of games was played first
+        params["until_se_met"] = bool(table["equity_se"] <= until_se)
     return RolloutResult(spec.position, params, games, interrupted, table["probabilities"], table["se"],
                          table["equity"], table["equity_se"],
                          float(tally.plies[0] / games) if games else float("nan"),

@@ -200,3 +200,23 @@ def test_a_chance_a_hair_below_zero_never_prints_as_minus_zero():
     assert number(-0.00001) == "0.0000" and number(-0.0004, "{:+.3f}") == "+0.000" and number(-0.002) == "-0.0020"
     import pandas as pd
     assert frame_text(pd.DataFrame({"win": [-0.00001, 0.5]}), "table") == "   win\n0.0000\n0.5000"
+
+
+def test_a_missed_until_se_target_is_said_in_the_json_and_the_output():
+    """Catches `--until-se` silently giving up at the maximum `--games`: the JSON must say `until_se_met`
+    false and the output must name the games played and the SE reached."""
+    from click.testing import CliRunner
+
+    from nardy_cli.cli import cli
+    met = rollout(START, "random", games=1296, seed=1, workers=1, until_se=0.5)
+    missed = rollout(START, "random", games=1296, seed=1, workers=1, until_se=0.001)
+    assert met.params["until_se_met"] is True and missed.params["until_se_met"] is False
+    assert "until_se_met" not in rollout(START, "random", games=72, seed=1, workers=1).params
+    out = CliRunner().invoke(cli, ["rollout", "start", "--games", "1296", "--until-se", "0.001", "--workers", "1",
+                                   "--seed", "1", "--quiet"])
+    assert out.exit_code == 0
+    assert out.output.endswith(f"--until-se 0.001 not reached: the maximum --games (1,296) was played, "
+                               f"SE {missed.equity_se:.4f}\n")
+    out = CliRunner().invoke(cli, ["analyze", "W:1x13,7,12 B:1x14,7 w", "--dice", "4-2", "--games", "72",
+                                   "--until-se", "0.001", "--workers", "1", "--policy", "random", "--quiet"])
+    assert out.exit_code == 0 and "--until-se 0.001 not reached: the maximum --games (72) was played, SE 0." in out.output

@@ -15,7 +15,7 @@ from .common import POSITION, block_validation_option, flatten, format_option, h
 from .progress import Progress
 from .report_options import check_report_flags, finish_report, report_options
 from .scoring_options import scoring_from, scoring_note, scoring_options
-from .tables import rollout_table
+from .tables import rollout_table, until_se_note
 
 
 def policy_options(func):
@@ -98,6 +98,9 @@ def command(positions, policy, white_policy, black_policy, games, until_se, seed
             note = scoring_note(result)
             if note:
                 click.echo(note)
+        missed = until_se_note(result.params, result.games, result.equity_se)
+        if missed:
+            click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")
         if result.unfinished:
             click.echo(f"Warning: {result.unfinished} games did not finish within the ply limit", err=True)
         if result.interrupted:

@@ -23,6 +23,7 @@ from .progress import StepBar
 from .report_options import check_report_flags, finish_report, report_options
 from .rollout_cmd import run_options
 from .scoring_options import scoring_from, scoring_options
+from .tables import until_se_note
 from .staged_view import filter_option, parse_filters, show_staged
 
 STUDY_POLICY = "neural"
@@ -113,6 +114,10 @@ def analyze_command(position, dice, top, staged, filters, exact_bearoff, truncat
         click.echo(frame_text(shown, "table"))
         if ranking.prefiltered:
             click.echo(f"left out by --top: {', '.join(ranking.prefiltered)}")
+    missed = until_se_note(ranking.params, ranking.params["games_requested"],
+                           max(rp.equity_se for rp in ranking.plays if rp.dropped_after is None))
+    if missed:
+        click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")
     finish_report(json_data("analyze", ranking, names=[item.name], comments=[item.comment]), output, html, svg, force)
     if ranking.interrupted:
         sys.exit(130)
@@ -192,6 +197,10 @@ def batch_command(file, policy, games, until_se, seed, workers, stratify, execut
         click.echo(f"{len(results)} positions of {file}: {policy} (both sides), seed {seed}, {rules_label(rules)}")
         click.echo(frame_text(frame[["name", "games", "equity", "equity_se", "win", "lose", "draw", "mean_plies",
                                      "white_lost_pips_per_game", "black_lost_pips_per_game"]], "table"))
+    for r in results:
+        missed = until_se_note(r.params, r.games, r.equity_se)
+        if missed:
+            click.echo(f"{r.name}: {missed}" if fmt == "table" else f"Warning: {r.name}: {missed}", err=fmt != "table")
     finish_report(rollout_data(results, "batch", comments=[p.comment for p in positions[:len(results)]]), output, html,
             svg, force)
     if results[-1].interrupted:

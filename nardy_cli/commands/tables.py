@@ -44,4 +44,13 @@ def rollout_table(r: RolloutResult) -> str:
     return "\n".join(lines)
 
 
+
+def until_se_note(params: dict, games: int, se: float) -> str | None:
+    """The line saying an `--until-se` target was missed because the maximum `--games` came first, else None."""
+    if params.get("until_se_met") is not False:
+        return None
+    return (f"--until-se {params['until_se']:g} not reached: the maximum --games ({games:,}) was played, "
+            f"SE {se:.4f}")
+
+
 assert set(ORDER) == set(PROB_KEYS)

@@ -311,6 +311,8 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
               "games_requested": games, "until_se": until_se, "stratify": stratify,
               "filters": [str(f) for f in stage_filters], **scoring.to_dict(), "interrupted": interrupted,
               "version": __version__}
+    if until_se is not None and not interrupted:  # False: the maximum of games came first
+        params["until_se_met"] = all(r.equity_se <= until_se for r in rolled if r.dropped_after is None)
     return StagedRanking(position.with_dice(None), dice, tuple(stages), tuple(rolled), params)
 
 
