@@ -15,7 +15,7 @@ from ..render import frame_text, to_json
 from ..rules import rules_label
 from ..report_folder import json_data, rollout_data
 from ..study.analyze import rank_plays
-from ..study.batch import batch_rollout, batch_frame
+from ..study.batch import batch_frame, batch_record, batch_rollout
 from ..study.openings import opening_table, parse_rolls
 from .common import DICE, POSITION, BadInput, block_validation_option, format_option, handle_errors, rules_options
 from .policy_names import check_policy
@@ -154,8 +154,10 @@ def openings_command(rolls, replies, reply_games, top, policy, games, until_se, 
     elif fmt == "csv":
         click.echo(frame_text(frame, "csv"))
     else:
+        click.echo("White's equity and chances (mars: home-mars or mars)")
         click.echo(frame_text(frame[["roll", "rank", "play", "games", "equity", "equity_se", "diff", "diff_se",
-                                     "win", "lose"]], "table"))
+                                     "win", "draw", "lose", "mars_for", "koks_for", "mars_against", "koks_against"]],
+                              "table"))
         if replies:
             click.echo()
             click.echo(frame_text(table.replies_frame()[["white_roll", "white_play", "black_roll", "black_reply",
@@ -190,12 +192,14 @@ def batch_command(file, policy, games, until_se, seed, workers, stratify, execut
     frame = batch_frame(results)
     if fmt == "json":
         for r in results:
-            click.echo(to_json(r.to_dict()))
+            click.echo(to_json(batch_record(r)))
     elif fmt == "csv":
         click.echo(frame_text(frame, "csv"))
     else:
         click.echo(f"{len(results)} positions of {file}: {policy} (both sides), seed {seed}, {rules_label(rules)}")
-        click.echo(frame_text(frame[["name", "games", "equity", "equity_se", "win", "lose", "draw", "mean_plies",
+        click.echo("equity and chances are the side to move's (to_move) in each position")
+        click.echo(frame_text(frame[["name", "to_move", "games", "equity", "equity_se", "win", "lose", "draw",
+                                     "mean_plies",
                                      "white_lost_pips_per_game", "black_lost_pips_per_game"]], "table"))
     for r in results:
         missed = until_se_note(r.params, r.games, r.equity_se)

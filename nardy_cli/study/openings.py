@@ -17,6 +17,14 @@ from ..stats import PROB_KEYS
 from .analyze import rank_many
 
 
+def with_class_groups(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame` (one column per outcome class) with the shares of mars (home-mars or mars) and koks, won and lost."""
+    if frame.empty:
+        return frame
+    return frame.assign(mars_for=frame["win_home_mars"] + frame["win_mars"], koks_for=frame["win_koks"],
+                        mars_against=frame["lose_home_mars"] + frame["lose_mars"], koks_against=frame["lose_koks"])
+
+
 def parse_rolls(text: str) -> list[Dice]:
     """`all` or a list such as `65,33` or `6-5,3-3` (each roll once, in the order given)."""
     if text.strip().lower() == "all":
@@ -44,8 +52,9 @@ class OpeningTable:
     params: dict
 
     def frame(self) -> pd.DataFrame:
-        """One row per (roll, White play)."""
-        return pd.DataFrame(self.rows)
+        """One row per (roll, White play): equity, every outcome class, and `mars_for`/`koks_for`/`mars_against`/
+        `koks_against` (mars counting home-mars too), all for White."""
+        return with_class_groups(pd.DataFrame(self.rows))
 
     def replies_frame(self) -> pd.DataFrame:
         """One row per (White opening, Black roll): Black's best reply."""
