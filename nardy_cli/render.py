@@ -38,8 +38,8 @@ def number(value: float, spec: str = "{:.4f}") -> str:
     return text
 
 
-def frame_text(frame: pd.DataFrame, fmt: str, float_format: str = "{:.4f}") -> str:
-    """A DataFrame as an aligned table, CSV or JSON records."""
+def frame_text(frame: pd.DataFrame, fmt: str, float_format: str = "{:.4f}", left: tuple[str, ...] = ()) -> str:
+    """A DataFrame as an aligned table (the `left` text columns aligned left, headers too), CSV or JSON records."""
     from pandas.api.types import is_float_dtype
     if fmt == "csv":
         return frame.to_csv(index=False).rstrip("\n")
@@ -48,4 +48,8 @@ def frame_text(frame: pd.DataFrame, fmt: str, float_format: str = "{:.4f}") -> s
     if frame.empty:
         return "(nothing)"
     formatters = {c: (lambda v: number(v, float_format)) for c in frame.columns if is_float_dtype(frame[c])}
+    if left:
+        widths = {c: 1 + max(len(c), *(len(str(v)) for v in frame[c])) for c in left}  # two spaces at least
+        formatters.update({c.ljust(widths[c]): (lambda v, w=widths[c]: str(v).ljust(w)) for c in left})
+        frame = frame.rename(columns={c: c.ljust(widths[c]) for c in left})
     return frame.to_string(index=False, formatters=formatters)

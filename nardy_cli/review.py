@@ -97,6 +97,17 @@ class GameReview:
                          "luck": float(f["luck"].sum())})
         return pd.DataFrame(rows)
 
+    def notes(self) -> list[str]:
+        """Plain-language notes on reading the review: a side played by the reviewing evaluator itself, whose
+        plays are all its best by construction."""
+        out = []
+        for side in self.params.get("self_reviewed", []):
+            player = self.record.white if side == "white" else self.record.black
+            out.append(f"{side.capitalize()} ({player}) was played by the reviewing evaluator "
+                       f"{self.params['evaluator']} itself: its plays are that evaluator's own choices, so they lose 0.000 by construction; "
+                       "another evaluator or rollouts give an independent view.")
+        return out
+
     def worst(self, n: int = 5) -> pd.DataFrame:
         """The `n` decisions that lost the most equity (only those that lost any)."""
         d = self.decisions()
@@ -130,13 +141,23 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides
               "thresholds": {"doubtful": thresholds.doubtful, "error": thresholds.error,
                              "blunder": thresholds.blunder},
               "rollout_games": rollout_games, "rollout_policy": rollout_policy if rollout_games else None,
-              "rules": rules.to_dict()}
+              "rules": rules.to_dict(), "self_reviewed": _self_reviewed(frame, record, ev.name)}
     if rollout_games:
         from .rollout import DEFAULT_SEED
         params["seed"] = DEFAULT_SEED if seed is None else seed
         frame = _rollout_flagged(frame, record, base, thresholds, rollout_games, rollout_policy,
                                  params["seed"], workers)
     return GameReview(record, frame, thresholds, params)
+
+
+def _self_reviewed(frame: pd.DataFrame, record: GameRecord, evaluator: str) -> list[str]:
+    """The sides played by `evaluator` itself whose every play it scores best: 0.000 lost by construction."""
+    out = []
+    for side, player in (("white", record.white), ("black", record.black)):
+        lost = frame.loc[(frame["side"] == side) & ~frame["forced"].astype(bool), "lost"]
+        if player == evaluator and len(lost) and float(lost.max()) <= 1e-9:
+            out.append(side)
+    return out
 
 
 def _score_ply(i, ply, record, ev, base, rules, width, thresholds) -> dict:

@@ -114,6 +114,7 @@ def report_markdown(review: GameReview, top: int, boards: list[str]) -> str:
                 f"`{p['rollout_policy']}`" if p.get("rollout_games") else "") + "). "
              f"Marks: doubtful from {t.doubtful}, error from {t.error}, blunder from {t.blunder} "
              "points of equity lost; forced plays are listed, not scored.", "",
+             *[f"> **Note.** {note}\n" for note in review.notes()],
              "## Summary", "", _md_table(review.summary()), "",
              "Luck: the best result's value for the roll rolled minus its mean over the 21 rolls, summed.", "",
              "## Equity over the game", "",

@@ -149,8 +149,15 @@ def review_command(game, side, evaluator, width, rollout_games, rollout_policy, 
     r = review.record
     click.echo(f"{r.white} (White) vs {r.black} (Black): {r.result or 'game not finished'}, {len(r.plies)} plies; "
                f"evaluator {review.params['evaluator']}")
+    for note in review.notes():
+        click.echo(f"Note: {note}")
     click.echo("")
-    click.echo(frame_text(review.frame[cols], "table", "{:+.3f}"))
+    shown = review.frame[cols].copy()
+    forced = review.frame["forced"].to_numpy(dtype=bool)
+    shown["lost"] = [f"{v:+.3f}" if not f else "forced" for v, f in zip(shown["lost"], forced)]
+    shown.loc[forced, "mark"] = ""
+    click.echo(frame_text(shown.rename(columns={"best": "best play"}), "table", "{:+.3f}",
+                          left=("played", "best play")))
     click.echo("")
     click.echo(frame_text(review.summary(), "table", "{:.3f}"))
     if output is not None:
