@@ -82,10 +82,10 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
 
 @click.command("review", epilog="""\b
 Examples:
-  nardy review games/blunder-in-the-bear-off.txt
-  nardy review game.txt --side black --evaluator lookahead:heuristic --top 3
-  nardy review game.txt --rollout 1296 --output reports/review --html
-  nardy review game.txt --thresholds 0.03,0.06,0.12 --format csv
+  nardy review games/bearoff-blunder.txt
+  nardy review games/bot-game.txt --side black --evaluator lookahead:heuristic --top 3
+  nardy review games/bot-game.txt --rollout 1296 --output reports/review --html
+  nardy review games/bot-game.txt --thresholds 0.03,0.06,0.12 --format csv
   nardy play heuristic racer | nardy review -
 """)
 @click.argument("game", metavar="GAME")

@@ -25,7 +25,7 @@ def policy_options(func):
     func = click.option("--white-policy", default=None, metavar="NAME", callback=check_policy,
                         help="White's policy (overrides --policy).")(func)
     return click.option("--policy", default="random", show_default=True, metavar="NAME", callback=check_policy,
-                        help="Policy for both sides: random, racer, heuristic, lookahead:NAME, a plugin "
+                        help="Policy for both sides: random, racer, heuristic, neural, lookahead:NAME, a plugin "
                              "or module:attribute (see 'nardy policies').")(func)
 
 

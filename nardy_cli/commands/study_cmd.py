@@ -213,9 +213,11 @@ def batch_command(file, policy, games, until_se, seed, workers, stratify, execut
 
 @click.command("chart", epilog="""\b
 Examples:
-  nardy chart reports/demo/results.json --kind opening-heatmap -o heatmap.png
-  nardy chart reports/h-vs-r/results.json --kind convergence -o conv.svg
-  nardy chart reports/study/results.json --list
+  nardy rollout start --policy heuristic --games 2592 --output reports/demo
+  nardy chart reports/demo/results.json --list
+  nardy chart reports/demo/results.json --kind convergence -o conv.svg
+  nardy openings --rolls 65,31 --games 1296 --policy heuristic --output reports/openings
+  nardy chart reports/openings/results.json --kind opening-heatmap -o heatmap.png
 """)
 @click.argument("results", type=click.Path(exists=True, dir_okay=False), metavar="RESULTS.json")
 @click.option("--kind", default=None, help="Which chart to draw (see --list).")

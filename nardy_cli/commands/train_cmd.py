@@ -17,7 +17,7 @@ Examples:
   nardy train --games 2000 --output /tmp/t --hidden 32 --bench-every 1000 --chunk 500
   nardy train --games 200000 --output training/more --init nardy_cli/data/neural.npz --starts positions/lopsided.txt
   nardy train --games 300000 --output training/wide --init nardy_cli/data/neural.npz --hidden 192 --lr 0.00025
-  nardy train --games 200000 --output training/values --init nardy_cli/data/neural.npz \
+  nardy train --games 200000 --output training/values --init nardy_cli/data/neural.npz \\
       --player nardy_cli/data/neural.npz --lam 0.9 --lr 0.0005 --lr-floor 0.0005
 \b
 Training runs for hours on 2 cores: start it in the background, e.g.
