@@ -71,6 +71,11 @@ class Position:
     def __repr__(self) -> str:
         return f"Position.parse({str(self)!r})"
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG: a notebook (Jupyter, VS Code) shows a `Position` as its board."""
+        from .board_svg import board_svg
+        return board_svg(self)
+
     @property
     def white_off(self) -> int:
         """White checkers borne off."""
