@@ -274,3 +274,18 @@ def test_review_table_keeps_played_and_best_apart_and_marks_forced_plays():
     assert white[col:].startswith("22/off 24/off") and white[:col].split()[-1] == "22/off"   # 22/23 23/off
     assert white[col - 2:col] == "  "
     assert "NaN" not in out.output and black.split()[-2:] == ["forced", "+0.000"]
+
+
+def test_review_report_opens_with_a_plain_summary_and_ends_with_parameters_and_the_glossary(tmp_path):
+    """Catches a review report without the plain-language first line, the readable parameters table or the
+    glossary that every other report has (one glossary for all: `study/glossary.py`)."""
+    from nardy_cli.review_report import write_review
+    from nardy_cli.study.glossary import GLOSSARY
+    write_review(review_game(parse_game(BLUNDER), "heuristic"), tmp_path / "r", html=True)
+    md = (tmp_path / "r" / "report.md").read_text()
+    assert md.splitlines()[2] == ("**Student (White) lost 1.000 points in 1 decision (1 blunder, luck +0.056); "
+                                  "Coach (Black) lost 0.000 points in 0 decisions (0 blunders, luck +0.000).**")
+    assert "| report | game review |" in md and "| evaluator | heuristic |" in md
+    for term, _ in GLOSSARY:
+        assert f"- **{term}**: " in md.split("## Glossary")[1], term
+    assert "<h2>Glossary</h2>" in (tmp_path / "r" / "report.html").read_text()
