@@ -164,6 +164,9 @@ def openings_command(rolls, replies, reply_games, top, policy, games, until_se, 
                                                           "candidates", "black_equity", "black_equity_se"]], "table"))
         click.echo(f"({table.params['seconds']:.0f} s, {policy} rollouts, seed {seed}, {rules_label(rules)})",
                    err=True)
+    missed = until_se_note(table.params, table.params["games_per_play"], table.params.get("worst_se", 0.0))
+    if missed:
+        click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")
     finish_report(json_data("openings", table), output, html, svg, force)
 
 

@@ -90,12 +90,14 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int
             row.update({k: rp.probabilities[k] for k in PROB_KEYS})
             rows.append(row)
     reply_rows = []
+    analysed = list(rankings)
     if replies:
         # each opening's 21 replies are ranked side by side, so every worker stays busy
         for step, (dice, ranking) in enumerate(zip(rolls, rankings), 1):
             best = ranking.plays[0]
             answers = rank_many([(best.play.result, r) for r in ALL_ROLLS], policies, reply_games, seed, rules,
                                 top=top or 6, progress=report(step), **common)
+            analysed += answers
             for reply, answer in zip(ALL_ROLLS, answers):
                 top_play = answer.plays[0]
                 reply_rows.append({"white_roll": str(dice), "white_play": str(best.play), "black_roll": str(reply),
@@ -109,4 +111,7 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int
               "seed": seed, "games_per_play": games, "reply_games": reply_games if replies else None,
               "top": top, "until_se": until_se, "stratify": stratify, "rolls": [str(d) for d in rolls], "replies": replies,
               "version": __version__, "seconds": round(time.monotonic() - started, 1)}
+    if until_se is not None and not any(r.interrupted for r in analysed):  # False: --games came first somewhere
+        params["until_se_met"] = all(r.params.get("until_se_met", True) for r in analysed)
+        params["worst_se"] = max(rp.equity_se for r in analysed for rp in r.plays if rp.dropped_after is None)
     return OpeningTable(rows, reply_rows, params)
