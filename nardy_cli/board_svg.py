@@ -42,8 +42,8 @@ def _slot(point: int) -> tuple[int, bool]:
 
 
 def board_svg(position, numbering: str = WHITE) -> str:
-    """The board of `position` (a `Position`) in `numbering`'s view as an SVG document (checkers, both numberings, trays of
-    borne-off checkers, pips, side to move and dice)."""
+    """The board of `position` (a `Position`) in `numbering`'s view as an SVG document: checkers, both
+    numberings, trays of borne-off checkers, pips, side to move and dice."""
     viewer, other = numbering, BLACK if numbering == WHITE else WHITE
     width = 12 * POINT_W + BAR_W
     total_w, total_h = width + 2 * MARGIN_X, BOARD_H + MARGIN_TOP + MARGIN_BOTTOM
@@ -108,5 +108,6 @@ def _tray(x: float, y: float, side: str, n: int) -> list[str]:
     out = [f'<rect x="{x}" y="{y}" width="44" height="150" fill="#d9c6a8" stroke="#5a3d22" stroke-width="1.5"/>']
     out += [f'<rect x="{x + 5}" y="{y + 150 - 12 - 9 * k}" width="34" height="7" fill="{face}" stroke="{edge}" '
             'stroke-width="0.8"/>' for k in range(n)]
-    out.append(_text(x + 22, y + 164 if y < MARGIN_TOP + 10 else y - 6, f"{side.upper()} off: {n}", 10, colour="#333333"))
+    label_y = y + 164 if y < MARGIN_TOP + 10 else y - 6      # below the top tray, above the bottom one
+    out.append(_text(x + 22, label_y, f"{side.upper()} off: {n}", 10, colour="#333333"))
     return out

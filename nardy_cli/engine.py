@@ -40,7 +40,8 @@ def check_arguments(position: Position, rules: Rules, call: str = "") -> None:
 
 
 def _dice_of(position: Position, dice: Dice | str | tuple[int, int] | None) -> Dice:
-    check_type(dice, (Dice, str, tuple, list, type(None)), "dice", "a Dice, text such as '6-5' or a pair such as (6, 5)")
+    check_type(dice, (Dice, str, tuple, list, type(None)), "dice",
+               "a Dice, text such as '6-5' or a pair such as (6, 5)")
     if dice is None:
         if position.dice is None:
             raise ArgumentError(f"no {{dice}} given and the position {str(position)!r} carries none")

@@ -104,8 +104,8 @@ class GameReview:
         for side in self.params.get("self_reviewed", []):
             player = self.record.white if side == "white" else self.record.black
             out.append(f"{side.capitalize()} ({player}) was played by the reviewing evaluator "
-                       f"{self.params['evaluator']} itself: its plays are that evaluator's own choices, so they lose 0.000 by construction; "
-                       "another evaluator or rollouts give an independent view.")
+                       f"{self.params['evaluator']} itself: its plays are that evaluator's own choices, so "
+                       "they lose 0.000 by construction; another evaluator or rollouts give an independent view.")
         return out
 
     def worst(self, n: int = 5) -> pd.DataFrame:

@@ -219,7 +219,8 @@ def test_a_missed_until_se_target_is_said_in_the_json_and_the_output():
                                f"SE {missed.equity_se:.4f}\n")
     out = CliRunner().invoke(cli, ["analyze", "W:1x13,7,12 B:1x14,7 w", "--dice", "4-2", "--games", "72",
                                    "--until-se", "0.001", "--workers", "1", "--policy", "random", "--quiet"])
-    assert out.exit_code == 0 and "--until-se 0.001 not reached: the maximum --games (72) was played, SE 0." in out.output
+    assert out.exit_code == 0
+    assert "--until-se 0.001 not reached: the maximum --games (72) was played, SE 0." in out.output
     out = CliRunner().invoke(cli, ["openings", "--rolls", "65", "--games", "72", "--until-se", "0.001", "--workers",
                                    "1", "--policy", "random", "--quiet", "--format", "json"])
     assert json.loads(out.output.splitlines()[0])["params"]["until_se_met"] is False

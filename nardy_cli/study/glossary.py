@@ -33,8 +33,9 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
     ("variance reduction (VR)", "each game's result minus the luck of its rolls as the evaluator judges it: "
                                 "the average stays the same (no bias) while the SE shrinks, so fewer games give "
                                 "the same precision."),
-    ("move deficit (дефицит ходов)", "the steps of its rolls a side could not play, as lost pips and as the "
-                                     "share of each die face left unplayed; a turn is full, partial or a pass."),
+    ("move deficit (дефицит ходов)", "the steps of its rolls a side could not play, as lost pips and as "
+                                     "the share of each die face left unplayed; a turn is full, partial or a "
+                                     "pass."),
 )
 
 

@@ -82,7 +82,8 @@ def _count(n: int, word: str) -> str:
 _LABELS = {
     "kind": "report", "policies": "policies", "evaluator": "evaluator", "luck_evaluator": "luck valued by",
     "games_requested": "games (at most)", "games_per_play": "games per play", "reply_games": "games per reply",
-    "until_se": "stop once the SE is at most", "until_se_met": "SE target reached", "worst_se": "largest SE at the end", "seed": "dice seed",
+    "until_se": "stop once the SE is at most", "until_se_met": "SE target reached",
+    "worst_se": "largest SE at the end", "seed": "dice seed",
     "stratify": "first rolls stratified", "rules": "rules", "exact_bearoff": "exact bear-offs (databases)",
     "bearoff_policy": "bear-off play by the databases", "truncate": "games truncated after (plies)",
     "vr": "variance reduction (VR)", "luck_network": "luck valued by the network", "plain": "without VR",
