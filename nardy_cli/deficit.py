@@ -9,6 +9,7 @@ import pandas as pd
 
 from .dice import Dice
 from .engine import enumerate_board, require_in_play
+from .kernels.board import bears_off_last
 from .kernels.movegen import face_mobility
 from .position import Position
 from .rules import PRESETS, Rules
@@ -59,10 +60,12 @@ def static_deficit(position: Position, rules: Rules = PRESETS["federation"]) -> 
     for a in range(1, 7):
         for b in range(a, 7):
             dice = Dice(max(a, b), min(a, b))
-            _, _, step_die, _, nsteps = enumerate_board(board.copy(), opp_off, dice, rules)
+            boards, _, step_die, count, nsteps = enumerate_board(board.copy(), opp_off, dice, rules)
             weight = 1 if a == b else 2
             played[a - 1, b - 1] = played[b - 1, a - 1] = nsteps
             available = 4 if a == b else 2
+            if nsteps < available and bears_off_last(boards, count):
+                nsteps = available  # the last checker goes off: the steps left over are not lost (decision 18)
             if nsteps == available:
                 full += weight
             elif nsteps == 0:

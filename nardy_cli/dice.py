@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .errors import DiceError
+from .errors import DiceError, check_type
 
 _DICE_RE = re.compile(r"^([1-6])-?([1-6])$")
 
@@ -46,6 +46,7 @@ class Dice:
 
 def parse_dice(text: str) -> Dice:
     """Parse `6-5`, `5-6` or `65` into a `Dice` (larger die first)."""
+    check_type(text, str, "text", "dice text such as '6-5'")
     m = _DICE_RE.match(text.strip())
     if not m:
         raise DiceError(f"bad dice {text!r}: expected two values 1-6 such as '6-5' or '65'")
@@ -69,6 +70,7 @@ def as_dice(value: "Dice | str | tuple[int, int] | list[int]") -> Dice:
 
 def format_dice(dice: Dice) -> str:
     """Canonical dice text, larger die first: `6-5`."""
+    check_type(dice, Dice, "dice", "a Dice (e.g. parse_dice('6-5'))")
     return f"{dice.high}-{dice.low}"
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .dice import ALL_ROLLS, Dice, as_dice
-from .errors import ArgumentError, GameOverError, IllegalPlayError, NotationError
+from .errors import ArgumentError, GameOverError, IllegalPlayError, NotationError, check_type
 from .kernels import board as kb
 from .kernels.movegen import OVERFLOW, Workspace, enumerate_plays
 from .outcomes import CLASS_NAMES
@@ -33,7 +33,16 @@ def _workspace(capacity: int = 0) -> Workspace:
     return ws
 
 
+def check_arguments(position: Position, rules: Rules, call: str = "") -> None:
+    """`ArgumentTypeError` naming the argument when `position` is not a `Position` or `rules` not a `Rules`."""
+    check_type(position, Position, "position", "a Position (e.g. parse_position('start'))",
+               f" (the position comes first: {call})" if call and isinstance(position, str) else "")
+    check_type(rules, Rules, "rules", "a Rules (e.g. make_rules('federation'))")
+
+
 def _dice_of(position: Position, dice: Dice | str | tuple[int, int] | None) -> Dice:
+    check_type(dice, (Dice, str, tuple, list, type(None)), "dice",
+               "a Dice, text such as '6-5' or a pair such as (6, 5)")
     if dice is None:
         if position.dice is None:
             raise ArgumentError(f"no {{dice}} given and the position {str(position)!r} carries none")
@@ -63,6 +72,7 @@ def require_in_play(position: Position, rules: Rules = FEDERATION) -> None:
 
 def outcome(position: Position, rules: Rules = FEDERATION) -> Outcome | None:
     """The result of a finished game (R8, R9), or None while the game goes on."""
+    check_arguments(position, rules)
     board, _, _ = position.board()
     status = kb.game_status(board, position.turn == WHITE, rules.last_roll)
     if status == kb.IN_PLAY:
@@ -92,8 +102,10 @@ def legal_plays(position: Position, dice: Dice | str | tuple[int, int] | None = 
     `dice` may be a `Dice`, text such as `"6-5"` or a pair such as `(6, 5)`.
 
     A position where no step is legal gives a single pass.  Raises `GameOverError`
-    on a finished game and `ArgumentError` when no dice are given or carried.
+    on a finished game and `ArgumentError` when no dice are given or carried (`ArgumentTypeError`
+    for an argument of the wrong type).
     """
+    check_arguments(position, rules, "legal_plays(position, dice)")
     dice = _dice_of(position, dice)
     require_in_play(position, rules)
     board, _, opp_off = position.board()
@@ -132,14 +144,16 @@ def plays_from_kernel(position: Position, dice: Dice, boards: np.ndarray, step_f
 def apply_play(position: Position, play: Play | str, dice: Dice | str | None = None,
                rules: Rules = FEDERATION) -> Position:
     """The position after a legal play (a `Play` or its text); raises `IllegalPlayError` otherwise."""
+    check_arguments(position, rules, "apply_play(position, play, dice)")
+    check_type(play, (Play, str), "play", "a Play or its text such as '1/7 7/12'")
     if isinstance(play, str):
-        play = parse_play(play, position, dice, rules)
+        play = parse_play(position, play, dice, rules)
     elif play not in legal_plays(position, dice if dice is not None else play.dice, rules):
         raise IllegalPlayError(f"illegal play {str(play)!r} in {str(position)!r}")
     return play.result
 
 
-_STEP_RE = re.compile(r"^(\d+)/(\d+|off)$")
+_STEP_RE = re.compile(r"^([0-9]+)/([0-9]+|off)$")
 
 
 def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
@@ -161,9 +175,14 @@ def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(steps)
 
 
-def parse_play(text: str, position: Position, dice: Dice | str | None = None,
+def parse_play(position: Position, text: str, dice: Dice | str | None = None,
                rules: Rules = FEDERATION) -> Play:
-    """The legal play that `text` describes: exact steps, or checker paths such as `1/12`."""
+    """The legal play that `text` describes in `position`: exact steps, or checker paths such as `1/12`.
+
+    The position comes first, as in `legal_plays(position, dice)`.
+    """
+    check_arguments(position, rules, "parse_play(position, text, dice)")
+    check_type(text, str, "text", "the play's text such as '1/7 7/12'")
     steps = parse_steps(text)
     plays = legal_plays(position, dice, rules)
     for play in plays:

@@ -63,6 +63,19 @@ class ArgumentError(NardyError):
         return self.template.format_map({a: names.get(a, a) for a in self.arguments})
 
 
+class ArgumentTypeError(ArgumentError, TypeError):
+    """An argument of the wrong type, e.g. a swapped call `legal_plays("6-5", position)`; also a `TypeError`."""
+
+
+def check_type(value: object, kinds: type | tuple[type, ...], keyword: str, what: str, hint: str = "") -> None:
+    """Raise `ArgumentTypeError` naming `keyword` unless `value` is one of `kinds` (`what` says what it must be)."""
+    if not isinstance(value, kinds):
+        shown = repr(value)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        shown = shown.replace("{", "{{").replace("}", "}}")
+        raise ArgumentTypeError(f"{{{keyword}}} must be {what}, got {type(value).__name__} {shown}{hint}")
+
+
 class BearoffError(NardyError):
     """A position outside the bear-off databases (a side not all home)."""
 

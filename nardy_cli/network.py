@@ -128,12 +128,23 @@ def load_network(path: str | Path) -> Network:
     """Read a network file; a missing or damaged file is a `NetworkError` naming it."""
     path = Path(path)
     try:
+        with open(path, "rb") as fh:
+            magic = fh.read(4)
+    except FileNotFoundError:
+        raise NetworkError(f"network file {str(path)!r} not found") from None
+    except OSError as exc:
+        raise NetworkError(f"cannot read network file {str(path)!r}: {exc.strerror}") from None
+    if magic != b"PK\x03\x04":  # every .npz file is a zip archive
+        raise NetworkError(f"{str(path)!r} is not a nardy network (an .npz file that `nardy train` writes)")
+    try:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
             w1, b1, w2, b2 = (np.array(data[k], dtype=np.float64) for k in ("w1", "b1", "w2", "b2"))
     except FileNotFoundError:
         raise NetworkError(f"network file {str(path)!r} not found") from None
-    except (OSError, KeyError, ValueError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
+    except KeyError as exc:
+        raise NetworkError(f"{str(path)!r} is not a nardy network (it has no array {exc})") from None
+    except (OSError, ValueError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
         raise NetworkError(f"network file {str(path)!r} is damaged ({type(exc).__name__}: {exc})") from None
     h = b1.shape[0] if b1.ndim == 1 else -1
     if (meta.get("input_version") != kn.INPUT_VERSION or w1.shape != (kn.N_INPUTS, h) or b2.shape != (kn.N_CLASSES,)

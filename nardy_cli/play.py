@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .dice import Dice
+from .errors import check_type
 from .position import Position
 
 OFF = 25  # the `to` of a step that bears a checker off
@@ -36,6 +37,14 @@ def format_step(step: tuple[int, int]) -> str:
     return f"{src}/{'off' if dst == OFF else dst}"
 
 
-def format_play(steps: tuple[tuple[int, int], ...]) -> str:
-    """Steps in playing order, `1/7 7/12`; a pass is `pass`."""
+def format_play(steps: "tuple[tuple[int, int], ...] | Play") -> str:
+    """Steps (or a `Play`'s steps) in playing order, `1/7 7/12`; a pass is `pass`."""
+    if isinstance(steps, Play):
+        steps = steps.steps
+    what = "a Play or its steps, pairs (from, to) such as ((1, 7), (7, 12))"
+    check_type(steps, (tuple, list), "steps", what)
+    for step in steps:
+        check_type(step, (tuple, list), "steps", what)
+        if len(step) != 2 or not all(isinstance(v, int) for v in step):
+            check_type(steps, (), "steps", what)
     return " ".join(format_step(s) for s in steps) if steps else "pass"

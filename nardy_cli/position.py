@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .dice import Dice, format_dice, parse_dice
-from .errors import DiceError, InvalidPositionError, NotationError
+from .errors import ArgumentError, DiceError, InvalidPositionError, NotationError, check_type
 from .kernels.board import forbidden_block_span
 
 WHITE, BLACK = "w", "b"
@@ -71,6 +71,11 @@ class Position:
     def __repr__(self) -> str:
         return f"Position.parse({str(self)!r})"
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG: a notebook (Jupyter, VS Code) shows a `Position` as its board."""
+        from .board_svg import board_svg
+        return board_svg(self)
+
     @property
     def white_off(self) -> int:
         """White checkers borne off."""
@@ -82,8 +87,13 @@ class Position:
         return N_CHECKERS - sum(self.black)
 
     def checkers(self, side: str) -> tuple[int, ...]:
-        """The 24 counts of `side` in its own numbering."""
-        return self.white if side == WHITE else self.black
+        """The 24 counts of `side` ('w' or 'b') in its own numbering."""
+        if side == WHITE:
+            return self.white
+        if side == BLACK:
+            return self.black
+        check_type(side, str, "side", "'w' or 'b'")
+        raise ArgumentError(f"{{side}} must be 'w' or 'b', got {side!r}")
 
     def off(self, side: str) -> int:
         """Checkers `side` has borne off."""
@@ -105,6 +115,11 @@ class Position:
 
 def pip_count(counts: tuple[int, ...]) -> int:
     """Pip count of one side's 24 counts: sum of 25 - point over its checkers."""
+    what = "one side's 24 checker counts such as position.white"
+    hint = " (a position's pip count is position.pip_count('w'))" if isinstance(counts, Position) else ""
+    check_type(counts, (tuple, list), "counts", what, hint)
+    if len(counts) != N_POINTS or not all(isinstance(n, int) for n in counts):
+        check_type(counts, (), "counts", what)
     return sum(n * (24 - i) for i, n in enumerate(counts))
 
 
@@ -149,7 +164,7 @@ START = Position.unchecked(_counts({1: 15}), _counts({1: 15}), WHITE)  # valid b
 
 # --- Notation ---------------------------------------------------------------
 
-_ITEM_RE = re.compile(r"^(\d+)(?:x(\d+))?$")
+_ITEM_RE = re.compile(r"^([0-9]+)(?:x([0-9]+))?$")
 
 
 def parse_checkers(text: str, side: str) -> tuple[int, ...]:
@@ -189,6 +204,7 @@ def parse_position(text: str, *, check_blocks: bool = True) -> Position:
     `check_blocks=False` skips the R6 validity check (for reading foreign data
     that holds an unreachable block); every other check still applies.
     """
+    check_type(text, str, "text", "the position's text such as 'W:1x15 B:1x15 w' or 'start'")
     stripped = text.strip()
     if stripped == "start":
         return START
@@ -210,7 +226,7 @@ def parse_position(text: str, *, check_blocks: bool = True) -> Position:
                 black = counts
         elif token in ("w", "b") and turn is None:
             turn = token
-        elif turn is not None and dice is None and re.match(r"^\d-?\d$", token):
+        elif turn is not None and dice is None and re.match(r"^[0-9]-?[0-9]$", token):
             try:
                 dice = parse_dice(token)
             except DiceError:
@@ -233,5 +249,6 @@ def parse_position(text: str, *, check_blocks: bool = True) -> Position:
 
 def format_position(pos: Position) -> str:
     """Canonical notation: `W:1x14,12 B:1x15 b`, with the dice last when present."""
+    check_type(pos, Position, "pos", "a Position (e.g. parse_position('start'))")
     text = f"W:{format_checkers(pos.white)} B:{format_checkers(pos.black)} {pos.turn}"
     return f"{text} {format_dice(pos.dice)}" if pos.dice is not None else text

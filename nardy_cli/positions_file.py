@@ -72,6 +72,8 @@ def read_positions(path: str | Path, *, check_blocks: bool = True) -> list[Named
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise PositionsFileError(f"cannot read positions file {str(path)!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise PositionsFileError(f"positions file {str(path)!r} is not UTF-8 text (byte {exc.start + 1})") from None
     return parse_positions_text(text, str(path), check_blocks=check_blocks)
 
 
@@ -112,19 +114,19 @@ def _resolve(arg: str, check_blocks: bool) -> list[NamedPosition]:
         return [NamedPosition(None, parse_position("start"))]
     if not text:
         raise NotationError("empty position: expected 'W:<checkers> B:<checkers> <w|b> [<dice>]' or 'start'")
-    if Path(text).is_file():
+    if _readable_file(Path(text)):
         found = read_positions(text, check_blocks=check_blocks)
         if not found:
             raise PositionsFileError(f"positions file {text!r} holds no position")
         return found
     file_part, sep, name = text.rpartition(":")
-    if sep and file_part and Path(file_part).is_file():
+    if sep and file_part and _readable_file(Path(file_part)):
         found = read_positions(file_part, check_blocks=check_blocks)
         for item in found:
             if item.name == name:
                 return [item]
         names = [item.name for item in found]
-        hint = did_you_mean(name, names) or f"; its names are {name_list(names)}"
+        hint = did_you_mean(name, names) or (f"; its names are {name_list(names)}" if names else ": it holds none")
         raise PositionsFileError(f"no position named {name!r} in {file_part!r}{hint}")
     if "/" in text or text.endswith(".txt"):
         raise PositionsFileError(f"no such positions file {text!r}{_file_hint(text)}")
@@ -138,6 +140,14 @@ def _resolve(arg: str, check_blocks: bool) -> list[NamedPosition]:
         raise NotationError(f"position {text!r} is only one field: write the whole position as one argument, "
                             f"in quotes, e.g. \"W:1x14,12 B:1x15 b\"")
     return [NamedPosition(None, parse_position(text, check_blocks=check_blocks))]
+
+
+def _readable_file(path: Path) -> bool:
+    """A file to read positions from: a regular file, or a device or pipe such as /dev/null or <(...)."""
+    try:
+        return path.exists() and not path.is_dir()
+    except OSError:  # a name too long for a path is notation, not a file
+        return False
 
 
 def _file_hint(text: str) -> str:

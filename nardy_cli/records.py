@@ -28,12 +28,12 @@ PASS_WORDS = ("-", "pass", "(no play)", "(pass)")
 _TAG_RE = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
 _RESULT_RE = re.compile(r"^(white|black|w|b)\s+(?:wins\s+)?(?:by\s+)?(oin|home-mars|mars|koks)$", re.I)
 _TOKEN_RE = re.compile(r"""
-    (?P<num>\d+\.(?:\.\.)?)(?=\s|$|\{) |
-    (?P<dice>\d-?\d)\s*: |
+    (?P<num>[0-9]+\.(?:\.\.)?)(?=\s|$|\{) |
+    (?P<dice>[0-9]-?[0-9])\s*: |
     (?P<result>(?:white|black)\s+wins\s+by\s+(?:home-mars|oin|mars|koks)\b|draw\b|\*) |
     (?P<word>[^\s{]+)
 """, re.X | re.I)
-_MOVE_RE = re.compile(r"^(\d+(?:/(?:\d+|off))+)(?:\((\d)\))?$")
+_MOVE_RE = re.compile(r"^([0-9]+(?:/(?:[0-9]+|off))+)(?:\(([0-9])\))?$")
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ def parse_moves(text: str) -> tuple[tuple[int, int], ...] | None:
     for token in stripped.split():
         m = _MOVE_RE.match(token)
         if not m:
-            hint = " (a roll needs a colon: '6-5: 1/12')" if re.match(r"^\d-\d$", token) else ""
+            hint = " (a roll needs a colon: '6-5: 1/12')" if re.match(r"^[0-9]-[0-9]$", token) else ""
             raise NotationError(f"bad move {token!r}: expected FROM/TO such as '1/12' or '22/off'{hint}")
         points = [OFF if p == "off" else int(p) for p in m.group(1).split("/")]
         for a, b in zip(points, points[1:]):
@@ -360,6 +360,20 @@ def _replay(tokens: list[tuple[str, str, int]], start: Position, rules: Rules
     return plies, game_comment, end
 
 
+def parse_date_tag(text: str) -> str:
+    """A `Date` tag's value: a real day as `YYYY.MM.DD` (`YYYY-MM-DD` is read too), or `?` for unknown."""
+    import datetime
+    if text.strip() == "?":
+        return "?"
+    if text.isascii():  # strptime would read fullwidth digits
+        for fmt in ("%Y.%m.%d", "%Y-%m-%d"):
+            try:
+                return datetime.datetime.strptime(text.strip(), fmt).strftime("%Y.%m.%d")
+            except ValueError:
+                pass
+    raise NotationError(f"bad date {text!r}: expected a real day as YYYY.MM.DD, e.g. 2026.11.29, or '?'")
+
+
 def read_game(path: str | Path) -> GameRecord:
     """Read a record file; errors name the file."""
     p = Path(path)
@@ -367,6 +381,8 @@ def read_game(path: str | Path) -> GameRecord:
         text = p.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise GameRecordError(f"cannot read game record {str(p)!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise GameRecordError(f"game record {str(p)!r} is not UTF-8 text (byte {exc.start + 1})") from None
     try:
         return parse_game(text)
     except GameRecordError as exc:
@@ -436,5 +452,5 @@ def record_from_plays(plays: list[tuple[Dice, Play]], start: Position = START, r
     return GameRecord(rules=rules, start=start, plies=tuple(plies), result=outcome(pos, rules), **fields)
 
 
-__all__ = ["Ply", "GameRecord", "parse_game", "format_game", "read_game", "match_play", "parse_moves",
-           "format_moves", "parse_result", "format_result", "header_tags", "record_from_plays"]
+__all__ = ["Ply", "GameRecord", "parse_game", "format_game", "read_game", "parse_date_tag", "match_play",
+           "parse_moves", "format_moves", "parse_result", "format_result", "header_tags", "record_from_plays"]

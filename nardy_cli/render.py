@@ -30,8 +30,16 @@ def to_json(data: Any) -> str:
     return json.dumps(_clean(data), ensure_ascii=False, separators=(", ", ": "))
 
 
-def frame_text(frame: pd.DataFrame, fmt: str, float_format: str = "{:.4f}") -> str:
-    """A DataFrame as an aligned table, CSV or JSON records."""
+def number(value: float, spec: str = "{:.4f}") -> str:
+    """`value` formatted by `spec`, never as a negative zero: -0.00001 is `0.0000` (`+0.0000` with a `+` spec)."""
+    text = spec.format(value)
+    if text.startswith("-") and not text.strip("-0.%"):
+        text = ("+" if "+" in spec else "") + text[1:]
+    return text
+
+
+def frame_text(frame: pd.DataFrame, fmt: str, float_format: str = "{:.4f}", left: tuple[str, ...] = ()) -> str:
+    """A DataFrame as an aligned table (the `left` text columns aligned left, headers too), CSV or JSON records."""
     from pandas.api.types import is_float_dtype
     if fmt == "csv":
         return frame.to_csv(index=False).rstrip("\n")
@@ -39,5 +47,9 @@ def frame_text(frame: pd.DataFrame, fmt: str, float_format: str = "{:.4f}") -> s
         return to_json(frame.to_dict(orient="records"))
     if frame.empty:
         return "(nothing)"
-    formatters = {c: float_format.format for c in frame.columns if is_float_dtype(frame[c])}
+    formatters = {c: (lambda v: number(v, float_format)) for c in frame.columns if is_float_dtype(frame[c])}
+    if left:
+        widths = {c: 1 + max(len(c), *(len(str(v)) for v in frame[c])) for c in left}  # two spaces at least
+        formatters.update({c.ljust(widths[c]): (lambda v, w=widths[c]: str(v).ljust(w)) for c in left})
+        frame = frame.rename(columns={c: c.ljust(widths[c]) for c in left})
     return frame.to_string(index=False, formatters=formatters)

@@ -23,6 +23,7 @@ def prepare_output(path: str | Path) -> tuple[Path, Path]:
     """A fresh temporary folder beside `path` (checked writable), and the final path."""
     final = Path(path)
     parent = final.parent if str(final.parent) else Path(".")
+    _no_file_in_the_way(parent, f"output directory {str(final)!r}")
     try:
         parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}-", dir=parent))
@@ -30,6 +31,13 @@ def prepare_output(path: str | Path) -> tuple[Path, Path]:
     except OSError as exc:
         raise OutputError(f"cannot write to output directory {str(final)!r}: {exc.strerror}") from None
     return tmp, final
+
+
+def _no_file_in_the_way(folder: Path, what: str) -> None:
+    """An OutputError when `folder` or the nearest of its parents that exists is a file."""
+    found = next((p for p in (folder, *folder.parents) if p.exists()), None)
+    if found is not None and not found.is_dir():
+        raise OutputError(f"cannot write to {what}: {str(found)!r} is a file")
 
 
 def _umask() -> int:
@@ -61,9 +69,32 @@ def ensure_writable(path: str | Path | None, force: bool = False) -> None:
     shutil.rmtree(tmp, ignore_errors=True)
     if final.exists() and not final.is_dir():
         raise OutputError(f"cannot write to output directory {str(final)!r}: it is a file")
-    if final.exists() and not force and not is_report_folder(final):
-        raise OutputError(f"output folder {str(final)!r} holds files that are not a nardy report; "
-                          "choose another folder or allow replacing it")
+    try:
+        if final.exists() and not force and not is_report_folder(final):
+            raise OutputError(f"output folder {str(final)!r} holds files that are not a nardy report; "
+                              "choose another folder or allow replacing it")
+        if final.is_dir():  # the old report is removed at the end: the folder itself must be writable too
+            _probe(final)
+    except OSError as exc:
+        raise OutputError(f"cannot write to output directory {str(final)!r}: {exc.strerror}") from None
+
+
+def ensure_folder(path: str | Path) -> None:
+    """Fail early when the working folder `path` (a training folder) cannot be created or written (nothing created)."""
+    folder = Path(path)
+    _no_file_in_the_way(folder, f"folder {str(folder)!r}")
+    nearest = next((p for p in (folder, *folder.parents) if p.exists()), Path("."))
+    try:
+        _probe(nearest)
+    except OSError as exc:
+        raise OutputError(f"cannot write to folder {str(folder)!r}: {exc.strerror}") from None
+
+
+def _probe(folder: Path) -> None:
+    """Create and remove one file in `folder` (raises OSError when it cannot be written)."""
+    fd, probe = tempfile.mkstemp(prefix=".nardy-probe-", dir=folder)
+    os.close(fd)
+    os.unlink(probe)
 
 
 def commit_output(tmp: Path, final: Path, force: bool = False) -> Path:

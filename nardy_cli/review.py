@@ -25,7 +25,7 @@ import pandas as pd
 
 from .dice import ALL_ROLLS
 from .engine import enumerate_board, plays_from_kernel
-from .errors import ArgumentError, NotationError
+from .errors import ArgumentError, GameRecordError, NotationError
 from .evaluators import (ROLL_WEIGHTS, LookaheadEvaluator, base_evaluator, exact_value, get_evaluator,
                          result_board, result_values, roll_boards)
 from .match import MatchState, match_valuation
@@ -104,6 +104,17 @@ class GameReview:
                          "luck": float(f["luck"].sum())})
         return pd.DataFrame(rows)
 
+    def notes(self) -> list[str]:
+        """Plain-language notes on reading the review: a side played by the reviewing evaluator itself, whose
+        plays are all its best by construction."""
+        out = []
+        for side in self.params.get("self_reviewed", []):
+            player = self.record.white if side == "white" else self.record.black
+            out.append(f"{side.capitalize()} ({player}) was played by the reviewing evaluator "
+                       f"{self.params['evaluator']} itself: its plays are that evaluator's own choices, so "
+                       "they lose 0.000 by construction; another evaluator or rollouts give an independent view.")
+        return out
+
     def worst(self, n: int = 5) -> pd.DataFrame:
         """The `n` decisions that lost the most equity (only those that lost any)."""
         d = self.decisions()
@@ -120,7 +131,12 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides
                 rollout_policy: str = "neural", seed: int | None = None, workers: int = 1,
                 match: MatchState | None = None) -> GameReview:
     """Score every ply of `record` played by `sides` ('w', 'b') with `evaluator` (a name or object); at a
-    `match` score (the score before this game) by match winning chance and normalised equity."""
+    `match` score (the score before this game) by match winning chance and normalised equity.
+
+    Raises `GameRecordError` for a record without plies: there is nothing to review.
+    """
+    if not record.plies:
+        raise GameRecordError("the game record holds no plies: nothing to review")
     ev = get_evaluator(evaluator)
     base = base_evaluator(ev)
     rules = record.rules
@@ -135,7 +151,7 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides
               "thresholds": {"doubtful": thresholds.doubtful, "error": thresholds.error,
                              "blunder": thresholds.blunder},
               "rollout_games": rollout_games, "rollout_policy": rollout_policy if rollout_games else None,
-              "rules": rules.to_dict()}
+              "rules": rules.to_dict(), "self_reviewed": _self_reviewed(frame, record, ev.name)}
     if match is not None:
         params["match"] = match.to_dict()
     if rollout_games:
@@ -144,6 +160,16 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides
         frame = _rollout_flagged(frame, record, base, thresholds, rollout_games, rollout_policy,
                                  params["seed"], workers, valuation)
     return GameReview(record, frame, thresholds, params)
+
+
+def _self_reviewed(frame: pd.DataFrame, record: GameRecord, evaluator: str) -> list[str]:
+    """The sides played by `evaluator` itself whose every play it scores best: 0.000 lost by construction."""
+    out = []
+    for side, player in (("white", record.white), ("black", record.black)):
+        lost = frame.loc[(frame["side"] == side) & ~frame["forced"].astype(bool), "lost"]
+        if player == evaluator and len(lost) and float(lost.max()) <= 1e-9:
+            out.append(side)
+    return out
 
 
 def normaliser(valuation, white: bool) -> tuple[float, float]:

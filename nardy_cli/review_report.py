@@ -19,6 +19,8 @@ from .records import format_game
 from .render import to_json
 from .report_folder import commit_output, prepare_output
 from .review import GameReview
+from .study.glossary import glossary_markdown
+from .study.report_summary import params_frame, review_headline
 
 MARK_STYLE = {"doubtful": ("#f9a825", "o", 7), "error": ("#ef6c00", "s", 8), "blunder": ("#c62828", "X", 11)}
 
@@ -107,6 +109,7 @@ def report_markdown(review: GameReview, top: int, boards: list[str]) -> str:
     p = review.params
     t = review.thresholds
     lines = [f"# Game review: {r.white} (White) vs {r.black} (Black)", "",
+             f"**{review_headline(review.summary().to_dict(orient='records'))}**", "",
              f"Result: **{r.result or 'game not finished'}** after {len(r.plies)} plies; "
              f"{r.rules.preset} rules; date {r.date}.", "",
              f"Evaluator: `{p['evaluator']}` (luck at 0-ply with `{p['luck_evaluator']}`"
@@ -114,6 +117,7 @@ def report_markdown(review: GameReview, top: int, boards: list[str]) -> str:
                 f"`{p['rollout_policy']}`" if p.get("rollout_games") else "") + "). "
              f"Marks: doubtful from {t.doubtful}, error from {t.error}, blunder from {t.blunder} "
              "points of equity lost; forced plays are listed, not scored.", "",
+             *[f"> **Note.** {note}\n" for note in review.notes()],
              "## Summary", "", _md_table(review.summary()), "",
              "Luck: the best result's value for the roll rolled minus its mean over the 21 rolls, summed.", "",
              "## Equity over the game", "",
@@ -129,6 +133,8 @@ def report_markdown(review: GameReview, top: int, boards: list[str]) -> str:
                   f"Position: `{row['position']}`", "", f"![decision]({file})", ""]
     cols = ["turn", "player", "dice", "played", "best", "plays", "equity_played", "equity_best", "lost", "mark", "luck"]
     lines += ["## Every decision", "", _md_table(review.frame[cols]), ""]
+    lines += ["## Run parameters", "", _md_table(params_frame(p, "game review")), "",
+              "The exact parameters are in `params.json`.", "", glossary_markdown(), ""]
     return "\n".join(lines)
 
 

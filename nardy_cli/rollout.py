@@ -25,7 +25,7 @@ from .position import Position
 from .rules import PRESETS, Rules
 from .scoring import Scoring, scored_table
 from .outcomes import PROB_KEYS
-from .stats import outcome_table
+from .stats import outcome_table, probability_ci95
 
 MIN_GAMES_UNTIL_SE = 1296
 
@@ -61,10 +61,10 @@ class RolloutResult:
         return {"name": self.name, **out} if self.name is not None else out
 
     def outcome_frame(self) -> pd.DataFrame:
-        """One row per outcome: probability, standard error and 95% interval."""
+        """One row per outcome: probability, standard error and 95% interval (clipped to [0, 1])."""
         rows = [{"outcome": k, "probability": self.probabilities[k], "se": self.se[k],
-                 "ci95_low": self.probabilities[k] - 1.96 * self.se[k],
-                 "ci95_high": self.probabilities[k] + 1.96 * self.se[k]} for k in PROB_KEYS]
+                 **dict(zip(("ci95_low", "ci95_high"), probability_ci95(self.probabilities[k], self.se[k])))}
+                for k in PROB_KEYS]
         return pd.DataFrame(rows)
 
     def deficit_frame(self) -> pd.DataFrame:
@@ -126,6 +126,8 @@ def summarize(spec: GameSpec, tally: Tally, games_requested: int, until_se: floa
         params["scored_games"] = int(tally.scored.sum())
     else:
         table = outcome_table(tally.counts, spec.rules.points, valuation.root_values(spec.position.turn == "w"))
+    if until_se is not None and not interrupted:  # False: the maximum of games was played first
+        params["until_se_met"] = bool(table["equity_se"] <= until_se)
     mwc = {} if valuation.is_money else {"mwc": valuation.chance(table["value"]), "mwc_se": table["value_se"] / 2}
     return RolloutResult(spec.position, params, games, interrupted, table["probabilities"], table["se"],
                          table["equity"], table["equity_se"],

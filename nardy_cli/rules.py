@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .errors import RulesError
+from .errors import RulesError, check_type
 
 HEAD_RULES = ("federation", "doubles-643", "strict")
 BLOCK_CHECKS = ("step", "turn-end", "off")
@@ -87,6 +87,8 @@ def parse_points(text: str, base: Points | None = None) -> Points:
         if not sep or key not in values:
             raise RulesError(f"bad points entry {item.strip()!r}: expected CLASS=N with CLASS one of {', '.join(values)}")
         try:
+            if not value.strip().isascii():  # float() reads other scripts' digits (fullwidth '１'): not notation
+                raise ValueError(value)
             number = float(value)
         except ValueError:
             raise RulesError(f"bad points value {value.strip()!r} in {item.strip()!r}") from None
@@ -105,6 +107,7 @@ def format_points(points: Points) -> str:
 def make_rules(preset: str = "federation", *, head_rule: str | None = None, block_check: str | None = None,
                last_roll: bool | None = None, points: str | Points | None = None) -> Rules:
     """A preset with the given options overridden; `None` keeps the preset's value."""
+    check_type(preset, str, "preset", f"a preset name ({', '.join(PRESETS)})")
     if preset not in PRESETS:
         from .suggest import did_you_mean
         raise RulesError(f"unknown rules preset {preset!r}{did_you_mean(preset, PRESETS)}; "

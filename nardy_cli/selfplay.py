@@ -21,7 +21,7 @@ from .kernels.movegen import Workspace
 from .play import Play
 from .policies import Policy, as_policy
 from .position import START, WHITE, Position
-from .records import GameRecord, record_from_plays
+from .records import GameRecord, parse_date_tag, record_from_plays
 from .rules import PRESETS, Rules
 
 MAX_PLIES = 2000
@@ -83,9 +83,10 @@ def play_game(white: str | Policy, black: str | Policy, *, position: Position = 
 def play_games(white: str | Policy, black: str | Policy, games: int = 1, *, position: Position = START,
                rules: Rules = PRESETS["federation"], seed: int = DEFAULT_SEED, date: str = "?",
                max_plies: int = MAX_PLIES) -> PlayedGames:
-    """Games 0..games-1 between `white` and `black`, each recorded."""
+    """Games 0..games-1 between `white` and `black`, each recorded; `date` is `YYYY.MM.DD` or `?`."""
     if games < 1:
         raise ArgumentError(f"{{games}} must be at least 1, got {games}")
+    date = parse_date_tag(date)
     w, b = as_policy(white), as_policy(black)
     records = tuple(play_game(w, b, position=position, rules=rules, seed=seed, game=g, date=date,
                               max_plies=max_plies) for g in range(games))

@@ -37,6 +37,14 @@ def stratified_mean_se(counts: np.ndarray, values: np.ndarray) -> tuple[float, f
     return mean, float(np.sqrt(var / max(total - 1, 1)))
 
 
+Z95 = 1.96  # a 95% interval is the estimate ± 1.96 standard errors
+
+
+def probability_ci95(p: float, se: float) -> tuple[float, float]:
+    """The 95% interval of a probability, p ± 1.96 SE clipped to [0, 1] (under VR it can reach past either end)."""
+    return max(0.0, p - Z95 * se), min(1.0, p + Z95 * se)
+
+
 def outcome_table(counts: np.ndarray, points: Points, values: np.ndarray | None = None) -> dict:
     """Probabilities and standard errors of every outcome, equity and its standard error, and with
     `values` (per result code, the root side's valuation) their mean `value` and its SE."""

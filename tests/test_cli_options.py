@@ -208,6 +208,55 @@ def test_every_help_example_parses(name, args, tmp_path, monkeypatch):
         raise
 
 
+OUTPUT_OPTIONS = {"--output", "-o", "--out"}
+
+
+def _named_files(args: list[str]) -> tuple[list[str], list[str]]:
+    """(files an example reads, paths it writes): tokens that look like paths (a `/` or a file suffix), the
+    FILE of FILE:NAME; the values of --output/-o/--out are written."""
+    reads, writes = [], []
+    for prev, token in zip([None, *args], args):
+        if " " in token or token[:2].upper() in ("W:", "B:") or not (
+                "/" in token or re.search(r"\.(txt|npz|json|png|svg|csv)$", token)):
+            continue
+        if prev in OUTPUT_OPTIONS:
+            writes.append(token)
+        else:
+            reads.append(token.rpartition(":")[0] if re.search(r"\.txt:[\w-]+$", token) else token)
+    return reads, writes
+
+
+def _help_examples() -> list[tuple[str, list[list[str]]]]:
+    ctx = click.Context(cli)
+    return [("nardy", _example_lines(cli.epilog))] + [
+        (name, _example_lines(cli.get_command(ctx, name).epilog)) for name in cli.list_commands(ctx)]
+
+
+@pytest.mark.parametrize("name, examples", _help_examples(), ids=lambda v: v if isinstance(v, str) else "")
+def test_files_named_in_help_examples_exist(name, examples):
+    """Catches a help example that names a file the repository does not have (`nardy review
+    games/blunder-in-the-bear-off.txt`, `nardy review game.txt`): every file an example reads is in the
+    repository, or an earlier example of the same help writes it (`--output reports/demo` then
+    `nardy chart reports/demo/results.json`)."""
+    written: list[str] = []
+    for args in examples:
+        reads, writes = _named_files(args)
+        for path in reads:
+            made = any(path == w or path.startswith(w.rstrip("/") + "/") for w in written)
+            assert made or (ROOT / path).exists(), f"nardy {' '.join(args)}: {path} does not exist"
+        written += writes
+
+
+def test_help_examples_have_no_stray_spaces():
+    """Catches a help example broken over two lines by a bare backslash in the docstring, which Python joins
+    into one line with the next line's indentation in it (`train --help` showed `neural.npz       --player`)."""
+    ctx = click.Context(cli)
+    for name in cli.list_commands(ctx):
+        for line in (cli.get_command(ctx, name).epilog or "").splitlines():
+            if line.strip().startswith("nardy "):
+                assert "   " not in line.strip().split("  #")[0].rstrip(), (name, line)
+
+
 # --- progress ---------------------------------------------------------------
 
 class _Terminal:
@@ -229,7 +278,8 @@ class _Terminal:
 
 @pytest.mark.parametrize("tty", [True, False])
 def test_progress_bar_shows_rate_eta_and_estimate_only_on_a_terminal(tty, monkeypatch):
-    """Bug: the hand-drawn progress line had no time estimate; it must still stay off pipes."""
+    """Bug: the hand-drawn progress line had no time estimate; it must still stay off pipes; its ± must say it is
+    one SE (the result line's ± is the 95% interval)."""
     from nardy_cli.commands import progress
     fake = _Terminal(tty)
     monkeypatch.setattr(progress.sys, "stderr", fake)
@@ -239,5 +289,12 @@ def test_progress_bar_shows_rate_eta_and_estimate_only_on_a_terminal(tty, monkey
     if not tty:
         assert fake.text == ""
         return
-    assert "1296/2592" in fake.text and "games/s" in fake.text and "equity +0.1000 ± 0.0100" in fake.text
+    assert "1296/2592" in fake.text and "games/s" in fake.text and "equity +0.1000 ± 0.0100 (SE)" in fake.text
     assert re.search(r"\[\d\d:\d\d<\d\d:\d\d", fake.text)  # elapsed < time left
+
+
+def test_policy_help_lists_every_built_in_policy():
+    """Catches `rollout --help` leaving a built-in policy (`neural`) out of the --policy list."""
+    from nardy_cli.policies.registry import BUILTINS
+    option = next(p for p in cli.get_command(click.Context(cli), "rollout").params if p.name == "policy")
+    assert all(name in option.help for name in [*BUILTINS, "lookahead:NAME"]), option.help

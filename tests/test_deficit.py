@@ -74,9 +74,12 @@ def _brute_force_deficit(pos, head_rule: str, block_check: str) -> dict:
     for a in range(1, 7):
         for b in range(1, a + 1):
             weight = 1 if a == b else 2
-            _, steps, lone = brute_force_turn(pos, (a, b), head_rule, block_check)
+            results, steps, lone = brute_force_turn(pos, (a, b), head_rule, block_check)
             table[a - 1, b - 1] = table[b - 1, a - 1] = steps
             dice = [a] * 4 if a == b else [a, b]
+            mover = "W:-" if pos.turn == "w" else "B:-"
+            if any(mover in r.split() for r in results):  # the last checker goes off: no step is lost
+                steps, lone = len(dice), None
             if steps == len(dice):
                 full += weight
             elif steps == 0:
@@ -125,7 +128,7 @@ def test_static_and_rollout_deficit_agree_on_the_first_turn():
     pos = parse_position(FIRST_TURN)
     static = static_deficit(pos)
     assert static.p_partial > 0 and static.p_pass > 0, "the position must exercise every kind of turn"
-    r = rollout(pos, "random", games=36, seed=1, scoring=PLAIN)
+    r = rollout(pos, "random", games=1296, seed=1, scoring=PLAIN)   # every pair of first two rolls once
     assert r.mean_plies == 2.0
     white = r.deficit["white"]
     assert white["face_deficit"] == pytest.approx(list(static.face_deficit))
@@ -134,11 +137,43 @@ def test_static_and_rollout_deficit_agree_on_the_first_turn():
     assert white["pass_share"] == pytest.approx(static.p_pass)
 
 
-def test_steps_left_after_the_last_checker_is_off_are_lost():
-    """Catches the winning turn counted as full when its last steps had no checker left (rules decision 18).
+def test_steps_left_after_the_last_checker_is_off_are_not_lost():
+    """Catches the winning turn counted as partial because its last steps had no checker left to move
+    (rules decision 18; issue 27: `last-roll-draw` showed every double as 2 of 4 steps, "partial 17%").
 
-    W:10 alone (14 off): 6-6 plays 10/16 16/22 22/off and the fourth six is lost.
+    W:10 alone (14 off): 6-6 plays 10/16 16/22 22/off; the fourth six has no checker left: not lost.
     """
     d = static_deficit(parse_position("W:10 B:1x15 w"))
-    assert d.steps_played[5, 5] == 3
+    assert d.steps_played[5, 5] == 3                # the steps played, as they were
     assert brute_force_turn(parse_position("W:10 B:1x15 w"), (6, 6), "federation", "step")[1] == 3
+    assert d.face_deficit[5] == 0.0
+    expected = _brute_force_deficit(parse_position("W:10 B:1x15 w"), "federation", "step")
+    assert d.p_partial == pytest.approx(expected["p_partial"])
+    assert d.expected_lost_pips == pytest.approx(expected["expected_lost_pips"])
+
+
+# positions/study.txt's last-roll-draw: White's two checkers on W24 go off with any roll (a double
+# plays 24/off 24/off and has two steps left over); Black (B23, B24x2, all home) then has the R8 last
+# roll: a double takes all three off with a step left over, any other roll takes two off.
+#   W:  ...  24          B:  ...  23  24
+#           w2                    b1  b2
+LAST_ROLL_DRAW = "W:24x2 B:23,24x2 w"
+
+
+def test_a_turn_that_bears_off_the_last_checker_is_full_in_static_and_rollout_deficit():
+    """Catches steps counted as lost because the game ended (issue 27 item 11): in the static deficit and in
+    the rollouts' per-turn bookkeeping alike, the turn that takes the last checker off loses nothing."""
+    pos = parse_position(LAST_ROLL_DRAW)
+    d = static_deficit(pos)
+    assert (d.p_full, d.p_partial, d.p_pass, d.expected_lost_pips) == (1.0, 0.0, 0.0, 0.0)
+    assert d.face_deficit == (0.0,) * 6
+    assert [d.steps_played[f, f] for f in range(6)] == [2] * 6
+    expected = _brute_force_deficit(pos, "federation", "step")
+    for key in ("p_full", "p_partial", "expected_lost_pips", "face_deficit"):
+        assert getattr(d, key) == pytest.approx(expected[key]), key
+    r = rollout(pos, "random", games=1296, seed=1, scoring=PLAIN)   # every pair of first two rolls once
+    for side in ("white", "black"):
+        assert r.deficit[side]["partial_turn_share"] == 0.0, side
+        assert r.deficit[side]["lost_pips_per_game"] == 0.0, side
+        assert r.deficit[side]["face_deficit"] == [0.0] * 6, side
+    assert r.probabilities["draw"] == pytest.approx(1 / 6)     # Black's doubles: the R8 draw

@@ -66,3 +66,45 @@ def test_argument_error_keeps_its_fields_through_pickle():
     exc = pickle.loads(pickle.dumps(ArgumentError("{games} must be at least 1, got 0")))
     assert isinstance(exc, NardyError)
     assert exc.message({"games": "--games"}) == "--games must be at least 1, got 0"
+
+
+START_POS = parse_position("start")
+
+
+@pytest.mark.parametrize("call, keyword", [
+    (lambda: __import__("nardy_cli").legal_plays("6-5", START_POS), "position"),
+    (lambda: __import__("nardy_cli").legal_plays(START_POS, START_POS), "dice"),
+    (lambda: __import__("nardy_cli").legal_plays(START_POS, "6-5", "federation"), "rules"),
+    (lambda: __import__("nardy_cli").parse_play("1/12", START_POS, "6-5"), "position"),
+    (lambda: __import__("nardy_cli").parse_play(START_POS, ("1/12",), "6-5"), "text"),
+    (lambda: __import__("nardy_cli").apply_play("1/12", START_POS, "6-5"), "position"),
+    (lambda: __import__("nardy_cli").apply_play(START_POS, 12, "6-5"), "play"),
+    (lambda: __import__("nardy_cli").outcome("start"), "position"),
+    (lambda: __import__("nardy_cli").format_play("1/12"), "steps"),
+    (lambda: __import__("nardy_cli").format_play(((1, 12, 3),)), "steps"),
+    (lambda: __import__("nardy_cli").pip_count(START_POS), "counts"),
+    (lambda: __import__("nardy_cli").format_position("start"), "pos"),
+    (lambda: __import__("nardy_cli").parse_position(START_POS), "text"),
+    (lambda: __import__("nardy_cli").parse_dice((6, 5)), "text"),
+    (lambda: __import__("nardy_cli").format_dice("6-5"), "dice"),
+    (lambda: __import__("nardy_cli").make_rules(START_POS), "preset"),
+    (lambda: START_POS.pip_count("white"), "side"),
+])
+def test_a_wrong_argument_to_a_public_function_is_a_nardy_error_naming_it(call, keyword):
+    """Catches a swapped or mistyped argument to a public entry point failing as an AttributeError deep inside
+    (`legal_plays("6-5", position)` once did), or `position.pip_count("white")` silently counting Black."""
+    with pytest.raises(NardyError) as info:
+        call()
+    assert str(info.value).startswith(f"{keyword} must be "), str(info.value)
+    assert isinstance(info.value, TypeError) or keyword == "side"
+
+
+def test_parse_play_takes_the_position_first_like_legal_plays():
+    """Catches `parse_play` keeping its old order (text first) while `legal_plays` takes the position first, and
+    the keyword names changing under callers that use them."""
+    from nardy_cli import legal_plays, parse_play
+    play = next(p for p in legal_plays(START_POS, "6-5") if str(p) == "1/7 7/12")
+    assert parse_play(START_POS, "1/7 7/12", "6-5") == play
+    assert parse_play(text="1/12", position=START_POS, dice="6-5") == play
+    with pytest.raises(NardyError, match=r"the position comes first: parse_play\(position, text, dice\)"):
+        parse_play("1/12", START_POS, "6-5")

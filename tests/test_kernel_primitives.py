@@ -197,15 +197,22 @@ def test_stratified_dice_cover_every_first_and_second_roll():
     (3, 3, 4, 3, {}, 0, "full"),
     (3, 3, 3, 3, {3: 1}, 3, "partial"),
     (3, 3, 0, 0, {3: 4}, 12, "pass"),
+    (3, 3, 2, 3, {}, 0, "finished"),             # the last checker went off after two 3s: nothing lost
+    (6, 5, 1, 6, {}, 0, "finished"),             # the 6 took the last checker off: the 5 is not lost
 ])
 def test_record_turn_bookkeeping(d1, d2, nsteps, played, lost_faces, lost_pips, kind):
-    """Catches charging the lost step to the played die, wrong pips, or a partial counted as a pass (§8)."""
+    """Catches charging the lost step to the played die, wrong pips, a partial counted as a pass, or steps
+    counted as lost after the last checker went off (§8, rules decision 18)."""
     deficit = np.zeros((2, kg.N_DEFICIT), dtype=np.int64)
-    kg.record_turn(deficit, 1, d1, d2, nsteps, played)
+    result = np.zeros((1, 24), dtype=np.int8)      # the roll's one result board (mover-relative)
+    if kind != "finished":
+        result[0, 23] = 1                          # a checker of the mover is still on the board
+    kg.record_turn(deficit, 1, d1, d2, nsteps, played, result, 1)
     row = deficit[1]
     assert deficit[0].sum() == 0 and row[kg.TURNS] == 1
     rolled = Counter([d1] * 4 if d1 == d2 else [d1, d2])
     assert [row[kg.F_ROLLED + f - 1] for f in range(1, 7)] == [rolled[f] for f in range(1, 7)]
     assert [row[kg.F_LOST + f - 1] for f in range(1, 7)] == [lost_faces.get(f, 0) for f in range(1, 7)]
     assert row[kg.LOST_PIPS] == lost_pips
-    assert (row[kg.PARTIAL], row[kg.PASSES]) == {"full": (0, 0), "partial": (1, 0), "pass": (0, 1)}[kind]
+    assert (row[kg.PARTIAL], row[kg.PASSES]) == {"full": (0, 0), "partial": (1, 0), "pass": (0, 1),
+                                                 "finished": (0, 0)}[kind]

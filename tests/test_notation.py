@@ -61,17 +61,17 @@ def test_plays_round_trip_and_paths():
     pos = parse_position("start")
     (play,) = legal_plays(pos, "6-5")
     assert str(play) == "1/7 7/12"
-    assert parse_play("1/7 7/12", pos, "6-5") == play
-    assert parse_play("1/12", pos, "6-5") == play          # one checker's whole path
-    assert parse_play("1/6 6/12", pos, "6-5") == play      # the other order of the same play
+    assert parse_play(pos, "1/7 7/12", "6-5") == play
+    assert parse_play(pos, "1/12", "6-5") == play          # one checker's whole path
+    assert parse_play(pos, "1/6 6/12", "6-5") == play      # the other order of the same play
     assert apply_play(pos, "1/12", "6-5") == play.result
     with pytest.raises(IllegalPlayError, match="'1/13'"):
-        parse_play("1/13", pos, "6-5")
+        parse_play(pos, "1/13", "6-5")
     with pytest.raises(NotationError, match="'1-7'"):
-        parse_play("1-7", pos, "6-5")
+        parse_play(pos, "1-7", "6-5")
     off = parse_position("W:22x2,24x3 B:1x15 w")
     (bear,) = legal_plays(off, "6-5")
-    assert str(bear) == "22/off 22/off" and parse_play("22/off 22/off", off, "6-5") == bear
+    assert str(bear) == "22/off 22/off" and parse_play(off, "22/off 22/off", "6-5") == bear
 
 
 def test_positions_file_round_trip(tmp_path):
@@ -105,3 +105,23 @@ def test_position_is_frozen_and_hashable():
     assert pos.pip_count("w") == 360 == pos.pip_count("b")
     with pytest.raises(InvalidPositionError):
         Position(pos.white, pos.black, "x")
+
+
+def test_a_position_shows_its_board_in_a_notebook():
+    """Catches a `Position` that a notebook shows only as `Position.parse('...')` text: `_repr_svg_` draws the
+    board, each side's checkers on its own points (White's W1 bottom left, Black's B1 = W13 top right)."""
+    import xml.etree.ElementTree as ET
+
+    from nardy_cli.board_svg import MAX_DRAWN, _slot, _x
+    pos = parse_position("W:1x14,12 B:1x15 b 6-5")
+    root = ET.fromstring(pos._repr_svg_())
+    ns = "{http://www.w3.org/2000/svg}"
+    circles = [(float(c.get("cx")), float(c.get("cy")), c.get("fill")) for c in root.iter(f"{ns}circle")]
+    white = {(x, y) for x, y, fill in circles if fill == "#fbfaf5"}
+    black = {(x, y) for x, y, fill in circles if fill == "#2b2b2b"}
+    assert len(white) == MAX_DRAWN + 1 and len(black) == MAX_DRAWN
+    assert {x for x, _ in white} == {_x(_slot(1)[0]), _x(_slot(12)[0])} and {x for x, _ in black} == {_x(_slot(13)[0])}
+    assert max(y for _, y in black) < min(y for _, y in white)          # Black's head is on the top row
+    texts = [t.text for t in root.iter(f"{ns}text")]
+    assert "Black to move, to play 6-5" in texts and "W:1x14,12 B:1x15 b 6-5" in texts
+    assert "14" in texts and "15" in texts                               # the stacks are counted

@@ -69,7 +69,7 @@ def test_invariants_over_random_games(seed, head, block):
                 # analyse (rules decision 14)
                 with pytest.raises(InvalidPositionError):
                     resolve_positions(str(r))
-            assert parse_play(str(play), pos, dice, rules) == play
+            assert parse_play(pos, str(play), dice, rules) == play
 
 
 @settings(deadline=None)

@@ -243,3 +243,49 @@ def test_last_roll_blunder_and_its_drawn_best_result_are_drawn(tmp_path):
     from nardy_cli.review_report import write_review
     write_review(review, tmp_path / "r", top=1)
     assert (tmp_path / "r" / "decision-1.png").stat().st_size > 10_000
+
+
+def test_review_of_a_game_the_evaluator_played_says_its_zero_is_by_construction(tmp_path):
+    """Catches a review by `neural` of a game `neural` played reporting "0.000 lost" for it with no word that
+    this holds by construction (its plays are the evaluator's own choices), in the output and report.md."""
+    record = play_game("neural", "racer", seed=8)
+    review = review_game(record, "neural")
+    assert review.params["self_reviewed"] == ["white"]
+    assert review.notes() == ["White (neural) was played by the reviewing evaluator neural itself: its plays are "
+                              "that evaluator's own choices, so they lose 0.000 by construction; another evaluator "
+                              "or rollouts give an independent view."]
+    assert review_game(record, "heuristic").notes() == []          # racer is not the evaluator either
+    from nardy_cli.records import format_game
+    game = tmp_path / "game.txt"
+    game.write_text(format_game(record))
+    out = run("review", str(game), "--output", str(tmp_path / "r"))
+    assert out.output.splitlines()[1] == f"Note: {review.notes()[0]}"
+    assert f"> **Note.** {review.notes()[0]}" in (tmp_path / "r" / "report.md").read_text()
+
+
+def test_review_table_keeps_played_and_best_apart_and_marks_forced_plays():
+    """Catches the review table running the played and best plays together (one space: `6/14 8/9 1/9`) and
+    forced plays showing `NaN` as their equity lost."""
+    out = run("review", "-", input=BLUNDER)
+    lines = out.output.splitlines()
+    header, white, black = lines[2], lines[3], lines[4]
+    assert header.split()[:6] == ["turn", "player", "dice", "played", "best", "play"]
+    col = header.index("best play")
+    assert white[col:].startswith("22/off 24/off") and white[:col].split()[-1] == "22/off"   # 22/23 23/off
+    assert white[col - 2:col] == "  "
+    assert "NaN" not in out.output and black.split()[-2:] == ["forced", "+0.000"]
+
+
+def test_review_report_opens_with_a_plain_summary_and_ends_with_parameters_and_the_glossary(tmp_path):
+    """Catches a review report without the plain-language first line, the readable parameters table or the
+    glossary that every other report has (one glossary for all: `study/glossary.py`)."""
+    from nardy_cli.review_report import write_review
+    from nardy_cli.study.glossary import GLOSSARY
+    write_review(review_game(parse_game(BLUNDER), "heuristic"), tmp_path / "r", html=True)
+    md = (tmp_path / "r" / "report.md").read_text()
+    assert md.splitlines()[2] == ("**Student (White) lost 1.000 points in 1 decision (1 blunder, luck +0.056); "
+                                  "Coach (Black) lost 0.000 points in 0 decisions (0 blunders, luck +0.000).**")
+    assert "| report | game review |" in md and "| evaluator | heuristic |" in md
+    for term, _ in GLOSSARY:
+        assert f"- **{term}**: " in md.split("## Glossary")[1], term
+    assert "<h2>Glossary</h2>" in (tmp_path / "r" / "report.html").read_text()

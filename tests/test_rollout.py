@@ -172,3 +172,56 @@ def test_json_keys_exactly():
     assert set(d["deficit"]) == {"white", "black"}
     assert set(d["deficit"]["white"]) == {"face_deficit", "lost_pips_per_game", "partial_turn_share", "pass_share"}
     assert len(d["deficit"]["white"]["face_deficit"]) == 6
+
+
+def _near_zero(result):
+    """`result` with its koks chances a hair below 0 and an SE wide enough to reach below 0, as VR gives."""
+    from dataclasses import replace
+    probs = {**result.probabilities, "win_koks": -0.00001, "lose_koks": 0.001}
+    se = {**result.se, "win_koks": 0.0004, "lose_koks": 0.002}
+    return replace(result, probabilities=probs, se=se)
+
+
+def test_probability_intervals_are_clipped_to_0_1():
+    """Catches `outcome_frame()`'s ci95_low below 0 (or ci95_high above 1) when a luck-adjusted chance lies near
+    the end of [0, 1]."""
+    frame = _near_zero(rollout(START, "random", games=72, seed=1, workers=1)).outcome_frame().set_index("outcome")
+    assert frame.loc["lose_koks", "ci95_low"] == 0.0 and frame.loc["win_koks", "ci95_low"] == 0.0
+    assert frame.loc["lose_koks", "ci95_high"] == pytest.approx(0.001 + 1.96 * 0.002)
+    assert (frame["ci95_high"] <= 1.0).all()
+
+
+def test_a_chance_a_hair_below_zero_never_prints_as_minus_zero():
+    """Catches `-0.0000` in the rollout table for a luck-adjusted chance of -0.00001."""
+    from nardy_cli.commands.tables import rollout_table
+    from nardy_cli.render import frame_text, number
+    text = rollout_table(_near_zero(rollout(START, "random", games=72, seed=1, workers=1)))
+    assert "-0.0000" not in text
+    assert number(-0.00001) == "0.0000" and number(-0.0004, "{:+.3f}") == "+0.000" and number(-0.002) == "-0.0020"
+    import pandas as pd
+    assert frame_text(pd.DataFrame({"win": [-0.00001, 0.5]}), "table") == "   win\n0.0000\n0.5000"
+
+
+def test_a_missed_until_se_target_is_said_in_the_json_and_the_output():
+    """Catches `--until-se` silently giving up at the maximum `--games`: the JSON must say `until_se_met`
+    false and the output must name the games played and the SE reached."""
+    from click.testing import CliRunner
+
+    from nardy_cli.cli import cli
+    met = rollout(START, "random", games=1296, seed=1, workers=1, until_se=0.5)
+    missed = rollout(START, "random", games=1296, seed=1, workers=1, until_se=0.001)
+    assert met.params["until_se_met"] is True and missed.params["until_se_met"] is False
+    assert "until_se_met" not in rollout(START, "random", games=72, seed=1, workers=1).params
+    out = CliRunner().invoke(cli, ["rollout", "start", "--games", "1296", "--until-se", "0.001", "--workers", "1",
+                                   "--seed", "1", "--quiet"])
+    assert out.exit_code == 0
+    assert out.output.endswith(f"--until-se 0.001 not reached: the maximum --games (1,296) was played, "
+                               f"SE {missed.equity_se:.4f}\n")
+    out = CliRunner().invoke(cli, ["analyze", "W:1x13,7,12 B:1x14,7 w", "--dice", "4-2", "--games", "72",
+                                   "--until-se", "0.001", "--workers", "1", "--policy", "random", "--quiet"])
+    assert out.exit_code == 0
+    assert "--until-se 0.001 not reached: the maximum --games (72) was played, SE 0." in out.output
+    out = CliRunner().invoke(cli, ["openings", "--rolls", "65", "--games", "72", "--until-se", "0.001", "--workers",
+                                   "1", "--policy", "random", "--quiet", "--format", "json"])
+    assert json.loads(out.output.splitlines()[0])["params"]["until_se_met"] is False
+    assert "Warning: --until-se 0.001 not reached: the maximum --games (72) was played, SE 0." in out.output

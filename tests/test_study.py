@@ -131,7 +131,28 @@ def test_batch_command(tmp_path):
     res = run("batch", str(f), "--games", "72", "--workers", "1", "--format", "csv", "-q")
     assert res.exit_code == 0
     lines = res.output.splitlines()
-    assert lines[0].startswith("name,position,games,equity") and [l.split(",")[0] for l in lines[1:]] == ["late", "race"]
+    assert lines[0].startswith("name,position,to_move,games,equity") and [l.split(",")[0] for l in lines[1:]] == [
+        "late", "race"]
+
+
+def test_batch_output_says_whose_equity_it_is(tmp_path):
+    """Catches a batch table, CSV or JSON that gives an equity without saying for which side (issue 27: the
+    side to move of each position, which differs from row to row)."""
+    f = tmp_path / "p.txt"
+    f.write_text("late: W:24x2 B:23,24x2 w\nrace: W:20,21 B:19,24 b\n")
+    table = run("batch", str(f), "--games", "36", "--workers", "1", "--policy", "random", "-q").output.splitlines()
+    assert table[1] == "equity and chances are the side to move's (to_move) in each position"
+    assert table[2].split()[:3] == ["name", "to_move", "games"]
+    assert [line.split()[:2] for line in table[3:5]] == [["late", "White"], ["race", "Black"]]
+    import csv
+    import io
+    rows = list(csv.DictReader(io.StringIO(run("batch", str(f), "--games", "36", "--workers", "1", "--policy",
+                                               "random", "--format", "csv", "-q").output)))
+    assert [r["to_move"] for r in rows] == ["White", "Black"]
+    records = [json.loads(line) for line in run("batch", str(f), "--games", "36", "--workers", "1", "--policy",
+                                                  "random", "--format", "json", "-q").output.splitlines()]
+    assert [r["to_move"] for r in records] == ["White", "Black"] and list(records[0])[:3] == ["name", "position",
+                                                                                            "to_move"]
 
 
 def test_empty_positions_file_is_an_error(tmp_path):
@@ -158,3 +179,19 @@ def test_openings_command_with_report(tmp_path):
     data = json.loads((out / "results.json").read_text())
     assert [r["roll"] for r in data["results"][0]["rows"]] == ["6-5", "3-3", "3-3"]
     assert (out / "opening-heatmap.png").exists() and (out / "opening-bars.png").exists()
+
+
+def test_the_openings_table_shows_draws_and_the_mars_and_koks_classes(tmp_path):
+    """Catches an openings table (terminal and report) that leaves out the draws (about 9% of games) and the
+    mars/koks classes, so win + lose does not add up to 1."""
+    res = run("openings", "--rolls", "65", "--games", "72", "--policy", "random", "--workers", "1", "-q",
+              "--output", str(tmp_path / "op"))
+    lines = res.output.splitlines()
+    assert lines[0] == "White's equity and chances (mars: home-mars or mars)"
+    assert lines[1].split()[-7:] == ["win", "draw", "lose", "mars_for", "koks_for", "mars_against", "koks_against"]
+    win, draw, lose = (float(v) for v in lines[2].split()[-7:-4])
+    assert draw > 0 and win + draw + lose == pytest.approx(1.0, abs=2e-4)
+    md = (tmp_path / "op" / "report.md").read_text()
+    header = next(line for line in md.splitlines() if line.startswith("| roll"))
+    assert [c.strip() for c in header.split("|")[7:-1]] == ["win", "draw", "lose", "mars or home-mars for", "koks for",
+                                                            "mars or home-mars against", "koks against"]

@@ -253,3 +253,35 @@ def test_positions_file_comments_reach_the_report_data():
     text = "# File header.\n\n# Two lines\n# of comment.\na: W:1x14,12 B:1x15 b  # and an end note\nb: start\n"
     a, b = parse_positions_text(text)
     assert a.comment == "Two lines of comment. and an end note" and b.comment == ""
+
+
+HEADLINES = {
+    "rollout": "Black wins 29.4% (mars or koks 0.0%), loses 48.4% (mars or koks 0.0%), draws 22.2%; Black's equity "
+               "-0.190 ± 0.032 (95%) in 2,592 games.",
+    "analyze": "Best play for White with 4-2: 1/5 7/9, White's equity +0.820 ± 0.081 (95%); the next best, "
+               "12/16 1/3, is 0.011 behind (± 0.105 (95%), paired).",
+    "openings": "Best opening roll for White: 3-3 played 1/4 1/4 4/7 7/10, equity +0.565 ± 0.085 (95%); worst: 2-1 "
+                "played 1/3 3/4, -0.006 ± 0.091.",
+    "batch": "14 positions; the side to move's equity runs from -1.883 (deficit-heavy, White to move) to +1.994 "
+             "(breaking-the-block, Black to move).",
+}
+
+
+@pytest.mark.parametrize("kind", ["rollout", "analyze", "openings", "batch"])
+def test_every_report_opens_with_a_plain_summary_and_ends_with_parameters_and_the_glossary(kind, tmp_path,
+                                                                                           no_figures):
+    """Catches a report that opens with no plain-language line ("White wins 62% (mars 9%), ..."), shows its run
+    parameters only as raw JSON, or has no glossary (equity, oin/mars/home-mars/koks, SE vs 95% interval,
+    paired difference, luck, VR), in report.md and report.html alike."""
+    from nardy_cli.study.glossary import GLOSSARY
+    render_folder(tmp_path, load(kind), html=True)
+    md = (tmp_path / "report.md").read_text(encoding="utf-8")
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert md.splitlines()[2] == f"**{HEADLINES[kind]}**"
+    assert f'<p class="headline">{HEADLINES[kind]}</p>'.replace("'", "&#39;") in html
+    params = md.split("## Run parameters\n\n")[1].split("\n\n")[0].splitlines()
+    assert params[0].split("|")[1].strip() == "setting" and params[2].split("|")[2].strip() == kind
+    assert "```json" not in md and "<pre>" not in html
+    glossary = md.split("## Glossary\n\n")[1]
+    for term, _ in GLOSSARY:
+        assert f"- **{term}**: " in glossary and f"<dt>{term}</dt>" in html, term

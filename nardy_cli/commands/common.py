@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import sys
 from typing import Any, Callable
 
 import click
@@ -75,14 +76,29 @@ def error_message(exc: NardyError, ctx: click.Context | None = None) -> str:
 
 
 def handle_errors(func: Callable) -> Callable:
-    """Turn library errors into `Error: ...` with exit code 2, naming this command's options."""
+    """Turn library errors into `Error: ...` with exit code 2, naming this command's options; an OSError
+    (a file that cannot be written while the work runs) is one `Error: ...` line with exit code 1."""
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
         except NardyError as exc:
             raise BadInput(error_message(exc, click.get_current_context(silent=True))) from None
+        except BrokenPipeError:  # the reader of our output left (`| head`): nothing to say
+            raise
+        except OSError as exc:  # a runtime failure (disk full, read-only file system): one line, exit 1
+            where = f"{str(exc.filename)!r}: " if exc.filename else ""
+            raise click.ClickException(f"{where}{exc.strerror or exc}") from None
     return wrapper
+
+
+def read_stdin() -> str:
+    """Standard input as text; bytes that are not UTF-8 are bad input (one line, exit 2)."""
+    data = sys.stdin.buffer.read()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"standard input is not UTF-8 text (byte {exc.start + 1})") from None
 
 
 def rules_options(func: Callable) -> Callable:

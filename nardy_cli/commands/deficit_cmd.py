@@ -75,7 +75,8 @@ def command(positions, rules, fmt, output, svg, force, no_block_validation) -> N
 
 def steps_table_text(steps) -> str:
     """The 6x6 table of steps played per roll, with both dice labelled."""
-    lines = ["steps played per roll (of 2, or 4 for a double)",
+    lines = ["steps played per roll (of 2, or 4 for a double; fewer, and none lost, when the last checker "
+             "goes off)",
              "             second die",
              "first die    " + "  ".join(str(b) for b in range(1, 7))]
     for a in range(6):

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from datetime import date as date_cls
 
 import click
 
 from ..errors import NardyError
 from ..render import frame_text, to_json
-from .common import POSITION, BadInput, format_option, handle_errors, mat_numbering_option, rules_options
+from .common import POSITION, BadInput, format_option, handle_errors, mat_numbering_option, read_stdin, rules_options
 from .match_options import match_options
 
 
@@ -50,12 +49,17 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
     With --match N, --games whole matches to N (from 0-0, colours by lot, then --next-white), each a
     match record (or .mat): one printed, or match-001.txt (.mat), ... in DIR.
     """
-    from ..report_folder import commit_output, prepare_output
+    from ..report_folder import commit_output, ensure_writable, prepare_output
     from ..rollout import DEFAULT_SEED
     from ..selfplay import play_games
     if len(position) != 1:
         raise BadInput(f"--position: expected one position, got {len(position)} from the file")
-    day = date_text or date_cls.today().strftime("%Y.%m.%d")
+    from ..records import parse_date_tag
+    try:
+        day = parse_date_tag(date_text) if date_text else date_cls.today().strftime("%Y.%m.%d")
+    except NardyError as exc:
+        raise BadInput(f"--date: {exc}") from None
+    ensure_writable(output)
     if match is not None:
         _play_matches(white, black, games, position[0].position, DEFAULT_SEED if seed is None else seed, day,
                       output, rules, fmt, mat_numbering, match)
@@ -161,10 +165,10 @@ def match_record(a, b, settings, index: int, day: str):
 
 @click.command("review", epilog="""\b
 Examples:
-  nardy review games/blunder-in-the-bear-off.txt
-  nardy review game.txt --side black --evaluator lookahead:heuristic --top 3
-  nardy review game.txt --rollout 1296 --output reports/review --html
-  nardy review game.txt --thresholds 0.03,0.06,0.12 --format csv
+  nardy review games/bearoff-blunder.txt
+  nardy review games/bot-game.txt --side black --evaluator lookahead:heuristic --top 3
+  nardy review games/bot-game.txt --rollout 1296 --output reports/review --html
+  nardy review games/bot-game.txt --thresholds 0.03,0.06,0.12 --format csv
   nardy play heuristic racer | nardy review -
   nardy review games/bot-game.txt --match 7 --score 4-6      # every decision judged at 4-6 to 7
   nardy review match.mat --game 3
@@ -219,7 +223,7 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     except NardyError as exc:
         raise BadInput(f"--evaluator: {exc}") from None
     ensure_writable(output)
-    loaded = (parse_games(sys.stdin.read(), numbering=mat_numbering) if game == "-"
+    loaded = (parse_games(read_stdin(), numbering=mat_numbering) if game == "-"
               else read_games(game, numbering=mat_numbering))
     sides = ("w", "b") if side == "both" else (side[0],)
     from ..match_records import MatchRecord
@@ -231,12 +235,14 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
                       html, match, fmt)
         return
     record = select_game(loaded, number)
+    if not record.plies:
+        where = "standard input" if game == "-" else repr(game)
+        raise BadInput(f"the game record in {where} is empty (no plies): nothing to review")
     if in_match:           # one game of a match: judged at its own score
         from ..match import state_before
         index = loaded.games.index(record)
-        options = match or (None)
-        match = state_before(loaded.length, *loaded.scores()[index],
-                             *((options.next_white, options.draw_points) if options else ()))
+        rule = (match.next_white, match.draw_points) if match is not None else ()
+        match = state_before(loaded.length, *loaded.scores()[index], *rule)
     if match is not None:
         from ..match import match_state
         match = match_state(match.length, match.score, record.rules, next_white=match.next_white,
@@ -261,8 +267,15 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     if match is not None:
         click.echo(f"judged at {match.label()}: equity columns are normalised (a single game won +1, lost -1), "
                    "mwc_lost is the match winning chance lost")
+    for note in review.notes():
+        click.echo(f"Note: {note}")
     click.echo("")
-    click.echo(frame_text(review.frame[cols], "table", "{:+.3f}"))
+    shown = review.frame[cols].copy()
+    forced = review.frame["forced"].to_numpy(dtype=bool)
+    shown["lost"] = [f"{v:+.3f}" if not f else "forced" for v, f in zip(shown["lost"], forced)]
+    shown.loc[forced, "mark"] = ""
+    click.echo(frame_text(shown.rename(columns={"best": "best play"}), "table", "{:+.3f}",
+                          left=("played", "best play")))
     click.echo("")
     click.echo(frame_text(review.summary(), "table", "{:.3f}"))
     if output is not None:

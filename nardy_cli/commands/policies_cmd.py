@@ -192,7 +192,11 @@ def duel_command(a, b, position, matches, games, until_se, seed, workers, strati
     else:
         lo, hi = result.ci95
         from ..rules import rules_label
-        click.echo(f"{result.a} vs {result.b}: {result.games:,} games with duplicate dice, seed {seed}, "
+        from ..position import START
+        start = position[0]
+        where = "the start position" if start.position == START else f"'{start.position}'"
+        where += f" ({start.name})" if start.name else ""
+        click.echo(f"{result.a} vs {result.b}: {result.games:,} games from {where} with duplicate dice, seed {seed}, "
                    f"{rules_label(rules)}")
         click.echo(f"points per game for {result.a}: {result.points_per_game:+.4f}  "
                    f"95% CI [{lo:+.4f}, {hi:+.4f}]  SE {result.se:.4f}")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import sys
 
+from ..render import number
+
 
 def _bar(total: int, label: str, unit: str, enabled: bool, delay: float):
     import shutil
@@ -20,7 +22,8 @@ def _bar(total: int, label: str, unit: str, enabled: bool, delay: float):
 
 
 class Progress:
-    """Games done, games per second, time left and the running `equity ± SE`; call with partial results."""
+    """Games done, games per second, time left and the running `equity ± SE` (shown as `± x (SE)`; a result
+    line's `± x (95%)` is 1.96 SE); call with partial results."""
 
     def __init__(self, total: int, label: str = "", enabled: bool = True, delay: float = 1.0) -> None:
         self.total = total
@@ -35,7 +38,7 @@ class Progress:
         """Move to `done` games with the running estimate `value` ± `se`."""
         if not self.enabled:
             return
-        self.bar.set_postfix_str(f"{what} {value:+.4f} ± {se:.4f}", refresh=False)
+        self.bar.set_postfix_str(f"{what} {number(value, '{:+.4f}')} ± {se:.4f} (SE)", refresh=False)
         self.bar.update(max(done - self.bar.n, 0))
 
     def close(self) -> None:

@@ -37,9 +37,12 @@ def finish_report(data: dict, output, html: bool, svg: bool, force: bool) -> Non
     """Write the report folder, saying where it went."""
     if not output:
         return
+    from pathlib import Path
+
     from ..report_folder import write_report
+    existed = Path(output).exists()
     path = write_report(data, output, html=html, svg=svg, force=force)
     if str(path) != str(output):
-        click.echo(f"Warning: the run was interrupted, so its report went to {path}; {output} was left as it was",
-                   err=True)
+        kept = f"; {output} was left as it was" if existed else ""
+        click.echo(f"Warning: the run was interrupted, so its report went to {path}{kept}", err=True)
     click.echo(f"Report written to {path}", err=True)

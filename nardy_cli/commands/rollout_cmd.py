@@ -16,7 +16,7 @@ from .match_options import match_options
 from .progress import Progress
 from .report_options import check_report_flags, finish_report, report_options
 from .scoring_options import scoring_from, scoring_note, scoring_options
-from .tables import rollout_table
+from .tables import rollout_table, until_se_note
 
 
 def policy_options(func):
@@ -26,7 +26,7 @@ def policy_options(func):
     func = click.option("--white-policy", default=None, metavar="NAME", callback=check_policy,
                         help="White's policy (overrides --policy).")(func)
     return click.option("--policy", default="random", show_default=True, metavar="NAME", callback=check_policy,
-                        help="Policy for both sides: random, racer, heuristic, lookahead:NAME, a plugin "
+                        help="Policy for both sides: random, racer, heuristic, neural, lookahead:NAME, a plugin "
                              "or module:attribute (see 'nardy policies').")(func)
 
 
@@ -101,6 +101,9 @@ def command(positions, policy, white_policy, black_policy, games, until_se, seed
             note = scoring_note(result)
             if note:
                 click.echo(note)
+        missed = until_se_note(result.params, result.games, result.equity_se)
+        if missed:
+            click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")
         if result.unfinished:
             click.echo(f"Warning: {result.unfinished} games did not finish within the ply limit", err=True)
         if result.interrupted:

@@ -6,7 +6,7 @@ import click
 
 from ..render import frame_text, to_json
 from ..rules import rules_label
-from .tables import match_label
+from .tables import match_label, until_se_note
 
 
 def filter_option(func):
@@ -68,3 +68,6 @@ def show_staged(ranking, fmt: str, policy: str, seed: int, rules) -> None:
     shown["dropped_after"] = shown["dropped_after"].map(lambda v: "" if v is None or v != v else f"{int(v):,}")
     click.echo("rollouts (common dice):")
     click.echo(frame_text(shown, "table"))
+    missed = until_se_note(p, p["games_requested"], max(r.equity_se for r in ranking.plays if r.dropped_after is None))
+    if missed:
+        click.echo(missed)

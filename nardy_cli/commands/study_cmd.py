@@ -15,7 +15,7 @@ from ..render import frame_text, to_json
 from ..rules import rules_label
 from ..report_folder import json_data, rollout_data
 from ..study.analyze import rank_plays
-from ..study.batch import batch_rollout, batch_frame
+from ..study.batch import batch_frame, batch_record, batch_rollout
 from ..study.openings import opening_table, parse_rolls
 from ..match import match_valuation
 from .common import DICE, POSITION, BadInput, block_validation_option, format_option, handle_errors, rules_options
@@ -25,6 +25,7 @@ from .progress import StepBar
 from .report_options import check_report_flags, finish_report, report_options
 from .rollout_cmd import run_options
 from .scoring_options import scoring_from, scoring_options
+from .tables import until_se_note
 from .staged_view import filter_option, parse_filters, show_staged
 
 STUDY_POLICY = "neural"
@@ -123,6 +124,10 @@ def analyze_command(position, dice, top, staged, filters, exact_bearoff, truncat
                        "points; * the money ranking differs")
         if ranking.prefiltered:
             click.echo(f"left out by --top: {', '.join(ranking.prefiltered)}")
+    missed = until_se_note(ranking.params, ranking.params["games_requested"],
+                           max(rp.equity_se for rp in ranking.plays if rp.dropped_after is None))
+    if missed:
+        click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")
     finish_report(json_data("analyze", ranking, names=[item.name], comments=[item.comment]), output, html, svg, force)
     if ranking.interrupted:
         sys.exit(130)
@@ -159,14 +164,19 @@ def openings_command(rolls, replies, reply_games, top, policy, games, until_se, 
     elif fmt == "csv":
         click.echo(frame_text(frame, "csv"))
     else:
+        click.echo("White's equity and chances (mars: home-mars or mars)")
         click.echo(frame_text(frame[["roll", "rank", "play", "games", "equity", "equity_se", "diff", "diff_se",
-                                     "win", "lose"]], "table"))
+                                     "win", "draw", "lose", "mars_for", "koks_for", "mars_against", "koks_against"]],
+                              "table"))
         if replies:
             click.echo()
             click.echo(frame_text(table.replies_frame()[["white_roll", "white_play", "black_roll", "black_reply",
                                                           "candidates", "black_equity", "black_equity_se"]], "table"))
         click.echo(f"({table.params['seconds']:.0f} s, {policy} rollouts, seed {seed}, {rules_label(rules)})",
                    err=True)
+    missed = until_se_note(table.params, table.params["games_per_play"], table.params.get("worst_se", 0.0))
+    if missed:
+        click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")
     finish_report(json_data("openings", table), output, html, svg, force)
 
 
@@ -195,17 +205,22 @@ def batch_command(file, policy, games, until_se, seed, workers, stratify, execut
     frame = batch_frame(results)
     if fmt == "json":
         for r in results:
-            click.echo(to_json(r.to_dict()))
+            click.echo(to_json(batch_record(r)))
     elif fmt == "csv":
         click.echo(frame_text(frame, "csv"))
     else:
         click.echo(f"{len(results)} positions of {file}: {policy} (both sides), seed {seed}, {rules_label(rules)}")
-        columns = ["name", "games", "equity", "equity_se", "win", "lose", "draw", "mean_plies",
+        columns = ["name", "to_move", "games", "equity", "equity_se", "win", "lose", "draw", "mean_plies",
                    "white_lost_pips_per_game", "black_lost_pips_per_game"]
+        click.echo("equity and chances are the side to move's (to_move) in each position")
         if match is not None:
-            columns[4:4] = ["mwc", "mwc_se"]
+            columns[5:5] = ["mwc", "mwc_se"]
             click.echo(f"at {match.label()}: mwc is the side to move's match winning chance")
         click.echo(frame_text(frame[columns], "table"))
+    for r in results:
+        missed = until_se_note(r.params, r.games, r.equity_se)
+        if missed:
+            click.echo(f"{r.name}: {missed}" if fmt == "table" else f"Warning: {r.name}: {missed}", err=fmt != "table")
     finish_report(rollout_data(results, "batch", comments=[p.comment for p in positions[:len(results)]]), output, html,
             svg, force)
     if results[-1].interrupted:
@@ -214,9 +229,11 @@ def batch_command(file, policy, games, until_se, seed, workers, stratify, execut
 
 @click.command("chart", epilog="""\b
 Examples:
-  nardy chart reports/demo/results.json --kind opening-heatmap -o heatmap.png
-  nardy chart reports/h-vs-r/results.json --kind convergence -o conv.svg
-  nardy chart reports/study/results.json --list
+  nardy rollout start --policy heuristic --games 2592 --output reports/demo
+  nardy chart reports/demo/results.json --list
+  nardy chart reports/demo/results.json --kind convergence -o conv.svg
+  nardy openings --rolls 65,31 --games 1296 --policy heuristic --output reports/openings
+  nardy chart reports/openings/results.json --kind opening-heatmap -o heatmap.png
 """)
 @click.argument("results", type=click.Path(exists=True, dir_okay=False), metavar="RESULTS.json")
 @click.option("--kind", default=None, help="Which chart to draw (see --list).")
@@ -230,10 +247,13 @@ def chart_command(results, kind, index, list_kinds, out) -> None:
     from ..study.figures import save_figure
     from ..study.report import chart_kinds
     try:
-        data = json.loads(Path(results).read_text())
+        data = json.loads(Path(results).read_text(encoding="utf-8"))
         kinds = chart_kinds(data)
     except (ValueError, KeyError, TypeError):
         raise ResultsError(f"{results!r} is not a nardy results.json") from None
+    if not kinds:
+        raise ResultsError(f"{results!r} holds {data['kind']!r} results, of which nardy chart draws no chart "
+                           "(it draws rollout, batch, analyze and openings results)")
     if list_kinds or kind is None:
         if kind is None and not list_kinds:
             raise BadInput(f"choose --kind: {', '.join(kinds)}")

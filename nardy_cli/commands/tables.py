@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..position import SIDE_NAMES
+from ..render import number
 from ..rollout import RolloutResult
 from ..rules import rules_label
 from ..match import MatchState
@@ -30,7 +31,7 @@ def rollout_table(r: RolloutResult) -> str:
         f"{'outcome for ' + mover:<24}{'prob':>8}{'±95%':>9}",
     ]
     for key in ORDER:
-        lines.append(f"{LABELS[key]:<24}{r.probabilities[key]:>8.4f}{1.96 * r.se[key]:>9.4f}")
+        lines.append(f"{LABELS[key]:<24}{number(r.probabilities[key]):>8}{1.96 * r.se[key]:>9.4f}")
     lines += ["",
               f"equity {r.equity:+.4f} ± {1.96 * r.equity_se:.4f} (95%), SE {r.equity_se:.4f}"
               + (" (money points)" if r.mwc is not None else ""),
@@ -50,6 +51,13 @@ def rollout_table(r: RolloutResult) -> str:
 def match_label(data: dict) -> str:
     """`match to 7 at 4-6 (White-Black)` from a result's `params.match`."""
     return MatchState(data["length"], tuple(data["score"]), data["next_white"], data["draw_points"]).label()
+
+def until_se_note(params: dict, games: int, se: float) -> str | None:
+    """The line saying an `--until-se` target was missed because the maximum `--games` came first, else None."""
+    if params.get("until_se_met") is not False:
+        return None
+    return (f"--until-se {params['until_se']:g} not reached: the maximum --games ({games:,}) was played, "
+            f"SE {se:.4f}")
 
 
 assert set(ORDER) == set(PROB_KEYS)

@@ -17,7 +17,7 @@ Examples:
   nardy train --games 2000 --output /tmp/t --hidden 32 --bench-every 1000 --chunk 500
   nardy train --games 200000 --output training/more --init nardy_cli/data/neural.npz --starts positions/lopsided.txt
   nardy train --games 300000 --output training/wide --init nardy_cli/data/neural.npz --hidden 192 --lr 0.00025
-  nardy train --games 200000 --output training/values --init nardy_cli/data/neural.npz \
+  nardy train --games 200000 --output training/values --init nardy_cli/data/neural.npz \\
       --player nardy_cli/data/neural.npz --lam 0.9 --lr 0.0005 --lr-floor 0.0005
 \b
 Training runs for hours on 2 cores: start it in the background, e.g.
@@ -67,6 +67,8 @@ def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_e
     from ..position import format_position
     from ..training.curve import learning_curve_figure
     from ..training.trainer import LOG, TrainConfig, read_log, train
+    from ..report_folder import ensure_folder
+    ensure_folder(out_dir)  # before any work: bad input, exit 2
     starts = tuple(format_position(e.position) for e in read_positions(starts_file)) if starts_file else ()
     share = start_share if start_share is not None else (0.5 if starts else 1.0)
     config = TrainConfig(hidden=hidden, seed=seed, lr=lr, lr_floor=lr_floor, lam=lam, chunk=chunk,

@@ -56,7 +56,7 @@ def play_game(spec, white, black, game: int, max_plies: int, deficit: np.ndarray
             stratum = int(s)
         dice = Dice(int(d1), int(d2))
         boards, step_from, step_die, n, nsteps = enumerate_board(board, opp_off, dice, rules)
-        record_turn(deficit, 0 if pos.turn == WHITE else 1, d1, d2, nsteps, step_die[0, 0])
+        record_turn(deficit, 0 if pos.turn == WHITE else 1, d1, d2, nsteps, step_die[0, 0], boards, n)
         plays = plays_from_kernel(pos, dice, boards, step_from, step_die, n, nsteps)
         if n == 1:
             chosen = plays[0]

@@ -25,6 +25,16 @@ def on_board(board):
 
 
 @njit(cache=True)
+def bears_off_last(boards, n):
+    """True when one of the first `n` result boards has none of the mover's checkers left (RULES.md §8: the
+    steps a roll has left once the last checker is off are not lost; rules decision 18)."""
+    for i in range(n):
+        if on_board(boards[i]) == 0:
+            return True
+    return False
+
+
+@njit(cache=True)
 def opp_on_board(board):
     """Number of the opponent's checkers on the board."""
     n = 0

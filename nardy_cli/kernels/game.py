@@ -13,7 +13,7 @@ from numba import njit
 
 from .bearoff import board_race_probabilities, both_home
 from .board import (DRAW, DRAWN, IN_PLAY, LOSE_BASE, N_POINTS, N_RESULTS, UNFINISHED, WHITE_WON,
-                    flip, game_status, loser_class, on_board, opp_on_board)
+                    bears_off_last, flip, game_status, loser_class, on_board, opp_on_board)
 from .evaluate import (NEURAL, RANDOM, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, best_replies, choice_scratch, choose_play)
 from .neural import HEADER, single_precision
 from .movegen import enumerate_plays, memo_arrays
@@ -87,9 +87,12 @@ FIX_SCALE = float(1 << 28)
 
 
 @njit(cache=True)
-def record_turn(deficit, side, d1, d2, nsteps, played_die):
-    """Add one turn's deficit figures (RULES.md §8) for `side` (0 White, 1 Black)."""
+def record_turn(deficit, side, d1, d2, nsteps, played_die, boards, n):
+    """Add one turn's deficit figures (RULES.md §8) for `side` (0 White, 1 Black); `boards[:n]` are the
+    roll's results: a roll that bears off the last checker loses no step (rules decision 18)."""
     deficit[side, TURNS] += 1
+    if nsteps < (4 if d1 == d2 else 2) and bears_off_last(boards, n):
+        nsteps = 4 if d1 == d2 else 2
     if d1 == d2:
         deficit[side, F_ROLLED + d1 - 1] += 4
         lost = 4 - nsteps
@@ -328,7 +331,7 @@ def play_one_game(setup, game, policies, evaluators, deficit, ws, scoring):
                              tables, coefs, choice, sws, luck)
         n, nsteps = enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
                                     out_boards, out_from, out_die, memo, memo_stamp)
-        record_turn(deficit, side, d1, d2, nsteps, out_die[0, 0])
+        record_turn(deficit, side, d1, d2, nsteps, out_die[0, 0], out_boards, n)
         searched = -1
         if n == 1:
             pick = 0

@@ -155,6 +155,9 @@ class _Problem:
                                      fig["equity"], fig["equity_se"], float(diff.mean()) if i != best else 0.0,
                                      diff_se, self.dropped.get(i), **extra))
         ranked.sort(key=lambda rp: (rp.dropped_after is not None, -(rp.mwc if self.match else rp.equity)))
+        if params.get("until_se") is not None and not interrupted:  # False: the maximum of games came first
+            params = {**params, "until_se_met": all(rp.equity_se <= params["until_se"] for rp in ranked
+                                                    if rp.dropped_after is None)}
         return PlayRanking(self.position.with_dice(None), self.dice, ranked, params,
                            [str(p) for p in self.prefiltered], interrupted)
 

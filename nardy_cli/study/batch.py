@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..errors import ArgumentError
+from ..position import SIDE_NAMES
 from ..positions_file import NamedPosition
 from ..rollout import RolloutResult, rollout
 
@@ -30,5 +31,18 @@ def batch_rollout(positions: list[NamedPosition], policies="neural", games: int 
 
 
 def batch_frame(results: list[RolloutResult]) -> pd.DataFrame:
-    """One row per position: name, notation, probabilities, equity ± SE, mean plies, deficit summary."""
-    return pd.DataFrame([r.summary_row() for r in results])
+    """One row per position: name, notation, the side to move (`to_move`: whose equity and chances they are),
+    probabilities, equity ± SE, mean plies, deficit summary."""
+    frame = pd.DataFrame([r.summary_row() for r in results])
+    frame.insert(2, "to_move", [SIDE_NAMES[r.position.turn] for r in results])
+    return frame
+
+
+def batch_record(result: RolloutResult) -> dict:
+    """One position's JSON object: the rollout's, with `to_move` (whose equity it is) after the position."""
+    out = {}
+    for key, value in result.to_dict().items():
+        out[key] = value
+        if key == "position":
+            out["to_move"] = SIDE_NAMES[result.position.turn]
+    return out

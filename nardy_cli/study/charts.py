@@ -52,7 +52,7 @@ def outcome_chart(result: Any, title: str | None = None, side: str | None = None
     ax.set_ylabel(f"outcome for {side}", fontsize=LABEL_SIZE)
     ax.grid(axis="x", color="#eeeeee")
     ax.set_axisbelow(True)
-    equity = f"{side}'s equity {result['equity']:+.3f} ± {1.96 * result['equity_se']:.3f}"
+    equity = f"{side}'s equity {result['equity']:+.3f} ± {1.96 * result['equity_se']:.3f} (95%)"
     titles(fig, ax, title or f"Outcomes for {side} to move in {position_label(result)}",
            f"{equity} · {run_line(result.get('params', {}), result.get('games'))}")
     return fig

@@ -17,6 +17,14 @@ from ..outcomes import PROB_KEYS
 from .analyze import rank_many
 
 
+def with_class_groups(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame` (one column per outcome class) with the shares of mars (home-mars or mars) and koks, won and lost."""
+    if frame.empty:
+        return frame
+    return frame.assign(mars_for=frame["win_home_mars"] + frame["win_mars"], koks_for=frame["win_koks"],
+                        mars_against=frame["lose_home_mars"] + frame["lose_mars"], koks_against=frame["lose_koks"])
+
+
 def parse_rolls(text: str) -> list[Dice]:
     """`all` or a list such as `65,33` or `6-5,3-3` (each roll once, in the order given)."""
     if text.strip().lower() == "all":
@@ -44,8 +52,9 @@ class OpeningTable:
     params: dict
 
     def frame(self) -> pd.DataFrame:
-        """One row per (roll, White play)."""
-        return pd.DataFrame(self.rows)
+        """One row per (roll, White play): equity, every outcome class, and `mars_for`/`koks_for`/`mars_against`/
+        `koks_against` (mars counting home-mars too), all for White."""
+        return with_class_groups(pd.DataFrame(self.rows))
 
     def replies_frame(self) -> pd.DataFrame:
         """One row per (White opening, Black roll): Black's best reply."""
@@ -86,12 +95,14 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int
             row.update({k: rp.probabilities[k] for k in PROB_KEYS})
             rows.append(row)
     reply_rows = []
+    analysed = list(rankings)
     if replies:
         # each opening's 21 replies are ranked side by side, so every worker stays busy
         for step, (dice, ranking) in enumerate(zip(rolls, rankings), 1):
             best = ranking.plays[0]
             answers = rank_many([(best.play.result, r) for r in ALL_ROLLS], policies, reply_games, seed, rules,
                                 top=top or 6, progress=report(step), **common)
+            analysed += answers
             for reply, answer in zip(ALL_ROLLS, answers):
                 top_play = answer.plays[0]
                 reply_rows.append({"white_roll": str(dice), "white_play": str(best.play), "black_roll": str(reply),
@@ -108,4 +119,7 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int
               "version": __version__, "seconds": round(time.monotonic() - started, 1)}
     if match is not None:
         params["match"] = match.to_dict()
+    if until_se is not None and not any(r.interrupted for r in analysed):  # False: --games came first somewhere
+        params["until_se_met"] = all(r.params.get("until_se_met", True) for r in analysed)
+        params["worst_se"] = max(rp.equity_se for r in analysed for rp in r.plays if rp.dropped_after is None)
     return OpeningTable(rows, reply_rows, params)

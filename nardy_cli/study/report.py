@@ -267,10 +267,24 @@ def build_report(folder: Path, data: dict, ext: str = "png") -> dict:
         sections = _openings_sections(data, w, counter)
     games = {"rollout": "games", "batch": "games per position"}.get(kind, "games per play")
     n_games = params.get("games_requested") or params.get("games_per_play")
+    from . import glossary, report_summary
     return {"title": _title(data), "run": run_line(params, n_games, games + " (at most)" if params.get("until_se")
                                                    else games),
             "seed": params.get("seed"), "warnings": warnings, "overview": overview, "sections": sections,
-            "params_json": json.dumps({"kind": kind, **params}, indent=1, ensure_ascii=False)}
+            "headline": _headline(data), "params": _table(report_summary.params_frame(params, kind),
+                                                          "Run parameters", counter),
+            "glossary_md": glossary.glossary_markdown(), "glossary_html": glossary.glossary_html()}
+
+
+def _headline(data: dict) -> str:
+    """The report's first line in plain words (`study/report_summary.py`)."""
+    from . import report_summary as rs
+    kind, results = data["kind"], data["results"]
+    if kind == "analyze":
+        return rs.analyze_headline(results[0])
+    if kind == "openings":
+        return rs.openings_headline(results[0])
+    return rs.rollout_headline(results, _names(data))
 
 
 def render_folder(folder: Path, data: dict, *, html: bool = False, svg: bool = False) -> None:

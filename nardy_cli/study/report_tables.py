@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..render import number
 from .charts import OUTCOME_LABELS, side_to_move
 
 OUTCOME_ROWS = ("win", "win_oin", "win_home_mars", "win_mars", "win_koks",
@@ -26,7 +27,8 @@ def eq(value: float | None, se: float | None = None) -> str:
     """`+0.123` or `+0.123 ± 0.045` (95% interval)."""
     if value is None or value != value:
         return ""
-    return f"{value:+.3f}" if se is None else f"{value:+.3f} ± {1.96 * se:.3f}"
+    shown = number(value, "{:+.3f}")  # no "-0.000"
+    return shown if se is None else f"{shown} ± {1.96 * se:.3f}"
 
 
 def outcome_table(result: dict) -> pd.DataFrame:
@@ -73,7 +75,11 @@ def opening_rows_table(table: dict) -> pd.DataFrame:
     return pd.DataFrame([{"roll": r["roll"], "rank": r["rank"], "play": r["play"], "games": f"{r['games']:,}",
                           "White's equity ± 95%": eq(r["equity"], r["equity_se"]),
                           "difference to best ± 95%": "best" if r["rank"] == 1 else eq(r["diff"], r["diff_se"]),
-                          "win": pct(r["win"]), "lose": pct(r["lose"])} for r in table["rows"]])
+                          "win": pct(r["win"]), "draw": pct(r.get("draw")), "lose": pct(r["lose"]),
+                          "mars or home-mars for": pct(r["win_home_mars"] + r["win_mars"]),
+                          "koks for": pct(r["win_koks"]),
+                          "mars or home-mars against": pct(r["lose_home_mars"] + r["lose_mars"]),
+                          "koks against": pct(r["lose_koks"])} for r in table["rows"]])
 
 
 def replies_table(table: dict) -> pd.DataFrame:
@@ -87,7 +93,7 @@ def replies_table(table: dict) -> pd.DataFrame:
 def batch_summary_table(results: list[dict]) -> pd.DataFrame:
     """One row per position of a batch: side to move, games, equity ± 95%, win/lose/draw."""
     return pd.DataFrame([{"position": r.get("name") or r["position"], "to move": side_to_move(r["position"]),
-                          "games": f"{r['games']:,}", "equity ± 95%": eq(r["equity"], r["equity_se"]),
+                          "games": f"{r['games']:,}", "equity (side to move) ± 95%": eq(r["equity"], r["equity_se"]),
                           "win": pct(r["probabilities"]["win"]), "lose": pct(r["probabilities"]["lose"]),
                           "draw": pct(r["probabilities"]["draw"]),
                           "mars or koks against": pct(r["probabilities"]["lose_mars"]

@@ -330,6 +330,8 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
               "version": __version__}
     if match:
         params["match"] = valuation.match.to_dict()
+    if until_se is not None and not interrupted:  # False: the maximum of games came first
+        params["until_se_met"] = all(r.equity_se <= until_se for r in rolled if r.dropped_after is None)
     return StagedRanking(position.with_dice(None), dice, tuple(stages), tuple(rolled), params)
 
 

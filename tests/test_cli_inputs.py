@@ -1,0 +1,203 @@
+"""Bad input the way a new user types it: every case is one `Error: ...` line and the right exit code."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+
+import pytest
+from click.testing import CliRunner
+
+from nardy_cli.cli import cli
+
+NOT_UTF8 = b"\xff\xfe6-5: 1/12\x80\n"
+
+
+def run(*args, **kw):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False, **kw)
+
+
+@pytest.mark.parametrize("command, message", [
+    (["review"], "Error: game record '{f}' is not UTF-8 text (byte 1)\n"),
+    (["batch"], "Error: positions file '{f}' is not UTF-8 text (byte 1)"),
+    (["show"], "Error: Invalid value for 'POSITION...': positions file '{f}' is not UTF-8 text (byte 1)"),
+    (["moves"], "Error: Invalid value for 'POSITION...': positions file '{f}' is not UTF-8 text (byte 1)"),
+])
+def test_a_file_that_is_not_utf8_is_one_line(tmp_path, command, message):
+    """Catches a UnicodeDecodeError traceback from a game record or positions file in another encoding."""
+    f = tmp_path / "binary.txt"
+    f.write_bytes(NOT_UTF8)
+    out = run(*command, str(f))
+    assert out.exit_code == 2
+    assert out.output.startswith(message.format(f=f)) and out.output.count("\n") == 1, out.output
+
+
+def test_standard_input_that_is_not_utf8_is_one_line():
+    """Catches `nardy review -` quoting undecodable bytes as if they were a misspelt roll."""
+    out = run("review", "-", input=NOT_UTF8)
+    assert out.exit_code == 2 and out.output == "Error: standard input is not UTF-8 text (byte 1)\n"
+
+
+def test_train_on_a_place_that_cannot_be_written_fails_before_training(tmp_path):
+    """Catches `nardy train --output` under a file (or on a read-only file system) as an OSError traceback."""
+    (tmp_path / "notes.txt").write_text("x")
+    out = run("train", "--games", "10", "--output", str(tmp_path / "notes.txt" / "run"))
+    assert out.exit_code == 2
+    assert out.output == f"Error: cannot write to folder '{tmp_path}/notes.txt/run': '{tmp_path}/notes.txt' is a file\n"
+
+
+def test_a_write_that_fails_while_training_is_one_line_exit_1(tmp_path, monkeypatch):
+    """Catches a runtime OSError (read-only file system, disk full) shown as a traceback, or as exit 2 (bad
+    input) although the command line was right."""
+    import errno
+
+    from nardy_cli.training import trainer
+
+    def read_only(net, path):
+        raise OSError(errno.EROFS, "Read-only file system", str(path))
+    monkeypatch.setattr(trainer, "save_network", read_only)
+    out = CliRunner().invoke(cli, ["train", "--games", "10", "--output", str(tmp_path / "run"), "--hidden", "8",
+                                   "--chunk", "10", "--checkpoint-every", "10", "--bench-every", "10", "--quiet"])
+    assert out.exit_code == 1
+    assert out.output == f"Error: '{tmp_path}/run/best.npz': Read-only file system\n"
+
+
+@pytest.mark.parametrize("command", [["rollout", "start", "--games", "10", "--luck-network"],
+                                     ["train", "--games", "10", "--output", "{tmp}/run", "--init"],
+                                     ["train", "--games", "10", "--output", "{tmp}/run", "--player"]])
+def test_a_network_option_given_a_text_file_says_it_is_not_a_network(tmp_path, command):
+    """Catches numpy's 'allow_pickle' message shown for a text file given where a network file belongs."""
+    f = tmp_path / "notes.txt"
+    f.write_text("hello\n")
+    out = run(*[a.format(tmp=tmp_path) for a in command], str(f))
+    assert out.exit_code == 2
+    assert out.output == f"Error: '{f}' is not a nardy network (an .npz file that `nardy train` writes)\n"
+
+
+def test_play_checks_its_output_folder_before_playing(tmp_path, monkeypatch):
+    """Catches `nardy play --output` playing every game before finding that the folder cannot be written."""
+    from nardy_cli import selfplay
+    monkeypatch.setattr(selfplay, "play_games", lambda *a, **k: pytest.fail("played before checking --output"))
+    (tmp_path / "notes.txt").write_text("x")
+    out = run("play", "random", "random", "--output", str(tmp_path / "notes.txt" / "games"))
+    assert out.exit_code == 2
+    assert out.output == (f"Error: cannot write to output directory '{tmp_path}/notes.txt/games': "
+                          f"'{tmp_path}/notes.txt' is a file\n")
+
+
+@contextlib.contextmanager
+def read_only(folder):
+    """`folder` made unwritable for this user: mode 555, or for root (who writes anyway) the immutable flag."""
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            yield
+        finally:
+            folder.chmod(0o755)
+        return
+    if subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode != 0:
+        pytest.skip("root writes into any folder and chattr +i is not available here")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+def test_an_existing_folder_that_cannot_be_written_is_found_before_the_work(tmp_path, monkeypatch):
+    """Catches `--output` naming an existing read-only report folder: found only after every game was played,
+    when the old report could not be replaced."""
+    from nardy_cli import rollout
+    monkeypatch.setattr(rollout, "rollout", lambda *a, **k: pytest.fail("rolled out before checking --output"))
+    folder = tmp_path / "report"
+    folder.mkdir()
+    (folder / "results.json").write_text("{}")
+    with read_only(folder):
+        out = run("rollout", "start", "--games", "10", "--output", str(folder))
+    assert out.exit_code == 2
+    assert out.output.startswith(f"Error: cannot write to output directory '{folder}': ")
+    assert out.output.count("\n") == 1, out.output
+
+
+def test_chart_of_results_it_cannot_draw_says_so(tmp_path):
+    """Catches `nardy chart x.json --list` printing an empty line with exit 0 for results of a kind it has no
+    chart for."""
+    f = tmp_path / "x.json"
+    f.write_text('{"kind": "deficit", "results": []}')
+    out = run("chart", str(f), "--list")
+    assert out.exit_code == 2
+    assert out.output == (f"Error: '{f}' holds 'deficit' results, of which nardy chart draws no chart "
+                          "(it draws rollout, batch, analyze and openings results)\n")
+
+
+def test_a_device_is_read_as_a_positions_file_not_a_misspelt_name():
+    """Catches `nardy show /dev/null` answering "no such positions file; did you mean '/dev/stdout'?"."""
+    out = run("show", "/dev/null")
+    assert out.exit_code == 2
+    assert out.output == ("Error: Invalid value for 'POSITION...': positions file '/dev/null' holds no position "
+                          "(see 'cli show --help')\n")
+
+
+def test_reviewing_an_empty_game_record_is_one_error():
+    """Catches `nardy review /dev/null` printing two empty tables ("(nothing)" twice) with exit 0."""
+    out = run("review", "/dev/null")
+    assert out.exit_code == 2
+    assert out.output == "Error: the game record in '/dev/null' is empty (no plies): nothing to review\n"
+
+
+def test_play_rejects_a_date_that_is_no_day_and_writes_dots():
+    """Catches `nardy play --date 2026-13-45` written into every record's Date tag."""
+    out = run("play", "random", "random", "--date", "2026-13-45")
+    assert out.exit_code == 2
+    assert out.output == ("Error: --date: bad date '2026-13-45': expected a real day as YYYY.MM.DD, "
+                          "e.g. 2026.11.29, or '?'\n")
+    out = run("play", "random", "random", "--date", "2026-11-05")
+    assert out.exit_code == 0 and '[Date "2026.11.05"]\n' in out.output
+
+
+@pytest.mark.parametrize("parse", [
+    lambda: __import__("nardy_cli").parse_position("W:\uff11x15 B:1x15 w"),
+    lambda: __import__("nardy_cli").parse_position("W:1x15 B:1x15 w \uff16-\uff15"),
+    lambda: __import__("nardy_cli").parse_dice("\uff16-5"),
+    lambda: __import__("nardy_cli").parse_play(__import__("nardy_cli").START, "\uff11/12", "6-5"),
+    lambda: __import__("nardy_cli.records", fromlist=["x"]).parse_game("1. \uff16-\uff15: 1/12"),
+    lambda: __import__("nardy_cli.records", fromlist=["x"]).parse_game("1. 6-5: \uff11/12"),
+    lambda: __import__("nardy_cli.records", fromlist=["x"]).parse_date_tag("\uff12026.11.05"),
+    lambda: __import__("nardy_cli").make_rules(points="oin=\uff11"),
+])
+def test_digits_of_other_scripts_are_not_notation(parse):
+    """Catches fullwidth digits ('\uff11', which Python's \\d, int() and float() accept) read as points, dice,
+    steps, move numbers, dates or points-table values."""
+    from nardy_cli.errors import NotationError, RulesError
+    with pytest.raises((NotationError, RulesError)):
+        parse()
+
+
+@pytest.mark.parametrize("existed, message", [
+    (True, "Warning: the run was interrupted, so its report went to {d}-interrupted; {d} was left as it was\n"),
+    (False, "Warning: the run was interrupted, so its report went to {d}-interrupted\n"),
+])
+def test_an_interrupted_report_says_dir_was_left_only_when_it_existed(tmp_path, monkeypatch, existed, message):
+    """Catches "DIR was left as it was" said of a folder that never existed."""
+    import click
+
+    from nardy_cli import report_folder
+    from nardy_cli.commands.report_options import finish_report
+    folder = tmp_path / "rep"
+    if existed:
+        folder.mkdir()
+    monkeypatch.setattr(report_folder, "write_report", lambda data, output, **k: report_folder.interrupted_path(
+        __import__("pathlib").Path(output)))
+    lines = []
+    monkeypatch.setattr(click, "echo", lambda text, err=False: lines.append(text + "\n"))
+    finish_report({}, str(folder), False, False, False)
+    assert lines[0] == message.format(d=folder)
+
+
+def test_duel_names_the_position_it_starts_from():
+    """Catches `nardy duel --position P` reporting as if the games had started from the start position."""
+    out = run("duel", "random", "random", "--games", "2", "--position", "W:1x14,12 B:1x15 b", "--workers", "1",
+              "--quiet")
+    assert out.exit_code == 0
+    assert out.output.splitlines()[0] == ("random vs random: 2 games from 'W:1x14,12 B:1x15 b' with duplicate "
+                                          "dice, seed 20261129, federation rules")
