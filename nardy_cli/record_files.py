@@ -34,6 +34,8 @@ def read_games(path: str | Path, *, numbering: str = DEFAULT_NUMBERING) -> GameR
         text = p.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise GameRecordError(f"cannot read game record {str(p)!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise GameRecordError(f"game record {str(p)!r} is not UTF-8 text (byte {exc.start + 1})") from None
     try:
         if p.suffix.lower() == ".mat" and not is_mat_text(text):
             raise GameRecordError("not a .mat transcript: no 'N point match' line")

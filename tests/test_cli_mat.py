@@ -71,12 +71,17 @@ def test_convert_bad_input_is_exit_2_one_line_and_writes_nothing(tmp_path, monke
                                               "supported yet: 'Doubles => 2' (line 15)\n")
 
 
-def test_review_reads_a_mat_transcript_and_asks_which_game_of_a_match(tmp_path, monkeypatch):
-    """Catches: review reading nardy records only, or reviewing game 1 of a match silently."""
+def test_review_reads_a_mat_transcript_whole_or_one_game(tmp_path, monkeypatch):
+    """Catches: review reading nardy records only, reviewing game 1 of a match silently instead of the whole
+    match at each game's score, or --game not picking one game."""
     monkeypatch.chdir(tmp_path)
     Path("club.mat").write_text(TRANSCRIPT)
     out = CliRunner().invoke(cli, ["review", "club.mat", "--evaluator", "heuristic"])
-    assert (out.exit_code, out.output) == (2, "Error: the record holds a match of 2 games: choose one with --game 1-2\n")
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert lines[0] == "match to 3: Anna vs Boris, 2 games, final score 3-0, won by Anna; evaluator heuristic"
+    assert lines[2].startswith("  game 1 at 0-0 (White-Black): Anna (White) vs Boris (Black), White wins by oin;")
+    assert lines[3].startswith("  game 2 at 0-1 (White-Black): Boris (White) vs Anna (Black), resigned:")
     out = run("review", "club.mat", "--game", "2", "--evaluator", "heuristic")
     assert out.exit_code == 0
     assert out.output.splitlines()[0] == ("Boris (White) vs Anna (Black): game not finished, 3 plies; "

@@ -208,7 +208,7 @@ def test_every_help_example_parses(name, args, tmp_path, monkeypatch):
         raise
 
 
-OUTPUT_OPTIONS = {"--output", "-o", "--out"}
+OUTPUT_OPTIONS = {"--output", "-o", "--out", "--chart", "--save"}
 
 
 def _named_files(args: list[str]) -> tuple[list[str], list[str]]:

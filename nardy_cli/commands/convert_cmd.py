@@ -11,11 +11,11 @@ from .common import handle_errors, mat_numbering_option
 
 @click.command("convert", epilog="""\b
 Examples:
-  nardy convert match.mat match.txt
+  nardy convert games/bot-match.mat reports/bot-match.txt
   nardy convert games/bot-game.txt bot-game.mat
-  nardy convert match.mat - --to nardy
+  nardy convert games/bot-match.mat - --to nardy
   nardy play heuristic racer -n 5 --format mat | nardy convert - session.txt
-  nardy convert match.mat match.txt --mat-numbering head-1
+  nardy convert games/bot-match.txt reports/bot-match-head1.mat --mat-numbering head-1
 """)
 @click.argument("source", metavar="IN")
 @click.argument("target", metavar="OUT")

@@ -171,7 +171,8 @@ Examples:
   nardy review games/bot-game.txt --thresholds 0.03,0.06,0.12 --format csv
   nardy play heuristic racer | nardy review -
   nardy review games/bot-game.txt --match 7 --score 4-6      # every decision judged at 4-6 to 7
-  nardy review match.mat --game 3
+  nardy review games/bot-match.mat --game 3
+  nardy review games/bot-match.txt --output reports/match-review --html   # every game at its score
 """)
 @click.argument("game", metavar="GAME")
 @click.option("--game", "number", type=click.IntRange(1, None), default=None, metavar="K",
@@ -285,6 +286,7 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
 def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout_policy, seed, workers, output, html,
                   match, fmt) -> None:
     """`nardy review MATCH`: every game of a match record judged at its score, and the players' totals."""
+    from ..match_records import resignation
     from ..match_review import review_match
     from .progress import StepBar
     options = {"next_white": match.next_white, "draw_points": match.draw_points} if match else {}
@@ -315,8 +317,10 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout
         r = g.record
         s = g.summary()
         lost = ", ".join(f"{row['player']} {row['equity_lost']:.3f}" for _, row in s.iterrows())
+        gave_up = resignation(r)
+        result = r.result or (f"resigned: {gave_up}" if gave_up else "not finished")
         click.echo(f"  game {k} at {score[0]:g}-{score[1]:g} (White-Black): {r.white} (White) vs {r.black} (Black), "
-                   f"{r.result or 'not finished'}; equity lost: {lost}")
+                   f"{result}; equity lost: {lost}")
     click.echo("")
     click.echo(frame_text(review.summary(), "table", "{:.3f}"))
     if output is not None:
