@@ -20,9 +20,10 @@ import pandas as pd
 
 from .dice import ALL_ROLLS
 from .engine import enumerate_board, plays_from_kernel
-from .errors import ArgumentError, NotationError
+from .errors import ArgumentError, NoGamesError, NotationError
 from .evaluators import (ROLL_WEIGHTS, LookaheadEvaluator, base_evaluator, exact_value, get_evaluator,
                          result_board, result_values, roll_boards)
+from .interrupts import held_interrupts
 from .position import SIDE_NAMES, WHITE
 from .records import GameRecord, format_moves
 
@@ -110,8 +111,14 @@ class GameReview:
 
 def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides: tuple[str, ...] = ("w", "b"),
                 thresholds: Thresholds = Thresholds(), width: int = 5, rollout_games: int = 0,
-                rollout_policy: str = "neural", seed: int | None = None, workers: int = 1) -> GameReview:
-    """Score every ply of `record` played by `sides` ('w', 'b') with `evaluator` (a name or object)."""
+                rollout_policy: str = "neural", seed: int | None = None, workers: int = 1,
+                progress=None) -> GameReview:
+    """Score every ply of `record` played by `sides` ('w', 'b') with `evaluator` (a name or object).
+
+    With `rollout_games`, `progress(done, total)` hears of each flagged decision re-scored; Ctrl-C stops
+    the rollouts: the decisions re-scored so far keep their rollout figures, the others their first
+    evaluation, and `params["interrupted"]` says so.
+    """
     ev = get_evaluator(evaluator)
     base = base_evaluator(ev)
     rules = record.rules
@@ -129,8 +136,8 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides
     if rollout_games:
         from .rollout import DEFAULT_SEED
         params["seed"] = DEFAULT_SEED if seed is None else seed
-        frame = _rollout_flagged(frame, record, base, thresholds, rollout_games, rollout_policy,
-                                 params["seed"], workers)
+        frame, params["interrupted"] = _rollout_flagged(frame, record, base, thresholds, rollout_games,
+                                                        rollout_policy, params["seed"], workers, progress)
     return GameReview(record, frame, thresholds, params)
 
 
@@ -170,12 +177,29 @@ def _score_ply(i, ply, record, ev, base, rules, width, thresholds) -> dict:
 
 
 def _rollout_flagged(frame: pd.DataFrame, record: GameRecord, base: Any, thresholds: Thresholds, games: int,
-                     policy: str, seed: int, workers: int) -> pd.DataFrame:
-    """Re-score flagged decisions by rolling out the played result and the cheaper level's top three."""
+                     policy: str, seed: int, workers: int, progress=None) -> tuple[pd.DataFrame, bool]:
+    """Re-score flagged decisions by rolling out the played result and the cheaper level's top three;
+    (frame, interrupted): Ctrl-C keeps the decisions whose every candidate was rolled out in full."""
+    frame = frame.copy()
+    flagged = frame.index[frame["mark"].isin(MARKS)]
+    try:
+        _rescore(frame, flagged, record, base, thresholds, games, policy, seed, workers, progress)
+    except (_Stopped, KeyboardInterrupt):
+        return frame, True
+    return frame, False
+
+
+class _Stopped(Exception):
+    """Ctrl-C during the re-scoring rollouts."""
+
+
+def _rescore(frame, flagged, record, base, thresholds, games, policy, seed, workers, progress) -> None:
+    """Re-score each flagged decision of `frame` in place; `_Stopped` on Ctrl-C (a decision counts whole)."""
     from .rollout import rollout
     rules = record.rules
-    frame = frame.copy()
-    for idx in frame.index[frame["mark"].isin(MARKS)]:
+    for done, idx in enumerate(flagged):
+        if progress is not None:
+            progress(done, len(flagged))
         row = frame.loc[idx]
         ply = record.plies[int(row["ply"]) - 1]
         pos, dice, mover = ply.position, ply.dice, ply.side
@@ -192,17 +216,24 @@ def _rollout_flagged(frame: pd.DataFrame, record: GameRecord, base: Any, thresho
             if exact is not None:
                 values[j], ses[j] = exact, 0.0
                 continue
-            r = rollout(plays[j].result, policy, games=games, seed=seed, rules=rules, workers=workers)
+            try:
+                r = rollout(plays[j].result, policy, games=games, seed=seed, rules=rules, workers=workers)
+            except (NoGamesError, KeyboardInterrupt):
+                raise _Stopped from None
+            if r.interrupted:
+                raise _Stopped
             values[j], ses[j] = -r.equity, r.equity_se
         played = next(k for k in cands if plays[k].result == ply.play.result)
         best = max(values, key=lambda j: (values[j], -j))
         lost = max(0.0, values[best] - values[played])
-        frame.loc[idx, ["best", "equity_played", "equity_best", "lost", "mark", "level", "equity_se",
-                        "equity_white", "best_result"]] = [
-            format_moves(plays[best]), values[played], values[best], lost, thresholds.mark(lost),
-            f"rollout {games}", ses[played], values[played] if mover == WHITE else -values[played],
-            str(plays[best].result)]
-    return frame
+        with held_interrupts():
+            frame.loc[idx, ["best", "equity_played", "equity_best", "lost", "mark", "level", "equity_se",
+                            "equity_white", "best_result"]] = [
+                format_moves(plays[best]), values[played], values[best], lost, thresholds.mark(lost),
+                f"rollout {games}", ses[played], values[played] if mover == WHITE else -values[played],
+                str(plays[best].result)]
+    if progress is not None:
+        progress(len(flagged), len(flagged))
 
 
 def side_code(name: str) -> str:

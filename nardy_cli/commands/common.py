@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import functools
+import sys
 from typing import Any, Callable
 
 import click
 
 from ..dice import Dice, parse_dice
-from ..errors import ArgumentError, NardyError
+from ..errors import ArgumentError, NardyError, NoGamesError
 from ..positions_file import NamedPosition, resolve_positions
 from ..render import FORMATS
 from ..rules import BLOCK_CHECKS, HEAD_RULES, PRESETS, make_rules
@@ -74,15 +75,40 @@ def error_message(exc: NardyError, ctx: click.Context | None = None) -> str:
     return str(exc)
 
 
+NOTHING_FINISHED = "Interrupted before any game finished: nothing to report, nothing written."
+INTERRUPTED = 130
+
+
 def handle_errors(func: Callable) -> Callable:
-    """Turn library errors into `Error: ...` with exit code 2, naming this command's options."""
+    """Turn library errors into `Error: ...` with exit code 2, naming this command's options; a run
+    interrupted before any game finished (`NoGamesError`) is one line and exit code 130."""
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
+        except NoGamesError:
+            click.echo(NOTHING_FINISHED, err=True)
+            sys.exit(INTERRUPTED)
         except NardyError as exc:
             raise BadInput(error_message(exc, click.get_current_context(silent=True))) from None
     return wrapper
+
+
+def report_interrupted(interrupted: bool, fmt: str, what: str) -> None:
+    """For an interrupted run: say so (a line under a table, a warning on stderr otherwise)."""
+    if not interrupted:
+        return
+    line = f"INTERRUPTED: {what} cover only the games finished before the run was stopped."
+    if fmt == "table":
+        click.echo(line)
+    else:
+        click.echo(f"Warning: {line}", err=True)
+
+
+def exit_if_interrupted(interrupted: bool) -> None:
+    """Exit with status 130 after an interrupted run's output (and report folder) is written."""
+    if interrupted:
+        sys.exit(INTERRUPTED)
 
 
 def rules_options(func: Callable) -> Callable:

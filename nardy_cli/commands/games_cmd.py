@@ -11,7 +11,8 @@ import click
 
 from ..errors import NardyError
 from ..render import frame_text, to_json
-from .common import POSITION, BadInput, format_option, handle_errors, rules_options
+from .common import (POSITION, BadInput, exit_if_interrupted, format_option, handle_errors, report_interrupted,
+                     rules_options)
 
 
 @click.command("play", epilog="""\b
@@ -126,18 +127,33 @@ def review_command(game, side, evaluator, width, rollout_games, rollout_policy, 
     ensure_writable(output)
     record = parse_game(sys.stdin.read()) if game == "-" else read_game(game)
     sides = ("w", "b") if side == "both" else (side[0],)
-    review = review_game(record, evaluator, sides=sides, thresholds=marks, width=width,
-                         rollout_games=rollout_games, rollout_policy=rollout_policy, seed=seed, workers=workers)
+    from .progress import StepBar
+    bar = StepBar("review rollouts", rollout_games > 0, unit="decisions")
+    try:
+        review = review_game(record, evaluator, sides=sides, thresholds=marks, width=width,
+                             rollout_games=rollout_games, rollout_policy=rollout_policy, seed=seed, workers=workers,
+                             progress=bar)
+    finally:
+        bar.close()
+    interrupted = bool(review.params.get("interrupted"))
+    written = None
     if output is not None:
         from ..review_report import write_review
-        write_review(review, output, top=top, html=html)
+        written = write_review(review, output, top=top, html=html)
+        if interrupted:
+            click.echo(f"Warning: the run was interrupted, so its report went to {written}", err=True)
+    what = "the rollout figures (decisions not reached keep their first evaluation)"
     if fmt == "json":
         click.echo(to_json(review.to_dict()))
+        report_interrupted(interrupted, fmt, what)
+        exit_if_interrupted(interrupted)
         return
     cols = ["turn", "player", "dice", "played", "best", "plays", "equity_played", "equity_best", "lost", "mark",
             "luck"] + (["level", "equity_se"] if rollout_games else [])
     if fmt == "csv":
         click.echo(frame_text(review.frame, "csv"))
+        report_interrupted(interrupted, fmt, what)
+        exit_if_interrupted(interrupted)
         return
     r = review.record
     click.echo(f"{r.white} (White) vs {r.black} (Black): {r.result or 'game not finished'}, {len(r.plies)} plies; "
@@ -146,5 +162,7 @@ def review_command(game, side, evaluator, width, rollout_games, rollout_policy, 
     click.echo(frame_text(review.frame[cols], "table", "{:+.3f}"))
     click.echo("")
     click.echo(frame_text(review.summary(), "table", "{:.3f}"))
+    report_interrupted(interrupted, fmt, what)
     if output is not None:
-        click.echo(f"\nreport written to {output}")
+        click.echo(f"\nreport written to {written}")
+    exit_if_interrupted(interrupted)

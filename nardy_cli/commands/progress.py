@@ -60,3 +60,27 @@ class StepBar:
     def close(self) -> None:
         """Remove the bar."""
         self.bar.close()
+
+
+class StageBars:
+    """One `StepBar` per stage of a staged run, each with its own label and unit: call with (stage, done, total)."""
+
+    UNITS = {"0-ply": "plays", "1-ply": "plays", "rollouts": "games per play"}
+
+    def __init__(self, label: str, enabled: bool) -> None:
+        self.label, self.enabled = label, enabled
+        self.stage: str | None = None
+        self.bar: StepBar | None = None
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if stage != self.stage:
+            self.close()
+            self.stage = stage
+            self.bar = StepBar(f"{self.label} {stage}", self.enabled, unit=self.UNITS.get(stage, "steps"))
+        self.bar(done, total)
+
+    def close(self) -> None:
+        """Remove the current stage's bar."""
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None

@@ -82,15 +82,18 @@ def ranking_chart(ranking: Any, title: str | None = None) -> Figure:
     at_right = ax.get_yaxis_transform()  # x in axes fractions, y in data
     ax.text(1.02, len(plays) - 0.45, "equity", transform=at_right, fontsize=8, fontweight="bold", va="bottom")
     for yi, p in zip(y, plays):
-        ax.text(1.02, yi, f"{p['equity']:+.3f}" + (" (dropped)" if p.get("dropped_after") else ""),
+        ax.text(1.02, yi, f"{p['equity']:+.3f}" + (f" (dropped after {p['games']:,} games)"
+                                                   if p.get("dropped_after") else ""),
                 transform=at_right, fontsize=8, va="center")
     ax.set_xlabel(f"{side}'s equity minus the best play's (points per game; bars: 95% CI of the paired "
                   "difference)", fontsize=LABEL_SIZE - 1)
     ax.grid(axis="x", color="#eeeeee")
     ax.set_axisbelow(True)
     games = max((p["games"] for p in plays), default=0)
+    fewest = min((p["games"] for p in plays), default=0)
+    label = "games per play" if fewest == games else f"games per play, {fewest:,} for the plays dropped first"
     titles(fig, ax, title or f"{side} to play {ranking['dice']} in {ranking.get('name') or ranking['position']}",
-           run_line(ranking.get("params", {}), games, "games per play"))
+           run_line(ranking.get("params", {}), games, label))
     return fig
 
 

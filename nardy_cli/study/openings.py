@@ -9,7 +9,7 @@ import pandas as pd
 
 from .. import __version__
 from ..dice import ALL_ROLLS, Dice, parse_dice
-from ..errors import ArgumentError, DiceError
+from ..errors import ArgumentError, DiceError, NoGamesError
 from ..position import START
 from ..rollout import DEFAULT_SEED
 from ..rules import PRESETS, Rules
@@ -42,6 +42,7 @@ class OpeningTable:
     rows: list[dict]
     replies: list[dict]
     params: dict
+    interrupted: bool = False
 
     def frame(self) -> pd.DataFrame:
         """One row per (roll, White play)."""
@@ -53,7 +54,7 @@ class OpeningTable:
 
     def to_dict(self) -> dict:
         """Plain data for JSON."""
-        return {"rows": self.rows, "replies": self.replies, "params": self.params}
+        return {"rows": self.rows, "replies": self.replies, "params": self.params, "interrupted": self.interrupted}
 
 
 def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int = 2592,
@@ -61,7 +62,10 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int
                   reply_games: int = 1296, top: int | None = None, until_se: float | None = None,
                   stratify: bool = True, workers: int = 1, executor: str = "local", scheduler: str | None = None,
                   progress=None) -> OpeningTable:
-    """Roll out every legal White play of each roll from the start; with `replies`, Black's best answers."""
+    """Roll out every legal White play of each roll from the start; with `replies`, Black's best answers.
+
+    Ctrl-C keeps what finished (the rounds every play completed, the replies found), marked `interrupted`.
+    """
     rolls = rolls or list(ALL_ROLLS)
     started = time.monotonic()
     rows = []
@@ -81,12 +85,18 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int
             row.update({k: rp.probabilities[k] for k in PROB_KEYS})
             rows.append(row)
     reply_rows = []
-    if replies:
+    interrupted = any(r.interrupted for r in rankings)
+    if replies and not interrupted:
         # each opening's 21 replies are ranked side by side, so every worker stays busy
         for step, (dice, ranking) in enumerate(zip(rolls, rankings), 1):
             best = ranking.plays[0]
-            answers = rank_many([(best.play.result, r) for r in ALL_ROLLS], policies, reply_games, seed, rules,
-                                top=top or 6, progress=report(step), **common)
+            try:
+                answers = rank_many([(best.play.result, r) for r in ALL_ROLLS], policies, reply_games, seed, rules,
+                                    top=top or 6, progress=report(step), **common)
+            except NoGamesError:        # interrupted before this opening's replies played a game
+                interrupted = True
+                break
+            interrupted = any(a.interrupted for a in answers)
             for reply, answer in zip(ALL_ROLLS, answers):
                 top_play = answer.plays[0]
                 reply_rows.append({"white_roll": str(dice), "white_play": str(best.play), "black_roll": str(reply),
@@ -94,10 +104,12 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int
                                    "candidates": len(answer.plays) + len(answer.prefiltered),
                                    "black_equity": top_play.equity, "black_equity_se": top_play.equity_se,
                                    "games": top_play.games})
+            if interrupted:
+                break
     if not rows:
         raise ArgumentError("no opening rolls to study")
     params = {"rules": rules.to_dict(), "policies": policies if isinstance(policies, str) else str(policies),
               "seed": seed, "games_per_play": games, "reply_games": reply_games if replies else None,
               "top": top, "until_se": until_se, "stratify": stratify, "rolls": [str(d) for d in rolls], "replies": replies,
               "version": __version__, "seconds": round(time.monotonic() - started, 1)}
-    return OpeningTable(rows, reply_rows, params)
+    return OpeningTable(rows, reply_rows, params, interrupted)

@@ -135,10 +135,27 @@ def _run_facts(data: dict) -> tuple[dict, list[str]]:
     warnings = []
     if "random" in _policies(params):
         warnings.append(RANDOM_WARNING)
-    if any(r.get("interrupted") for r in data["results"]):
+    if _interrupted(data):
         warnings.append("This run was **interrupted**: the figures cover only the games finished before it "
                         "stopped.")
     return params, warnings
+
+
+def _interrupted(data: dict) -> bool:
+    return bool(data.get("interrupted")) or any(r.get("interrupted") for r in data["results"])
+
+
+def _games_unit(kind: str) -> str:
+    return {"rollout": "games", "batch": "games per position"}.get(kind, "games per play")
+
+
+def _games_done(data: dict) -> int:
+    """The most games any position, play or opening got: what the run really played (per position or play)."""
+    counts = [0]
+    for r in data["results"]:
+        counts.append(r.get("games", 0))
+        counts += [p["games"] for p in r.get("plays", [])] + [row["games"] for row in r.get("rows", [])]
+    return max(counts)
 
 
 def _rollout_section(data: dict, i: int, w: _Writer, counter: list[int], slug: str, full: bool) -> dict:
@@ -265,10 +282,14 @@ def build_report(folder: Path, data: dict, ext: str = "png") -> dict:
         sections = _analyze_sections(data, w, counter)
     else:
         sections = _openings_sections(data, w, counter)
-    games = {"rollout": "games", "batch": "games per position"}.get(kind, "games per play")
+    games = _games_unit(kind)
     n_games = params.get("games_requested") or params.get("games_per_play")
-    return {"title": _title(data), "run": run_line(params, n_games, games + " (at most)" if params.get("until_se")
-                                                   else games),
+    if _interrupted(data):      # the games really played, not the games asked for
+        games = f"{games} (interrupted; {n_games:,} asked for)"
+        n_games = _games_done(data)
+    elif params.get("until_se"):
+        games += " (at most)"
+    return {"title": _title(data), "run": run_line(params, n_games, games),
             "seed": params.get("seed"), "warnings": warnings, "overview": overview, "sections": sections,
             "params_json": json.dumps({"kind": kind, **params}, indent=1, ensure_ascii=False)}
 
