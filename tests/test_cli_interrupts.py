@@ -9,7 +9,8 @@ exits 130.
 Each run is `tests/interrupt_probe.py` (nardy with probe lines on stderr) in a
 session of its own, so every process it starts shares its process group: after
 it exits, any process left in that group is a worker left behind.  The signal is
-sent on a probe ("early": the first job went to a worker, no game is counted;
+sent on a probe ("early": the second job went to a worker, so the workers exist, and
+no game is counted;
 "late": a job, round or position has finished), never after a sleep.
 """
 
@@ -63,7 +64,11 @@ def group_members(pgid: int) -> list[str]:
 
 
 def interrupt(args: list[str], on: tuple[str, int], sig: int = signal.SIGINT, timeout: float = 240.0) -> Run:
-    """Run `nardy ARGS`, send `sig` once the probe `on` = (event, count) has been seen, and collect the run."""
+    """Run `nardy ARGS`, send `sig` once the probe `on` = (event, count) has been seen, and collect the run.
+
+    SIGINT and SIGHUP go to the whole process group, as a terminal sends them (Ctrl-C, hang-up); SIGTERM
+    to the main process only, as `kill PID` does.
+    """
     event, count = on
     proc = subprocess.Popen([sys.executable, PROBE, *args], cwd=ROOT, env=subprocess_env(), stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
@@ -81,15 +86,19 @@ def interrupt(args: list[str], on: tuple[str, int], sig: int = signal.SIGINT, ti
                 seen = (err + chunk).decode(errors="replace").count(f"probe: {event}\n")
                 err += chunk
         assert seen >= count, f"never saw {count} x 'probe: {event}': {err.decode(errors='replace')[-1500:]}"
-        proc.send_signal(sig)
-        out, rest = proc.communicate(timeout=timeout)
+        if sig == signal.SIGTERM:
+            proc.send_signal(sig)
+        else:
+            os.killpg(proc.pid, sig)
+        proc.wait(timeout=timeout)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    left = group_members(proc.pid)
-    for line in left:
-        os.kill(int(line.split()[0]), signal.SIGKILL)
+        left = group_members(proc.pid)      # workers left behind would hold the pipes open: stop them first
+        for line in left:
+            os.kill(int(line.split()[0]), signal.SIGKILL)
+        out, rest = proc.communicate(timeout=timeout)
     return Run(proc.returncode, out.decode(), (err + rest).decode(errors="replace"), left)
 
 
@@ -149,7 +158,7 @@ def test_interrupted_before_any_game_finished_says_so_in_one_line(family, with_o
     """Catches a table of `nan` and a chart traceback (rollout), exit 2 (`analyze --staged`), exit 0 or a
     folder written for nothing, and workers left alive after SIGTERM/SIGHUP to the main process."""
     out_dir = tmp_path / "rep" if with_output else None
-    run = interrupt(FAMILIES[family][0] + ["--workers", "2"] + output_args(out_dir), ("submit", 1), SIGNALS[family])
+    run = interrupt(FAMILIES[family][0] + ["--workers", "2"] + output_args(out_dir), ("submit", 2), SIGNALS[family])
     check_nothing(run, out_dir)
 
 
@@ -182,7 +191,7 @@ def test_interrupted_duel_is_marked_and_stops_its_workers(when, sig):
     """Catches a duel that exits 0 with an unmarked result, or leaves its workers running after SIGTERM
     (`duel` has no --output)."""
     pair = ["neural", "heuristic"] if when == "early" else ["random", "racer"]
-    run = interrupt(["duel", *pair, "--games", MANY, "--workers", "2"], ("submit", 1) if when == "early" else ("job", 1),
+    run = interrupt(["duel", *pair, "--games", MANY, "--workers", "2"], ("submit", 2) if when == "early" else ("job", 1),
                     sig)
     if when == "early":
         check_nothing(run, None)
@@ -196,7 +205,7 @@ def test_interrupted_review_rollouts_keep_what_finished(when, with_output, tmp_p
     unmarked review table, exit 0, or a report folder that replaces a complete review."""
     out_dir = tmp_path / "rev" if with_output else None
     # a decision re-scores at most 5 candidates (the top 3, the played and the best result), one run each
-    games, policy, on = (MANY, "neural", ("submit", 1)) if when == "early" else ("216", "heuristic", ("run", 6))
+    games, policy, on = (MANY, "neural", ("submit", 2)) if when == "early" else ("216", "heuristic", ("run", 6))
     run = interrupt(["review", "games/bot-game.txt", "--evaluator", "heuristic", "--rollout", games,
                      "--rollout-policy", policy, "--workers", "2", "--format", "table"] + output_args(out_dir),
                     on, signal.SIGTERM)
