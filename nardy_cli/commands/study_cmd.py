@@ -45,7 +45,7 @@ def study_options(func):
 
 @click.command("analyze", epilog="""\b
 Examples:
-  nardy analyze "W:1x14,12 B:1x15 b" --dice 6-5
+  nardy analyze "W:1x13,7,12 B:1x14,7 w" --dice 6-1
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --games 5184 --top 6
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w" --dice 4-2 --until-se 0.02 --output reports/four-two
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --policy lookahead:heuristic --games 2592 --until-se 0.02
