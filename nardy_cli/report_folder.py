@@ -39,8 +39,8 @@ def _umask() -> int:
 
 
 # the file that marks a folder as one nardy wrote: rollout/study reports, `nardy deficit`, `nardy review`,
-# `nardy play`
-REPORT_MARKERS = ("results.json", "deficit.json", "review.json", "summary.json")
+# `nardy play`, `nardy show --output`
+REPORT_MARKERS = ("results.json", "deficit.json", "review.json", "summary.json", "boards.json")
 
 
 def is_report_folder(path: Path) -> bool:

@@ -20,7 +20,7 @@ LAYERS = (
     ("analyses", "rollout duel deficit estimate evaluators review selfplay training "
                  "study.analyze study.staged study.openings study.batch"),
     ("output", "render report_folder review_report study.report study.report_tables study.charts study.figures "
-               "study.board_figure study.deficit_folder"),
+               "study.board_figure study.deficit_folder study.board_folder"),
     ("command line", "cli commands __main__"),
 )
 

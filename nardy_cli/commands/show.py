@@ -18,6 +18,7 @@ Examples:
   nardy show "W:1x13,7,12 B:1x14,7 w 4-2" -o board.png
   nardy show positions/study.txt:race -o race.svg
   nardy show positions/study.txt
+  nardy show positions/openings.txt --output boards/openings
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
@@ -27,10 +28,20 @@ Examples:
               help="text (default), or an image drawn for print; with -o it is taken from the file's suffix.")
 @click.option("-o", "--out", type=click.Path(dir_okay=False), default=None,
               help="Write to FILE: .png or .svg for an image, .txt for the text diagram.")
+@click.option("--output", "output", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Draw every position (e.g. of a positions file) into DIR: one PNG each (SVG with --svg) and "
+                   "index.md listing them.")
+@click.option("--svg", is_flag=True, help="With --output, draw the boards as SVG.")
 @handle_errors
-def command(positions, numbering: str, fmt: str | None, out: str | None, no_block_validation: bool) -> None:
+def command(positions, numbering: str, fmt: str | None, out: str | None, output: str | None, svg: bool,
+            no_block_validation: bool) -> None:
     """Draw POSITION: both numberings, off and pip counts, side to move and dice."""
     items = flatten(positions)
+    if output is not None:
+        _write_folder(items, numbering, output, svg, fmt, out)
+        return
+    if svg:
+        raise BadInput("--svg needs --output DIR (the folder of boards)")
     fmt = _output_format(fmt, out)
     if fmt != "text":
         if len(items) != 1:
@@ -57,6 +68,17 @@ def command(positions, numbering: str, fmt: str | None, out: str | None, no_bloc
     except OSError as exc:
         raise OutputError(f"cannot write {out!r}: {exc.strerror}") from None
     click.echo(f"Board written to {out}", err=True)
+
+
+def _write_folder(items, numbering: str, output: str, svg: bool, fmt, out) -> None:
+    """`--output DIR`: every position drawn into DIR, with index.md."""
+    if fmt is not None or out is not None:
+        raise BadInput("--output DIR draws every position into a folder: leave out -o and --format")
+    from ..report_folder import ensure_writable
+    from ..study.board_folder import write_boards
+    ensure_writable(output)
+    path = write_boards(items, output, numbering=numbering[0], svg=svg)
+    click.echo(f"{len(items)} board{'s' if len(items) != 1 else ''} and index.md written to {path}", err=True)
 
 
 SUFFIX_FORMATS = {".png": "png", ".svg": "svg", ".txt": "text"}
