@@ -90,3 +90,32 @@ def test_ranking_chart_subtitle_does_not_claim_every_play_had_the_survivors_game
     assert "2,592 games per play, 1,296 for the plays dropped first" in subtitle
     same = charts.ranking_chart({"position": "W:1x15 B:1x15 w", "dice": "6-5", "plays": plays[:1], "params": {}})
     assert same.axes[0].get_title() == "2,592 games per play"
+
+
+class _Terminal:
+    """A stand-in stderr that is a terminal and keeps what is written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, s: str) -> int:
+        self.text += s
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_the_rollout_stage_bar_shows_before_its_first_job_ends(monkeypatch):
+    """Catches a staged analysis that shows nothing until a slow policy's first job of 1,296 games ends
+    (minutes with lookahead:heuristic), and stage bars that are not labelled by their stage."""
+    from nardy_cli.commands import progress
+    fake = _Terminal()
+    monkeypatch.setattr(progress.sys, "stderr", fake)
+    bars = progress.StageBars("analyze", True)
+    bars("rollouts", 0, 2592)
+    assert "analyze rollouts" in fake.text and "0/2592" in fake.text
+    bars.close()

@@ -55,6 +55,8 @@ class StepBar:
             return
         if self.bar.total != total:
             self.bar.total = total
+            if not done and self.bar.delay == 0:
+                self.bar.refresh()      # a bar shown at once shows its total at once
         self.bar.update(max(done - self.bar.n, 0))
 
     def close(self) -> None:
@@ -76,7 +78,9 @@ class StageBars:
         if stage != self.stage:
             self.close()
             self.stage = stage
-            self.bar = StepBar(f"{self.label} {stage}", self.enabled, unit=self.UNITS.get(stage, "steps"))
+            # the rollouts' bar shows at once: its first update may be a slow policy's whole job away
+            self.bar = StepBar(f"{self.label} {stage}", self.enabled, unit=self.UNITS.get(stage, "steps"),
+                               delay=0.0 if stage == "rollouts" else 1.0)
         self.bar(done, total)
 
     def close(self) -> None:

@@ -48,7 +48,7 @@ Examples:
   nardy analyze "W:1x13,7,12 B:1x14,7 w" --dice 6-1
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --games 5184 --top 6
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w" --dice 4-2 --until-se 0.02 --output reports/four-two
-  nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --policy lookahead:heuristic --games 2592 --until-se 0.02
+  nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --policy lookahead:heuristic --games 1296
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --filter top8,0.05 --games 25920
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --no-staged --games 2592
 """)
