@@ -18,7 +18,7 @@ Examples:
   nardy show "W:1x13,7,12 B:1x14,7 w 4-2" -o board.png
   nardy show positions/study.txt:race -o race.svg
   nardy show positions/study.txt
-  nardy show positions/openings.txt --output boards/openings
+  nardy show positions/study.txt:race positions/study.txt:bear-off --output boards/endgames
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
