@@ -111,8 +111,9 @@ def command(positions, policy, white_policy, black_policy, games, until_se, seed
     if fmt == "csv":
         import pandas as pd
         click.echo(frame_text(pd.DataFrame([r.summary_row() for r in results]), "csv"))
-    if fmt == "table" and interrupted and not results[-1].interrupted:
-        click.echo(f"\nINTERRUPTED: the positions after the {len(results)} above were not rolled out.")
+    if interrupted and not results[-1].interrupted:
+        line = f"INTERRUPTED: the positions after the first {len(results)} were not rolled out."
+        click.echo(f"\n{line}" if fmt == "table" else f"Warning: {line}", err=fmt != "table")
     if output:
         finish_report(rollout_data(results, comments=[item.comment for item in items[:len(results)]],
                                    interrupted=interrupted), output, html, svg, force)

@@ -82,8 +82,7 @@ def ranking_chart(ranking: Any, title: str | None = None) -> Figure:
     at_right = ax.get_yaxis_transform()  # x in axes fractions, y in data
     ax.text(1.02, len(plays) - 0.45, "equity", transform=at_right, fontsize=8, fontweight="bold", va="bottom")
     for yi, p in zip(y, plays):
-        ax.text(1.02, yi, f"{p['equity']:+.3f}" + (f" (dropped after {p['games']:,} games)"
-                                                   if p.get("dropped_after") else ""),
+        ax.text(1.02, yi, f"{p['equity']:+.3f}" + (" (dropped)" if p.get("dropped_after") else ""),
                 transform=at_right, fontsize=8, va="center")
     ax.set_xlabel(f"{side}'s equity minus the best play's (points per game; bars: 95% CI of the paired "
                   "difference)", fontsize=LABEL_SIZE - 1)
