@@ -134,10 +134,13 @@ def cli() -> None:
 def main() -> None:
     """Console-script entry point.
 
+    SIGTERM and SIGHUP interrupt a run as Ctrl-C does (`interrupts.interrupt_on_signals`).
     An interrupted run (exit status 130) leaves as soon as its output is flushed. Its workers have
     been stopped, but one stopped while sending a result can leave the process pool's reader thread
     waiting for the rest of that message for good, and Python waits for every such thread at exit.
     """
+    from .interrupts import interrupt_on_signals
+    interrupt_on_signals()
     try:
         cli()
     except SystemExit as exc:

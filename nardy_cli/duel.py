@@ -44,7 +44,7 @@ class DuelResult:
                 "ci95": list(self.ci95), "se": self.se, "win_share": self.win_share,
                 "mars_share_for": self.mars_share_for, "mars_share_against": self.mars_share_against,
                 "koks_share_for": self.koks_share_for, "koks_share_against": self.koks_share_against,
-                "draw_share": self.draw_share, "params": self.params}
+                "draw_share": self.draw_share, "interrupted": self.interrupted, "params": self.params}
 
     def frame(self) -> pd.DataFrame:
         """One row: the figures as a DataFrame."""
@@ -101,6 +101,8 @@ def duel(a: str | Policy, b: str | Policy, games: int = 10000, seed: int = DEFAU
     jobs = [(spec, None, lo, hi) for lo, hi in chunks(pairs, size)]
     tally, interrupted = run_games(jobs, PAIRS, workers=workers, executor=executor, scheduler=scheduler,
                                    report=report)
+    if interrupted and not tally.joint.sum():
+        raise NoGamesError("the duel was interrupted before any game finished")
     figures = duel_figures(tally.joint, rules)
     params = {"rules": rules.to_dict(), "position": str(position), "seed": seed, "games_requested": games,
               "stratify": stratify, "duplicate_dice": True, "version": __version__}

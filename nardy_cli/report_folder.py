@@ -47,8 +47,8 @@ def _umask() -> int:
 
 
 # the file that marks a folder as one nardy wrote: rollout/study reports, `nardy deficit`, `nardy review`,
-# `nardy play`
-REPORT_MARKERS = ("results.json", "deficit.json", "review.json", "summary.json")
+# `nardy play`, `nardy show --output`
+REPORT_MARKERS = ("results.json", "deficit.json", "review.json", "summary.json", "boards.json")
 
 
 def is_report_folder(path: Path) -> bool:
@@ -114,6 +114,11 @@ def commit_output(tmp: Path, final: Path, force: bool = False) -> Path:
     return final
 
 
+def is_interrupted(data: dict) -> bool:
+    """True for the results of an interrupted run (the run's flag, or any result's)."""
+    return bool(data.get("interrupted")) or any(r.get("interrupted") for r in data["results"])
+
+
 def write_report(data: dict, output: str | Path, *, html: bool = False, svg: bool = False,
                  force: bool = False) -> Path:
     """Render a report folder from results `data` into `output`, all or nothing; returns the folder written.
@@ -124,7 +129,7 @@ def write_report(data: dict, output: str | Path, *, html: bool = False, svg: boo
     """
     from .study.report import render_folder
     tmp, final = prepare_output(output)
-    if any(r.get("interrupted") for r in data["results"]):
+    if is_interrupted(data):
         final = interrupted_path(final)
     try:
         render_folder(tmp, data, html=html, svg=svg)
@@ -134,8 +139,10 @@ def write_report(data: dict, output: str | Path, *, html: bool = False, svg: boo
     return commit_output(tmp, final, force)
 
 
-def rollout_data(results, kind: str = "rollout", comments: list[str] | None = None) -> dict:
-    """Results data of one or more rollouts, with their traces, static deficits and positions-file comments."""
+def rollout_data(results, kind: str = "rollout", comments: list[str] | None = None,
+                 interrupted: bool = False) -> dict:
+    """Results data of one or more rollouts, with their traces, static deficits and positions-file comments;
+    `interrupted` marks a run stopped before its last positions (any interrupted result marks it too)."""
     from .deficit import static_deficit
     rules = None
     out = []
@@ -143,7 +150,8 @@ def rollout_data(results, kind: str = "rollout", comments: list[str] | None = No
         out.append(json.loads(to_json(r.to_dict())))
     from .rules import rules_from_dict
     rules = rules_from_dict(out[0]["params"]["rules"])
-    data = {"kind": kind, "results": out, "traces": [[list(t) for t in r.trace] for r in results],
+    data = {"kind": kind, "interrupted": bool(interrupted or any(r.interrupted for r in results)), "results": out,
+            "traces": [[list(t) for t in r.trace] for r in results],
             "static_deficit": [json.loads(to_json(static_deficit(r.position, rules).to_dict())) for r in results]}
     if comments and any(comments):
         data["comments"] = list(comments)
@@ -152,7 +160,8 @@ def rollout_data(results, kind: str = "rollout", comments: list[str] | None = No
 
 def json_data(kind: str, obj, names: list[str | None] | None = None, comments: list[str] | None = None) -> dict:
     """Results data of an analysis or opening table (anything with `to_dict`), with position names/comments."""
-    data = {"kind": kind, "results": [json.loads(to_json(obj.to_dict()))]}
+    result = json.loads(to_json(obj.to_dict()))
+    data = {"kind": kind, "interrupted": bool(result.get("interrupted")), "results": [result]}
     if names and any(names):
         data["names"] = list(names)
     if comments and any(comments):

@@ -25,9 +25,10 @@ import pandas as pd
 
 from .dice import ALL_ROLLS
 from .engine import enumerate_board, plays_from_kernel
-from .errors import ArgumentError, GameRecordError, NotationError
+from .errors import ArgumentError, GameRecordError, NoGamesError, NotationError
 from .evaluators import (ROLL_WEIGHTS, LookaheadEvaluator, base_evaluator, exact_value, get_evaluator,
                          result_board, result_values, roll_boards)
+from .interrupts import held_interrupts
 from .match import MatchState, match_valuation
 from .position import SIDE_NAMES, WHITE
 from .records import GameRecord, format_moves
@@ -129,11 +130,14 @@ class GameReview:
 def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides: tuple[str, ...] = ("w", "b"),
                 thresholds: Thresholds = Thresholds(), width: int = 5, rollout_games: int = 0,
                 rollout_policy: str = "neural", seed: int | None = None, workers: int = 1,
-                match: MatchState | None = None) -> GameReview:
+                match: MatchState | None = None, progress=None) -> GameReview:
     """Score every ply of `record` played by `sides` ('w', 'b') with `evaluator` (a name or object); at a
     `match` score (the score before this game) by match winning chance and normalised equity.
 
-    Raises `GameRecordError` for a record without plies: there is nothing to review.
+    With `rollout_games`, `progress(done, total)` hears of each flagged decision re-scored; Ctrl-C stops
+    the rollouts: the decisions re-scored so far keep their rollout figures, the others their first
+    evaluation, and `params["interrupted"]` says so.  Raises `GameRecordError` for a record without
+    plies: there is nothing to review.
     """
     if not record.plies:
         raise GameRecordError("the game record holds no plies: nothing to review")
@@ -157,8 +161,8 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides
     if rollout_games:
         from .rollout import DEFAULT_SEED
         params["seed"] = DEFAULT_SEED if seed is None else seed
-        frame = _rollout_flagged(frame, record, base, thresholds, rollout_games, rollout_policy,
-                                 params["seed"], workers, valuation)
+        frame, params["interrupted"] = _rollout_flagged(frame, record, base, thresholds, rollout_games,
+                                                        rollout_policy, params["seed"], workers, progress, valuation)
     return GameReview(record, frame, thresholds, params)
 
 
@@ -226,13 +230,30 @@ def _score_ply(i, ply, record, ev, base, rules, width, thresholds, valuation=Non
 
 
 def _rollout_flagged(frame: pd.DataFrame, record: GameRecord, base: Any, thresholds: Thresholds, games: int,
-                     policy: str, seed: int, workers: int, valuation=None) -> pd.DataFrame:
-    """Re-score flagged decisions by rolling out the played result and the cheaper level's top three (at a
-    match score by match equity, then normalised as `_score_ply` does)."""
+                     policy: str, seed: int, workers: int, progress=None, valuation=None
+                     ) -> tuple[pd.DataFrame, bool]:
+    """Re-score flagged decisions by rolling out the played result and the cheaper level's top three (at
+    a match score by match equity, then normalised as `_score_ply` does); (frame, interrupted): Ctrl-C keeps the decisions whose every candidate was rolled out in full."""
+    frame = frame.copy()
+    flagged = frame.index[frame["mark"].isin(MARKS)]
+    try:
+        _rescore(frame, flagged, record, base, thresholds, games, policy, seed, workers, progress, valuation)
+    except (_Stopped, KeyboardInterrupt):
+        return frame, True
+    return frame, False
+
+
+class _Stopped(Exception):
+    """Ctrl-C during the re-scoring rollouts."""
+
+
+def _rescore(frame, flagged, record, base, thresholds, games, policy, seed, workers, progress, valuation) -> None:
+    """Re-score each flagged decision of `frame` in place; `_Stopped` on Ctrl-C (a decision counts whole)."""
     from .rollout import rollout
     rules = record.rules
-    frame = frame.copy()
-    for idx in frame.index[frame["mark"].isin(MARKS)]:
+    for done, idx in enumerate(flagged):
+        if progress is not None:
+            progress(done, len(flagged))
         row = frame.loc[idx]
         ply = record.plies[int(row["ply"]) - 1]
         pos, dice, mover = ply.position, ply.dice, ply.side
@@ -250,24 +271,35 @@ def _rollout_flagged(frame: pd.DataFrame, record: GameRecord, base: Any, thresho
                 values[j], ses[j] = exact, 0.0
                 continue
             match = None if valuation is None else valuation.match
-            r = rollout(plays[j].result, policy, games=games, seed=seed, rules=rules, workers=workers, match=match)
+            try:
+                r = rollout(plays[j].result, policy, games=games, seed=seed, rules=rules, workers=workers,
+                            match=match)
+            except (NoGamesError, KeyboardInterrupt):
+                raise _Stopped from None
+            if r.interrupted:
+                raise _Stopped
             values[j], ses[j] = ((-r.equity, r.equity_se) if match is None else (1 - 2 * r.mwc, 2 * r.mwc_se))
         played = next(k for k in cands if plays[k].result == ply.play.result)
         best = max(values, key=lambda j: (values[j], -j))
         mid, scale = normaliser(valuation, mover == WHITE)
+        match_row = None
         if valuation is not None and not valuation.is_money:
             mwc = (values[played] + 1) / 2
-            frame.loc[idx, MATCH_COLUMNS] = [mwc, (values[best] + 1) / 2, max(0.0, values[best] - values[played]) / 2,
-                                             mwc if mover == WHITE else 1 - mwc]
+            match_row = [mwc, (values[best] + 1) / 2, max(0.0, values[best] - values[played]) / 2,
+                         mwc if mover == WHITE else 1 - mwc]
             values = {j: (v - mid) * scale for j, v in values.items()}
             ses = {j: s * scale for j, s in ses.items()}
         lost = max(0.0, values[best] - values[played])
-        frame.loc[idx, ["best", "equity_played", "equity_best", "lost", "mark", "level", "equity_se",
-                        "equity_white", "best_result"]] = [
-            format_moves(plays[best]), values[played], values[best], lost, thresholds.mark(lost),
-            f"rollout {games}", ses[played], values[played] if mover == WHITE else -values[played],
-            str(plays[best].result)]
-    return frame
+        with held_interrupts():
+            if match_row is not None:
+                frame.loc[idx, MATCH_COLUMNS] = match_row
+            frame.loc[idx, ["best", "equity_played", "equity_best", "lost", "mark", "level", "equity_se",
+                            "equity_white", "best_result"]] = [
+                format_moves(plays[best]), values[played], values[best], lost, thresholds.mark(lost),
+                f"rollout {games}", ses[played], values[played] if mover == WHITE else -values[played],
+                str(plays[best].result)]
+    if progress is not None:
+        progress(len(flagged), len(flagged))
 
 
 def side_code(name: str) -> str:

@@ -17,7 +17,7 @@ from .errors import NardyError
 from .position import Position, parse_checkers, parse_position
 from .records import format_game
 from .render import to_json
-from .report_folder import commit_output, prepare_output
+from .report_folder import commit_output, interrupted_path, prepare_output
 from .review import GameReview
 from .study.glossary import glossary_markdown
 from .study.report_summary import params_frame, review_headline
@@ -179,8 +179,11 @@ def _html(folder: Path, md: str) -> str:
 
 
 def write_review(review: GameReview, output: str | Path, *, top: int = 5, html: bool = False) -> Path:
-    """Write the review folder into `output`, replacing an older one; all or nothing."""
+    """Write the review folder into `output`, replacing an older one; all or nothing.  The review of an
+    interrupted run goes to `output`-interrupted, so it never replaces a complete one."""
     tmp, final = prepare_output(output)
+    if review.params.get("interrupted"):
+        final = interrupted_path(final)
     try:
         (tmp / "review.json").write_text(to_json(review.to_dict()) + "\n")
         review.frame.to_csv(tmp / "review.csv", index=False)
@@ -192,6 +195,10 @@ def write_review(review: GameReview, output: str | Path, *, top: int = 5, html: 
             _save(decision_figure(row), tmp / name)
             boards.append(name)
         md = report_markdown(review, top, boards)
+        if review.params.get("interrupted"):
+            title, rest = md.split("\n", 1)
+            md = (f"{title}\n\n> **Warning.** This review was **interrupted** during its rollouts: the "
+                  "decisions not reached keep their first evaluation (level column).\n" + rest)
         (tmp / "report.md").write_text(md)
         if html:
             from .review_page import game_data, page_data, review_units, write_page

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
-from .errors import ArgumentError
+from .errors import ArgumentError, NoGamesError
 from .games import (CHUNK, DEFAULT_SEED, OUTCOMES, GameSpec, Tally, chunks, job_size, policy_pair,
                     require_in_play, run_games)
 from .kernels.board import UNFINISHED
@@ -148,7 +148,8 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
     `policies` is one policy for both sides or a (white, black) pair, by name or
     object.  `until_se` stops once the equity's standard error is at most that
     (checked after each chunk of 1,296 games, never before 1,296 games).
-    Ctrl-C returns the games finished so far, marked `interrupted`.
+    Ctrl-C (or SIGTERM, SIGHUP under the command line) returns the games finished so far, marked
+    `interrupted`; before any game finished it raises `NoGamesError`.
     `scoring` sets exact bear-offs (on), truncation (off) and variance
     reduction (on for policies with an evaluator); see `scoring.Scoring`.
     At a `match` score the policies choose by match equity and the result also
@@ -185,6 +186,8 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
     size = job_size(games, workers if executor == "local" else 1)
     tally, interrupted = run_games([(spec, None, lo, hi) for lo, hi in chunks(games, size)], OUTCOMES, workers=workers,
                                    executor=executor, scheduler=scheduler, stop=stop, report=report)
+    if interrupted and tally.games == 0:
+        raise NoGamesError(f"the rollout of {position} was interrupted before any game finished")
     result = summarize(spec, tally, games, until_se, interrupted, name)
     return replace(result, trace=tuple(t for t in trace if t[0] <= result.games))
 

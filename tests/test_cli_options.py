@@ -123,7 +123,7 @@ def test_points_override_appears_in_every_header(tmp_path):
     assert "federation rules (koks=3)" in run("rollout", pos, "--games", "36", "--workers", "1", "-q",
                                               "--points", "koks=3").output
     assert "federation rules (koks=3)" in run("deficit", pos, "--points", "koks=3").output
-    assert "federation rules (koks=3)" in run("analyze", "W:24x2 B:23,24x2 w 2-1", "--games", "36",
+    assert "federation rules (koks=3)" in run("analyze", "W:24x2 B:23,24x2 w 2-1", "--games", "36", "--rollout-forced",
                                               "--workers", "1", "-q", "--points", "koks=3").output
 
 

@@ -13,14 +13,14 @@ PACKAGE = Path(__file__).resolve().parent.parent / "nardy_cli"
 # Names are relative to nardy_cli; a package name covers its modules.  Modules not listed are not checked.
 LAYERS = (
     ("kernels", "kernels"),
-    ("values", "errors dice outcomes rules match_table match position position_id play stats network suggest board_svg"),
+    ("values", "errors dice outcomes rules match_table match position position_id play stats network suggest board_svg interrupts"),
     ("policies", "policies"),
     ("engine", "engine scoring bearoff records match_records mat_points mat record_files positions_file diagram"),
     ("games layer", "games"),
     ("analyses", "rollout duel deficit estimate evaluators review selfplay training "
                  "study.analyze study.staged study.openings study.batch met match_play"),
     ("output", "render report_folder review_report review_page study.report study.report_tables study.charts "
-               "study.figures study.board_figure study.deficit_folder study.met_figure study.glossary study.report_summary"),
+               "study.figures study.board_figure study.deficit_folder study.met_figure study.glossary study.report_summary study.board_folder"),
     ("command line", "cli commands __main__"),
 )
 

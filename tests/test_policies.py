@@ -69,7 +69,7 @@ def test_duel_json_keys_and_symmetry():
     d = duel("random", "random", 400, seed=3)
     assert list(d.to_dict()) == ["a", "b", "games", "points_per_game", "ci95", "se", "win_share",
                                  "mars_share_for", "mars_share_against", "koks_share_for", "koks_share_against",
-                                 "draw_share", "params"]
+                                 "draw_share", "interrupted", "params"]
     # the same policy on both sides with duplicate dice and the same random stream: exact mirror games
     assert d.points_per_game == 0.0 and d.mars_share_for == d.mars_share_against
 

@@ -99,7 +99,7 @@ def test_board_diagram_renders():
 def test_report_regenerates_identically_from_json(tmp_path):
     out = tmp_path / "rep"
     res = run("analyze", "W:1x13,7,12 B:1x14,7 w", "--dice", "4-2", "--games", "200", "--workers", "1",
-              "--output", str(out), "--html", "-q")
+              "--no-staged", "--output", str(out), "--html", "-q")
     assert res.exit_code == 0, res.output
     files = sorted(p.name for p in out.iterdir())
     assert {"results.json", "results.csv", "report.md", "report.html", "board.png", "ranking.png"} <= set(files)

@@ -9,7 +9,7 @@ from typing import Any, Callable
 import click
 
 from ..dice import Dice, parse_dice
-from ..errors import ArgumentError, NardyError
+from ..errors import ArgumentError, NardyError, NoGamesError
 from ..positions_file import NamedPosition, resolve_positions
 from ..render import FORMATS
 from ..rules import BLOCK_CHECKS, HEAD_RULES, PRESETS, make_rules
@@ -75,13 +75,21 @@ def error_message(exc: NardyError, ctx: click.Context | None = None) -> str:
     return str(exc)
 
 
+NOTHING_FINISHED = "Interrupted before any game finished: nothing to report, nothing written."
+INTERRUPTED = 130
+
+
 def handle_errors(func: Callable) -> Callable:
-    """Turn library errors into `Error: ...` with exit code 2, naming this command's options; an OSError
+    """Turn library errors into `Error: ...` with exit code 2, naming this command's options; a run
+    interrupted before any game finished (`NoGamesError`) is one line and exit code 130; an OSError
     (a file that cannot be written while the work runs) is one `Error: ...` line with exit code 1."""
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
+        except NoGamesError:
+            click.echo(NOTHING_FINISHED, err=True)
+            sys.exit(INTERRUPTED)
         except NardyError as exc:
             raise BadInput(error_message(exc, click.get_current_context(silent=True))) from None
         except BrokenPipeError:  # the reader of our output left (`| head`): nothing to say
@@ -99,6 +107,23 @@ def read_stdin() -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise BadInput(f"standard input is not UTF-8 text (byte {exc.start + 1})") from None
+
+
+def report_interrupted(interrupted: bool, fmt: str, what: str) -> None:
+    """For an interrupted run: say so (a line under a table, a warning on stderr otherwise)."""
+    if not interrupted:
+        return
+    line = f"INTERRUPTED: {what} cover only the games finished before the run was stopped."
+    if fmt == "table":
+        click.echo(line)
+    else:
+        click.echo(f"Warning: {line}", err=True)
+
+
+def exit_if_interrupted(interrupted: bool) -> None:
+    """Exit with status 130 after an interrupted run's output (and report folder) is written."""
+    if interrupted:
+        sys.exit(INTERRUPTED)
 
 
 def rules_options(func: Callable) -> Callable:

@@ -10,7 +10,8 @@ import click
 
 from ..errors import NardyError
 from ..render import frame_text, to_json
-from .common import POSITION, BadInput, format_option, handle_errors, mat_numbering_option, read_stdin, rules_options
+from .common import (POSITION, BadInput, exit_if_interrupted, format_option, handle_errors, mat_numbering_option,
+                     read_stdin, report_interrupted, rules_options)
 from .match_options import match_options
 
 
@@ -248,19 +249,33 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
         from ..match import match_state
         match = match_state(match.length, match.score, record.rules, next_white=match.next_white,
                             draw_points=match.draw_points)
-    review = review_game(record, evaluator, sides=sides, thresholds=marks, width=width,
-                         rollout_games=rollout_games, rollout_policy=rollout_policy, seed=seed, workers=workers,
-                         match=match)
+    from .progress import StepBar
+    bar = StepBar("review rollouts", rollout_games > 0, unit="decisions")
+    try:
+        review = review_game(record, evaluator, sides=sides, thresholds=marks, width=width,
+                             rollout_games=rollout_games, rollout_policy=rollout_policy, seed=seed, workers=workers,
+                             progress=bar, match=match)
+    finally:
+        bar.close()
+    interrupted = bool(review.params.get("interrupted"))
+    written = None
     if output is not None:
         from ..review_report import write_review
-        write_review(review, output, top=top, html=html)
+        written = write_review(review, output, top=top, html=html)
+        if interrupted:
+            click.echo(f"Warning: the run was interrupted, so its report went to {written}", err=True)
+    what = "the rollout figures (decisions not reached keep their first evaluation)"
     if fmt == "json":
         click.echo(to_json(review.to_dict()))
+        report_interrupted(interrupted, fmt, what)
+        exit_if_interrupted(interrupted)
         return
     cols = ["turn", "player", "dice", "played", "best", "plays", "equity_played", "equity_best", "lost", "mark",
             "luck"] + (["level", "equity_se"] if rollout_games else []) + (["mwc_lost"] if match else [])
     if fmt == "csv":
         click.echo(frame_text(review.frame, "csv"))
+        report_interrupted(interrupted, fmt, what)
+        exit_if_interrupted(interrupted)
         return
     r = review.record
     click.echo(f"{r.white} (White) vs {r.black} (Black): {r.result or 'game not finished'}, {len(r.plies)} plies; "
@@ -323,5 +338,7 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout
                    f"{result}; equity lost: {lost}")
     click.echo("")
     click.echo(frame_text(review.summary(), "table", "{:.3f}"))
+    report_interrupted(interrupted, fmt, what)
     if output is not None:
-        click.echo(f"\nreport written to {output}")
+        click.echo(f"\nreport written to {written}")
+    exit_if_interrupted(interrupted)

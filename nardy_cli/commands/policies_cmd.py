@@ -14,8 +14,8 @@ from ..games.executors import default_workers
 from ..policies import known_policies
 from ..position import BLACK, SIDE_NAMES, WHITE
 from ..render import frame_text, to_json
-from .common import (POSITION, BadInput, block_validation_option, flatten, format_option, handle_errors,
-                     rules_options)
+from .common import (POSITION, BadInput, block_validation_option, exit_if_interrupted, flatten, format_option,
+                     handle_errors, report_interrupted, rules_options)
 from .match_options import match_options
 from .progress import Progress, StepBar
 from .rollout_cmd import run_options
@@ -203,3 +203,5 @@ def duel_command(a, b, position, matches, games, until_se, seed, workers, strati
         click.echo(f"wins {result.win_share:.2%}   draws {result.draw_share:.2%}")
         click.echo(f"mars for {result.mars_share_for:.2%} / against {result.mars_share_against:.2%}   "
                    f"koks for {result.koks_share_for:.2%} / against {result.koks_share_against:.2%}")
+    report_interrupted(result.interrupted, fmt, f"these figures ({result.games:,} of {games:,} games)")
+    exit_if_interrupted(result.interrupted)

@@ -58,8 +58,36 @@ class StepBar:
             return
         if self.bar.total != total:
             self.bar.total = total
+            if not done and self.bar.delay == 0:
+                self.bar.refresh()      # a bar shown at once shows its total at once
         self.bar.update(max(done - self.bar.n, 0))
 
     def close(self) -> None:
         """Remove the bar."""
         self.bar.close()
+
+
+class StageBars:
+    """One `StepBar` per stage of a staged run, each with its own label and unit: call with (stage, done, total)."""
+
+    UNITS = {"0-ply": "plays", "1-ply": "plays", "rollouts": "games per play"}
+
+    def __init__(self, label: str, enabled: bool) -> None:
+        self.label, self.enabled = label, enabled
+        self.stage: str | None = None
+        self.bar: StepBar | None = None
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if stage != self.stage:
+            self.close()
+            self.stage = stage
+            # the rollouts' bar shows at once: its first update may be a slow policy's whole job away
+            self.bar = StepBar(f"{self.label} {stage}", self.enabled, unit=self.UNITS.get(stage, "steps"),
+                               delay=0.0 if stage == "rollouts" else 1.0)
+        self.bar(done, total)
+
+    def close(self) -> None:
+        """Remove the current stage's bar."""
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None

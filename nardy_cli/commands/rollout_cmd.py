@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from ..games.executors import EXECUTORS, default_workers
@@ -11,7 +9,9 @@ from ..rollout import DEFAULT_SEED, rollout
 from ..render import frame_text, to_json
 from ..report_folder import rollout_data
 from .policy_names import check_policy
-from .common import POSITION, block_validation_option, flatten, format_option, handle_errors, rules_options
+from ..errors import NoGamesError
+from .common import (POSITION, block_validation_option, exit_if_interrupted, flatten, format_option, handle_errors,
+                     rules_options)
 from .match_options import match_options
 from .progress import Progress
 from .report_options import check_report_flags, finish_report, report_options
@@ -89,6 +89,11 @@ def command(positions, policy, white_policy, black_policy, games, until_se, seed
             result = rollout(item.position, pols, games, seed, rules, stratify=stratify, until_se=until_se,
                              workers=workers or default_workers(), executor=executor, scheduler=scheduler,
                              progress=bar, name=item.name, scoring=scoring, match=match)
+        except (NoGamesError, KeyboardInterrupt):      # in this position, or between two positions
+            if not results:
+                raise
+            interrupted = True      # an earlier position's figures are still reported
+            break
         finally:
             bar.close()
         results.append(result)
@@ -112,8 +117,10 @@ def command(positions, policy, white_policy, black_policy, games, until_se, seed
     if fmt == "csv":
         import pandas as pd
         click.echo(frame_text(pd.DataFrame([r.summary_row() for r in results]), "csv"))
+    if interrupted and not results[-1].interrupted:
+        line = f"INTERRUPTED: the positions after the first {len(results)} were not rolled out."
+        click.echo(f"\n{line}" if fmt == "table" else f"Warning: {line}", err=fmt != "table")
     if output:
-        finish_report(rollout_data(results, comments=[item.comment for item in items[:len(results)]]), output,
-                      html, svg, force)
-    if interrupted:
-        sys.exit(130)
+        finish_report(rollout_data(results, comments=[item.comment for item in items[:len(results)]],
+                                   interrupted=interrupted), output, html, svg, force)
+    exit_if_interrupted(interrupted)

@@ -20,6 +20,7 @@ Examples:
   nardy show positions/study.txt
   nardy show start --id
   nardy show H__AAAA__4AAAA
+  nardy show positions/study.txt:race positions/study.txt:bear-off --output boards/endgames
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
@@ -31,19 +32,28 @@ Examples:
               help="Write to FILE: .png or .svg for an image, .txt for the text diagram.")
 @click.option("--id", "show_id", is_flag=True,
               help="Print the position ID instead (14 characters; any POSITION argument accepts it).")
+@click.option("--output", "output", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Draw every position (e.g. of a positions file) into DIR: one PNG each (SVG with --svg) and "
+                   "index.md listing them.")
+@click.option("--svg", is_flag=True, help="With --output, draw the boards as SVG.")
 @handle_errors
-def command(positions, numbering: str, fmt: str | None, out: str | None, show_id: bool,
-            no_block_validation: bool) -> None:
+def command(positions, numbering: str, fmt: str | None, out: str | None, show_id: bool, output: str | None,
+            svg: bool, no_block_validation: bool) -> None:
     """Draw POSITION: both numberings, off and pip counts, side to move and dice."""
     items = flatten(positions)
     if show_id:
-        if out is not None or fmt is not None:
-            raise BadInput("--id prints the position ID: it takes no -o or --format")
+        if out is not None or fmt is not None or output is not None:
+            raise BadInput("--id prints the position ID: it takes no -o, --output or --format")
         from ..position_id import format_position_id
         for item in items:
             click.echo(f"{item.name}: {format_position_id(item.position)}" if item.name
                        else format_position_id(item.position))
         return
+    if output is not None:
+        _write_folder(items, numbering, output, svg, fmt, out)
+        return
+    if svg:
+        raise BadInput("--svg needs --output DIR (the folder of boards)")
     fmt = _output_format(fmt, out)
     if fmt != "text":
         if len(items) != 1:
@@ -70,6 +80,17 @@ def command(positions, numbering: str, fmt: str | None, out: str | None, show_id
     except OSError as exc:
         raise OutputError(f"cannot write {out!r}: {exc.strerror}") from None
     click.echo(f"Board written to {out}", err=True)
+
+
+def _write_folder(items, numbering: str, output: str, svg: bool, fmt, out) -> None:
+    """`--output DIR`: every position drawn into DIR, with index.md."""
+    if fmt is not None or out is not None:
+        raise BadInput("--output DIR draws every position into a folder: leave out -o and --format")
+    from ..report_folder import ensure_writable
+    from ..study.board_folder import write_boards
+    ensure_writable(output)
+    path = write_boards(items, output, numbering=numbering[0], svg=svg)
+    click.echo(f"{len(items)} board{'s' if len(items) != 1 else ''} and index.md written to {path}", err=True)
 
 
 SUFFIX_FORMATS = {".png": "png", ".svg": "svg", ".txt": "text"}

@@ -33,11 +33,11 @@ def stage_lines(ranking) -> list[str]:
     out = []
     for st in ranking.stages:
         best = st.scores[0][1]
-        dropped = [f"{p} ({s - best:+.3f})" for p, s in st.scores if p not in st.kept]
-        out.append(f"{st.name} (filter {st.filter}): {len(st.kept)} of {len(st.scores)} plays go on; best "
-                   f"{st.scores[0][0]} {best:+.3f}")
+        dropped = [f"{p} {s - best:+.3f}" for p, s in st.scores if p not in st.kept]
+        out.append(f"{st.name} (filter {st.filter}): {len(st.kept)} of {len(st.scores)} plays go on; the best, "
+                   f"{st.scores[0][0]}, has equity {best:+.3f} (by the evaluator)")
         if dropped:
-            out.append("  dropped: " + ", ".join(dropped))
+            out.append("  dropped, each with its difference to the best: " + ", ".join(dropped))
     return out
 
 
@@ -66,8 +66,24 @@ def show_staged(ranking, fmt: str, policy: str, seed: int, rules) -> None:
                    "mwc, diff is in mwc, equity in money points")
     shown = frame[columns].copy()
     shown["dropped_after"] = shown["dropped_after"].map(lambda v: "" if v is None or v != v else f"{int(v):,}")
-    click.echo("rollouts (common dice):")
+    click.echo("rollouts (common dice): equity is each play's equity for the mover (± equity_se; plain_se without "
+               "VR), diff its difference to the best play on the same games (± paired diff_se)")
     click.echo(frame_text(shown, "table"))
     missed = until_se_note(p, p["games_requested"], max(r.equity_se for r in ranking.plays if r.dropped_after is None))
     if missed:
         click.echo(missed)
+
+
+def show_forced(position, dice, play, fmt: str) -> None:
+    """Name the only legal play of a roll (nothing to rank), as a line, CSV or JSON."""
+    record = {"position": str(position), "dice": str(dice), "forced": True, "play": str(play),
+              "result": str(play.result)}
+    if fmt == "json":
+        click.echo(to_json(record))
+    elif fmt == "csv":
+        import pandas as pd
+        click.echo(frame_text(pd.DataFrame([record]), "csv"))
+    else:
+        what = "the turn passes (no legal step)" if play.is_pass else f"the only legal play is {play}"
+        click.echo(f"{position}   to play {dice}: forced, {what}; nothing to roll out (--rollout-forced rolls it "
+                   "out anyway)")

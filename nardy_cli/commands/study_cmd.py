@@ -3,30 +3,32 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
 
-from ..errors import OutputError, PositionsFileError, ResultsError
+from ..errors import ArgumentError, OutputError, PositionsFileError, ResultsError
 from ..games.executors import default_workers
 from ..positions_file import read_positions
 from ..render import frame_text, to_json
 from ..rules import rules_label
 from ..report_folder import json_data, rollout_data
+from ..engine import legal_plays
 from ..study.analyze import rank_plays
+from ..match import match_valuation
 from ..study.batch import batch_frame, batch_record, batch_rollout
 from ..study.openings import opening_table, parse_rolls
-from ..match import match_valuation
-from .common import DICE, POSITION, BadInput, block_validation_option, format_option, handle_errors, rules_options
+from ..study.staged import STAGED_FROM
+from .common import (DICE, POSITION, BadInput, block_validation_option, exit_if_interrupted, format_option,
+                     handle_errors, report_interrupted, rules_options)
 from .match_options import match_options
 from .policy_names import check_policy
-from .progress import StepBar
+from .progress import StageBars, StepBar
 from .report_options import check_report_flags, finish_report, report_options
 from .rollout_cmd import run_options
 from .scoring_options import scoring_from, scoring_options
 from .tables import until_se_note
-from .staged_view import filter_option, parse_filters, show_staged
+from .staged_view import filter_option, parse_filters, show_forced, show_staged
 
 STUDY_POLICY = "neural"
 
@@ -47,55 +49,63 @@ def study_options(func):
 
 @click.command("analyze", epilog="""\b
 Examples:
-  nardy analyze "W:1x14,12 B:1x15 b" --dice 6-5
+  nardy analyze "W:1x13,7,12 B:1x14,7 w" --dice 6-1
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --games 5184 --top 6
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w" --dice 4-2 --until-se 0.02 --output reports/four-two
-  nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --staged --policy lookahead:heuristic --until-se 0.01
+  nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --policy lookahead:heuristic --games 1296
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --filter top8,0.05 --games 25920
+  nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --no-staged --games 2592
 """)
 @block_validation_option
 @click.argument("position", type=POSITION, metavar="POSITION")
 @click.option("--dice", type=DICE, default=None, help="The roll to play; default: the position's dice.")
 @click.option("--top", type=click.IntRange(min=1), default=None,
-              help="Roll out only the K best plays by the policy's evaluator.")
-@click.option("--staged", is_flag=True,
-              help="Staged ranking: 0-ply, then 1-ply, then rollouts (common dice, VR, exact bear-offs) of the "
-                   "survivors; see docs/rollouts.md.")
+              help="Roll out only the K best plays by the policy's evaluator (implies --no-staged).")
+@click.option("--staged/--no-staged", default=None,
+              help=f"Staged ranking: 0-ply, then 1-ply, then rollouts (common dice, VR, exact bear-offs) of the "
+                   f"survivors; see docs/rollouts.md. [default: staged when the roll has {STAGED_FROM} or more "
+                   f"distinct plays; --no-staged rolls out every play]")
+@click.option("--rollout-forced", is_flag=True,
+              help="Roll out a forced play (the roll's only legal play) too; by default it is only named.")
 @filter_option
 @scoring_options
 @study_options
-def analyze_command(position, dice, top, staged, filters, exact_bearoff, truncate, vr, luck_network, policy, games,
-                    until_se, seed, workers, stratify, executor, scheduler, quiet, rules, match, fmt, output, html,
-                    svg, force, no_block_validation) -> None:
+def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_bearoff, truncate, vr, luck_network,
+                    policy, games, until_se, seed, workers, stratify, executor, scheduler, quiet, rules, match, fmt,
+                    output, html, svg, force, no_block_validation) -> None:
     """Rank every legal play of a roll by rollouts with common dice (equity ± SE, difference to the best).
 
-    With --until-se X the plays are rolled out in rounds of 1,296 games: a play more
-    than 3 paired standard errors behind the best is dropped (the table says after how
-    many games), and the analysis stops once every remaining play's SE is at most X.
+    A roll with many plays is ranked in stages (0-ply, 1-ply, then rollouts of the
+    survivors); --no-staged rolls out every play.  With --until-se X the plays are
+    rolled out in rounds of 1,296 games: a play more than 3 paired standard errors
+    behind the best is dropped (the table says after how many games), and the
+    analysis stops once every remaining play's SE is at most X.
     """
     if len(position) != 1:
         raise BadInput("analyze takes exactly one position (use 'nardy batch' for a file)")
     item = position[0]
     check_report_flags(output, html, svg, force)
-    if staged or filters is not None:
-        if top is not None:
-            raise BadInput("--top and --staged do not combine: use --filter topK,...")
-        from ..study.staged import staged_rank
-        bar = StepBar("analyze (games per play)", not quiet, unit="games")
-        try:
-            ranking = staged_rank(item.position, dice, policy, games, seed, rules, filters=parse_filters(filters),
-                                  until_se=until_se, stratify=stratify,
-                                  scoring=scoring_from(exact_bearoff, truncate, vr, luck_network),
-                                  workers=workers or default_workers(), executor=executor, scheduler=scheduler,
-                                  progress=bar, valuation=None if match is None else match_valuation(match, rules))
-        finally:
-            bar.close()
-        show_staged(ranking, fmt, policy, seed, rules)
-        finish_report(json_data("analyze", ranking, names=[item.name], comments=[item.comment]), output, html, svg,
-                      force)
+    scoring_given = truncate is not None or vr or luck_network is not None
+    if staged and top is not None:
+        raise BadInput("--top and --staged do not combine: use --filter topK,...")
+    if staged is False and (filters is not None or scoring_given):
+        raise BadInput("--filter, --truncate, --vr and --luck-network apply to staged analyses, not --no-staged")
+    roll = dice or item.position.dice
+    if roll is None:
+        raise ArgumentError("no dice: give {dice} or a position that carries dice")
+    plays = legal_plays(item.position, roll, rules)
+    if len(plays) == 1 and not rollout_forced:
+        show_forced(item.position.with_dice(None), roll, plays[0], fmt)
+        if output:
+            click.echo(f"Warning: a forced play has nothing to rank, so no report was written to {output}", err=True)
         return
-    if truncate is not None or vr or luck_network is not None:
-        raise BadInput("--truncate, --vr and --luck-network apply to the rollouts of --staged analyses")
+    if staged is None:
+        staged = filters is not None or scoring_given or (top is None and len(plays) >= STAGED_FROM)
+    if staged:
+        _analyze_staged(item, dice, policy, games, seed, rules, filters, until_se, stratify,
+                        scoring_from(exact_bearoff, truncate, vr, luck_network), workers, executor, scheduler, quiet,
+                        fmt, output, html, svg, force, match)
+        return
     bar = StepBar("analyze (games per play)", not quiet, unit="games")
     try:
         ranking = rank_plays(item.position, dice, policy, games, seed, rules, top=top, until_se=until_se,
@@ -128,9 +138,28 @@ def analyze_command(position, dice, top, staged, filters, exact_bearoff, truncat
                            max(rp.equity_se for rp in ranking.plays if rp.dropped_after is None))
     if missed:
         click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")
+    report_interrupted(ranking.interrupted, fmt, "these figures")
     finish_report(json_data("analyze", ranking, names=[item.name], comments=[item.comment]), output, html, svg, force)
-    if ranking.interrupted:
-        sys.exit(130)
+    exit_if_interrupted(ranking.interrupted)
+
+
+def _analyze_staged(item, dice, policy, games, seed, rules, filters, until_se, stratify, scoring, workers, executor,
+                    scheduler, quiet, fmt, output, html, svg, force, match=None) -> None:
+    """`analyze` in stages: run, print every stage, write the report (at a `match` score by match equity)."""
+    from ..study.staged import staged_rank
+    bars = StageBars("analyze", not quiet)
+    try:
+        ranking = staged_rank(item.position, dice, policy, games, seed, rules, filters=parse_filters(filters),
+                              until_se=until_se, stratify=stratify, scoring=scoring,
+                              workers=workers or default_workers(), executor=executor, scheduler=scheduler,
+                              progress=bars, valuation=None if match is None else match_valuation(match, rules))
+    finally:
+        bars.close()
+    show_staged(ranking, fmt, policy, seed, rules)
+    interrupted = bool(ranking.params.get("interrupted"))
+    report_interrupted(interrupted, fmt, "the rollout figures")
+    finish_report(json_data("analyze", ranking, names=[item.name], comments=[item.comment]), output, html, svg, force)
+    exit_if_interrupted(interrupted)
 
 
 @click.command("openings", epilog="""\b
@@ -177,7 +206,9 @@ def openings_command(rolls, replies, reply_games, top, policy, games, until_se, 
     missed = until_se_note(table.params, table.params["games_per_play"], table.params.get("worst_se", 0.0))
     if missed:
         click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")
+    report_interrupted(table.interrupted, fmt, "these figures")
     finish_report(json_data("openings", table), output, html, svg, force)
+    exit_if_interrupted(table.interrupted)
 
 
 @click.command("batch", epilog="""\b
@@ -221,10 +252,11 @@ def batch_command(file, policy, games, until_se, seed, workers, stratify, execut
         missed = until_se_note(r.params, r.games, r.equity_se)
         if missed:
             click.echo(f"{r.name}: {missed}" if fmt == "table" else f"Warning: {r.name}: {missed}", err=fmt != "table")
-    finish_report(rollout_data(results, "batch", comments=[p.comment for p in positions[:len(results)]]), output, html,
-            svg, force)
-    if results[-1].interrupted:
-        sys.exit(130)
+    if results.interrupted:
+        report_interrupted(True, fmt, f"these figures (the first {len(results)} of {len(positions)} positions)")
+    finish_report(rollout_data(results, "batch", comments=[p.comment for p in positions[:len(results)]],
+                               interrupted=results.interrupted), output, html, svg, force)
+    exit_if_interrupted(results.interrupted)
 
 
 @click.command("chart", epilog="""\b

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..interrupts import SIGNALS
 from .common import handle_errors
 
 
@@ -75,7 +76,16 @@ def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_e
                          checkpoint_every=checkpoint_every, bench_every=bench_every, bench_pairs=bench_pairs,
                          init=init, starts=starts, start_share=share, player=player)
     stopping = []
-    signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
+
+    def stop_after_chunk(signum, frame) -> None:
+        """The first Ctrl-C (or SIGTERM, SIGHUP) stops after the chunk in play; a second one at once."""
+        if stopping:
+            raise KeyboardInterrupt
+        stopping.append(signum)
+        click.echo("\nStopping after the games in play (Ctrl-C again to stop at once, losing them)...", err=True)
+
+    for sig in SIGNALS:
+        signal.signal(sig, stop_after_chunk)
     show = not quiet and sys.stderr.isatty()
 
     def progress(p) -> None:
@@ -94,4 +104,8 @@ def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_e
     log = Path(out_dir) / LOG
     if log.exists():
         learning_curve_figure(read_log(log)).savefig(Path(out_dir) / "learning-curve.png", dpi=120)
+    if stopping and net.meta["games_trained"] < games:
+        click.echo(f"INTERRUPTED: trained {net.meta['games_trained']:,} of {games:,} games; weights in "
+                   f"{Path(out_dir) / 'checkpoint.npz'}; run the same command to resume")
+        sys.exit(130)
     click.echo(f"trained {net.meta['games_trained']:,} games; weights in {Path(out_dir) / 'checkpoint.npz'}")

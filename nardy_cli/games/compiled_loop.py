@@ -11,11 +11,9 @@ argument of the one cached game loop, `kernels/user.py`) and, for scored games,
 
 from __future__ import annotations
 
-import signal
-import threading
-
 import numpy as np
 
+from ..interrupts import held_interrupts
 from ..kernels import game
 from ..kernels.evaluate import N_WEIGHTS
 from ..kernels.user import Evaluators
@@ -35,29 +33,17 @@ def kernel_policies(white, black, rules, valuation) -> tuple[game.SidePolicies, 
 
 
 def call_kernel(loop, *args) -> None:
-    """Call a compiled game loop with a Ctrl-C held back until it returns.
+    """Call a compiled game loop with Ctrl-C (and SIGTERM, SIGHUP) held back until it returns.
 
     Numba unboxes the `Evaluators` argument (first-class functions) by unpickling
     their signature in Python code; a KeyboardInterrupt raised there turned into a
-    TypeError.  So while the loop runs, SIGINT's Python handler only notes the
-    signal, and the signal is raised again as soon as the loop returns (the
-    compiled loop never looks at signals, so nothing is lost; a first compilation
-    in a fresh install also finishes first).  A Python handler, not a blocked
-    signal: a process-wide SIGINT blocked in the main thread is delivered to any
-    other thread (Dask's, tqdm's), and Python then raises it in the main thread
-    all the same.
+    TypeError.  So while the loop runs the signal is only noted, and raised again
+    as soon as the loop returns (`interrupts.held_interrupts`; the compiled loop
+    never looks at signals, so nothing is lost; a first compilation in a fresh
+    install also finishes first).
     """
-    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is None:
-        loop(*args)         # only the main thread sets handlers; None: a handler Python cannot put back
-        return
-    caught = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
-    try:
+    with held_interrupts():
         loop(*args)
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        if caught:
-            signal.raise_signal(signal.SIGINT)
 
 
 def game_setup(spec, max_plies: int) -> game.GameSetup:

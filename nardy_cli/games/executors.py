@@ -6,7 +6,8 @@ error before any game starts, never an exception inside a queue thread (which
 left the pool waiting for ever).  In a worker, every exception becomes a
 `NardyError` carrying one line, so receiving it cannot fail either.  Whenever a
 run ends early (an error, Ctrl-C, a met stop rule), the worker processes are
-stopped at once and reaped: nothing is left behind.
+stopped at once and reaped: nothing is left behind.  SIGTERM and SIGHUP stop a
+run like Ctrl-C once the command line has called `interrupts.interrupt_on_signals`.
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
-import signal
 import threading
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable
 
 from ..errors import ArgumentError, ExecutorError, NardyError
+from ..interrupts import held_interrupts, worker_signals
 
 EXECUTORS = ("local", "dask")
 
@@ -90,11 +91,14 @@ def run_jobs(jobs: list[tuple], *, task: Callable, new_tally: Callable, workers:
     report = report or (lambda tally: None)
     check_executor(workers, executor, scheduler)
     collector = _Collector(stop, report, new_tally)
-    if executor == "dask":
-        return _run_dask(task, jobs, scheduler, collector)
-    if not leaves_process(workers, executor, len(jobs)):
-        return _run_inline(task, jobs, collector)
-    return _run_processes(task, jobs, workers, collector)
+    try:
+        if executor == "dask":
+            return _run_dask(task, jobs, scheduler, collector)
+        if not leaves_process(workers, executor, len(jobs)):
+            return _run_inline(task, jobs, collector)
+        return _run_processes(task, jobs, workers, collector)
+    except KeyboardInterrupt:       # before an executor took over (each keeps what finished itself)
+        return collector.result(True)
 
 
 def _describe(job: tuple) -> str:
@@ -136,6 +140,7 @@ def _portable(exc: NardyError) -> NardyError:
 
 
 def _run_inline(task, jobs, collector):
+    """Run the jobs here, in order; Ctrl-C (or SIGTERM, SIGHUP) keeps the jobs finished so far."""
     try:
         for i, job in enumerate(jobs):
             if collector.add(i, task(*job)):
@@ -145,23 +150,26 @@ def _run_inline(task, jobs, collector):
     return collector.result(False)
 
 
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _run_processes(task, jobs, workers, collector):
-    payloads = iter([(i, job, _payload(task, job)) for i, job in enumerate(jobs)])
+    try:
+        payloads = iter([(i, job, _payload(task, job)) for i, job in enumerate(jobs)])
+    except KeyboardInterrupt:
+        return collector.result(True)
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
+    # no process starts before the first submit, which is inside the `try` below
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=worker_signals)
     pending: dict = {}
     interrupted = False
     finished_cleanly = False
 
     def refill() -> None:
-        for i, job, payload in payloads:
-            pending[pool.submit(run_payload, payload, *job[-2:])] = (i, job)
-            if len(pending) >= 2 * workers:
-                break
+        # held: the first submit forks the workers, and a KeyboardInterrupt raised inside an at-fork hook
+        # (logging's) is swallowed there and leaves its lock taken, so the run hung at exit
+        with held_interrupts():
+            for i, job, payload in payloads:
+                pending[pool.submit(run_payload, payload, *job[-2:])] = (i, job)
+                if len(pending) >= 2 * workers:
+                    break
 
     try:
         refill()
@@ -189,13 +197,26 @@ def _run_processes(task, jobs, workers, collector):
         finished_cleanly = not pending
     except KeyboardInterrupt:
         interrupted = True
-    finally:
+    except BaseException:
+        _close_pool(pool, wait_for_workers=False)
+        raise
+    try:
         _close_pool(pool, wait_for_workers=finished_cleanly)
+    except KeyboardInterrupt:    # a signal held while the workers were stopped
+        interrupted = True
     return collector.result(interrupted)
 
 
 def _close_pool(pool: ProcessPoolExecutor, wait_for_workers: bool) -> None:
-    """Shut the pool down; unless every job finished, stop its processes at once and reap them."""
+    """Shut the pool down; unless every job finished, stop its processes at once and reap them.
+
+    A second Ctrl-C (or SIGTERM) while the workers are being stopped waits until they are gone.
+    """
+    with held_interrupts():
+        _stop_pool(pool, wait_for_workers)
+
+
+def _stop_pool(pool: ProcessPoolExecutor, wait_for_workers: bool) -> None:
     if wait_for_workers:
         pool.shutdown(wait=True)
         return

@@ -18,6 +18,7 @@ from ..dice import Dice, parse_dice
 from ..engine import legal_plays
 from ..errors import ArgumentError, NoGamesError
 from ..games import CHUNK, DEFAULT_SEED, RESULTS, GameSpec, policy_pair, run_games
+from ..interrupts import held_interrupts
 from ..kernels.board import N_RESULTS
 from ..kernels.game import N_STRATA
 from ..match import MatchState, match_valuation
@@ -191,21 +192,28 @@ def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="neur
     round_size = min(CHUNK, games)
     interrupted = False
     done = 0
-    while done < games and any(not p.finished for p in todo):
-        hi = min(done + round_size, games)
-        jobs = [(prob.specs[i], (k, i), lo, min(lo + CHUNK, hi)) for k, prob in enumerate(todo) if not prob.finished
-                for i in sorted(prob.alive) for lo in range(done, hi, CHUNK)]
-        tally, interrupted = run_games(jobs, RESULTS, workers=workers, executor=executor, scheduler=scheduler)
-        if interrupted:
-            break
-        for ((k, i), lo), res in sorted(tally.results.items()):
-            todo[k].codes[i] = np.concatenate([todo[k].codes[i], SWAP[res.astype(np.int64)]])
-        done = hi
-        for prob in todo:
-            if not prob.finished:
-                prob.review(done, games, until_se, stratify, rules)
-        if progress is not None:
-            progress(done, games)
+    try:
+        while done < games and any(not p.finished for p in todo):
+            hi = min(done + round_size, games)
+            jobs = [(prob.specs[i], (k, i), lo, min(lo + CHUNK, hi)) for k, prob in enumerate(todo)
+                    if not prob.finished for i in sorted(prob.alive) for lo in range(done, hi, CHUNK)]
+            live = sum(len(prob.alive) for prob in todo if not prob.finished)
+            report = (lambda t, start=done, live=live: progress(start + t.games // live, games)) if progress else None
+            tally, interrupted = run_games(jobs, RESULTS, workers=workers, executor=executor, scheduler=scheduler,
+                                           report=report)
+            if interrupted:
+                break
+            with held_interrupts():     # a round counts for every play or for none
+                for ((k, i), lo), res in sorted(tally.results.items()):
+                    todo[k].codes[i] = np.concatenate([todo[k].codes[i], SWAP[res.astype(np.int64)]])
+                done = hi
+                for prob in todo:
+                    if not prob.finished:
+                        prob.review(done, games, until_se, stratify, rules)
+            if progress is not None:
+                progress(done, games)
+    except KeyboardInterrupt:      # between rounds: every finished round is kept
+        interrupted = True
     params = {"rules": rules.to_dict(), "policies": {"white": white.name, "black": black.name}, "seed": seed,
               "games_requested": games, "top": top, "until_se": until_se, "stratify": stratify,
               "version": __version__}

@@ -4,15 +4,25 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, NoGamesError
 from ..position import SIDE_NAMES
 from ..positions_file import NamedPosition
 from ..rollout import RolloutResult, rollout
 
 
+class BatchResults(list):
+    """The rollout results of a batch, in file order; `interrupted` when Ctrl-C stopped the batch."""
+
+    interrupted: bool = False
+
+
 def batch_rollout(positions: list[NamedPosition], policies="neural", games: int = 5000, seed: int | None = None,
-                  rules=None, *, progress=None, **options) -> list[RolloutResult]:
-    """Roll out each position (same seed and settings for all), in file order."""
+                  rules=None, *, progress=None, **options) -> BatchResults:
+    """Roll out each position (same seed and settings for all), in file order.
+
+    Ctrl-C stops the batch: the positions finished so far (and the interrupted one's games, if any) are
+    returned, marked `interrupted`; before any game finished it raises `NoGamesError`.
+    """
     if not positions:
         raise ArgumentError("no positions to roll out")
     kwargs = dict(options)
@@ -20,12 +30,19 @@ def batch_rollout(positions: list[NamedPosition], policies="neural", games: int 
         kwargs["seed"] = seed
     if rules is not None:
         kwargs["rules"] = rules
-    results = []
+    results = BatchResults()
     for i, item in enumerate(positions):
-        results.append(rollout(item.position, policies, games, name=item.name, **kwargs))
+        try:
+            results.append(rollout(item.position, policies, games, name=item.name, **kwargs))
+        except (NoGamesError, KeyboardInterrupt):      # in this position, or between two positions
+            if not results:
+                raise
+            results.interrupted = True
+            break
         if progress is not None:
             progress(i + 1, len(positions))
         if results[-1].interrupted:
+            results.interrupted = True
             break
     return results
 

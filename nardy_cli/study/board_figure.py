@@ -1,11 +1,12 @@
 """The board as a matplotlib Figure: 24 points in two rows, the bar, stacked checkers, both numberings,
-trays of borne-off checkers, the direction of play and the dice."""
+trays of borne-off checkers, the direction of play and the dice; `draw_play` adds a play's moves as arrows."""
 
 from __future__ import annotations
 
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Polygon, Rectangle
 
+from ..play import OFF
 from ..position import BLACK, SIDE_NAMES, WHITE, Position, other_side, to_other_numbering
 
 POINT_W = 1.0
@@ -80,6 +81,52 @@ def draw_board(position: Position, numbering: str = WHITE, title: str | None = N
     fig.text(0.5, 0.085, info, ha="center", fontsize=11)
     fig.text(0.5, 0.04, str(position), ha="center", fontsize=9, family="monospace", color="#444444")
     return fig
+
+
+def draw_play(position: Position, play, numbering: str = WHITE, title: str | None = None,
+              caption: str | None = None) -> Figure:
+    """The board after `play` (a `Play` of `position`'s side to move), each step drawn as an arrow from
+    where the checker stood (a dashed ring) to where it went (the tray for a checker borne off).
+    `title` heads the figure (default: the mover and the play), `caption` goes under it."""
+    mover = position.turn
+    after = play.result
+    fig = draw_board(after, numbering, title=title or f"{SIDE_NAMES[mover]} plays {play}")
+    ax = fig.axes[0]
+    if caption:
+        fig.text(0.5, 0.915, caption, ha="center", fontsize=11, color="#333333")
+    counts = {WHITE: list(after.checkers(WHITE)), BLACK: list(after.checkers(BLACK))}
+    sources = dict.fromkeys(range(1, 25), 0)
+    for k, (src, dst) in enumerate(play.steps):
+        start = _point_xy(numbering, mover, src, counts[mover][src - 1] + sources[src])
+        sources[src] += 1
+        if dst == OFF:
+            end = _tray_xy(numbering, mover)
+        else:
+            end = _point_xy(numbering, mover, dst, max(counts[mover][dst - 1] - 1, 0))
+        ax.add_artist(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=16, color=ARROW, linewidth=2.2,
+                                      connectionstyle=f"arc3,rad={0.25 if k % 2 == 0 else -0.25}", zorder=8,
+                                      shrinkA=2, shrinkB=6))
+        ax.add_artist(Circle(start, R * 0.5, facecolor="none", edgecolor=ARROW, linewidth=1.6, linestyle="--",
+                             zorder=7))
+    return fig
+
+
+ARROW = "#d81b60"
+
+
+def _point_xy(numbering: str, side: str, point: int, index: int) -> tuple[float, float]:
+    """Where the `index`-th checker (0 = the bottom of the stack) stands on `side`'s point `point`."""
+    viewer_point = point if side == numbering else to_other_numbering(point)
+    col, top = _slot(viewer_point)
+    k = min(index, MAX_DRAWN - 1)
+    return _x(col), (HEIGHT - R - 2 * R * k - 0.05) if top else (R + 2 * R * k + 0.05)
+
+
+def _tray_xy(numbering: str, side: str) -> tuple[float, float]:
+    """The middle of `side`'s tray of borne-off checkers."""
+    if side == numbering:
+        return -1.75 + 0.7, HEIGHT - 2.3
+    return 12 * POINT_W + BAR_W + 0.35 + 0.7, 2.3
 
 
 def _tray(ax, x: float, y: float, side: str, n: int) -> None:

@@ -89,8 +89,10 @@ def ranking_chart(ranking: Any, title: str | None = None) -> Figure:
     ax.grid(axis="x", color="#eeeeee")
     ax.set_axisbelow(True)
     games = max((p["games"] for p in plays), default=0)
+    fewest = min((p["games"] for p in plays), default=0)
+    label = "games per play" if fewest == games else f"games per play, {fewest:,} for the plays dropped first"
     titles(fig, ax, title or f"{side} to play {ranking['dice']} in {ranking.get('name') or ranking['position']}",
-           run_line(ranking.get("params", {}), games, "games per play"))
+           run_line(ranking.get("params", {}), games, label))
     return fig
 
 

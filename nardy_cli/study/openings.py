@@ -9,7 +9,7 @@ import pandas as pd
 
 from .. import __version__
 from ..dice import ALL_ROLLS, Dice, parse_dice
-from ..errors import ArgumentError, DiceError
+from ..errors import ArgumentError, DiceError, NoGamesError
 from ..position import START
 from ..rollout import DEFAULT_SEED
 from ..rules import PRESETS, Rules
@@ -50,6 +50,7 @@ class OpeningTable:
     rows: list[dict]
     replies: list[dict]
     params: dict
+    interrupted: bool = False
 
     def frame(self) -> pd.DataFrame:
         """One row per (roll, White play): equity, every outcome class, and `mars_for`/`koks_for`/`mars_against`/
@@ -62,7 +63,7 @@ class OpeningTable:
 
     def to_dict(self) -> dict:
         """Plain data for JSON."""
-        return {"rows": self.rows, "replies": self.replies, "params": self.params}
+        return {"rows": self.rows, "replies": self.replies, "params": self.params, "interrupted": self.interrupted}
 
 
 def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int = 2592,
@@ -72,7 +73,9 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int
                   progress=None, match=None) -> OpeningTable:
     """Roll out every legal White play of each roll from the start; with `replies`, Black's best answers.
 
-    At a `match` score (a `MatchState` before the game) plays rank by match winning chance (`mwc`)."""
+    At a `match` score (a `MatchState` before the game) plays rank by match winning chance (`mwc`).
+    Ctrl-C keeps what finished (the rounds every play completed, the replies found), marked `interrupted`.
+    """
     rolls = rolls or list(ALL_ROLLS)
     started = time.monotonic()
     rows = []
@@ -96,12 +99,18 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int
             rows.append(row)
     reply_rows = []
     analysed = list(rankings)
-    if replies:
+    interrupted = any(r.interrupted for r in rankings)
+    if replies and not interrupted:
         # each opening's 21 replies are ranked side by side, so every worker stays busy
         for step, (dice, ranking) in enumerate(zip(rolls, rankings), 1):
             best = ranking.plays[0]
-            answers = rank_many([(best.play.result, r) for r in ALL_ROLLS], policies, reply_games, seed, rules,
-                                top=top or 6, progress=report(step), **common)
+            try:
+                answers = rank_many([(best.play.result, r) for r in ALL_ROLLS], policies, reply_games, seed, rules,
+                                    top=top or 6, progress=report(step), **common)
+            except NoGamesError:        # interrupted before this opening's replies played a game
+                interrupted = True
+                break
+            interrupted = any(a.interrupted for a in answers)
             analysed += answers
             for reply, answer in zip(ALL_ROLLS, answers):
                 top_play = answer.plays[0]
@@ -111,6 +120,8 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int
                                    "black_equity": top_play.equity, "black_equity_se": top_play.equity_se,
                                    **({"black_mwc": top_play.mwc} if top_play.mwc is not None else {}),
                                    "games": top_play.games})
+            if interrupted:
+                break
     if not rows:
         raise ArgumentError("no opening rolls to study")
     params = {"rules": rules.to_dict(), "policies": policies if isinstance(policies, str) else str(policies),
@@ -122,4 +133,4 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int
     if until_se is not None and not any(r.interrupted for r in analysed):  # False: --games came first somewhere
         params["until_se_met"] = all(r.params.get("until_se_met", True) for r in analysed)
         params["worst_se"] = max(rp.equity_se for r in analysed for rp in r.plays if rp.dropped_after is None)
-    return OpeningTable(rows, reply_rows, params)
+    return OpeningTable(rows, reply_rows, params, interrupted)

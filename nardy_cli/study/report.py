@@ -135,10 +135,27 @@ def _run_facts(data: dict) -> tuple[dict, list[str]]:
     warnings = []
     if "random" in _policies(params):
         warnings.append(RANDOM_WARNING)
-    if any(r.get("interrupted") for r in data["results"]):
+    if _interrupted(data):
         warnings.append("This run was **interrupted**: the figures cover only the games finished before it "
                         "stopped.")
     return params, warnings
+
+
+def _interrupted(data: dict) -> bool:
+    return bool(data.get("interrupted")) or any(r.get("interrupted") for r in data["results"])
+
+
+def _games_unit(kind: str) -> str:
+    return {"rollout": "games", "batch": "games per position"}.get(kind, "games per play")
+
+
+def _games_done(data: dict) -> int:
+    """The most games any position, play or opening got: what the run really played (per position or play)."""
+    counts = [0]
+    for r in data["results"]:
+        counts.append(r.get("games", 0))
+        counts += [p["games"] for p in r.get("plays", [])] + [row["games"] for row in r.get("rows", [])]
+    return max(counts)
 
 
 def _rollout_section(data: dict, i: int, w: _Writer, counter: list[int], slug: str, full: bool) -> dict:
@@ -197,6 +214,7 @@ def _analyze_sections(data: dict, w: _Writer, counter: list[int]) -> list[dict]:
                         "bars are 95% intervals of the difference."),
                w.figure("outcomes", kinds["outcomes"](data, 0),
                         f"Chance of each outcome for {side} after the best play {best['play']}.")]
+    figures += _play_boards(rk, w, side)
     summary = (f"Best play: **{best['play']}**, {side}'s equity {_rt().eq(best['equity'], best['equity_se'])} (95%). "
                "Every play was rolled out on the same dice (common random numbers); the difference to the best "
                "play is measured on those paired games.")
@@ -210,6 +228,51 @@ def _analyze_sections(data: dict, w: _Writer, counter: list[int]) -> list[dict]:
              "board": board, "tables": tables, "figures": figures}]
 
 
+TOP_BOARDS = 3      # boards of the best plays in an analysis report
+
+
+def _legal_play(notation: str, dice: str, text: str, rules: dict | None):
+    """The `Play` written `text` among the legal plays of `dice` in `notation`."""
+    from ..engine import legal_plays
+    from ..position import parse_position
+    from ..rules import PRESETS, rules_from_dict
+    position = parse_position(f"{notation} {dice}")
+    plays = legal_plays(position, None, rules_from_dict(rules) if rules else PRESETS["federation"])
+    return position, next(p for p in plays if str(p) == text)
+
+
+def _play_boards(rk: dict, w: _Writer, side: str, stem: str = "play") -> list[dict]:
+    """Boards of the best plays of an analysis (up to TOP_BOARDS), each with its moves as arrows."""
+    from .board_figure import draw_play
+    out = []
+    for p in rk["plays"][:TOP_BOARDS]:
+        position, play = _legal_play(rk["position"], rk["dice"], p["play"], rk.get("params", {}).get("rules"))
+        rank = f"rank {p['rank']}" if "rank" in p else "best"
+        diff = f", {p['diff']:+.3f} against the best" if p.get("diff") else ""
+        out.append(w.figure(f"{stem}-{p['rank'] if 'rank' in p else 1}", draw_play(
+            position, play, title=f"{rank}: {side} plays {play}",
+            caption=f"equity {p['equity']:+.3f} ± {1.96 * p['equity_se']:.3f} (95%){diff}"),
+            f"{rank.capitalize()}: {side} plays {play}, the checkers that moved drawn as arrows; equity "
+            f"{p['equity']:+.3f}{diff}."))
+    return out
+
+
+def _opening_boards(table: dict, w: _Writer) -> list[dict]:
+    """A board of the best play of each opening roll, its moves as arrows."""
+    from ..position import START
+    from .board_figure import draw_play
+    out = []
+    for row in table["rows"]:
+        if row["rank"] != 1:
+            continue
+        position, play = _legal_play(str(START), row["roll"], row["play"], table.get("params", {}).get("rules"))
+        out.append(w.figure(f"opening-{row['roll']}", draw_play(
+            position, play, title=f"{row['roll']}: White plays {play}",
+            caption=f"equity {row['equity']:+.3f} ± {1.96 * row['equity_se']:.3f} (95%), {row['games']:,} games"),
+            f"{row['roll']}: White's best play {play} (equity {row['equity']:+.3f})."))
+    return out
+
+
 def _openings_sections(data: dict, w: _Writer, counter: list[int]) -> list[dict]:
     kinds = chart_kinds(data)
     t = data["results"][0]
@@ -221,6 +284,9 @@ def _openings_sections(data: dict, w: _Writer, counter: list[int]) -> list[dict]
                                       "White's equity after its best play, roll by roll (larger die down)."),
                              w.figure("opening-bars", kinds["opening-bars"](data, 0),
                                       "The opening rolls ranked by White's best play, with 95% intervals.")]}]
+    sections.append({"title": "The best play of each roll", "notation": "", "comment": "", "board": None,
+                     "summary": "White's best play of each opening roll on the board, the checkers that moved "
+                                "drawn as arrows.", "tables": [], "figures": _opening_boards(t, w)})
     if t.get("replies"):
         sections.append({"title": "Black's best replies", "notation": "", "comment": "", "board": None,
                          "summary": "For each White opening (its best play) and each of Black's 21 rolls, the "
@@ -265,11 +331,15 @@ def build_report(folder: Path, data: dict, ext: str = "png") -> dict:
         sections = _analyze_sections(data, w, counter)
     else:
         sections = _openings_sections(data, w, counter)
-    games = {"rollout": "games", "batch": "games per position"}.get(kind, "games per play")
+    games = _games_unit(kind)
     n_games = params.get("games_requested") or params.get("games_per_play")
     from . import glossary, report_summary
-    return {"title": _title(data), "run": run_line(params, n_games, games + " (at most)" if params.get("until_se")
-                                                   else games),
+    if _interrupted(data):      # the games really played, not the games asked for
+        games = f"{games} (interrupted; {n_games:,} asked for)"
+        n_games = _games_done(data)
+    elif params.get("until_se"):
+        games += " (at most)"
+    return {"title": _title(data), "run": run_line(params, n_games, games),
             "seed": params.get("seed"), "warnings": warnings, "overview": overview, "sections": sections,
             "headline": _headline(data), "params": _table(report_summary.params_frame(params, kind),
                                                           "Run parameters", counter),

@@ -23,6 +23,7 @@ from ..dice import Dice, parse_dice
 from ..engine import legal_plays
 from ..errors import ArgumentError, FilterError, NoGamesError, PolicyError
 from ..games import CHUNK, DEFAULT_SEED, GameSpec, chunks, job_size, policy_pair, require_in_play
+from ..interrupts import held_interrupts
 from ..kernels.board import N_RESULTS
 from ..kernels.game import N_DEFICIT, N_STRATA, play_games_values
 from ..play import Play
@@ -33,6 +34,8 @@ from ..outcomes import PROB_KEYS, Valuation, money_valuation, result_values, swa
 from ..stats import INDICATORS
 
 DEFAULT_FILTER = ("0.25", "0.08")
+# `nardy analyze` ranks a roll in stages from this many distinct plays on (docs/rollouts.md, "Staged ranking")
+STAGED_FROM = 6
 
 
 @dataclass(frozen=True)
@@ -192,6 +195,16 @@ def _mean_se(x: np.ndarray, stratify: bool) -> tuple[float, float]:
     return moments_mean_se(n_s, np.bincount(strata, x, N_STRATA), np.bincount(strata, x * x, N_STRATA))
 
 
+def _scores(score, boards: np.ndarray, step: int, progress) -> np.ndarray:
+    """`score(boards, out)` over `boards` in slices of `step`, reporting (done, total) after each slice."""
+    out = np.zeros(len(boards))
+    for lo in range(0, len(boards), step):
+        hi = min(lo + step, len(boards))
+        score(boards[lo:hi], out[lo:hi])
+        progress(hi, len(boards))
+    return out
+
+
 def _evaluator_of(policy, rules: Rules, valuation: Valuation) -> tuple[int, np.ndarray]:
     from ..games.compiled_loop import kernel_policies
     sides, _ = kernel_policies(policy, policy, rules, valuation)
@@ -205,7 +218,11 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
                 scheduler: str | None = None, progress=None, valuation: Valuation | None = None) -> StagedRanking:
     """Rank the plays of a roll in three stages (see the module doc); `filters` are the two stage filters.
 
-    With a `valuation` (a match score) plays are ranked by its values (match equity), money otherwise."""
+    With a `valuation` (a match score) plays are ranked by its values (match equity), money otherwise.
+    `progress(stage, done, total)` hears of every stage: "0-ply" and "1-ply" count plays scored,
+    "rollouts" games per play.  Ctrl-C keeps the rollout rounds every live play finished, marked
+    interrupted; before any rollout game finished it raises `NoGamesError`.
+    """
     from ..games.executors import run_jobs
     from ..kernels.value import one_ply, zero_ply
     if games < 1:
@@ -233,17 +250,21 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
     boards = np.stack([Position.unchecked(p.result.white, p.result.black, position.turn).board()[0] for p in plays])
     mover_white = position.turn == "w"
 
-    # stage 1: 0-ply
-    s0 = np.zeros(len(plays))
-    zero_ply(boards, len(plays), mover_white, rules.last_roll, kind, params, tables, coefs, values, s0)
-    keep0 = stage_filters[0].keep(s0)
-    order0 = np.argsort(-s0, kind="stable")
-    stages = [Stage("0-ply", str(stage_filters[0]), tuple((names[i], float(s0[i])) for i in order0),
-                    tuple(names[i] for i in keep0))]
-    # stage 2: 1-ply on the survivors
-    s1 = np.zeros(len(keep0))
-    one_ply(boards[keep0], len(keep0), mover_white, rules.last_roll, rules.head_code, rules.block_code, kind, params,
-            tables, coefs, values, s1)
+    report = progress or (lambda stage, done, total: None)
+    try:
+        # stage 1: 0-ply
+        s0 = _scores(lambda b, out: zero_ply(b, len(b), mover_white, rules.last_roll, kind, params, tables, coefs,
+                                             values, out), boards, 64, lambda d, t: report("0-ply", d, t))
+        keep0 = stage_filters[0].keep(s0)
+        order0 = np.argsort(-s0, kind="stable")
+        stages = [Stage("0-ply", str(stage_filters[0]), tuple((names[i], float(s0[i])) for i in order0),
+                        tuple(names[i] for i in keep0))]
+        # stage 2: 1-ply on the survivors
+        s1 = _scores(lambda b, out: one_ply(b, len(b), mover_white, rules.last_roll, rules.head_code,
+                                            rules.block_code, kind, params, tables, coefs, values, out),
+                     boards[keep0], 1, lambda d, t: report("1-ply", d, t))
+    except KeyboardInterrupt:
+        raise NoGamesError("the analysis was interrupted before any game finished") from None
     keep1 = [int(keep0[j]) for j in stage_filters[1].keep(s1)]
     stages.append(Stage("1-ply", str(stage_filters[1]),
                         tuple((names[int(keep0[j])], float(s1[j])) for j in np.argsort(-s1, kind="stable")),
@@ -269,28 +290,37 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
         plain, adj = series(i)
         return (adj if adjusted else plain) @ values
 
-    while done < games and alive:
-        hi = min(done + CHUNK, games)
-        jobs = round_jobs(specs, sorted(alive), done, hi, workers)
-        tally, interrupted = run_jobs(jobs, task=values_chunk, new_tally=_Values, workers=workers, executor=executor,
-                                      scheduler=scheduler)
-        if interrupted:
-            break
-        for (i, lo), arrays in sorted(tally.chunks.items()):
-            per_game[i].append(arrays)
-        done = hi
-        if progress is not None:
-            progress(done, games)
-        means = {i: _mean_se(player_values(i), stratify) for i in alive}
-        best = max(alive, key=lambda i: means[i][0])
-        for i in sorted(alive - {best}):
-            d = player_values(best) - player_values(i)
-            se = d.std(ddof=1) / math.sqrt(len(d)) if len(d) > 1 else math.inf
-            if se > 0 and d.mean() > 3 * se:
-                alive.discard(i)
-                dropped[i] = done
-        if until_se is not None and all(means[i][1] <= until_se for i in alive):
-            break
+    def round_report(start: int, live: int):
+        """Games per play so far, as the round's jobs finish."""
+        return lambda tally: report("rollouts", start + tally.games // live, games)
+
+    report("rollouts", 0, games)
+    try:
+        while done < games and alive:
+            hi = min(done + CHUNK, games)
+            jobs = round_jobs(specs, sorted(alive), done, hi, workers)
+            tally, interrupted = run_jobs(jobs, task=values_chunk, new_tally=_Values, workers=workers,
+                                          executor=executor, scheduler=scheduler,
+                                          report=round_report(done, len(alive)))
+            if interrupted:
+                break
+            with held_interrupts():     # a round counts for every live play or for none
+                for (i, lo), arrays in sorted(tally.chunks.items()):
+                    per_game[i].append(arrays)
+                done = hi
+                means = {i: _mean_se(player_values(i), stratify) for i in alive}
+                best = max(alive, key=lambda i: means[i][0])
+                for i in sorted(alive - {best}):
+                    d = player_values(best) - player_values(i)
+                    se = d.std(ddof=1) / math.sqrt(len(d)) if len(d) > 1 else math.inf
+                    if se > 0 and d.mean() > 3 * se:
+                        alive.discard(i)
+                        dropped[i] = done
+            report("rollouts", done, games)
+            if until_se is not None and all(means[i][1] <= until_se for i in alive):
+                break
+    except KeyboardInterrupt:       # between rounds: every finished round is kept
+        interrupted = True
     if not any(per_game[i] for i in keep1):
         raise NoGamesError("the analysis was interrupted before any game finished")
     figures = {}

@@ -1,0 +1,46 @@
+"""A folder of boards: one image per position of a positions file, and index.md listing them (`nardy show --output`)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+from ..positions_file import NamedPosition
+
+INDEX = "index.md"
+MARKER = "boards.json"      # names the folder as one nardy wrote (report_folder.REPORT_MARKERS)
+
+
+def board_file(k: int, name: str | None, ext: str = "png") -> str:
+    """`003-mars-danger.png`: the position's number in the file, then its name made safe for a file name."""
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", name or "").strip("-").lower()
+    return f"{k:03d}{'-' + slug if slug else ''}.{ext}"
+
+
+def write_boards(items: list[NamedPosition], output: str | Path, *, numbering: str = "w", svg: bool = False,
+                 title: str = "Positions", force: bool = False) -> Path:
+    """Draw every position into `output` (all or nothing, replacing an older nardy folder); returns the folder."""
+    from ..report_folder import commit_output, prepare_output
+    from .board_figure import draw_board
+    from .figures import save_figure
+    tmp, final = prepare_output(output)
+    try:
+        lines, listed = [f"# {title}", "", f"{len(items)} position{'s' if len(items) != 1 else ''}, drawn with "
+                         f"{'White' if numbering == 'w' else 'Black'}'s numbering along the bottom.", ""], []
+        for k, item in enumerate(items, 1):
+            name = board_file(k, item.name, "svg" if svg else "png")
+            save_figure(draw_board(item.position, numbering, name=item.name), tmp / name)
+            listed.append({"name": item.name, "position": str(item.position), "file": name})
+            lines += [f"## {k}. {item.name or item.position}", "", f"Position: `{item.position}`", ""]
+            if item.comment:
+                lines += [f"*{item.comment}*", ""]
+            lines += [f"![{item.name or item.position}]({name})", ""]
+        (tmp / INDEX).write_text("\n".join(lines), encoding="utf-8")
+        (tmp / MARKER).write_text(json.dumps({"kind": "boards", "boards": listed}, indent=1, ensure_ascii=False)
+                                  + "\n", encoding="utf-8")
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return commit_output(tmp, final, force)
