@@ -294,8 +294,10 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
                           left=("played", "best play")))
     click.echo("")
     click.echo(frame_text(review.summary(), "table", "{:.3f}"))
+    report_interrupted(interrupted, fmt, what)
     if output is not None:
-        click.echo(f"\nreport written to {output}")
+        click.echo(f"\nreport written to {written}")
+    exit_if_interrupted(interrupted)
 
 
 def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout_policy, seed, workers, output, html,

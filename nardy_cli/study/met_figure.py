@@ -29,10 +29,10 @@ def met_figure(met) -> Figure:
     d = met.distribution
     games = d.source.get("games")
     fig.suptitle(f"Long nardy match equity table (cubeless), {met.rules.preset} rules", fontsize=11)
-    sub = (f"next game's White: {met.next_white}; draw {met.draw_points:g} point each; one game from the start: "
-           f"White {d.white_wins:.1%}, draw {d.draw:.1%}")
+    sub = (f"next game's White: {met.next_white}; a draw gives each player {met.draw_points:g} point\n"
+           f"one game from the start: White wins {d.white_wins:.1%}, draw {d.draw:.1%}")
     if isinstance(games, int):
         sub += f" ({d.source.get('policy')}, {games:,} games)"
-    ax.set_title(sub, fontsize=7.5, pad=22)
+    ax.set_title(sub, fontsize=8, pad=24)
     fig.colorbar(image, ax=ax, shrink=0.8, label="row player's match winning chance (%)")
     return fig
