@@ -22,6 +22,11 @@ class MatchReview:
     games: tuple[GameReview, ...]
     params: dict
 
+    @property
+    def interrupted(self) -> bool:
+        """True when Ctrl-C stopped the rollouts of a game (the games after it were not reviewed)."""
+        return any(g.params.get("interrupted") for g in self.games)
+
     def frame(self) -> pd.DataFrame:
         """Every ply of every game, with the game's number and its score (White-Black) before it."""
         parts = []
@@ -72,6 +77,8 @@ def review_match(match: MatchRecord, evaluator: Any = DEFAULT_EVALUATOR, *, next
         reviews.append(review_game(record, evaluator, thresholds=thresholds, match=state, **options))
         if progress is not None:
             progress(k + 1, len(match.games))
+        if reviews[-1].params.get("interrupted"):
+            break
     params = {**reviews[0].params, "length": match.length, "next_white": next_white, "draw_points": draw_points}
     params.pop("match", None)
     return MatchReview(match, tuple(reviews), params)

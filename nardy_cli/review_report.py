@@ -218,6 +218,8 @@ def write_match_review(review, output: str | Path, *, html: bool = False) -> Pat
     a game selector, match-chance losses). All or nothing."""
     from .match_records import format_match
     tmp, final = prepare_output(output)
+    if review.interrupted:
+        final = interrupted_path(final)
     try:
         (tmp / "review.json").write_text(to_json(review.to_dict()) + "\n")
         review.frame().to_csv(tmp / "review.csv", index=False)

@@ -38,7 +38,7 @@ def test_a_corrupted_id_is_exit_2_and_one_line():
     assert out.output == ("Error: Invalid value for 'POSITION...': bad position ID 'P_+ACAA__4AAA': 13 characters, "
                           "expected 14 (see 'nardy show --help')\n")
     out = CliRunner().invoke(cli, ["show", "start", "--id", "-o", "board.png"])
-    assert (out.exit_code, out.output) == (2, "Error: --id prints the position ID: it takes no -o or --format\n")
+    assert (out.exit_code, out.output) == (2, "Error: --id prints the position ID: it takes no -o, --output or --format\n")
 
 
 def test_convert_mat_to_records_and_back(tmp_path, monkeypatch):

@@ -215,11 +215,13 @@ def _named_files(args: list[str]) -> tuple[list[str], list[str]]:
     """(files an example reads, paths it writes): tokens that look like paths (a `/` or a file suffix), the
     FILE of FILE:NAME; the values of --output/-o/--out are written."""
     reads, writes = [], []
+    if args and args[0] == "convert" and len(args) > 2:    # convert IN OUT: OUT is written
+        writes.append(args[2])
     for prev, token in zip([None, *args], args):
         if " " in token or token[:2].upper() in ("W:", "B:") or not (
                 "/" in token or re.search(r"\.(txt|npz|json|png|svg|csv)$", token)):
             continue
-        if prev in OUTPUT_OPTIONS:
+        if prev in OUTPUT_OPTIONS or token in writes:
             writes.append(token)
         else:
             reads.append(token.rpartition(":")[0] if re.search(r"\.txt:[\w-]+$", token) else token)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from nardy_cli.errors import GameRecordError, OutputError
 from nardy_cli.mat import format_mat, is_mat_text, parse_mat
-from nardy_cli.match_records import MatchRecord, format_match, parse_match
+from nardy_cli.match_records import MatchRecord, format_match, parse_match, read_record
 from nardy_cli.record_files import convert, parse_games, read_games, write_text
 from nardy_cli.records import format_game, read_game
 from nardy_cli.rules import make_rules
@@ -165,7 +165,7 @@ def test_bad_transcripts_are_one_line_errors_naming_game_turn_and_token(what, te
 def test_export_then_import_is_the_identity_on_every_record_of_games(numbering):
     """Catches: comments, tags, a start position or a Black-first ply lost on the way through .mat."""
     for path in sorted((ROOT / "games").glob("*.txt")):
-        record = read_game(path)
+        record = read_record(path)        # a game, or a match (games/bot-match.txt)
         assert parse_games(format_mat(record, numbering=numbering), numbering=numbering) == record, path.name
 
 

@@ -180,6 +180,9 @@ def test_single_records_are_unchanged_and_either_kind_reads():
     """Catches: the money-game format changed by the match format (every record of games/ reads as before),
     or a match file read as one game."""
     for path in sorted((ROOT / "games").glob("*.txt")):
+        if "[Match" in path.read_text():
+            assert isinstance(read_record(path), MatchRecord)      # games/bot-match.txt
+            continue
         assert read_record(path) == read_game(path)
         assert format_game(read_record(path)) == format_game(read_game(path))
     assert isinstance(parse_record(MATCH), MatchRecord)

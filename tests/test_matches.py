@@ -170,3 +170,33 @@ def test_kernel_choice_is_the_best_by_the_movers_own_match_values(score):
     probs = NEURAL_EVALUATOR.outcome_probabilities(boards, np.ones(len(plays), dtype=bool), FED)
     best = str(plays[int(np.argmax(probs @ valuation.for_side(True)))].result)
     assert _choice(SCORE_MATTERS, "6-6", valuation) == best
+
+
+def test_play_match_writes_a_whole_match_that_review_judges_at_each_score(tmp_path):
+    """Would catch: `play --match` writing games whose scores do not follow (the record would not parse), a
+    match that stops before a player reaches the length, or `review` of a match judging every game at
+    0-0 instead of its own score."""
+    from nardy_cli.match_records import parse_match
+    runner = CliRunner()
+    out = runner.invoke(cli, ["play", "neural", "heuristic", "--match", "3", "--seed", "3"])
+    assert out.exit_code == 0, out.output
+    match = parse_match(out.output)
+    assert match.length == 3 and match.is_over and max(match.final_score) >= 3
+    path = tmp_path / "m.txt"
+    path.write_text(out.output)
+    review = runner.invoke(cli, ["review", str(path), "--format", "json"])
+    assert review.exit_code == 0, review.output
+    data = json.loads(review.output)
+    assert [g["score"] for g in data["games"]] == [list(s) for s in match.scores()]
+    assert [g["params"]["match"]["score"] for g in data["games"]] == [list(s) for s in match.scores()]
+    assert {row["player"] for row in data["summary"]} == set(match.players)
+
+
+def test_play_match_as_mat_round_trips():
+    """Would catch: a match written as .mat that reads back as another match."""
+    from nardy_cli.mat import parse_mat
+    from nardy_cli.match_records import parse_match
+    runner = CliRunner()
+    text = runner.invoke(cli, ["play", "neural", "heuristic", "--match", "2", "--seed", "4"]).output
+    mat = runner.invoke(cli, ["play", "neural", "heuristic", "--match", "2", "--seed", "4", "--format", "mat"]).output
+    assert parse_mat(mat).games == parse_match(text).games

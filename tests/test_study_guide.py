@@ -51,6 +51,7 @@ def no_figures(monkeypatch, no_drawing):
     stub = types.SimpleNamespace(**{name: (lambda *a, **k: None) for name in dir(charts) if not name.startswith("_")})
     monkeypatch.setattr(report_module, "_charts", lambda: stub)
     monkeypatch.setattr(board_figure, "draw_board", lambda *a, **k: None)
+    monkeypatch.setattr(board_figure, "draw_play", lambda *a, **k: None)
 
 
 # --- charts -----------------------------------------------------------------

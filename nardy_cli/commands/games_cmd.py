@@ -314,14 +314,16 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout
                               progress=bar, **options)
     finally:
         bar.close()
+    interrupted = review.interrupted
+    what = "the rollout figures (decisions not reached keep their first evaluation; games not reached are left out)"
+    written = None
     if output is not None:
         from ..review_report import write_match_review
-        write_match_review(review, output, html=html)
-    if fmt == "json":
-        click.echo(to_json(review.to_dict()))
-        return
-    if fmt == "csv":
-        click.echo(frame_text(review.frame(), "csv"))
+        written = write_match_review(review, output, html=html)
+    if fmt in ("json", "csv"):
+        click.echo(to_json(review.to_dict()) if fmt == "json" else frame_text(review.frame(), "csv"))
+        report_interrupted(interrupted, fmt, what)
+        exit_if_interrupted(interrupted)
         return
     m = loaded
     a, b = m.players
