@@ -176,10 +176,8 @@ class EstimateEvaluator:
         return e / e.sum(axis=1, keepdims=True)
 
     def equities(self, boards: np.ndarray, white: np.ndarray, rules: Rules) -> np.ndarray:
-        """Equity = chances x points (mars here includes home-mars)."""
-        p = rules.points
-        weights = np.array([p.oin, p.mars, p.koks, -p.oin, -p.mars, -p.koks, 0.0])
-        return self.probabilities(boards, rules) @ weights
+        """Money equity of its chances (mars here includes home-mars) by the rules' points."""
+        return self.outcome_probabilities(boards, white, rules) @ money_valuation(rules).for_side(True)
 
     def outcome_probabilities(self, boards: np.ndarray, white: np.ndarray, rules: Rules) -> np.ndarray:
         """n x 9 chances in result-code order (its mars, which includes home-mars, counts as mars)."""

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .kernels.codes import DRAW, LOSE_BASE, N_RESULTS, UNFINISHED, WIN_BASE
+from .kernels.codes import DRAW, LOSE_BASE, N_CLASSES, N_RESULTS, UNFINISHED, WIN_BASE
 
 # `rules` and `match` import this module, so their types (Points, Rules, MatchState) are named, not imported
 
@@ -30,8 +30,6 @@ CLASS_NAMES = ("oin", "home-mars", "mars", "koks")
 """The four classes of R9 as written in the rules, records and reports (kernel codes 0-3)."""
 CLASS_KEYS = tuple(name.replace("-", "_") for name in CLASS_NAMES)
 """The same classes as keys of JSON objects and DataFrame columns."""
-N_CLASSES = 9
-"""Result codes of a finished game for one side: 4 wins, 4 losses, the draw."""
 RESULT_KEYS = tuple(f"win_{c}" for c in CLASS_KEYS) + tuple(f"lose_{c}" for c in CLASS_KEYS) + ("draw",)
 """The nine result codes' keys, in code order."""
 PROB_KEYS = ("win", "lose", "draw") + RESULT_KEYS[:8]

@@ -25,12 +25,12 @@ import numpy as np
 from numba import njit
 
 from .board import DRAW, HOME_MARS, LOSE_BASE, N_POINTS, OIN, WIN_BASE
+from .codes import N_CLASSES
 
 N_HOME = 6
 MAX_CHECKERS = 15
 T_MAX = 40          # turn counts 0..T_MAX-1; the build checks no probability falls past the end
 N_TWO = 6           # checkers a side covered by the two-sided database
-N_CLASSES = 9       # result codes 0..8: win by class, loss by class, draw
 
 ROLL_HIGH = np.array([h for h in range(6, 0, -1) for l in range(h, 0, -1)], dtype=np.int64)
 ROLL_LOW = np.array([l for h in range(6, 0, -1) for l in range(h, 0, -1)], dtype=np.int64)

@@ -8,3 +8,4 @@ Game-result codes for one side: WIN_BASE + class (a win), LOSE_BASE + class
 OIN, HOME_MARS, MARS, KOKS = 0, 1, 2, 3
 WIN_BASE, LOSE_BASE, DRAW, UNFINISHED = 0, 4, 8, 9
 N_RESULTS = 10
+N_CLASSES = 9       # the result codes of a finished game (0-8): what the evaluators give probabilities of

@@ -18,9 +18,9 @@ import numpy as np
 from numba import njit
 
 from .board import HOME_START, N_POINTS
+from .codes import N_CLASSES
 from .features import N_FEATURES, N_OPP, features, opponent_terms
 
-N_CLASSES = 9
 DRAW_CLASS = 8
 UNITS_PER_POINT = 4                       # c >= 1, c >= 2, c >= 3, (c - 3) / 2
 POINT_INPUTS = 2 * N_POINTS * UNITS_PER_POINT
