@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "nardy_cli"
 # Names are relative to nardy_cli; a package name covers its modules.  Modules not listed are not checked.
 LAYERS = (
     ("kernels", "kernels"),
-    ("values", "errors dice outcomes rules match_table match position play stats network suggest"),
+    ("values", "errors dice outcomes rules match_table match position play stats network suggest cube cube_match"),
     ("policies", "policies"),
     ("engine", "engine scoring bearoff records positions_file diagram"),
     ("games layer", "games"),
