@@ -15,7 +15,7 @@ LAYERS = (
     ("kernels", "kernels"),
     ("values", "errors dice outcomes rules match_table match position play stats network suggest cube cube_match"),
     ("policies", "policies"),
-    ("engine", "engine scoring bearoff records positions_file diagram"),
+    ("engine", "engine scoring bearoff cube_bearoff records positions_file diagram"),
     ("games layer", "games"),
     ("analyses", "rollout duel deficit estimate evaluators review selfplay training "
                  "study.analyze study.staged study.openings study.batch met match_play"),
