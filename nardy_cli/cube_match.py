@@ -106,6 +106,7 @@ class GameCube:
     a_white: bool
     kind: str
     probs: np.ndarray
+    efficiency: float | None = None       # None: the table's
     _memo: dict = field(default_factory=dict)
 
     def _values(self, c: int) -> tuple[np.ndarray, np.ndarray, float]:
@@ -179,19 +180,20 @@ class GameCube:
         """A's cubeful chance: (1 - x) x dead + x x live (no cube at all in the Crawford game)."""
         if self.kind == "crawford":
             return self.dead(c)
-        x = self.met.efficiency
+        x = self.met.efficiency if self.efficiency is None else self.efficiency
         return (1.0 - x) * self.dead(c) + x * self.live(c, owner)
 
 
 def match_decision(probs: np.ndarray, met: CubefulMatchTable, needs: tuple[int, int], roller_white: bool,
-                   cube: CubeState, turn: str) -> CubeDecision:
-    """The cube decision of the side on roll at a score: its cubeful match winning chances (A = the roller)."""
+                   cube: CubeState, turn: str, efficiency: float | None = None) -> CubeDecision:
+    """The cube decision of the side on roll at a score (`needs`: the roller's, the opponent's, in half
+    points): its cubeful match winning chances, at the position's cube efficiency (default: the table's)."""
     kind = game_kind(needs[0], needs[1], cube.crawford)
-    game = GameCube(met, needs[0], needs[1], roller_white, kind, probs)
+    game = GameCube(met, needs[0], needs[1], roller_white, kind, probs, efficiency)
     owner = cube.relative(turn)
     c = cube.value
     nd = game.equity(c, owner)
-    x = met.efficiency
+    x = met.efficiency if efficiency is None else efficiency
     if kind == "crawford":
         return CubeDecision("no double", nd, None, None, None, "mwc", efficiency=x,
                             reason="the Crawford game: no double")
@@ -208,7 +210,8 @@ def _take_point(game: GameCube, c: int, dp: float) -> float:
     lo, hi = 0.0, 1.0
     for _ in range(40):
         mid = 0.5 * (lo + hi)
-        trial = GameCube(game.met, game.need_a, game.need_b, game.a_white, game.kind, _with_win_chance(game.probs, mid))
+        trial = GameCube(game.met, game.need_a, game.need_b, game.a_white, game.kind,
+                         _with_win_chance(game.probs, mid), game.efficiency)
         if trial.equity(2 * c, "opponent") < dp:
             lo = mid
         else:

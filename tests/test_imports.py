@@ -17,7 +17,7 @@ LAYERS = (
     ("policies", "policies"),
     ("engine", "engine scoring bearoff cube_bearoff records positions_file diagram"),
     ("games layer", "games"),
-    ("analyses", "rollout duel deficit estimate evaluators review selfplay training "
+    ("analyses", "rollout duel deficit estimate evaluators review selfplay training cube_analysis "
                  "study.analyze study.staged study.openings study.batch met match_play"),
     ("output", "render report_folder review_report review_page study.report study.report_tables study.charts "
                "study.figures study.board_figure study.deficit_folder study.met_figure"),

@@ -1,0 +1,67 @@
+"""Cube analysis speed (issue 23 target: it adds under 10% to `nardy eval`'s time).
+
+Times the whole `nardy eval positions/study.txt` process with and without
+`--cube-owner centre`, money and at a match score (CPU seconds of the child, the
+median of N runs after a warm-up, so numba's cache and the cubeful bear-off
+database are built), and the cube decision alone in this process.  Run with
+`python benchmarks/cube.py [--runs N]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+NARDY = [sys.executable, "-m", "nardy_cli"]
+STUDY = "positions/study.txt"
+
+
+def cpu(argv: list[str]) -> float:
+    """CPU seconds of one child process (a loaded machine does not inflate it)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, capture_output=True, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def in_process() -> tuple[int, float, float]:
+    """(positions, seconds for their estimates, seconds for their cube decisions from those estimates)."""
+    from nardy_cli.cube import CubeState
+    from nardy_cli.cube_analysis import cube_decision
+    from nardy_cli.estimate import neural_estimate
+    from nardy_cli.match import match_state
+    from nardy_cli.positions_file import read_positions
+    items = [i.position for i in read_positions(STUDY) if i.position.dice is None]
+    t0 = time.perf_counter()
+    ests = [neural_estimate(p) for p in items]
+    t1 = time.perf_counter()
+    for p, e in zip(items, ests):
+        cube_decision(p, CubeState(), probabilities=e.probabilities)
+        cube_decision(p, CubeState(), match=match_state(7, "3-4"), probabilities=e.probabilities)
+    t2 = time.perf_counter()
+    return len(items), t1 - t0, t2 - t1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    cases = {"money": [], "money --cube-owner centre": ["--cube-owner", "centre"],
+             "match 7 at 3-4": ["--match", "7", "--score", "3-4"],
+             "match 7 at 3-4 --cube-owner centre": ["--match", "7", "--score", "3-4", "--cube-owner", "centre"]}
+    for extra in cases.values():
+        cpu(NARDY + ["eval", STUDY, *extra])            # warm-up: caches built
+    for name, extra in cases.items():
+        runs = [cpu(NARDY + ["eval", STUDY, *extra]) for _ in range(args.runs)]
+        print(f"nardy eval {STUDY} ({name}): median CPU {statistics.median(runs):.3f} s over {args.runs} runs")
+    n, est, cube = in_process()
+    print(f"in process: {n} positions, estimates {est * 1000:.1f} ms, cube decisions (money + match) "
+          f"{cube * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
