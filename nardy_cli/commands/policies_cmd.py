@@ -185,8 +185,12 @@ def _cube_text(pos, cube, d) -> str:
                      f"{beaver}, double/pass {fmt(d.double_pass)}")
         lines.append(f"  {other}'s take point: {d.take_point:.1%} winning chance"
                      + (" (Janowski's race model)" if d.exact else ""))
-    lines.append("  exact: the cubeful bear-off database" if d.exact else
-                 f"  Janowski's cube model, cube efficiency x = {d.efficiency:.2f} (docs/cube.md)")
+    if d.exact:
+        lines.append("  exact: the cubeful bear-off database")
+    elif cube.crawford:
+        lines.append("  no cube: the game's cubeless chances over the post-Crawford match table (docs/cube.md)")
+    else:
+        lines.append(f"  Janowski's cube model, cube efficiency x = {d.efficiency:.2f} (docs/cube.md)")
     return "\n".join(lines)
 
 
