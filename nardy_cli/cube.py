@@ -22,9 +22,15 @@ from .errors import CubeError
 
 OWNERS = ("centre", "white", "black")
 DECISIONS = ("no double", "double, take", "double, pass", "too good")
-EFFICIENCY = {"contact": 0.68, "race": 0.6}
-"""Cube efficiency x by game phase: defaults (gnubg's contact value, a lower race value), not yet measured
-for long nardy (docs/cube.md)."""
+CONTACT_EFFICIENCY = 0.68
+"""Cube efficiency x with contact: GNU Backgammon's default, not yet measured for long nardy (docs/cube.md)."""
+
+
+def race_efficiency(pips: int) -> float:
+    """Cube efficiency x of a race (both sides all home) by the roller's pips: 0.006 a pip, 0.05 at least, at
+    most the contact value; measured against the exact cubeful bear-offs of 1-5 checkers a side (best x 0.05
+    at 1-12 pips, 0.10 at 13-18, 0.15 at 19-30: benchmarks/cube_efficiency.py), beyond them extrapolated."""
+    return min(CONTACT_EFFICIENCY, max(0.05, 0.006 * pips))
 
 
 @dataclass(frozen=True)
@@ -135,19 +141,23 @@ def money_take_point(w: float, lo: float, x: float) -> float:
     return min(1.0, max(0.0, (lo - 0.5) / (w + lo + 0.5 * x)))
 
 
-def money_equity(p: float, w: float, lo: float, owner: str, x: float) -> float:
-    """Janowski's cubeful money equity per cube unit: (1-x) x dead + x x live, owner `centre`/`roller`/`opponent`."""
+def money_equity(p, w, lo, owner: str, x: float):
+    """Janowski's cubeful money equity per cube unit: (1-x) x dead + x x live, owner `centre`/`roller`/`opponent`
+    (p, w, lo may be numpy arrays of positions)."""
+    p, w, lo = (np.asarray(v, dtype=np.float64) for v in (p, w, lo))
     dead = p * (w + lo) - lo
-    tp, cp = (min(1.0, max(0.0, t)) for t in live_points(w, lo))
-    if owner == "roller":
-        live = 1.0 if p >= cp else -lo + (1.0 + lo) * p / cp
-    elif owner == "centre":
-        live = -1.0 if p <= tp else 1.0 if p >= cp else -1.0 + 2.0 * (p - tp) / (cp - tp)
-    elif owner == "opponent":
-        live = -1.0 if p <= tp else -1.0 + (w + 1.0) * (p - tp) / (1.0 - tp)
-    else:
-        raise CubeError(f"unknown relative cube owner {owner!r}")
-    return (1.0 - x) * dead + x * live
+    tp, cp = (np.clip(t, 0.0, 1.0) for t in live_points(w, lo))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if owner == "roller":
+            live = np.where(p >= cp, 1.0, -lo + (1.0 + lo) * p / cp)
+        elif owner == "centre":
+            live = np.where(p <= tp, -1.0, np.where(p >= cp, 1.0, -1.0 + 2.0 * (p - tp) / (cp - tp)))
+        elif owner == "opponent":
+            live = np.where(p <= tp, -1.0, -1.0 + (w + 1.0) * (p - tp) / (1.0 - tp))
+        else:
+            raise CubeError(f"unknown relative cube owner {owner!r}")
+    out = (1.0 - x) * dead + x * live
+    return float(out) if out.ndim == 0 else out
 
 
 def money_decision(probs: np.ndarray, points, cube: CubeState, turn: str, x: float) -> CubeDecision:

@@ -13,7 +13,8 @@ from functools import lru_cache
 import numpy as np
 
 from .bearoff import is_bearoff
-from .cube import EFFICIENCY, CubeDecision, CubeState, decide, money_decision, money_take_point, money_win_loss
+from .cube import (CONTACT_EFFICIENCY, CubeDecision, CubeState, decide, money_decision, money_take_point,
+                   money_win_loss, race_efficiency)
 from .cube_bearoff import cubeful_equities, in_cube_database
 from .cube_match import CubefulMatchTable, match_decision
 from .errors import CubeError
@@ -25,12 +26,13 @@ from .rules import PRESETS, Rules
 
 
 def efficiency_of(position: Position) -> float:
-    """The cube efficiency of the position's phase: `race` once both sides are all home, else `contact`."""
-    return EFFICIENCY["race" if is_bearoff(position) else "contact"]
+    """The cube efficiency of the position: a race's by the roller's pips once both sides are all home, else
+    the contact value."""
+    return race_efficiency(position.pip_count(position.turn)) if is_bearoff(position) else CONTACT_EFFICIENCY
 
 
 @lru_cache(maxsize=8)
-def cubeful_table(table: MatchTable, efficiency: float = EFFICIENCY["contact"]) -> CubefulMatchTable:
+def cubeful_table(table: MatchTable, efficiency: float = CONTACT_EFFICIENCY) -> CubefulMatchTable:
     """The cubeful match table of a cubeless one (kept, so its entries are computed once)."""
     return CubefulMatchTable(table, efficiency)
 
@@ -68,7 +70,7 @@ def _exact_money(position: Position, cube: CubeState, rules: Rules) -> CubeDecis
     from .bearoff import bearoff_value
     eq = cubeful_equities(position, rules)
     owner = cube.relative(position.turn)
-    x = EFFICIENCY["race"]
+    x = efficiency_of(position)
     if owner == "opponent":
         return CubeDecision("no double", eq["opponent"], None, None, None, "points", exact=True,
                             reason="the opponent owns the cube")
