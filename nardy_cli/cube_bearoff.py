@@ -27,7 +27,7 @@ from .rules import PRESETS, Rules
 CUBE_N = 5
 OWNER_INDEX = {"centre": 0, "roller": 1, "opponent": 2}
 _FLIP = np.array([0, 2, 1])          # the owner seen by the other side
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 def successor_table(n: int) -> np.ndarray:
@@ -93,14 +93,16 @@ def build(n: int, last_roll: bool, beavers: bool) -> np.ndarray:
 
 def cubeful_tables(rules: Rules = PRESETS["federation"], beavers: bool = False) -> np.ndarray:
     """The cubeful equities for these rules (the R8 last roll) and beaver rule, from the cache."""
-    return _tables(str(bearoff.cache_dir()), bool(rules.last_roll), bool(beavers))
+    return _tables(str(bearoff.cache_dir()), bool(rules.last_roll), bool(beavers))["equity"]
 
 
 @lru_cache(maxsize=4)
-def _tables(folder: str, last_roll: bool, beavers: bool) -> np.ndarray:
+def _tables(folder: str, last_roll: bool, beavers: bool) -> dict[str, np.ndarray]:
+    """{"equity", "succ"} (the successor table kept too: rebuilding it costs more than reading it)."""
     meta = {"format": FORMAT_VERSION, "kind": "cubeful", "n": CUBE_N, "last_roll": last_roll, "beavers": beavers}
     name = f"bearoff-cube{CUBE_N}-lr{int(last_roll)}-bv{int(beavers)}-v{FORMAT_VERSION}.npz"
-    return bearoff._cached(name, meta, lambda: {"equity": build(CUBE_N, last_roll, beavers)})["equity"]
+    return bearoff._cached(name, meta, lambda: {"equity": build(CUBE_N, last_roll, beavers),
+                                                "succ": successor_table(CUBE_N)})
 
 
 def in_cube_database(position: Position) -> bool:
@@ -117,18 +119,15 @@ def cubeful_equities(position: Position, rules: Rules = PRESETS["federation"], b
     if not in_cube_database(position):
         raise BearoffError(f"not in the cubeful bear-off database (both sides home, at most {CUBE_N} checkers "
                            f"each): {str(position)!r}")
-    eq = cubeful_tables(rules, beavers)
+    tables = _tables(str(bearoff.cache_dir()), bool(rules.last_roll), bool(beavers))
+    eq = tables["equity"]
     c = 0 if position.turn == "w" else 1
     me = bearoff.home_board(position, position.turn)
     other = bearoff.home_board(position, "b" if position.turn == "w" else "w")
     m, o = (int(kb.rank(h.astype(np.int64), CUBE_N, kb.COMP)) for h in (me, other))
-    succ = _successors()[m]
+    succ = tables["succ"][m]
     nd = [float(sum(kb.ROLL_WEIGHT[r] * (-eq[1 - c, _FLIP[k], o, succ[r]]).max() for r in range(21)))
           for k in range(2)]
     return {"nd_centre": nd[0], "nd_roller": nd[1], "opponent": float(eq[c, 2, m, o]),
             "centre": float(eq[c, 0, m, o]), "roller": float(eq[c, 1, m, o])}
 
-
-@lru_cache(maxsize=1)
-def _successors() -> np.ndarray:
-    return successor_table(CUBE_N)
