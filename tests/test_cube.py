@@ -150,3 +150,29 @@ def test_match_take_point_meets_double_pass(met):
     p = 1 - d.take_point
     at = match_decision(plain(p), met, (10, 10), True, CubeState(), "w")
     assert at.double_take == pytest.approx(at.double_pass, abs=1e-6)
+
+
+def test_races_use_the_measured_race_efficiency_and_contact_the_default():
+    """Catches one efficiency for every phase: a 10-checker race (beyond the exact cubeful database) uses
+    0.006 a roller's pip (55 pips: 0.33), a contact position the unmeasured contact value 0.68."""
+    from nardy_cli.cube_analysis import cube_decision, efficiency_of
+    from nardy_cli.position import Position
+    race = Position.parse("W:19x5,20x5 B:19x5,20x5 w")
+    d = cube_decision(race, CubeState())
+    assert (d.exact, d.efficiency) == (False, pytest.approx(0.33))
+    assert efficiency_of(Position.parse("start")) == 0.68
+
+
+def test_a_cube_decision_comes_before_the_roll():
+    """Catches a cube decision judged after the dice are known (the network's chances of the best play)."""
+    from nardy_cli.cube_analysis import cube_decision
+    from nardy_cli.position import Position
+    with pytest.raises(CubeError, match="comes before the roll"):
+        cube_decision(Position.parse("W:1x14,12 B:1x15 b 6-5"), CubeState())
+
+
+def test_too_good_when_the_mars_is_worth_more_than_the_cash():
+    """Catches a double shown as right where playing on for the mars beats the opponent's pass."""
+    probs = np.array([0.2, 0, 0.75, 0, 0.05, 0, 0, 0, 0.0])
+    d = money_decision(probs, FED.points, CubeState(), "w", 0.68)
+    assert d.decision == "too good" and d.no_double > 1.0
