@@ -30,9 +30,6 @@ from .cube import CubeDecision, CubeState, decide, win_loss
 from .errors import CubeError
 from .match_table import MatchTable
 
-_KINDS = ("pre", "crawford", "post")
-
-
 def game_kind(need_a: int, need_b: int, crawford: bool) -> str:
     """`pre`, `crawford` or `post` for a game with these needs (half points) and the Crawford flag."""
     if crawford:

@@ -59,8 +59,10 @@ Examples:
 @format_option
 @handle_errors
 def eval_command(positions, rules, match, cube, fmt, no_block_validation) -> None:
-    """Static (0-ply) estimate of the outcome chances of POSITION, with pip counts and static deficit;
-    with --cube-owner, the cube decision of the side on roll."""
+    """Static (0-ply) estimate of the outcome chances of POSITION, with pip counts and static deficit.
+
+    With --cube-owner, also the cube decision of the side on roll (docs/cube.md).
+    """
     rows = []
     valuation = match_valuation(match, rules) if match is not None else None
     for n, item in enumerate(flatten(positions)):
