@@ -130,3 +130,7 @@ class NetworkError(NardyError):
 
 class MatchError(NardyError):
     """A match length, score or match equity setting that cannot be (a finished match, a malformed score)."""
+
+
+class CubeError(NardyError):
+    """A doubling-cube state or action the rules do not allow (owner of an undoubled cube, a Crawford double)."""

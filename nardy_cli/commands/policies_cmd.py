@@ -16,6 +16,7 @@ from ..position import BLACK, SIDE_NAMES, WHITE
 from ..render import frame_text, to_json
 from .common import (POSITION, BadInput, block_validation_option, exit_if_interrupted, flatten, format_option,
                      handle_errors, report_interrupted, rules_options)
+from .cube_options import cube_options
 from .match_options import match_options
 from .progress import Progress, StepBar
 from .rollout_cmd import run_options
@@ -46,20 +47,32 @@ Examples:
   nardy eval positions/study.txt --format csv
   nardy eval start --rules extended
   nardy eval "W:20x2,23 B:21,24x2 w" --match 7 --score 6-5      # match winning chance at 6-5 to 7
+  nardy eval "W:1x14,12 B:1x15 b" --cube-owner centre            # the cube decision of the side on roll
+  nardy eval "W:19x2,20 B:22,24 w" --cube-owner white --cube 2   # exact: the cubeful bear-off database
+  nardy eval start --cube-owner centre --match 7 --score 5-6 --crawford
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
 @rules_options
 @match_options
+@cube_options
 @format_option
 @handle_errors
-def eval_command(positions, rules, match, fmt, no_block_validation) -> None:
-    """Static (0-ply) estimate of the outcome chances of POSITION, with pip counts and static deficit."""
+def eval_command(positions, rules, match, cube, fmt, no_block_validation) -> None:
+    """Static (0-ply) estimate of the outcome chances of POSITION, with pip counts and static deficit.
+
+    With --cube-owner, also the cube decision of the side on roll (docs/cube.md).
+    """
     rows = []
     valuation = match_valuation(match, rules) if match is not None else None
     for n, item in enumerate(flatten(positions)):
         pos = item.position
         est = neural_estimate(pos, rules, valuation=valuation)
+        decision = None
+        if cube is not None:          # the cube is turned before the roll: a position's dice are not rolled yet
+            from ..cube_analysis import cube_decision
+            before = est if pos.dice is None else neural_estimate(pos.with_dice(None), rules)
+            decision = cube_decision(pos.with_dice(None), cube, rules, match, probabilities=before.probabilities)
         equity = est.equity
         deficit = static_deficit(pos.with_dice(None), rules)
         record = {"position": str(pos), "model": est.policy, "method": est.method or est.policy, "rules": rules.to_dict(),
@@ -71,6 +84,8 @@ def eval_command(positions, rules, match, fmt, no_block_validation) -> None:
         if match is not None:
             record["match"] = match.to_dict()
             record["mwc"] = est.mwc
+        if decision is not None:
+            record["cube"] = {"state": cube.to_dict(), **decision.to_dict()}
         if item.name:
             record = {"name": item.name, **record}
         if fmt == "json":
@@ -81,11 +96,16 @@ def eval_command(positions, rules, match, fmt, no_block_validation) -> None:
                "p_pass": deficit.p_pass, "expected_lost_pips": deficit.expected_lost_pips}
         if match is not None:
             row["mwc"] = est.mwc
+        if decision is not None:
+            row |= {f"cube_{k}": decision.to_dict()[k] for k in ("decision", "no_double", "double_take",
+                                                                  "double_pass", "take_point", "exact")}
         rows.append(row)
         if fmt == "table":
             if n:
                 click.echo()
             click.echo(_estimate_text(item.name, pos, est, equity, deficit, rules, match))
+            if decision is not None:
+                click.echo(_cube_text(pos, cube, decision))
     if fmt == "csv":
         click.echo(frame_text(pd.DataFrame(rows), "csv"))
 
@@ -140,6 +160,39 @@ def _estimate_text(name, pos, est, equity, deficit, rules, match=None) -> str:
                      f"{'the bear-off database, exact' if 'exact' in est.method else 'the network and the table'})")
     lines.append(f"static deficit: full {deficit.p_full:.3f}, partial {deficit.p_partial:.3f}, "
                  f"pass {deficit.p_pass:.3f}, expected lost pips {deficit.expected_lost_pips:.2f}")
+    return "\n".join(lines)
+
+
+def _cube_text(pos, cube, d) -> str:
+    """The table form of a cube decision: the decision, the three equities, the take point, the method."""
+    side = SIDE_NAMES[pos.turn]
+    other = SIDE_NAMES["b" if pos.turn == "w" else "w"]
+    where = "centred" if cube.owner == "centre" else f"{SIDE_NAMES[cube.owner[0]]}'s"
+    rules = "".join(f", {name}" for name, on in (("Jacoby", cube.jacoby), ("beavers", cube.beavers),
+                                                 ("Crawford game", cube.crawford)) if on)
+    roll = f" before the {pos.dice.high}-{pos.dice.low}" if pos.dice else ""
+    lines = [f"cube {cube.value}, {where}{rules}{roll}: {side} "
+             f"{'cannot double' if d.double_take is None else 'to decide'}"]
+    if d.unit == "mwc":
+        fmt = lambda v: f"{v:.1%}"   # noqa: E731
+        unit = "match winning chances"
+    else:
+        fmt = lambda v: f"{v:+.3f}"   # noqa: E731
+        unit = "equity per cube"
+    if d.double_take is None:
+        lines.append(f"  no double ({d.reason})   {unit}: {fmt(d.no_double)}")
+    else:
+        beaver = " (beavered)" if d.beaver else ""
+        lines.append(f"  {d.decision}   {unit}: no double {fmt(d.no_double)}, double/take {fmt(d.double_take)}"
+                     f"{beaver}, double/pass {fmt(d.double_pass)}")
+        lines.append(f"  {other}'s take point: {d.take_point:.1%} winning chance"
+                     + (" (Janowski's race model)" if d.exact else ""))
+    if d.exact:
+        lines.append("  exact: the cubeful bear-off database")
+    elif cube.crawford:
+        lines.append("  no cube: the game's cubeless chances over the post-Crawford match table (docs/cube.md)")
+    else:
+        lines.append(f"  Janowski's cube model, cube efficiency x = {d.efficiency:.2f} (docs/cube.md)")
     return "\n".join(lines)
 
 

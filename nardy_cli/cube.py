@@ -1,0 +1,177 @@
+"""The doubling cube: its state, Janowski's cubeful money equity, and the cube decision of the side on roll.
+
+`CubeState` sits beside the match state: the cube's value, who owns it (the
+centre, White or Black), Jacoby and beavers for money games and the Crawford
+flag for matches.  Cubeful equity comes from the cubeless probabilities of the
+nine result codes by Janowski's model: a dead cube (the cubeless equity) and a
+fully live cube (equity linear in the winning chance between the take and cash
+points) interpolated with a cube efficiency x (docs/cube.md).  The mars,
+home-mars and koks classes enter through the average values of a win and a
+loss, W and L; a draw (R8) counts half a win and half a loss of value 0, which
+keeps the cubeless equity exact.  Equities are in units of the current cube:
+double/pass is +1 in a money game.  Match play is in `cube_match.py`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import CubeError
+
+OWNERS = ("centre", "white", "black")
+DECISIONS = ("no double", "double, take", "double, pass", "too good")
+CONTACT_EFFICIENCY = 0.68
+"""Cube efficiency x with contact: GNU Backgammon's default, not yet measured for long nardy (docs/cube.md)."""
+
+
+def race_efficiency(pips: int) -> float:
+    """Cube efficiency x of a race (both sides all home) by the roller's pips: 0.006 a pip, 0.05 at least, at
+    most the contact value; measured against the exact cubeful bear-offs of 1-5 checkers a side (best x 0.05
+    at 1-12 pips, 0.10 at 13-18, 0.15 at 19-30: benchmarks/cube_efficiency.py), beyond them extrapolated."""
+    return min(CONTACT_EFFICIENCY, max(0.05, 0.006 * pips))
+
+
+@dataclass(frozen=True)
+class CubeState:
+    """The cube before a turn: its value, owner (`centre`, `white`, `black`) and the game's cube rules."""
+
+    value: int = 1
+    owner: str = "centre"
+    jacoby: bool = False
+    beavers: bool = False
+    crawford: bool = False
+
+    def __post_init__(self) -> None:
+        if self.owner not in OWNERS:
+            raise CubeError(f"unknown cube owner {self.owner!r}: choose one of {', '.join(OWNERS)}")
+        v = self.value
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1 or v & (v - 1):
+            raise CubeError(f"a cube value is a power of 2 (1, 2, 4, ...), got {v!r}")
+        if self.owner == "centre" and v != 1:
+            raise CubeError(f"a cube of value {v} has been doubled, so White or Black owns it, not the centre")
+        if self.owner != "centre" and v == 1:
+            raise CubeError(f"a cube owned by {self.owner.capitalize()} has been doubled: its value is 2 or more, "
+                            "got 1")
+        if self.crawford and v != 1:
+            raise CubeError(f"no double in the Crawford game, but the cube is at {v}")
+
+    def relative(self, turn: str) -> str:
+        """The owner seen by the side on roll (`w`/`b`): `centre`, `roller` or `opponent`."""
+        if self.owner == "centre":
+            return "centre"
+        return "roller" if self.owner[0] == turn else "opponent"
+
+    def to_dict(self) -> dict:
+        """Plain data for JSON."""
+        return {"value": self.value, "owner": self.owner, "jacoby": self.jacoby, "beavers": self.beavers,
+                "crawford": self.crawford}
+
+
+@dataclass(frozen=True)
+class CubeDecision:
+    """The cube decision of the side on roll and its three equities (None where the side cannot double).
+
+    Money: in points per unit of the current cube (double/pass = +1); match: match winning chances.
+    `take_point` is the opponent's least winning chance for a take; `exact` says the values are the
+    cubeful bear-off database's, not the model's.
+    """
+
+    decision: str
+    no_double: float
+    double_take: float | None
+    double_pass: float | None
+    take_point: float | None
+    unit: str
+    exact: bool = False
+    efficiency: float | None = None
+    beaver: bool = False
+    reason: str = ""
+
+    def to_dict(self) -> dict:
+        """Plain data for JSON."""
+        d = {"decision": self.decision, "no_double": self.no_double, "double_take": self.double_take,
+             "double_pass": self.double_pass, "take_point": self.take_point, "unit": self.unit,
+             "exact": self.exact, "efficiency": self.efficiency}
+        if self.beaver:
+            d["beaver"] = True
+        if self.reason:
+            d["reason"] = self.reason
+        return d
+
+
+def decide(no_double: float, double_take: float, double_pass: float) -> str:
+    """The decision from the three equities: double when the opponent's best answer beats not doubling."""
+    answer = min(double_take, double_pass)
+    if no_double >= answer:
+        return "too good" if double_take > double_pass and no_double > double_pass else "no double"
+    return "double, take" if double_take <= double_pass else "double, pass"
+
+
+def win_loss(probs: np.ndarray, win_values: np.ndarray, loss_values: np.ndarray, draw_value: float = 0.0
+             ) -> tuple[float, float, float]:
+    """(p, W, L): the winning chance and the average values of a win and of a loss (L as a positive loss
+    in money, as the value itself for match chances); a draw counts half a win and half a loss."""
+    pw, pl, pd = float(probs[:4].sum()), float(probs[4:8].sum()), float(probs[8])
+    p = pw + pd / 2
+    q = pl + pd / 2
+    w = (float(probs[:4] @ win_values) + pd / 2 * draw_value) / p if p > 0 else float(win_values[0])
+    lo = (float(probs[4:8] @ loss_values) + pd / 2 * draw_value) / q if q > 0 else float(loss_values[0])
+    return p, w, lo
+
+
+def money_win_loss(probs: np.ndarray, points, jacoby_centred: bool = False) -> tuple[float, float, float]:
+    """(p, W, L) in points: the four classes' points (with Jacoby before the first double: every win an oin)."""
+    pts = np.array(points.as_tuple(), dtype=np.float64)
+    if jacoby_centred:
+        pts = np.full(4, pts[0])
+    p, w, neg = win_loss(probs, pts, -pts)
+    return p, w, -neg
+
+
+def live_points(w: float, lo: float) -> tuple[float, float]:
+    """(take point, cash point) of the side on roll, as its winning chance, with a fully live money cube."""
+    return (lo - 0.5) / (w + lo + 0.5), (lo + 1.0) / (w + lo + 0.5)
+
+
+def money_take_point(w: float, lo: float, x: float) -> float:
+    """Janowski's take point: the least winning chance at which a side whose wins average `w` and losses `lo`
+    takes a double, at cube efficiency x (dead cube x=0: 25% without mars; live x=1: 20%)."""
+    return min(1.0, max(0.0, (lo - 0.5) / (w + lo + 0.5 * x)))
+
+
+def money_equity(p, w, lo, owner: str, x: float):
+    """Janowski's cubeful money equity per cube unit: (1-x) x dead + x x live, owner `centre`/`roller`/`opponent`
+    (p, w, lo may be numpy arrays of positions)."""
+    p, w, lo = (np.asarray(v, dtype=np.float64) for v in (p, w, lo))
+    dead = p * (w + lo) - lo
+    tp, cp = (np.clip(t, 0.0, 1.0) for t in live_points(w, lo))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if owner == "roller":
+            live = np.where(p >= cp, 1.0, -lo + (1.0 + lo) * p / cp)
+        elif owner == "centre":
+            live = np.where(p <= tp, -1.0, np.where(p >= cp, 1.0, -1.0 + 2.0 * (p - tp) / (cp - tp)))
+        elif owner == "opponent":
+            live = np.where(p <= tp, -1.0, -1.0 + (w + 1.0) * (p - tp) / (1.0 - tp))
+        else:
+            raise CubeError(f"unknown relative cube owner {owner!r}")
+    out = (1.0 - x) * dead + x * live
+    return float(out) if out.ndim == 0 else out
+
+
+def money_decision(probs: np.ndarray, points, cube: CubeState, turn: str, x: float) -> CubeDecision:
+    """The money cube decision of the side on roll (`turn` 'w'/'b') from its nine cubeless result probabilities."""
+    owner = cube.relative(turn)
+    p, w, lo = money_win_loss(probs, points, cube.jacoby and owner == "centre")
+    nd = money_equity(p, w, lo, owner, x)
+    if owner == "opponent":
+        return CubeDecision("no double", nd, None, None, None, "points", efficiency=x,
+                            reason="the opponent owns the cube")
+    pf, wf, lf = money_win_loss(probs, points)
+    dt = 2.0 * money_equity(pf, wf, lf, "opponent", x)
+    beaver = cube.beavers and dt < 0
+    if beaver:
+        dt *= 2.0
+    return CubeDecision(decide(nd, dt, 1.0), nd, dt, 1.0, money_take_point(lf, wf, x), "points", efficiency=x,
+                        beaver=beaver)

@@ -1,0 +1,88 @@
+"""`nardy eval --cube-owner ...`: the cube decision, its three equities and take point; bad cube input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from nardy_cli.cli import cli
+
+DRAWN_RACE = "W:24x2 B:23,24x2 w"      # White bears off at once; Black draws (R8) with any double: 6/36
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_exact_bearoff_cube_decision_table():
+    """Catches a wrong exact value or layout: White wins 5/6 (draws 1/6), so playing on is worth 5/6,
+    a taken double 5/3 and the pass +1: double, pass, from the cubeful bear-off database."""
+    out = run("eval", DRAWN_RACE, "--cube-owner", "centre")
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[-4:] == [
+        "cube 1, centred: White to decide",
+        "  double, pass   equity per cube: no double +0.833, double/take +1.667, double/pass +1.000",
+        "  Black's take point: 43.8% winning chance (Janowski's race model)",
+        "  exact: the cubeful bear-off database",
+    ]
+
+
+def test_cube_json_key():
+    """Catches the JSON `cube` object missing a key or the exact flag: decision and three equities."""
+    out = run("eval", DRAWN_RACE, "--cube-owner", "centre", "--format", "json")
+    cube = json.loads(out.output)["cube"]
+    assert cube["decision"] == "double, pass" and cube["exact"] is True and cube["unit"] == "points"
+    assert (cube["no_double"], cube["double_take"], cube["double_pass"]) == (
+        pytest.approx(5 / 6), pytest.approx(5 / 3), 1.0)
+    assert cube["state"] == {"value": 1, "owner": "centre", "jacoby": False, "beavers": False, "crawford": False}
+
+
+def test_the_opponents_cube_gives_no_double():
+    """Catches the roller allowed to double a cube White owns: Black to roll, only the no-double value."""
+    out = run("eval", "W:24x2 B:23,24x2 b", "--cube-owner", "white", "--cube", "4", "--format", "json")
+    cube = json.loads(out.output)["cube"]
+    assert (cube["decision"], cube["double_take"], cube["reason"]) == ("no double", None,
+                                                                       "the opponent owns the cube")
+
+
+def test_crawford_game_has_no_double():
+    """Catches a double offered in the Crawford game (Black needs 1 point at 5-6 to 7): White, sure to win
+    or draw, gets only its no-double chance, valued over the post-Crawford table."""
+    out = run("eval", DRAWN_RACE, "--cube-owner", "centre", "--match", "7", "--score", "5-6", "--crawford")
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[-3:] == [
+        "cube 1, centred, Crawford game: White cannot double",
+        "  no double (the Crawford game: no double)   match winning chances: 52.4%",
+        "  no cube: the game's cubeless chances over the post-Crawford match table (docs/cube.md)",
+    ]
+
+
+def test_a_match_cube_decision_in_match_winning_chances():
+    """Catches match cube equities in money units or the cash valued by the cubeless table: at 3-4 to 7
+    White's sure race is a double and a pass, the pass worth the cubeful 3-away/3-away chance."""
+    out = run("eval", DRAWN_RACE, "--cube-owner", "centre", "--match", "7", "--score", "3-4", "--format", "json")
+    cube = json.loads(out.output)["cube"]
+    assert (cube["decision"], cube["unit"], cube["exact"]) == ("double, pass", "mwc", False)
+    assert cube["double_pass"] == pytest.approx(0.5238969002207077)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--cube-owner", "white", "--cube", "1"], "a cube owned by White has been doubled: its value is 2 or more, "
+                                               "got 1"),
+    (["--cube-owner", "centre", "--cube", "2"], "a cube of value 2 has been doubled, so White or Black owns it, "
+                                                "not the centre"),
+    (["--cube-owner", "centre", "--match", "7", "--score", "6-2", "--crawford", "--cube", "2"],
+     "no double in the Crawford game: the cube stays at 1, got --cube 2"),
+    (["--cube-owner", "centre", "--match", "7", "--score", "2-3", "--crawford"],
+     "the Crawford game is the game after a player first needs 1 point, but both need more (5 and 4)"),
+    (["--cube-owner", "centre", "--crawford"], "--crawford needs --match N (the Crawford game is a match rule)"),
+    (["--cube-owner", "centre", "--match", "7", "--jacoby"], "--jacoby is a money-game rule: drop it or --match"),
+    (["--jacoby"], "--jacoby needs --cube-owner centre|white|black"),
+])
+def test_bad_cube_input_is_one_line_exit_2(args, message):
+    """Catches a traceback or a silent acceptance of an impossible cube (an owned cube at 1, a double in the
+    Crawford game, Crawford without a match or where nobody needs 1 point)."""
+    out = run("eval", DRAWN_RACE, *args)
+    assert (out.exit_code, out.output) == (2, f"Error: {message}\n")
