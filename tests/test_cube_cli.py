@@ -54,7 +54,7 @@ def test_crawford_game_has_no_double():
     assert out.exit_code == 0, out.output
     assert out.output.splitlines()[-3:] == [
         "cube 1, centred, Crawford game: White cannot double",
-        "  no double (the Crawford game: no double)   match winning chances: 52.4%",
+        "  no double (the Crawford game: no double)   match winning chances: 53.1%",   # the shipped table
         "  no cube: the game's cubeless chances over the post-Crawford match table (docs/cube.md)",
     ]
 
@@ -65,7 +65,7 @@ def test_a_match_cube_decision_in_match_winning_chances():
     out = run("eval", DRAWN_RACE, "--cube-owner", "centre", "--match", "7", "--score", "3-4", "--format", "json")
     cube = json.loads(out.output)["cube"]
     assert (cube["decision"], cube["unit"], cube["exact"]) == ("double, pass", "mwc", False)
-    assert cube["double_pass"] == pytest.approx(0.5238969002207077)
+    assert cube["double_pass"] == pytest.approx(0.5284117418626335)   # the shipped distribution's table
 
 
 @pytest.mark.parametrize("args, message", [
