@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .errors import ArgumentError, GameRecordError, MatchRecordError, NardyError
 from .position import BLACK, SIDE_NAMES, WHITE
-from .records import GameRecord, _escape, _split_header, format_game, parse_game
+from .records import GameRecord, _escape, _split_header, format_game, parse_game, read_record_text
 from .match_table import DEFAULT_DRAW_POINTS as DRAW_POINTS  # a draw (R8): half a point each (rules decision 20)
 from .outcomes import class_code
 from .rules import Rules
@@ -365,10 +365,7 @@ def parse_record(text: str) -> GameRecord | MatchRecord:
 def read_record(path: str | Path) -> GameRecord | MatchRecord:
     """Read a record file holding one game or a match; errors name the file."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise GameRecordError(f"cannot read game record {str(p)!r}: {exc.strerror}") from None
+    text = read_record_text(p)
     try:
         return parse_record(text)
     except GameRecordError as exc:

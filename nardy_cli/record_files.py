@@ -14,7 +14,7 @@ from pathlib import Path
 from .errors import GameRecordError, OutputError
 from .mat import DEFAULT_NUMBERING, format_mat, is_mat_text, parse_mat_games
 from .match_records import MatchRecord, format_record, parse_record
-from .records import GameRecord
+from .records import GameRecord, read_record_text
 
 FORMATS = ("mat", "nardy")
 
@@ -30,12 +30,7 @@ def parse_games(text: str, *, numbering: str = DEFAULT_NUMBERING) -> GameRecord 
 def read_games(path: str | Path, *, numbering: str = DEFAULT_NUMBERING) -> GameRecord | MatchRecord:
     """Read a `.mat` transcript or a nardy record file (one game or a match); errors name the file."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise GameRecordError(f"cannot read game record {str(p)!r}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise GameRecordError(f"game record {str(p)!r} is not UTF-8 text (byte {exc.start + 1})") from None
+    text = read_record_text(p)
     try:
         if p.suffix.lower() == ".mat" and not is_mat_text(text):
             raise GameRecordError("not a .mat transcript: no 'N point match' line")

@@ -374,15 +374,21 @@ def parse_date_tag(text: str) -> str:
     raise NotationError(f"bad date {text!r}: expected a real day as YYYY.MM.DD, e.g. 2026.11.29, or '?'")
 
 
-def read_game(path: str | Path) -> GameRecord:
-    """Read a record file; errors name the file."""
+def read_record_text(path: str | Path) -> str:
+    """The text of a record file (UTF-8); a file that cannot be read or is not UTF-8 is a `GameRecordError`."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8-sig")
+        return p.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise GameRecordError(f"cannot read game record {str(p)!r}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise GameRecordError(f"game record {str(p)!r} is not UTF-8 text (byte {exc.start + 1})") from None
+
+
+def read_game(path: str | Path) -> GameRecord:
+    """Read a record file; errors name the file."""
+    p = Path(path)
+    text = read_record_text(p)
     try:
         return parse_game(text)
     except GameRecordError as exc:
