@@ -138,9 +138,3 @@ def match_valuation(state: MatchState | None, rules: Rules, distribution: GameDi
     return Valuation(tuple(white), black, "match equity", state)
 
 
-def game_chance(state: MatchState, rules: Rules, white: bool, distribution: GameDistribution | None = None) -> float:
-    """White's (or Black's) match winning chance before the game, from the table (the game from its start)."""
-    table = match_table(state, rules, distribution)
-    need_w, need_b = (half_points(n, "a need") for n in state.needs)
-    p = table.chance(need_w, need_b, True)
-    return p if white else 1.0 - p

@@ -15,9 +15,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import ArgumentError, GameRecordError, MatchRecordError, NardyError
+from .errors import ArgumentError, GameRecordError, MatchError, MatchRecordError, NardyError
 from .position import BLACK, SIDE_NAMES, WHITE
 from .records import GameRecord, _escape, _split_header, format_game, parse_game, read_record_text
+from .match import format_points_value
+from .match import parse_score as match_score
 from .match_table import DEFAULT_DRAW_POINTS as DRAW_POINTS  # a draw (R8): half a point each (rules decision 20)
 from .outcomes import class_code
 from .rules import Rules
@@ -25,7 +27,6 @@ MATCH_TAGS = ("Game", "Score")  # a game's tags that the match numbers and score
 
 _GAME_LINE_RE = re.compile(r'^\s*\[\s*Game\s+"', re.I)
 _MATCH_LINE_RE = re.compile(r'^\s*\[\s*Match\s+"', re.I)
-_SCORE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*$")
 _RESIGNED_RE = re.compile(r"^\s*(white|black)\s+(\d+(?:\.\d+)?)\s*$", re.I)
 
 
@@ -45,7 +46,7 @@ class Resignation:
 
 def format_points(points: float) -> str:
     """A player's points as a record writes them: `3`, `3.5`."""
-    return f"{points:g}"
+    return format_points_value(points)
 
 
 def resignation(record: GameRecord) -> Resignation | None:
@@ -109,10 +110,13 @@ def format_score(white: float, black: float) -> str:
 
 def parse_score(text: str) -> tuple[float, float]:
     """`3-1` or `3.5-2` as (White's points, Black's points); raises `MatchRecordError` on anything else."""
-    m = _SCORE_RE.match(text)
-    if not m:
+    if "-" not in text:
         raise MatchRecordError(f"bad Score {text!r}: expected White's and Black's points such as '3-1' or '3.5-2'")
-    return float(m.group(1)), float(m.group(2))
+    try:
+        return match_score(text)
+    except MatchError:
+        raise MatchRecordError(f"bad Score {text!r}: expected White's and Black's points such as '3-1' or "
+                               "'3.5-2'") from None
 
 
 class Scorer:

@@ -36,8 +36,8 @@ def match_options(func: Callable) -> Callable:
                 raise BadInput("--score needs --match N (the match length)")
             return func(*args, match=None, **kwargs)
         try:
-            state = match_state(length, score or "0-0", kwargs.get("rules", PRESETS["federation"]), next_white=next_white,
-                                draw_points=draw_points)
+            state = match_state(length, score or "0-0", kwargs.get("rules", PRESETS["federation"]),
+                                next_white=next_white, draw_points=draw_points)
         except NardyError as exc:
             raise BadInput(str(exc)) from None
         return func(*args, match=state, **kwargs)
