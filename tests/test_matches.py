@@ -200,3 +200,16 @@ def test_play_match_as_mat_round_trips():
     text = runner.invoke(cli, ["play", "neural", "heuristic", "--match", "2", "--seed", "4"]).output
     mat = runner.invoke(cli, ["play", "neural", "heuristic", "--match", "2", "--seed", "4", "--format", "mat"]).output
     assert parse_mat(mat).games == parse_match(text).games
+
+
+def test_review_of_a_match_record_whose_scores_do_not_follow_is_one_line(tmp_path):
+    """Would catch: a match record whose Score tags do not follow from its games reviewed anyway (or a
+    traceback): one line naming the game and the tag, exit 2."""
+    from pathlib import Path
+    text = (Path(__file__).resolve().parent.parent / "games" / "bot-match.txt").read_text()
+    bad = tmp_path / "bad.txt"
+    bad.write_text(text.replace('[Score "1-0"]', '[Score "2-0"]'))
+    out = CliRunner().invoke(cli, ["review", str(bad)])
+    assert out.exit_code == 2
+    assert out.output == ("Error: bad.txt: game 2: Score tag '2-0' does not follow from the games before: expected "
+                          "'1-0' (neural 1, heuristic 0)\n")
