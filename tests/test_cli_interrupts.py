@@ -232,3 +232,21 @@ def test_interrupted_training_saves_its_checkpoint_and_exits_130(when, tmp_path)
     assert trained % 50 == 0 and trained >= (50 if when == "early" else 150)     # whole chunks, none lost
     assert run.out == (f"INTERRUPTED: trained {trained:,} of {int(MANY):,} games; weights in "
                        f"{out_dir / 'checkpoint.npz'}; run the same command to resume\n")
+
+
+def test_interrupted_match_duel_is_marked_and_exits_130():
+    """Catches `duel --match` that said "(INTERRUPTED)" but exited 0 after SIGTERM, or left workers running."""
+    run = interrupt(["duel", "random", "racer", "--match", "3", "--matches", MANY, "--workers", "2"], ("job", 1),
+                    signal.SIGTERM)
+    check_marked(run, None)
+
+
+def test_interrupted_met_measure_is_marked_and_saves_nothing(tmp_path):
+    """Catches `met --measure` that printed a table from a fraction of the games, unmarked, with exit 0, and
+    wrote the partial distribution to --save."""
+    save = tmp_path / "dist.json"
+    run = interrupt(["met", "--length", "3", "--measure", "--policy", "random", "--games", MANY, "--workers", "2",
+                     "--save", str(save)], ("job", 1), signal.SIGTERM)
+    check_marked(run, None)
+    assert not save.exists()
+    assert "was not written" in run.err

@@ -9,7 +9,7 @@ import click
 from ..match_table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, NEXT_WHITE, GameDistribution
 from ..met import MEASURE_POLICY, match_equity_table, measure_start_distribution, table_se
 from ..render import frame_text, to_json
-from .common import BadInput, format_option, handle_errors, rules_options
+from .common import BadInput, exit_if_interrupted, format_option, handle_errors, report_interrupted, rules_options
 from .progress import Progress
 
 
@@ -55,6 +55,7 @@ def command(length, next_white, draw_points, with_se, chart, dist_file, measure,
     if measure and dist_file:
         raise BadInput("give --measure or --distribution, not both")
     dist = None
+    interrupted = False
     if dist_file:
         try:
             dist = GameDistribution.from_dict(json.loads(open(dist_file, encoding="utf-8").read()))
@@ -70,7 +71,13 @@ def command(length, next_white, draw_points, with_se, chart, dist_file, measure,
             bar.close()
         command_line = f"nardy met --measure --policy {policy} --games {games} --seed {seed} --rules {rules.preset}"
         dist = GameDistribution(dist.white, dist.black, dist.draw, dist.se, {**dist.source, "command": command_line})
-        if save:
+        interrupted = result.interrupted
+        if interrupted:
+            dist = GameDistribution(dist.white, dist.black, dist.draw, dist.se, {**dist.source, "interrupted": True})
+        if save and interrupted:
+            click.echo(f"Warning: the measurement was interrupted after {result.games:,} of {games:,} games, so "
+                       f"{save} was not written", err=True)
+        elif save:
             with open(save, "w", encoding="utf-8") as f:
                 f.write(json.dumps(dist.to_dict(), indent=2) + "\n")
     met = match_equity_table(length, rules, next_white=next_white, draw_points=draw_points, distribution=dist)
@@ -80,12 +87,11 @@ def command(length, next_white, draw_points, with_se, chart, dist_file, measure,
         from ..study.met_figure import met_figure
         fig = met_figure(met)
         fig.savefig(chart, dpi=120)
-    if fmt == "json":
-        click.echo(to_json(met.to_dict()))
-        return
-    frame = met.frame().reset_index()
-    if fmt == "csv":
-        click.echo(frame_text(frame, "csv"))
+    what = f"the table's figures (from the {met.distribution.source.get('games', 0):,} games measured)"
+    if fmt in ("json", "csv"):
+        click.echo(to_json(met.to_dict()) if fmt == "json" else frame_text(met.frame().reset_index(), "csv"))
+        report_interrupted(interrupted, fmt, what)
+        exit_if_interrupted(interrupted)
         return
     d = met.distribution
     click.echo(f"Match equity table (cubeless), {rules.preset} rules, next game's White: {next_white}, "
@@ -107,3 +113,5 @@ def command(length, next_white, draw_points, with_se, chart, dist_file, measure,
     if isinstance(src.get("games"), int):
         line += f" (measured by {src.get('policy')}: {src['games']:,} games, seed {src.get('seed')})"
     click.echo("\n" + line)
+    report_interrupted(interrupted, fmt, what)
+    exit_if_interrupted(interrupted)

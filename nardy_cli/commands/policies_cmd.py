@@ -125,13 +125,13 @@ def _match_duel(a, b, position, matches, seed, workers, executor, scheduler, qui
                             scheduler=scheduler, progress=bar)
     finally:
         bar.close()
-    if fmt == "json":
-        click.echo(to_json(result.to_dict()))
-        return
-    if fmt == "csv":
+    what = f"these figures ({result.matches:,} of {matches:,} pairs of matches)"
+    if fmt in ("json", "csv"):
         row = {k: v for k, v in result.to_dict().items() if k not in ("params", "ci95")}
         row["ci95_low"], row["ci95_high"] = result.ci95
-        click.echo(frame_text(pd.DataFrame([row]), "csv"))
+        click.echo(to_json(result.to_dict()) if fmt == "json" else frame_text(pd.DataFrame([row]), "csv"))
+        report_interrupted(result.interrupted, fmt, what)
+        exit_if_interrupted(result.interrupted)
         return
     from ..rules import rules_label
     lo, hi = result.ci95
@@ -139,8 +139,9 @@ def _match_duel(a, b, position, matches, seed, workers, executor, scheduler, qui
                f"(each policy first player once), seed {seed}, {rules_label(rules)}, next White: {match.next_white}")
     click.echo(f"match wins for {result.a}: {result.match_win_share:.2%}  95% CI [{lo:.2%}, {hi:.2%}]  "
                f"SE {result.se:.2%}")
-    click.echo(f"{result.games:,} games, {result.mean_games:.1f} per match"
-               + ("  (INTERRUPTED)" if result.interrupted else ""))
+    click.echo(f"{result.games:,} games, {result.mean_games:.1f} per match")
+    report_interrupted(result.interrupted, fmt, what)
+    exit_if_interrupted(result.interrupted)
 
 
 def _estimate_text(name, pos, est, equity, deficit, rules, match=None) -> str:
