@@ -66,6 +66,11 @@ class MatchState:
         return {"length": self.length, "score": [self.score[0], self.score[1]], "next_white": self.next_white,
                 "draw_points": self.draw_points}
 
+    @classmethod
+    def from_dict(cls, data: dict) -> "MatchState":
+        """The inverse of `to_dict` (a result's `params.match`)."""
+        return cls(data["length"], (data["score"][0], data["score"][1]), data["next_white"], data["draw_points"])
+
 
 def state_before(length: int, score_white: float, score_black: float, next_white: str = DEFAULT_NEXT_WHITE,
                  draw_points: float = DEFAULT_DRAW_POINTS) -> MatchState:

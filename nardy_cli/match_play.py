@@ -232,6 +232,19 @@ def recorded_match(a: Policy, b: Policy, settings: MatchSettings, index: int = 0
     return play_match(a, b, settings, index, True, run), records
 
 
+def match_record(a: Policy, b: Policy, settings: MatchSettings, index: int = 0, date: str = "?"):
+    """Match `index` between A and B as a `match_records.MatchRecord` (the record knows players by name, so two
+    policies with one name are written `NAME (A)` and `NAME (B)`)."""
+    from dataclasses import replace
+    from .match_records import MatchRecord
+    played, records = recorded_match(a, b, settings, index, date)
+    if a.name == b.name:
+        name_a, name_b = f"{a.name} (A)", f"{b.name} (B)"
+        records = [replace(r, white=name_a if g.a_white else name_b, black=name_b if g.a_white else name_a)
+                   for r, g in zip(records, played.games)]
+    return MatchRecord(settings.length, tuple(records), (("Event", f"nardy bot match, seed {settings.seed}"),))
+
+
 def result_text(result: int) -> str:
     """`White wins by mars`, `draw` from a result code for White."""
     if result == DRAW:

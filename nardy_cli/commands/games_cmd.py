@@ -108,7 +108,7 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
 def _play_matches(white, black, matches, position, seed, day, output, rules, fmt, mat_numbering, match) -> None:
     """`nardy play A B --match N`: whole matches written as match records or .mat transcripts."""
     from ..mat import format_mat
-    from ..match_play import MatchSettings
+    from ..match_play import MatchSettings, match_record
     from ..match_records import format_match
     from ..policies import as_policy
     from ..position import START
@@ -149,19 +149,6 @@ def _play_matches(white, black, matches, position, seed, day, output, rules, fmt
         wins = sum(1 for r in rows if r["winner"] == rows[0]["a"])
         click.echo(f"\n{matches} matches to {match.length}, seed {seed}: {rows[0]['a']} won {wins}, "
                    f"{rows[0]['b']} {matches - wins}" + (f"; written to {output}" if output else ""))
-
-
-def match_record(a, b, settings, index: int, day: str):
-    """Match `index` between A and B as a `MatchRecord` (players told apart by a suffix when they share a name)."""
-    from dataclasses import replace
-    from ..match_play import recorded_match
-    from ..match_records import MatchRecord
-    played, records = recorded_match(a, b, settings, index, day)
-    if a.name == b.name:      # the record knows players by name: two players with one name need two names
-        name_a, name_b = f"{a.name} (A)", f"{b.name} (B)"
-        records = [replace(r, white=name_a if g.a_white else name_b, black=name_b if g.a_white else name_a)
-                   for r, g in zip(records, played.games)]
-    return MatchRecord(settings.length, tuple(records), (("Event", f"nardy bot match, seed {settings.seed}"),))
 
 
 @click.command("review", epilog="""\b

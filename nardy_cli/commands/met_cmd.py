@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
@@ -58,7 +59,7 @@ def command(length, next_white, draw_points, with_se, chart, dist_file, measure,
     interrupted = False
     if dist_file:
         try:
-            dist = GameDistribution.from_dict(json.loads(open(dist_file, encoding="utf-8").read()))
+            dist = GameDistribution.from_dict(json.loads(Path(dist_file).read_text(encoding="utf-8")))
         except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
             raise BadInput(f"{dist_file} is not an outcome distribution written by `nardy met --save` ({exc})")
     if measure:

@@ -50,7 +50,7 @@ def rollout_table(r: RolloutResult) -> str:
 
 def match_label(data: dict) -> str:
     """`match to 7 at 4-6 (White-Black)` from a result's `params.match`."""
-    return MatchState(data["length"], tuple(data["score"]), data["next_white"], data["draw_points"]).label()
+    return MatchState.from_dict(data).label()
 
 def until_se_note(params: dict, games: int, se: float) -> str | None:
     """The line saying an `--until-se` target was missed because the maximum `--games` came first, else None."""

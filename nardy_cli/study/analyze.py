@@ -22,7 +22,7 @@ from ..interrupts import held_interrupts
 from ..kernels.board import N_RESULTS
 from ..kernels.game import N_STRATA
 from ..match import MatchState, match_valuation
-from ..outcomes import PROB_KEYS, SWAP, result_values
+from ..outcomes import PROB_KEYS, SWAP
 from ..play import Play
 from ..policies.builtin import HEURISTIC
 from ..position import Position
@@ -176,7 +176,7 @@ def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="neur
     if top is not None and top < 1:
         raise ArgumentError(f"{{top}} must be at least 1, got {top}")
     white, black = policy_pair(policies)
-    valuation = None if match is None else match_valuation(match, rules)
+    valuation = match_valuation(match, rules)         # money under `rules` when `match` is None
     todo: list[_Problem] = []
     for position, dice in problems:
         dice = parse_dice(dice) if isinstance(dice, str) else (dice or position.dice)
@@ -187,8 +187,8 @@ def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="neur
         if top is not None:
             plays, dropped_pre = prefilter(position, plays, top, white if position.turn == "w" else black, valuation)
         specs = [GameSpec(p.result, rules, white, black, seed, stratify, valuation=valuation) for p in plays]
-        values = result_values(rules.points) if valuation is None else valuation.root_values(position.turn == "w")
-        todo.append(_Problem(position, dice, plays, dropped_pre, specs, values, valuation is not None))
+        values = valuation.root_values(position.turn == "w")
+        todo.append(_Problem(position, dice, plays, dropped_pre, specs, values, not valuation.is_money))
     round_size = min(CHUNK, games)
     interrupted = False
     done = 0
