@@ -279,12 +279,7 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     shown.loc[forced, "mark"] = ""
     click.echo(frame_text(shown.rename(columns={"best": "best play"}), "table", "{:+.3f}",
                           left=("played", "best play")))
-    click.echo("")
-    click.echo(frame_text(review.summary(), "table", "{:.3f}"))
-    report_interrupted(interrupted, fmt, what)
-    if output is not None:
-        click.echo(f"\nreport written to {written}")
-    exit_if_interrupted(interrupted)
+    _finish_review(review.summary(), interrupted, fmt, what, written)
 
 
 def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout_policy, seed, workers, output, html,
@@ -327,9 +322,14 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout
         result = r.result or (f"resigned: {gave_up}" if gave_up else "not finished")
         click.echo(f"  game {k} at {score[0]:g}-{score[1]:g} (White-Black): {r.white} (White) vs {r.black} (Black), "
                    f"{result}; equity lost: {lost}")
+    _finish_review(review.summary(), interrupted, fmt, what, written)
+
+
+def _finish_review(summary, interrupted: bool, fmt: str, what: str, written) -> None:
+    """The end of a review's table output: the players' totals, the interrupt mark, where the report went."""
     click.echo("")
-    click.echo(frame_text(review.summary(), "table", "{:.3f}"))
+    click.echo(frame_text(summary, "table", "{:.3f}"))
     report_interrupted(interrupted, fmt, what)
-    if output is not None:
+    if written is not None:
         click.echo(f"\nreport written to {written}")
     exit_if_interrupted(interrupted)
