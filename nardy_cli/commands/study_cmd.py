@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import ArgumentError, OutputError, PositionsFileError, ResultsError
+from ..errors import ArgumentError, PositionsFileError, ResultsError, WriteError
 from ..games.executors import default_workers
 from ..positions_file import read_positions
 from ..render import frame_text, to_json
@@ -302,5 +302,5 @@ def chart_command(results, kind, index, list_kinds, out) -> None:
     try:
         save_figure(kinds[kind](data, index - 1), Path(out))
     except OSError as exc:
-        raise OutputError(f"cannot write {out!r}: {exc.strerror}") from None
+        raise WriteError(f"cannot write {out!r}: {exc.strerror}") from None
     click.echo(f"Chart written to {out}", err=True)
