@@ -117,3 +117,28 @@ def test_analyze_cube_options_are_checked():
     out = run("analyze", f"{RACE_2_1} 2-1", "--jacoby", "--games", "64")
     assert out.exit_code == 2
     assert out.output.splitlines()[-1] == "Error: --jacoby needs --cube-owner centre|white|black"
+
+
+def test_met_cubeful_prints_the_cubeful_table_and_the_post_crawford_row():
+    """Catches `met --cubeful` printing the cubeless table (1-away vs 7-away would be 97%, not the cubeful
+    90.5%), or losing the post-Crawford row."""
+    from nardy_cli.met import cubeful_equity_table
+    t = cubeful_equity_table(7)
+    out = run("met", "--length", "7", "--cubeful")
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert lines[0].startswith("Match equity table (cubeful, cube efficiency x = 0.68), federation rules")
+    assert lines[4] == "    1 " + "".join(f"{v * 100:>6.1f}" for v in t.table[0])
+    assert lines[4].endswith("90.5")
+    assert lines[12] == "      " + "".join(f"{v * 100:>6.1f}" for v in t.post_crawford)
+
+
+def test_met_cubeful_json_and_bad_combinations():
+    """Catches the cubeful JSON without its flag or post-Crawford row, and `--cubeful --se` silently
+    showing cubeless errors next to cubeful chances."""
+    d = json.loads(run("met", "--length", "3", "--cubeful", "--format", "json").output)
+    assert d["cubeful"] is True and len(d["table"]) == 3 and len(d["post_crawford"]) == 3
+    assert d["table"][0][0] == pytest.approx(0.5) and d["post_crawford"][0] == pytest.approx(0.5)
+    out = run("met", "--cubeful", "--se")
+    assert out.exit_code == 2 and out.output.splitlines()[-1] == ("Error: --se is for the cubeless table: drop "
+                                                                   "--cubeful or --se")
