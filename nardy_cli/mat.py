@@ -23,7 +23,7 @@ from dataclasses import replace
 from .cube_actions import CubeTracker, parse_action
 from .dice import parse_dice
 from .engine import legal_plays, outcome
-from .errors import GameRecordError, MatchRecordError, NardyError
+from .errors import CubeRecordError, GameRecordError, MatchRecordError, NardyError
 from .match_records import (MatchRecord, Resignation, Scorer, class_points, format_points, game_points,
                             is_finished, resignation)
 from .mat_points import DEFAULT_NUMBERING, NUMBERINGS, check_numbering, format_mat_play, translate_play
@@ -128,7 +128,7 @@ class _GameReader:
         try:
             self.tracker = CubeTracker(self.tags, self.crawford)
         except NardyError as exc:
-            raise GameRecordError(f"game {self.number}: {exc}") from None
+            raise type(exc)(f"game {self.number}: {exc}") from None
 
     def note(self, text: str) -> None:
         if self.plies:
@@ -160,7 +160,7 @@ class _GameReader:
                                   f"(line {lineno})")
         dropped = self.tracker.dropped
         if dropped is not None and word not in ("win", "wins", *CUBE_WORDS):
-            raise GameRecordError(f"{self.where(column)}: {text!r} after {SIDE_NAMES[dropped.side]}'s drop: the "
+            raise CubeRecordError(f"{self.where(column)}: {text!r} after {self.names[self.columns[dropped.side]]}'s drop: the "
                                   f"drop ended the game (line {lineno})")
         if word.rstrip(":").isdigit():
             self.roll(column, text, lineno, numbered)
@@ -183,7 +183,7 @@ class _GameReader:
         try:
             kind, value = parse_action(text)
         except NardyError as exc:
-            raise GameRecordError(f"{self.where(column)}: {exc} (line {lineno})") from None
+            raise type(exc)(f"{self.where(column)}: {exc} (line {lineno})") from None
         if not self.sides:
             roller = column if kind == "double" else 1 - column
             self.sides = {roller: self.start.turn, 1 - roller: other_side(self.start.turn)}
@@ -194,7 +194,7 @@ class _GameReader:
         try:
             self.tracker.act(kind, value, self.sides[column], self.pos.turn)
         except NardyError as exc:
-            raise GameRecordError(f"{self.where(column)}: {exc}: {text!r} (line {lineno})") from None
+            raise type(exc)(f"{self.where(column)}: {exc}: {text!r} (line {lineno})") from None
 
     def roll(self, column: int, text: str, lineno: int, numbered: bool) -> None:
         if self.pending is not None:
@@ -233,7 +233,7 @@ class _GameReader:
         try:
             actions, cube = self.tracker.roll(side)
         except NardyError as exc:
-            raise GameRecordError(f"{where}: {exc} (line {lineno})") from None
+            raise type(exc)(f"{where}: {exc} (line {lineno})") from None
         try:
             play = match_play(text=nardy_text, position=self.pos, dice=dice, rules=self.rules)
         except NardyError as exc:
@@ -252,7 +252,7 @@ class _GameReader:
         points, side = float(m.group(1)), self.seats()[column]
         offer = self.tracker.offer
         if offer is not None:
-            raise GameRecordError(f"{self.where(column)}: {text!r} while {self.names[self.columns[offer.side]]}'s double to "
+            raise CubeRecordError(f"{self.where(column)}: {text!r} while {self.names[self.columns[offer.side]]}'s double to "
                                   f"{offer.value} has no answer: write 'Takes' or 'Drops' before it (line {lineno})")
         if self.pending is not None and self.pending[0] == column:
             raise self.missing()
@@ -262,7 +262,7 @@ class _GameReader:
         if dropped is not None:
             won = class_points(self.rules, "oin") * (dropped.value // 2)
             if side == dropped.side or points != won:
-                raise GameRecordError(f"game {self.number}: {self.names[column]} {text!r} does not match the drop: "
+                raise CubeRecordError(f"game {self.number}: {self.names[column]} {text!r} does not match the drop: "
                                       f"{self.names[1 - self.columns[dropped.side]]} wins {format_points(won)} "
                                       f"point{'' if won == 1 else 's'} (line {lineno})")
             self.ended = f"{SIDE_NAMES[dropped.side]} dropped"
@@ -300,7 +300,7 @@ class _GameReader:
         try:
             end_actions = self.tracker.finish()
         except NardyError as exc:
-            raise GameRecordError(f"{self.where()}: {exc}") from None
+            raise type(exc)(f"{self.where()}: {exc}") from None
         plies = self.plies if self.tracker.is_cube_game else [replace(p, cube=None) for p in self.plies]
         return GameRecord(self.names[white], self.names[1 - white], self.tags.get("Date", "?"), self.rules,
                           self.start, tuple(plies), outcome(self.pos, self.rules), tuple(extra), self.comment,

@@ -20,7 +20,7 @@ from .cube import CubeState
 from .cube_actions import CubeAction, CubeTracker, parse_action
 from .dice import Dice, parse_dice
 from .engine import Outcome, legal_plays, outcome
-from .errors import GameRecordError, IllegalPlayError, NardyError, NotationError
+from .errors import CubeRecordError, GameRecordError, IllegalPlayError, NardyError, NotationError
 from .play import OFF, Play
 from .position import BLACK, SIDE_NAMES, START, WHITE, Position, other_side, parse_position
 from .rules import PRESETS, Rules, format_points, make_rules
@@ -304,7 +304,7 @@ def parse_game(text: str, *, crawford: bool = False) -> GameRecord:
     try:
         tracker = CubeTracker(tags, crawford)
     except NardyError as exc:
-        raise GameRecordError(str(exc)) from None
+        raise CubeRecordError(str(exc)) from None
     plies, game_comment, end = _replay(_tokens(body), start, rules, tracker)
     end_actions = tracker.finish()
     if not tracker.is_cube_game:
@@ -361,14 +361,14 @@ def _replay(tokens: list[tuple[str, str, int]], start: Position, rules: Rules, t
                 side = pos.turn if kind_ == "double" else other_side(pos.turn)
                 tracker.act(kind_, value, side, pos.turn)
             except NardyError as exc:
-                raise GameRecordError(f"{where}: {exc}: {text!r} (line {line})") from None
+                raise type(exc)(f"{where}: {exc}: {text!r} (line {line})") from None
             i += 1
         elif kind == "num":
             if tracker.dropped is not None:
-                raise GameRecordError(f"{where}: {text!r} after the drop that ended the game (line {line})")
+                raise CubeRecordError(f"{where}: {text!r} after the drop that ended the game (line {line})")
             if tracker.turn_actions and text.endswith("...") == (pos.turn == BLACK):
                 first = tracker.turn_actions[0]
-                raise GameRecordError(f"{where}: {str(first)!r} before the turn number {text!r}: a cube action "
+                raise CubeRecordError(f"{where}: {str(first)!r} before the turn number {text!r}: a cube action "
                                       f"after {SIDE_NAMES[other_side(pos.turn)]}'s roll belongs to the next turn, "
                                       f"and the cube is turned before the roll (line {line})")
             value = int(text.rstrip("."))
@@ -393,7 +393,7 @@ def _replay(tokens: list[tuple[str, str, int]], start: Position, rules: Rules, t
             try:
                 actions, cube = tracker.roll(pos.turn)
             except NardyError as exc:
-                raise GameRecordError(f"{where} {dice}: {exc} (line {line})") from None
+                raise type(exc)(f"{where} {dice}: {exc} (line {line})") from None
             try:
                 play = match_play(play_text, pos, dice, rules)
             except NardyError as exc:
