@@ -114,6 +114,17 @@ def game_points(record: GameRecord) -> tuple[float, float]:
     return (0.0, resigned.points) if resigned.side == WHITE else (resigned.points, 0.0)
 
 
+def game_end(record: GameRecord) -> str:
+    """How the game ended, in words: `White wins by mars`, `Black dropped the double to 4`,
+    `resigned: White 2`, or `not finished`."""
+    if record.result is not None:
+        return str(record.result)
+    if record.dropped is not None:
+        return f"{SIDE_NAMES[record.dropped.side]} dropped the double to {record.dropped.value}"
+    gave_up = resignation(record)
+    return f"resigned: {gave_up}" if gave_up else "not finished"
+
+
 def is_finished(record: GameRecord) -> bool:
     """True when the game ended: a final position, a drop or a resignation."""
     return record.result is not None or record.dropped is not None or record.tag("Resigned") is not None
@@ -289,6 +300,15 @@ class MatchRecord:
             scorer.add(number, record)
         return tuple(out)
 
+    def crawford_games(self) -> tuple[bool, ...]:
+        """For each game, True when it is the match's Crawford game (no double)."""
+        scorer = Scorer(self.length)
+        out = []
+        for number, record in enumerate(self.games, 1):
+            out.append(scorer.crawford_next())
+            scorer.add(number, record)
+        return tuple(out)
+
     def score_before(self, index: int) -> tuple[float, float]:
         """(White's, Black's) points before game `index` (0-based), in that game's colours: its Score tag."""
         return self.scores()[index]
@@ -445,6 +465,6 @@ def format_record(record: GameRecord | MatchRecord) -> str:
     return format_match(record) if isinstance(record, MatchRecord) else format_game(record)
 
 
-__all__ = ["DRAW_POINTS", "MatchRecord", "Resignation", "resignation", "game_points", "class_points",
+__all__ = ["DRAW_POINTS", "MatchRecord", "Resignation", "resignation", "game_points", "class_points", "game_end",
            "is_finished", "format_score", "parse_score", "format_points", "parse_match", "format_match",
            "parse_record", "read_record", "format_record", "is_match_text", "select_game", "Scorer"]
