@@ -39,6 +39,16 @@ class MatchReview:
             parts.append(f)
         return pd.concat(parts, ignore_index=True)
 
+    def cube_frame(self) -> pd.DataFrame | None:
+        """Every cube decision of every game, with the game's number; None in a cubeless match."""
+        parts = []
+        for k, review in enumerate(self.games, 1):
+            if review.cube is not None:
+                f = review.cube.copy()
+                f.insert(0, "game", k)
+                parts.append(f)
+        return pd.concat(parts, ignore_index=True) if parts else None
+
     def summary(self) -> pd.DataFrame:
         """Per player (by name): games, decisions, equity lost (normalised at the score), error rate, match
         winning chance lost, marks and luck over the whole match."""
