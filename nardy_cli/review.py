@@ -102,7 +102,7 @@ class GameReview:
             f = self.frame[self.frame["side"] == side]
             if f.empty and (self.cube is None or not _cube_totals(self.cube, side)["cube_decisions"]):
                 continue
-            d = f[~f["forced"]]
+            d = f[~f["forced"].astype(bool)]
             player = self.record.white if side == "white" else self.record.black
             rows.append({"side": side, "player": player, "plies": len(f), "decisions": len(d),
                          "forced": int(f["forced"].sum()), "equity_lost": float(d["lost"].sum()),
@@ -161,7 +161,7 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides
     evaluation, and `params["interrupted"]` says so.  Raises `GameRecordError` for a record without
     plies: there is nothing to review.
     """
-    if not record.plies:
+    if not record.plies and not record.end_actions:
         raise GameRecordError("the game record holds no plies: nothing to review")
     ev = get_evaluator(evaluator)
     base = base_evaluator(ev)

@@ -231,7 +231,7 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
                       html, match, fmt, cube_game)
         return
     record = select_game(loaded, number)
-    if not record.plies:
+    if not record.plies and not record.end_actions:
         where = "standard input" if game == "-" else repr(game)
         raise BadInput(f"the game record in {where} is empty (no plies): nothing to review")
     crawford = False

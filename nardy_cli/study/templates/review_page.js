@@ -335,7 +335,7 @@
     view.setAttribute("data-ply", k);
     $("ply-label").textContent = `Ply ${k} of ${n}`;
     const p = k > 0 ? game.plies[k - 1] : null;
-    showCube(game, p, k === n && n > 0);
+    showCube(game, p, k === n);
     const played = $("played-board"), best = $("best-board");
     played.textContent = ""; best.textContent = "";
     if (!p) {
