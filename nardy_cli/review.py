@@ -93,7 +93,7 @@ class GameReview:
 
     def decisions(self) -> pd.DataFrame:
         """The scored rows (not forced)."""
-        return self.frame[~self.frame["forced"]]
+        return self.frame[~self.frame["forced"].astype(bool)]
 
     def summary(self) -> pd.DataFrame:
         """Per player: decisions, equity lost in total and per decision, marks, luck."""

@@ -190,3 +190,18 @@ def test_the_page_shows_the_cube_action_and_its_error_on_the_turn(tmp_path):
         b.execute("location.hash = '#g2-p0'")
         assert b.text(b.find("#cube")) == ("after the last ply: cube 1 centre: double, pass (right: double, take) "
                                            "\u2014 wrong pass; equity lost: Anna 0.000, Boris 0.452")
+
+
+def test_a_game_ended_by_a_drop_before_any_play_is_reviewed_and_reported(tmp_path):
+    """Catches: a game with cube actions but no ply refused as empty, or breaking the totals, the match totals
+    or the report folder (an empty plies table)."""
+    from nardy_cli.review_report import write_match_review, write_review
+    review = review_game(parse_game(_game(TAKE, "1. Doubles => 2 Drops")), "heuristic")
+    assert len(review.frame) == 0 and review.summary()["cube_errors"].tolist() == [0, 1]
+    assert (write_review(review, tmp_path / "game") / "cube.csv").exists()
+    text = ('[Match "5"]\n\n[Game "1"]\n[White "Anna"]\n[Black "Boris"]\n[Score "0-0"]\n\n1. 6-5: 1/12\n'
+            '1... Doubles => 2 Drops\n\n[Game "2"]\n[White "Boris"]\n[Black "Anna"]\n[Score "1-0"]\n\n'
+            '1. Doubles => 2 Drops\n')
+    match = review_match(parse_match(text), "heuristic")
+    assert match.summary()["cube_decisions"].tolist() == [3, 2]
+    assert (write_match_review(match, tmp_path / "match") / "cube.csv").read_text().count("\n") == 4
