@@ -269,3 +269,15 @@ def test_record_from_turns_builds_what_the_record_text_reads():
         record_from_turns(turns[:2] + [(("take",), *turns[2][1:])])
     assert str(info.value) == "turn 2 (White): Black takes, but nobody has doubled"
     assert parse_position(str(built.final)) == built.final
+
+
+def test_a_resignation_with_the_cube_turned_gives_a_win_class_times_the_cube():
+    """Catches: a resignation after a double scored (or checked) at the cube of 1."""
+    text = _match_text(7, ("Anna", "Boris", "0-0", "1. Doubles => 2 Takes 6-5: 1/12\n"))
+    good = parse_match(text.replace('[Score "0-0"]', '[Score "0-0"]\n[Resigned "Black 4"]'))
+    assert good.final_score == (4.0, 0.0)
+    assert parse_mat(format_mat(good)) == good
+    with pytest.raises(MatchRecordError) as info:
+        parse_match(text.replace('[Score "0-0"]', '[Score "0-0"]\n[Resigned "Black 1"]'))
+    assert str(info.value) == ("game 1: Resigned tag 'Black 1': a resignation gives the points of a win class times "
+                               "the cube (2) (2, 4)")
