@@ -157,3 +157,8 @@ class MatchError(NardyError):
 
 class CubeError(NardyError):
     """A doubling-cube state or action the rules do not allow (owner of an undoubled cube, a Crawford double)."""
+
+
+class CubeRecordError(GameRecordError):
+    """A cube action a game record cannot hold (a double by the side without the cube, a take with no double,
+    a move after a drop, a double in the Crawford game); the readers add the game, the turn and the line."""
