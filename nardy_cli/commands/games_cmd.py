@@ -9,6 +9,7 @@ from datetime import date as date_cls
 import click
 
 from ..errors import NardyError
+from ..i18n import _
 from ..render import frame_text, to_json
 from .common import (POSITION, BadInput, exit_if_interrupted, format_option, handle_errors, mat_numbering_option,
                      read_stdin, report_interrupted, rules_options)
@@ -99,10 +100,11 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
     else:
         click.echo(frame_text(frame, "table"))
         s = played.summary()
-        click.echo(f"\n{s['games']} games, seed {s['seed']}: White ({s['white']}) {s['white_wins']} wins, "
-                   f"Black ({s['black']}) {s['black_wins']} wins, {s['draws']} draws; "
-                   f"White {s['white_points_per_game']:+.3f} points per game"
-                   + (f"; written to {output}" if output else ""))
+        click.echo("\n" + _("{games} games, seed {seed}: White ({white}) {white_wins} wins, Black ({black}) "
+                            "{black_wins} wins, {draws} draws; White {ppg:+.3f} points per game").format(
+            games=s['games'], seed=s['seed'], white=s['white'], white_wins=s['white_wins'], black=s['black'],
+            black_wins=s['black_wins'], draws=s['draws'], ppg=s['white_points_per_game'])
+                   + (_("; written to {output}").format(output=output) if output else ""))
 
 
 def _play_matches(white, black, matches, position, seed, day, output, rules, fmt, mat_numbering, match) -> None:
@@ -147,8 +149,9 @@ def _play_matches(white, black, matches, position, seed, day, output, rules, fmt
     else:
         click.echo(frame_text(frame, "table"))
         wins = sum(1 for r in rows if r["winner"] == rows[0]["a"])
-        click.echo(f"\n{matches} matches to {match.length}, seed {seed}: {rows[0]['a']} won {wins}, "
-                   f"{rows[0]['b']} {matches - wins}" + (f"; written to {output}" if output else ""))
+        click.echo("\n" + _("{matches} matches to {length}, seed {seed}: {a} won {wins}, {b} {other}").format(
+            matches=matches, length=match.length, seed=seed, a=rows[0]['a'], wins=wins, b=rows[0]['b'],
+            other=matches - wins) + (_("; written to {output}").format(output=output) if output else ""))
 
 
 @click.command("review", epilog="""\b
@@ -250,8 +253,9 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
         from ..review_report import write_review
         written = write_review(review, output, top=top, html=html)
         if interrupted:
-            click.echo(f"Warning: the run was interrupted, so its report went to {written}", err=True)
-    what = "the rollout figures (decisions not reached keep their first evaluation)"
+            click.echo(_("Warning: the run was interrupted, so its report went to {written}").format(written=written),
+                       err=True)
+    what = _("the rollout figures (decisions not reached keep their first evaluation)")
     if fmt == "json":
         click.echo(to_json(review.to_dict()))
         report_interrupted(interrupted, fmt, what)
@@ -265,17 +269,18 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
         exit_if_interrupted(interrupted)
         return
     r = review.record
-    click.echo(f"{r.white} (White) vs {r.black} (Black): {r.result or 'game not finished'}, {len(r.plies)} plies; "
-               f"evaluator {review.params['evaluator']}")
+    click.echo(_("{white} (White) vs {black} (Black): {result}, {plies} plies; evaluator {evaluator}").format(
+        white=r.white, black=r.black, result=r.result or _('game not finished'), plies=len(r.plies),
+        evaluator=review.params['evaluator']))
     if match is not None:
-        click.echo(f"judged at {match.label()}: equity columns are normalised (a single game won +1, lost -1), "
-                   "mwc_lost is the match winning chance lost")
+        click.echo(_("judged at {match}: equity columns are normalised (a single game won +1, lost -1), mwc_lost is "
+                     "the match winning chance lost").format(match=match.label()))
     for note in review.notes():
-        click.echo(f"Note: {note}")
+        click.echo(_("Note: {note}").format(note=note))
     click.echo("")
     shown = review.frame[cols].copy()
     forced = review.frame["forced"].to_numpy(dtype=bool)
-    shown["lost"] = [f"{v:+.3f}" if not f else "forced" for v, f in zip(shown["lost"], forced)]
+    shown["lost"] = [f"{v:+.3f}" if not f else _("forced") for v, f in zip(shown["lost"], forced)]
     shown.loc[forced, "mark"] = ""
     click.echo(frame_text(shown.rename(columns={"best": "best play"}), "table", "{:+.3f}",
                           left=("played", "best play")))
@@ -297,7 +302,8 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout
     finally:
         bar.close()
     interrupted = review.interrupted
-    what = "the rollout figures (decisions not reached keep their first evaluation; games not reached are left out)"
+    what = _("the rollout figures (decisions not reached keep their first evaluation; games not reached are left "
+             "out)")
     written = None
     if output is not None:
         from ..review_report import write_match_review
@@ -310,18 +316,20 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout
     m = loaded
     a, b = m.players
     final = "-".join(f"{s:g}" for s in m.final_score)
-    click.echo(f"match to {m.length}: {a} vs {b}, {len(m.games)} games, final score {final}"
-               f"{', won by ' + m.winner if m.winner else ''}; evaluator {review.params['evaluator']}")
-    click.echo("each game judged at its score: equity lost is normalised (a single game won +1, lost -1), "
-               "mwc_lost is the match winning chance lost")
+    click.echo(_("match to {length}: {a} vs {b}, {games} games, final score {final}{won}; evaluator {evaluator}").format(
+        length=m.length, a=a, b=b, games=len(m.games), final=final,
+        won=_(", won by {winner}").format(winner=m.winner) if m.winner else '', evaluator=review.params['evaluator']))
+    click.echo(_("each game judged at its score: equity lost is normalised (a single game won +1, lost -1), "
+                 "mwc_lost is the match winning chance lost"))
     for k, (g, score) in enumerate(zip(review.games, m.scores()), 1):
         r = g.record
         s = g.summary()
         lost = ", ".join(f"{row['player']} {row['equity_lost']:.3f}" for _, row in s.iterrows())
         gave_up = resignation(r)
-        result = r.result or (f"resigned: {gave_up}" if gave_up else "not finished")
-        click.echo(f"  game {k} at {score[0]:g}-{score[1]:g} (White-Black): {r.white} (White) vs {r.black} (Black), "
-                   f"{result}; equity lost: {lost}")
+        result = r.result or (_("resigned: {what}").format(what=gave_up) if gave_up else _("not finished"))
+        click.echo(_("  game {k} at {w:g}-{b:g} (White-Black): {white} (White) vs {black} (Black), {result}; equity "
+                     "lost: {lost}").format(k=k, w=score[0], b=score[1], white=r.white, black=r.black, result=result,
+                                            lost=lost))
     _finish_review(review.summary(), interrupted, fmt, what, written)
 
 
@@ -331,5 +339,5 @@ def _finish_review(summary, interrupted: bool, fmt: str, what: str, written) -> 
     click.echo(frame_text(summary, "table", "{:.3f}"))
     report_interrupted(interrupted, fmt, what)
     if written is not None:
-        click.echo(f"\nreport written to {written}")
+        click.echo("\n" + _("report written to {written}").format(written=written))
     exit_if_interrupted(interrupted)

@@ -1,0 +1,134 @@
+"""Russian output (`nardy --lang ru`, NARDY_LANG): every message has a translation, and commands speak it.
+
+The completeness tests list what is missing as JSON lines to paste into nardy_cli/data/ru.json: after a
+merge, new English output shows up here once it is wrapped in `_()` (docs/russian.md says how).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import string
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from nardy_cli import i18n
+from nardy_cli.cli import cli
+
+PACKAGE = Path(i18n.__file__).parent
+TEMPLATE_CALL = re.compile(r'_\("((?:[^"\\]|\\.)*)"\)')
+
+
+def run(*args, env=None):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False, env=env, prog_name="nardy")
+
+
+def _marked_calls():
+    """Every `_(...)` and `N_(...)` call of the package: (where, its argument node)."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_", "N_"):
+                yield f"{path.relative_to(PACKAGE)}:{node.lineno}", node
+
+
+def source_messages() -> dict[str, str]:
+    """Every message the package marks for translation -> where it is first marked (code and templates)."""
+    found: dict[str, str] = {}
+    for where, node in _marked_calls():
+        arg = node.args[0] if len(node.args) == 1 else None
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            found.setdefault(arg.value, where)
+    for path in sorted((PACKAGE / "study" / "templates").glob("*")):
+        for match in TEMPLATE_CALL.finditer(path.read_text(encoding="utf-8")):
+            found.setdefault(json.loads(f'"{match.group(1)}"'), str(path.relative_to(PACKAGE)))
+    return found
+
+
+def russian() -> dict:
+    return json.loads((PACKAGE / "data" / "ru.json").read_text(encoding="utf-8"))
+
+
+def test_every_marked_message_has_a_russian_translation():
+    """Catches a message wrapped in `_()` (or a template's `_("...")`) with no Russian text: it would print in
+    English in the middle of Russian output.  The failure lists each one, ready to translate."""
+    catalogue = russian()["messages"]
+    missing = {m: where for m, where in source_messages().items() if not catalogue.get(m)}
+    assert not missing, "untranslated, add to nardy_cli/data/ru.json:\n" + "\n".join(
+        f"{json.dumps(m, ensure_ascii=False)}: \"\",   // {where}" for m, where in missing.items())
+
+
+def test_the_catalogue_holds_no_stale_message():
+    """Catches a catalogue entry whose English text changed or went away in the code (the translation then
+    never shows, and a translator keeps one nobody reads)."""
+    stale = sorted(set(russian()["messages"]) - set(source_messages()))
+    assert not stale, "in ru.json but nowhere in the code:\n" + "\n".join(stale)
+
+
+def test_every_marked_message_is_one_literal_string():
+    """Catches `_(f"...")`, `_(text)` or `_("a" + b)`: such a message cannot be found by the scan, so it would
+    never be translated and the completeness test would not notice."""
+    bad = [where for where, node in _marked_calls()
+           if len(node.args) != 1 or node.keywords or not (isinstance(node.args[0], ast.Constant)
+                                                            and isinstance(node.args[0].value, str))]
+    assert not bad, f"not one literal string: {bad}"
+
+
+def _fields(text: str) -> list[tuple[str, str]]:
+    return sorted((name, spec or "") for _lit, name, spec, _conv in string.Formatter().parse(text)
+                  if name is not None)
+
+
+def test_translations_keep_every_placeholder():
+    """Catches a translation that drops or misspells a `{field}` of its template (a number silently missing,
+    or a KeyError at run time). A translation may use `{sides}` (the genitive of the side) for `{side}`."""
+    bad = []
+    for msgid, text in russian()["messages"].items():
+        want = {(n.replace("sides", "side"), s) for n, s in _fields(msgid)}
+        got = {(n.replace("sides", "side"), s.replace(",", "")) for n, s in _fields(text)}
+        if {(n, s.replace(",", "")) for n, s in want} != got:
+            bad.append((msgid, text))
+    assert not bad, bad
+
+
+def test_an_unknown_language_is_one_line_and_exit_2():
+    """Catches an unknown --lang or NARDY_LANG falling back to English silently, or a traceback."""
+    out = run("--lang", "de", "show", "start")
+    assert out.exit_code == 2
+    assert out.output == "Error: --lang: unknown language 'de': choose one of en, ru (see 'nardy --help')\n"
+    out = run("show", "start", env={"NARDY_LANG": "xx"})
+    assert out.exit_code == 2
+    assert out.output == "Error: NARDY_LANG: unknown language 'xx': choose one of en, ru (see 'nardy --help')\n"
+
+
+def test_the_option_wins_over_the_environment_and_english_is_the_default():
+    """Catches NARDY_LANG overriding --lang, an empty NARDY_LANG being an error, and --lang en differing from
+    no option at all (English output must stay exactly as it was)."""
+    english = run("show", "start").output
+    assert run("--lang", "en", "show", "start", env={"NARDY_LANG": "ru"}).output == english
+    assert run("show", "start", env={"NARDY_LANG": ""}).output == english
+    assert "Ходят Белые" in run("show", "start", env={"NARDY_LANG": "ru"}).output
+
+
+def test_the_language_does_not_outlive_the_command():
+    """Catches the CLI leaving Russian switched on after a command (a library call or the next command run in
+    the same process would then speak Russian unasked)."""
+    run("--lang", "ru", "show", "start")
+    assert i18n.language() == "en"
+    assert run("show", "start").output.endswith("White to move\n")
+
+
+def test_eval_start_in_russian():
+    """Catches an untranslated line, a lost number or a broken column of `nardy --lang ru eval start`."""
+    out = run("--lang", "ru", "eval", "start")
+    assert out.exit_code == 0
+    assert out.output == (
+        "W:1x15 B:1x15 w   Ходят Белые\n"
+        "сеть (0-ply), правила federation, шансы белых:\n"
+        "  выигрыш   0.516  (ойн 0.384, домашний марс 0.000, марс 0.027, кокс 0.105)\n"
+        "  проигрыш  0.391  (ойн 0.333, домашний марс 0.005, марс 0.012, кокс 0.040)\n"
+        "  ничья     0.093\n"
+        "эквити +0.200   пипсы: белые 360, чёрные 360\n"
+        "статический дефицит ходов: полный ход 0.972, неполный 0.028, пропуск 0.000, ожидаемая потеря пипсов 0.33\n")
