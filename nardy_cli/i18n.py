@@ -99,6 +99,9 @@ CLASS_WORDS = (N_("oin"), N_("home-mars"), N_("mars"), N_("koks"))   # outcomes.
 CUBE_WORDS = (N_("too good"), N_("no double"), N_("double, take"), N_("double, pass"),   # cube.py's decisions
               N_("the opponent owns the cube"), N_("the Crawford game: no double"))      # and reasons
 
+MARK_WORDS = (N_("doubtful"), N_("error"), N_("blunder"))                    # review.MARKS
+SIDE_VALUES = (N_("white"), N_("black"))                                     # a side as a table shows it
+
 SIDES = {"w": N_("White"), "b": N_("Black")}
 SIDES_GENITIVE = {"w": N_("White's"), "b": N_("Black's")}
 

@@ -132,3 +132,44 @@ def test_eval_start_in_russian():
         "  ничья     0.093\n"
         "эквити +0.200   пипсы: белые 360, чёрные 360\n"
         "статический дефицит ходов: полный ход 0.972, неполный 0.028, пропуск 0.000, ожидаемая потеря пипсов 0.33\n")
+
+
+class _Recording(dict):
+    """A catalogue section that remembers every key asked for and not found."""
+
+    def __init__(self, data, misses):
+        super().__init__(data)
+        self.misses = misses
+
+    def get(self, key, default=None):
+        if key not in self:
+            self.misses.add(key)
+        return super().get(key, default)
+
+
+# Commands whose text tables a Russian reader sees (small and quick: heuristic rollouts of 36 games).
+TABLE_COMMANDS = (
+    ("eval", "start"),
+    ("deficit", "positions/study.txt:deficit-heavy"),
+    ("analyze", "W:1x13,8,12 B:1x13,6,11 w 4-2", "--no-staged", "--games", "36", "--policy", "heuristic", "-q"),
+    ("analyze", "W:1x13,8,12 B:1x13,6,11 w 4-2", "--games", "36", "--policy", "heuristic", "-q",
+     "--match", "5", "--score", "2-3"),
+    ("openings", "--rolls", "65", "--games", "36", "--policy", "heuristic", "-q", "--replies", "--reply-games", "36"),
+    ("batch", "positions/study.txt", "--games", "36", "--policy", "heuristic", "-q"),
+    ("play", "heuristic", "racer", "--games", "2"),
+    ("play", "heuristic", "racer", "--match", "3", "--games", "2"),
+    ("review", "games/bearoff-blunder.txt"),
+)
+
+
+@pytest.mark.parametrize("args", TABLE_COMMANDS, ids=lambda a: " ".join(a[:2]))
+def test_every_table_header_a_command_shows_has_a_russian_header(args, monkeypatch):
+    """Catches a new column in a command's text table (its header is the column's name) with no Russian header
+    in ru.json's `columns`; the failure names the columns."""
+    real = i18n.catalogue("ru")
+    misses: set = set()
+    monkeypatch.setattr(i18n, "catalogue", lambda lang: {"messages": real["messages"],
+                                                         "columns": _Recording(real["columns"], misses)})
+    out = run("--lang", "ru", *args)
+    assert out.exit_code == 0, out.output
+    assert not misses, f"add to the columns of nardy_cli/data/ru.json: {sorted(misses)}"

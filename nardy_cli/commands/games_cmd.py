@@ -9,7 +9,7 @@ from datetime import date as date_cls
 import click
 
 from ..errors import NardyError
-from ..i18n import _
+from ..i18n import _, translate
 from ..render import frame_text, to_json
 from .common import (POSITION, BadInput, exit_if_interrupted, format_option, handle_errors, mat_numbering_option,
                      read_stdin, report_interrupted, rules_options)
@@ -282,6 +282,7 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     forced = review.frame["forced"].to_numpy(dtype=bool)
     shown["lost"] = [f"{v:+.3f}" if not f else _("forced") for v, f in zip(shown["lost"], forced)]
     shown.loc[forced, "mark"] = ""
+    shown["mark"] = shown["mark"].map(lambda v: translate(v) if isinstance(v, str) else v)
     click.echo(frame_text(shown.rename(columns={"best": "best play"}), "table", "{:+.3f}",
                           left=("played", "best play")))
     _finish_review(review.summary(), interrupted, fmt, what, written)
@@ -336,6 +337,8 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout
 def _finish_review(summary, interrupted: bool, fmt: str, what: str, written) -> None:
     """The end of a review's table output: the players' totals, the interrupt mark, where the report went."""
     click.echo("")
+    if "side" in summary:
+        summary = summary.assign(side=summary["side"].map(translate))
     click.echo(frame_text(summary, "table", "{:.3f}"))
     report_interrupted(interrupted, fmt, what)
     if written is not None:

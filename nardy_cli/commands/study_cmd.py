@@ -11,7 +11,7 @@ from ..errors import ArgumentError, OutputError, PositionsFileError, ResultsErro
 from ..games.executors import default_workers
 from ..positions_file import read_positions
 from ..render import frame_text, to_json
-from ..i18n import _
+from ..i18n import _, translate
 from ..rules import rules_label
 from ..report_folder import json_data, rollout_data
 from ..engine import legal_plays
@@ -251,7 +251,7 @@ def batch_command(file, policy, games, until_se, seed, workers, stratify, execut
         if match is not None:
             columns[5:5] = ["mwc", "mwc_se"]
             click.echo(_("at {match}: mwc is the side to move's match winning chance").format(match=match.label()))
-        click.echo(frame_text(frame[columns], "table"))
+        click.echo(frame_text(frame[columns].assign(to_move=frame["to_move"].map(translate)), "table"))
     for r in results:
         missed = until_se_note(r.params, r.games, r.equity_se)
         if missed:
