@@ -86,8 +86,8 @@ def test_translations_keep_every_placeholder():
     or a KeyError at run time). A translation may use `{sides}` (the genitive of the side) for `{side}`."""
     bad = []
     for msgid, text in russian()["messages"].items():
-        want = {(n.replace("sides", "side"), s) for n, s in _fields(msgid)}
-        got = {(n.replace("sides", "side"), s.replace(",", "")) for n, s in _fields(text)}
+        want = {(n.replace("sides", "side").replace("words", "word"), s) for n, s in _fields(msgid)}
+        got = {(n.replace("sides", "side").replace("words", "word"), s.replace(",", "")) for n, s in _fields(text)}
         if {(n, s.replace(",", "")) for n, s in want} != got:
             bad.append((msgid, text))
     assert not bad, bad
@@ -173,3 +173,33 @@ def test_every_table_header_a_command_shows_has_a_russian_header(args, monkeypat
     out = run("--lang", "ru", *args)
     assert out.exit_code == 0, out.output
     assert not misses, f"add to the columns of nardy_cli/data/ru.json: {sorted(misses)}"
+
+
+def _own_scope(node):
+    """The nodes of one scope: a function's body without its nested functions, lambdas and comprehensions."""
+    nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.SetComp,
+              ast.DictComp)
+    todo = list(ast.iter_child_nodes(node))
+    while todo:
+        n = todo.pop()
+        yield n
+        if not isinstance(n, nested):
+            todo.extend(ast.iter_child_nodes(n))
+
+
+def test_no_scope_that_translates_binds_the_name_underscore():
+    """Catches `a, _ = ...` or `for _ in ...` in a function (or comprehension) that also calls `_()`: the call
+    then gets the throwaway value ('str' object is not callable) only when that line runs."""
+    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.SetComp,
+              ast.DictComp)
+    bad = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for scope in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(scope, scopes):
+                continue
+            nodes = list(_own_scope(scope))
+            calls = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "_" for n in nodes)
+            binds = any(isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Store) for n in nodes)
+            if calls and binds:
+                bad.append(f"{path.relative_to(PACKAGE)}:{scope.lineno}")
+    assert not bad, bad
