@@ -140,8 +140,8 @@ def _tray(ax, x: float, y: float, side: str, n: int) -> None:
         ax.add_artist(Rectangle((x + 0.15, y + 0.12 + k * 0.29), 1.1, 0.24, facecolor=face, edgecolor=edge,
                                linewidth=0.8, zorder=3))
     label_y = y + 4.6 + 0.35 if y < HEIGHT / 2 else y - 0.35
-    ax.text(x + 0.7, label_y, _("{side} off: {n}").format(n=n, **side_words(side)), ha="center", va="center", fontsize=7.5,
-            color="#333333")
+    ax.text(x + 0.7, label_y, _("{side} off: {n}").format(n=n, **side_words(side)), ha="center", va="center",
+            fontsize=7.5, color="#333333")
 
 
 def _direction(ax, width: float) -> None:
@@ -150,7 +150,7 @@ def _direction(ax, width: float) -> None:
     style = {"arrowstyle": "-|>", "mutation_scale": 14, "color": "#5a3d22", "linewidth": 1.6}
     ax.add_artist(FancyArrowPatch((0.4, mid - 0.45), (5.2, mid - 0.45), **style))
     ax.add_artist(FancyArrowPatch((5.2, mid + 0.45), (0.4, mid + 0.45), **style))
-    ax.text(2.8, mid, "direction of play", ha="center", va="center", fontsize=7.5, color="#5a3d22")
+    ax.text(2.8, mid, _("direction of play"), ha="center", va="center", fontsize=7.5, color="#5a3d22")
 
 
 def _dice(ax, x: float, y: float, dice) -> None:
