@@ -335,8 +335,9 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout
     _finish_review(review.summary(), interrupted, fmt, what, written)
 
 
-def _result_text(result: str) -> str:
+def _result_text(result) -> str:
     """A record's result (`White wins by mars`, `draw`) in the language in use."""
+    result = str(result)
     words = result.split()
     if len(words) == 4 and words[1:3] == ["wins", "by"] and words[0] in ("White", "Black"):
         return _("{side} wins by {how}").format(how=translate(words[3]), **side_words(words[0]))
