@@ -203,3 +203,96 @@ def test_no_scope_that_translates_binds_the_name_underscore():
             if calls and binds:
                 bad.append(f"{path.relative_to(PACKAGE)}:{scope.lineno}")
     assert not bad, bad
+
+
+def test_rollout_in_russian_by_the_environment():
+    """Catches NARDY_LANG being ignored, and a rollout table whose Russian rows lose their alignment or a
+    figure (the table is the one a player reads most)."""
+    out = run("rollout", "start", "--policy", "heuristic", "--games", "64", "-q", "--workers", "1",
+              env={"NARDY_LANG": "ru"})
+    assert out.exit_code == 0
+    assert out.output == (
+        "W:1x15 B:1x15 w   Ходят Белые\n"
+        "партий: 64, heuristic (белые) против heuristic (чёрные), зерно 20261129, правила federation, "
+        "стратификация\n"
+        "\n"
+        "исход для белых         вероятн.     ±95%\n"
+        "выигрыш                   0.5155   0.1189\n"
+        "  ойн                     0.1396   0.0786\n"
+        "  домашний марс           0.0009   0.0017\n"
+        "  марс                    0.0156   0.0306\n"
+        "  кокс                    0.3594   0.1185\n"
+        "проигрыш                  0.4559   0.1182\n"
+        "  ойн                     0.2840   0.1061\n"
+        "  домашний марс           0.0000   0.0000\n"
+        "  марс                    0.0000   0.0000\n"
+        "  кокс                    0.1719   0.0932\n"
+        "ничья                     0.0286   0.0191\n"
+        "\n"
+        "эквити +0.2636 ± 0.3898 (95%), SE 0.1989\n"
+        "средняя длина партии 92.5 полуходов\n"
+        "\n"
+        "дефицит ходов              Белые   Чёрные\n"
+        "  не сыграно очко 1       0.0231   0.0235\n"
+        "  не сыграно очко 2       0.0422   0.0743\n"
+        "  не сыграно очко 3       0.1265   0.1227\n"
+        "  не сыграно очко 4       0.1358   0.1644\n"
+        "  не сыграно очко 5       0.1374   0.1646\n"
+        "  не сыграно очко 6       0.1042   0.1147\n"
+        "  потеря пипсов/партию     42.64    47.66\n"
+        "  неполные ходы           0.0624   0.0851\n"
+        "  пропуски хода           0.0564   0.0596\n"
+        "партий, законченных в базах выброса: 29\n")
+
+
+def test_deficit_and_duel_in_russian():
+    """Catches the deficit's 6x6 table losing its alignment under longer Russian labels, untranslated table
+    headers, and a duel line with an untranslated word or a lost figure."""
+    out = run("--lang", "ru", "deficit", "W:22,23,24x13 B:7,22x7,23,24x6 b")
+    assert out.exit_code == 0
+    assert out.output == (
+        "W:22,23,24x13 B:7,22x7,23,24x6 b   Ходят Чёрные   (правила federation)\n"
+        "полный ход 0.5833   неполный 0.1667   пропуск 0.2500   ожидаемая потеря пипсов 3.222\n"
+        "\n"
+        " очко дефицит  подвижность\n"
+        "    1  0.0000            9\n"
+        "    2  0.0000            8\n"
+        "    3  0.8571            0\n"
+        "    4  0.7143            0\n"
+        "    5  0.5714            0\n"
+        "    6  0.0000            1\n"
+        "\n"
+        "сыграно шагов за бросок (из 2, или 4 при дубле; меньше, без потери, когда выброшена последняя шашка)\n"
+        "                вторая кость\n"
+        "первая кость    1  2  3  4  5  6\n"
+        "           1    4  2  1  1  2  2\n"
+        "           2    2  4  1  2  2  2\n"
+        "           3    1  1  0  0  0  2\n"
+        "           4    1  2  0  0  0  2\n"
+        "           5    2  2  0  0  0  2\n"
+        "           6    2  2  2  2  2  4\n")
+    out = run("--lang", "ru", "duel", "heuristic", "racer", "--games", "72", "-q", "--workers", "1")
+    assert out.exit_code == 0
+    assert out.output == (
+        "heuristic против racer, партий: 72, из начальной позиции, на одинаковых бросках, зерно 20261129, "
+        "правила federation\n"
+        "очков за партию (heuristic): +1.0972  95% ДИ [+0.8876, +1.3068]  SE 0.1069\n"
+        "выигрыши 83.33%   ничьи 4.17%\n"
+        "марсы свои 13.89% / чужие 0.00%   коксы свои 25.00% / чужие 0.00%\n")
+
+
+def test_a_russian_report_is_russian_and_its_data_stays_english(tmp_path):
+    """Catches a report folder left in English under --lang ru (title, first line, headings, glossary), and
+    translated machine-readable files: results.json and results.csv must be the English run's, byte for byte."""
+    args = ("rollout", "start", "--policy", "heuristic", "--games", "36", "-q", "--workers", "1", "--html")
+    assert run(*args, "--output", str(tmp_path / "en")).exit_code == 0
+    assert run("--lang", "ru", *args, "--output", str(tmp_path / "ru")).exit_code == 0
+    for name in ("results.json", "results.csv"):
+        assert (tmp_path / "ru" / name).read_bytes() == (tmp_path / "en" / name).read_bytes(), name
+    md = (tmp_path / "ru" / "report.md").read_text(encoding="utf-8")
+    assert md.startswith("# Роллаут W:1x15 B:1x15 w\n\n**Белые выигрывают ")
+    for heading in ("## Параметры запуска", "## Словарь", "- **ойн (oin)**: простой выигрыш",
+                    "**Дефицит ходов каждой стороны в этих партиях**", "Запуск: heuristic (обе стороны)"):
+        assert heading in md, heading
+    html = (tmp_path / "ru" / "report.html").read_text(encoding="utf-8")
+    assert '<html lang="ru">' in html and "<h2>Словарь</h2>" in html
