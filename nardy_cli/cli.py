@@ -57,6 +57,7 @@ Examples:
   nardy show start
   nardy moves "W:1x14,12 B:1x15 b" --dice 6-6
   nardy moves start --format json
+  nardy --lang ru eval start                 # in Russian (also NARDY_LANG=ru; docs/russian.md)
 """
 
 
@@ -123,8 +124,8 @@ class NardyGroup(click.Group):
 @click.group(cls=NardyGroup, epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="nardy")
 @click.option("--lang", default=None, metavar="en|ru",
-              help="Language of tables, reports and charts of every command: en (default) or ru; "
-                   "default: $NARDY_LANG, else en. CSV, JSON and notation stay English (docs/russian.md).")
+              help="Language of the tables, reports and charts of every command: en or ru [default: "
+                   "$NARDY_LANG, else en]. CSV, JSON and notation stay English (docs/russian.md).")
 @click.pass_context
 def cli(ctx: click.Context, lang: str | None) -> None:
     """nardy: analysis tool for Long Nardy (длинные нарды).
