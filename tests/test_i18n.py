@@ -26,11 +26,18 @@ def run(*args, env=None):
     return CliRunner().invoke(cli, list(args), catch_exceptions=False, env=env, prog_name="nardy")
 
 
+def _marker(func) -> bool:
+    """`_`, `N_`, or `i18n._` / `i18n.N_` (a module whose functions use `_` as a throwaway name)."""
+    return (isinstance(func, ast.Name) and func.id in ("_", "N_")) or (
+        isinstance(func, ast.Attribute) and func.attr in ("_", "N_") and isinstance(func.value, ast.Name)
+        and func.value.id == "i18n")
+
+
 def _marked_calls():
     """Every `_(...)` and `N_(...)` call of the package: (where, its argument node)."""
     for path in sorted(PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_", "N_"):
+            if isinstance(node, ast.Call) and _marker(node.func):
                 yield f"{path.relative_to(PACKAGE)}:{node.lineno}", node
 
 
