@@ -19,7 +19,7 @@ from nardy_cli import i18n
 from nardy_cli.cli import cli
 
 PACKAGE = Path(i18n.__file__).parent
-TEMPLATE_CALL = re.compile(r'_\("((?:[^"\\]|\\.)*)"\)')
+TEMPLATE_CALL = re.compile(r'_\("((?:[^"\\]|\\.)*)"[,)]')    # templates and review_page.js
 
 
 def run(*args, env=None):
