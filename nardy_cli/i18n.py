@@ -110,3 +110,11 @@ def side_words(code: str) -> dict[str, str]:
     """A side's name for message templates: `side` (White), `sides` (White's) in the language in use."""
     code = code[0].lower()
     return {"side": translate(SIDES[code]), "sides": translate(SIDES_GENITIVE[code])}
+
+
+def result_text(result) -> str:
+    """A game's result as a record writes it (`White wins by mars`, `draw`) in the language in use."""
+    words = str(result).split()
+    if len(words) == 4 and words[1:3] == ["wins", "by"] and words[0] in ("White", "Black"):
+        return _("{side} wins by {how}").format(how=translate(words[3]), **side_words(words[0]))
+    return translate(str(result))

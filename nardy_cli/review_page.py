@@ -95,8 +95,9 @@ def game_data(review: GameReview, *, title: str | None = None, score: str | None
                               "best_board": None if best is ply.play else _board(best.result)})
         plies.append(entry)
     r = record
-    return {"title": title or f"{r.white} (White) vs {r.black} (Black)",
-            "score": score if score is not None else (str(r.result) if r.result else "game not finished"),
+    return {"title": title or i18n._("{white} (White) vs {black} (Black)").format(white=r.white, black=r.black),
+            "score": score if score is not None else (i18n.result_text(r.result) if r.result
+                                                      else i18n._("game not finished")),
             "white": r.white, "black": r.black, "rules": r.rules.preset,
             "evaluator": review.params.get("evaluator"),
             "thresholds": {"doubtful": review.thresholds.doubtful, "error": review.thresholds.error,

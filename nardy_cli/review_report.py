@@ -55,12 +55,7 @@ def equity_chart(review: GameReview) -> Figure:
 
 def _result(result) -> str:
     """A record's result (`White wins by mars`) in the language in use; 'game not finished' for None."""
-    if not result:
-        return i18n._("game not finished")
-    words = str(result).split()
-    if len(words) == 4 and words[1:3] == ["wins", "by"] and words[0] in ("White", "Black"):
-        return i18n._("{side} wins by {how}").format(how=i18n.translate(words[3]), **i18n.side_words(words[0]))
-    return i18n.translate(str(result))
+    return i18n.result_text(result) if result else i18n._("game not finished")
 
 
 def _pixels(fig: Figure, dpi: float = 60) -> np.ndarray:
@@ -291,10 +286,13 @@ def write_match_review(review, output: str | Path, *, html: bool = False) -> Pat
             games = []
             for k, (g, score) in enumerate(zip(review.games, m.scores()), 1):
                 units, columns = review_units(g)
-                games.append(game_data(g, title=f"Game {k}: {g.record.white} (White) vs {g.record.black} (Black)",
-                                       score=f"score before the game {score[0]:g}-{score[1]:g} (White-Black), "
-                                             f"match to {m.length}", columns=columns))
-            write_page(page_data(games, title=f"{m.players[0]} vs {m.players[1]}, match to {m.length}",
+                games.append(game_data(g, title=i18n._("Game {k}: {white} (White) vs {black} (Black)").format(
+                                           k=k, white=g.record.white, black=g.record.black),
+                                       score=i18n._("score before the game {w:g}-{b:g} (White-Black), match to "
+                                                    "{length}").format(w=score[0], b=score[1], length=m.length),
+                                       columns=columns))
+            write_page(page_data(games, title=i18n._("{a} vs {b}, match to {length}").format(
+                                     a=m.players[0], b=m.players[1], length=m.length),
                                  units=units), tmp / "review.html")
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -223,8 +223,8 @@ def test_the_page_speaks_russian_when_written_in_russian(browser, reviews, tmp_p
     assert page.text("#ply-label") == f"Полуход 0 из {n}" and page.text("#turn") == "начало, ходят Белые"
     assert page.text("#graph-title") == "эквити белых после хода (щёлкните полуход, чтобы перейти к нему)"
     browser.press("ArrowRight")
-    assert page.ply() == 1 and page.text("#mark") == "грубая ошибка"
+    assert page.ply() == 1 and page.text("#mark") == "зевок"
     assert page.text("#loss").endswith(" потеря эквити")
-    assert "нумерация белых" in page.text("svg[data-board='played'] text.pips")
+    assert "номера белых" in page.text("svg[data-board='played'] text.pips")
     page = _open(browser, write_page(page_data([reviews[1]]), tmp_path / "en.html").as_uri())
     assert page.text("#ply-label") == f"Ply 0 of {n}" and page.text("#turn") == "start, White to move"

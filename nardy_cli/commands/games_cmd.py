@@ -9,7 +9,7 @@ from datetime import date as date_cls
 import click
 
 from ..errors import NardyError
-from ..i18n import _, side_words, translate
+from ..i18n import _, result_text, translate
 from ..render import frame_text, to_json
 from .common import (POSITION, BadInput, exit_if_interrupted, format_option, handle_errors, mat_numbering_option,
                      read_stdin, report_interrupted, rules_options)
@@ -98,7 +98,7 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
     elif games == 1 and output is None:
         click.echo(format_game(played.records[0]), nl=False)
     else:
-        click.echo(frame_text(frame.assign(result=frame["result"].map(_result_text)), "table"))
+        click.echo(frame_text(frame.assign(result=frame["result"].map(result_text)), "table"))
         s = played.summary()
         click.echo("\n" + _("{games} games, seed {seed}: White ({white}) {white_wins} wins, Black ({black}) "
                             "{black_wins} wins, {draws} draws; White {ppg:+.3f} points per game").format(
@@ -270,7 +270,7 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
         return
     r = review.record
     click.echo(_("{white} (White) vs {black} (Black): {result}, {plies} plies; evaluator {evaluator}").format(
-        white=r.white, black=r.black, result=_result_text(r.result) if r.result else _('game not finished'),
+        white=r.white, black=r.black, result=result_text(r.result) if r.result else _('game not finished'),
         plies=len(r.plies),
         evaluator=review.params['evaluator']))
     if match is not None:
@@ -328,20 +328,12 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout
         s = g.summary()
         lost = ", ".join(f"{row['player']} {row['equity_lost']:.3f}" for _, row in s.iterrows())
         gave_up = resignation(r)
-        result = _result_text(r.result) if r.result else (_("resigned: {what}").format(what=gave_up) if gave_up else _("not finished"))
+        result = result_text(r.result) if r.result else (_("resigned: {what}").format(what=gave_up) if gave_up
+                                                         else _("not finished"))
         click.echo(_("  game {k} at {w:g}-{b:g} (White-Black): {white} (White) vs {black} (Black), {result}; equity "
                      "lost: {lost}").format(k=k, w=score[0], b=score[1], white=r.white, black=r.black, result=result,
                                             lost=lost))
     _finish_review(review.summary(), interrupted, fmt, what, written)
-
-
-def _result_text(result) -> str:
-    """A record's result (`White wins by mars`, `draw`) in the language in use."""
-    result = str(result)
-    words = result.split()
-    if len(words) == 4 and words[1:3] == ["wins", "by"] and words[0] in ("White", "Black"):
-        return _("{side} wins by {how}").format(how=translate(words[3]), **side_words(words[0]))
-    return translate(result)
 
 
 def _finish_review(summary, interrupted: bool, fmt: str, what: str, written) -> None:

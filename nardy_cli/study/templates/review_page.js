@@ -230,7 +230,7 @@
       el("circle", { cx: X(p.n), cy: Y(p.graph), r: st ? st[1] : 2.2, fill: st ? st[0] : "#1565c0",
         stroke: st ? "#000" : "none", "stroke-width": 0.8, class: "point", "data-ply": p.n }, svg);
     });
-    const legendStep = UNITS.marks ? 185 : 150;    // wider items when the limits carry a unit
+    const legendStep = (UNITS.marks ? 185 : 150) + (DATA.text ? 25 : 0);   // wider: limits with a unit, longer words
     if (UNITS.marks) text(svg, GW - GR - 3 * legendStep - 200, 16, _("marks by normalised equity lost:"),
                           { "font-size": 12, fill: "#333" });
     ["doubtful", "error", "blunder"].forEach((mark, k) => {
