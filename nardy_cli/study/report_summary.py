@@ -87,19 +87,21 @@ def _count(n: int, one: str, many: str) -> str:
     return _("{n} {word}").format(n=n, word=translate(one if n == 1 else many), words=translate(many))
 
 
-_LABELS = {
-    "kind": N_("report"), "policies": N_("policies"), "evaluator": N_("evaluator"), "luck_evaluator": N_("luck valued by"),
-    "games_requested": N_("games (at most)"), "games_per_play": N_("games per play"), "reply_games": N_("games per reply"),
+_LABELS = {     # shown through translate()
+    "kind": N_("report"), "policies": N_("policies"), "evaluator": N_("evaluator"),
+    "luck_evaluator": N_("luck valued by"), "games_requested": N_("games (at most)"),
+    "games_per_play": N_("games per play"), "reply_games": N_("games per reply"),
     "until_se": N_("stop once the SE is at most"), "until_se_met": N_("SE target reached"),
-    "worst_se": N_("largest SE at the end"), "seed": N_("dice seed"),
-    "stratify": N_("first rolls stratified"), "rules": N_("rules"), "exact_bearoff": N_("exact bear-offs (databases)"),
+    "worst_se": N_("largest SE at the end"), "seed": N_("dice seed"), "stratify": N_("first rolls stratified"),
+    "rules": N_("rules"), "exact_bearoff": N_("exact bear-offs (databases)"),
     "bearoff_policy": N_("bear-off play by the databases"), "truncate": N_("games truncated after (plies)"),
-    "vr": N_("variance reduction (VR)"), "luck_network": N_("luck valued by the network"), "plain": N_("without VR"),
-    "scored_games": N_("games scored early"), "top": N_("plays rolled out (--top)"), "filters": N_("stage filters"),
-    "rolls": N_("opening rolls"), "replies": N_("Black's replies"), "seconds": N_("time (s)"), "width": N_("lookahead width"),
-    "sides": N_("sides reviewed"), "thresholds": N_("marks (equity lost)"), "rollout_games": N_("rollout games per candidate"),
-    "rollout_policy": N_("rollout policy"), "self_reviewed": N_("sides played by the evaluator"), "interrupted": N_("interrupted"),
-    "version": N_("nardy version"),
+    "vr": N_("variance reduction (VR)"), "luck_network": N_("luck valued by the network"),
+    "plain": N_("without VR"), "scored_games": N_("games scored early"), "top": N_("plays rolled out (--top)"),
+    "filters": N_("stage filters"), "rolls": N_("opening rolls"), "replies": N_("Black's replies"),
+    "seconds": N_("time (s)"), "width": N_("lookahead width"), "sides": N_("sides reviewed"),
+    "thresholds": N_("marks (equity lost)"), "rollout_games": N_("rollout games per candidate"),
+    "rollout_policy": N_("rollout policy"), "self_reviewed": N_("sides played by the evaluator"),
+    "interrupted": N_("interrupted"), "version": N_("nardy version"),
 }
 
 
