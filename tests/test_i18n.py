@@ -154,32 +154,69 @@ class _Recording(dict):
         return super().get(key, default)
 
 
-# Commands whose text tables a Russian reader sees (small and quick: heuristic rollouts of 36 games).
+# Commands whose text output a Russian reader sees (small and quick: heuristic rollouts of 36 games).
 TABLE_COMMANDS = (
-    ("eval", "start"),
+    ("eval", "start", "W:19x2,20 B:22,24 w", "--cube-owner", "centre"),
+    ("eval", "start", "--match", "7", "--score", "4-6"),
+    ("show", "start"),
+    ("moves", "start"),
     ("deficit", "positions/study.txt:deficit-heavy"),
+    ("rollout", "start", "--policy", "heuristic", "--games", "36", "-q", "--match", "5", "--score", "2-3"),
     ("analyze", "W:1x13,8,12 B:1x13,6,11 w 4-2", "--no-staged", "--games", "36", "--policy", "heuristic", "-q"),
     ("analyze", "W:1x13,8,12 B:1x13,6,11 w 4-2", "--games", "36", "--policy", "heuristic", "-q",
      "--match", "5", "--score", "2-3"),
     ("openings", "--rolls", "65", "--games", "36", "--policy", "heuristic", "-q", "--replies", "--reply-games", "36"),
     ("batch", "positions/study.txt", "--games", "36", "--policy", "heuristic", "-q"),
+    ("duel", "heuristic", "racer", "--games", "72", "-q"),
+    ("met", "--length", "3", "--se"),
     ("play", "heuristic", "racer", "--games", "2"),
     ("play", "heuristic", "racer", "--match", "3", "--games", "2"),
     ("review", "games/bearoff-blunder.txt"),
+    ("review", "games/bot-match.txt"),
 )
+
+# Three or more lowercase English words in a row: a line of output nobody wrapped in `_()`.  Names (policies,
+# `lookahead:heuristic`), notation and file names have punctuation in them or are one or two words.
+ENGLISH = re.compile(r"(?<![\w:./-])[a-z]{2,}(?:[ ,]+[a-z]{2,}){2,}(?![\w:/])")
+
+
+def english_left(text: str) -> list[str]:
+    """The lines of `text` that hold an English phrase."""
+    return [line for line in text.splitlines() if ENGLISH.search(line)]
 
 
 @pytest.mark.parametrize("args", TABLE_COMMANDS, ids=lambda a: " ".join(a[:2]))
-def test_every_table_header_a_command_shows_has_a_russian_header(args, monkeypatch):
+def test_every_command_speaks_russian_throughout(args, monkeypatch):
     """Catches a new column in a command's text table (its header is the column's name) with no Russian header
-    in ru.json's `columns`; the failure names the columns."""
+    in ru.json's `columns`, and a new line of output left in English (not wrapped in `_()`); the failure names
+    the columns and quotes the English lines."""
     real = i18n.catalogue("ru")
     misses: set = set()
     monkeypatch.setattr(i18n, "catalogue", lambda lang: {"messages": real["messages"],
                                                          "columns": _Recording(real["columns"], misses)})
-    out = run("--lang", "ru", *args)
+    out = run("--lang", "ru", *args)        # output and error output (the lines saying where a file went)
     assert out.exit_code == 0, out.output
     assert not misses, f"add to the columns of nardy_cli/data/ru.json: {sorted(misses)}"
+    assert not english_left(out.output), english_left(out.output)
+
+
+def test_a_russian_analysis_report_and_review_page_hold_no_english(tmp_path):
+    """Catches English left in a Russian report folder (report.md, report.html) or review folder, e.g. a new
+    caption or template line not wrapped in `_()`."""
+    import html as html_lib
+    assert run("--lang", "ru", "analyze", "W:1x13,8,12 B:1x13,6,11 w 4-2", "--games", "36", "--policy", "heuristic",
+               "-q", "--output", str(tmp_path / "a"), "--html").exit_code == 0
+    assert run("--lang", "ru", "review", "games/bearoff-blunder.txt", "--output", str(tmp_path / "r"),
+               "--html").exit_code == 0
+    texts = {}
+    for path in [tmp_path / "a" / "report.md", tmp_path / "r" / "report.md", tmp_path / "a" / "report.html",
+                 tmp_path / "r" / "report.html"]:
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".html":
+            text = re.sub(r"<(style|script)[^>]*>.*?</\1>", "", text, flags=re.S)
+            text = html_lib.unescape(re.sub(r"<[^>]+>|data:image/[^\"]+", " ", text))
+        texts[str(path.relative_to(tmp_path))] = english_left(text)
+    assert not any(texts.values()), texts
 
 
 def _own_scope(node):
