@@ -340,3 +340,15 @@ def test_a_russian_report_is_russian_and_its_data_stays_english(tmp_path):
         assert heading in md, heading
     html = (tmp_path / "ru" / "report.html").read_text(encoding="utf-8")
     assert '<html lang="ru">' in html and "<h2>Словарь</h2>" in html
+
+
+@pytest.mark.parametrize("args", [("eval", "start", "--format", "json"), ("eval", "start", "--format", "csv"),
+                                  ("deficit", "start", "--format", "csv"), ("met", "--length", "3", "--format", "csv"),
+                                  ("moves", "start", "--format", "json"),
+                                  ("review", "games/bearoff-blunder.txt", "--format", "csv"),
+                                  ("review", "games/bearoff-blunder.txt", "--format", "json")],
+                         ids=lambda a: " ".join(a))
+def test_csv_and_json_stay_english_in_russian(args):
+    """Catches a translated CSV header, JSON key or value (a table's Russian header leaking into CSV, a side or
+    a mark in Russian in JSON): machine-readable output is the same whatever the language."""
+    assert run("--lang", "ru", *args).output == run(*args).output
