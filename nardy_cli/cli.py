@@ -57,6 +57,7 @@ Examples:
   nardy show start
   nardy moves "W:1x14,12 B:1x15 b" --dice 6-6
   nardy moves start --format json
+  nardy --lang ru eval start                 # in Russian (also NARDY_LANG=ru; docs/russian.md)
 """
 
 
@@ -122,13 +123,24 @@ class NardyGroup(click.Group):
 
 @click.group(cls=NardyGroup, epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="nardy")
-def cli() -> None:
+@click.option("--lang", default=None, metavar="en|ru",
+              help="Language of the tables, reports and charts of every command: en or ru [default: "
+                   "$NARDY_LANG, else en]. CSV, JSON and notation stay English (docs/russian.md).")
+@click.pass_context
+def cli(ctx: click.Context, lang: str | None) -> None:
     """nardy: analysis tool for Long Nardy (длинные нарды).
 
     Positions are written as `W:<checkers> B:<checkers> <w|b> [<dice>]`, each side in
     its own numbering (docs/rules.md §9); `start` is the opening position, and any
     POSITION may also be a positions file or FILE:NAME.
     """
+    from .i18n import ENV_VAR, LanguageError, using_language
+    source = "--lang" if lang is not None else ENV_VAR
+    lang = lang if lang is not None else os.environ.get(ENV_VAR) or "en"
+    try:
+        ctx.with_resource(using_language(lang))     # until the command has run
+    except LanguageError as exc:
+        raise click.UsageError(f"{source}: {exc}") from None
 
 
 def main() -> None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .position import BLACK, SIDE_NAMES, WHITE, Position, other_side, to_other_numbering
+from .i18n import SIDES, _, side_words, translate
+from .position import BLACK, WHITE, Position, other_side, to_other_numbering
 
 CELL = 4
 
@@ -46,8 +47,10 @@ def board_diagram(pos: Position, numbering: str = WHITE) -> str:
         f"{v}: " + _row([str(p) for p in bottom]),
         "",
     ]
+    width = max(len(translate(SIDES[side])) for side in (WHITE, BLACK))
     for side in (WHITE, BLACK):
-        lines.append(f"{SIDE_NAMES[side]:<6} off {pos.off(side):>2}   pips {pos.pip_count(side):>3}")
-    dice = f", dice {pos.dice}" if pos.dice is not None else ""
-    lines.append(f"{SIDE_NAMES[pos.turn]} to move{dice}")
+        lines.append(_("{side} off {off:>2}   pips {pips:>3}").format(
+            side=translate(SIDES[side]).ljust(max(width, 6)), off=pos.off(side), pips=pos.pip_count(side)))
+    dice = _(", dice {dice}").format(dice=pos.dice) if pos.dice is not None else ""
+    lines.append(_("{side} to move").format(**side_words(pos.turn)) + dice)
     return "\n".join(lines)

@@ -20,6 +20,7 @@ from .kernels.evaluate import N_FEATURES, N_OPP, features, opponent_terms
 from .policies.base import Policy
 from .position import Position
 from .scoring import logistic_coefficients
+from .i18n import N_
 
 CLASSES = ("win_oin", "win_mars", "win_koks", "lose_oin", "lose_mars", "lose_koks", "draw")
 """Outcome classes of the model; `mars` includes home-mars."""
@@ -137,7 +138,7 @@ def neural_estimate(position: Position, rules=None, network=None, valuation=None
         probs = all_probs[int(np.argmax(all_probs @ judge.for_side(me == "w")))]
     named = {k: float(v) for k, v in zip(RESULT_KEYS, probs)}
     totals = {"win": float(probs[0:4].sum()), "lose": float(probs[4:8].sum())}
-    method = "network, best play of the roll (0-ply)" if position.dice else "network (0-ply)"
+    method = N_("network, best play of the roll (0-ply)") if position.dice else N_("network (0-ply)")
     return StaticEstimate(position, "neural", {**totals, **named}, float(probs @ money.for_side(me == "w")), method,
                           _mwc(probs, valuation, me == "w"))
 

@@ -59,7 +59,8 @@ class MatchState:
 
     def label(self) -> str:
         """`match to 7 at 4-6 (White-Black)`."""
-        return f"match to {self.length} at {self.score_text} (White-Black)"
+        from .i18n import _
+        return _("match to {length} at {score} (White-Black)").format(length=self.length, score=self.score_text)
 
     def to_dict(self) -> dict:
         """Plain data for JSON."""

@@ -6,6 +6,8 @@ import json
 import math
 from typing import TYPE_CHECKING, Any
 
+from .i18n import _
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -46,7 +48,10 @@ def frame_text(frame: pd.DataFrame, fmt: str, float_format: str = "{:.4f}", left
     if fmt == "json":
         return to_json(frame.to_dict(orient="records"))
     if frame.empty:
-        return "(nothing)"
+        return _("(nothing)")
+    from .i18n import column
+    frame = frame.rename(columns=column)        # headers in the language in use (CSV and JSON keep the names)
+    left = tuple(column(c) for c in left)
     formatters = {c: (lambda v: number(v, float_format)) for c in frame.columns if is_float_dtype(frame[c])}
     if left:
         widths = {c: 1 + max(len(c), *(len(str(v)) for v in frame[c])) for c in left}  # two spaces at least

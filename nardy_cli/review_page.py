@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any, Sequence
 
+from . import i18n
 from .engine import legal_plays
 from .errors import ArgumentError
 from .records import GameRecord, format_moves
@@ -27,17 +29,25 @@ TEMPLATES = Path(__file__).parent / "study" / "templates"
 VERSION = 1
 
 # What the page calls the value it graphs and the loss it lists; `percent` shows them as percentages.
-EQUITY = {"name": "equity", "loss": "equity lost", "graph": "equity for White after the play",
-          "value": "equity", "centre": 0.0, "percent": False}
-MWC = {"name": "match winning chance", "loss": "match winning chance lost",
-       "graph": "White's match winning chance after the play", "value": "match winning chance",
-       "centre": 0.5, "percent": True, "marks": "norm. equity"}   # marks are set by normalised equity lost
+EQUITY = {"name": i18n.N_("equity"), "loss": i18n.N_("equity lost"), "graph": i18n.N_("equity for White after the play"),
+          "value": i18n.N_("equity"), "centre": 0.0, "percent": False}
+MWC = {"name": i18n.N_("match winning chance"), "loss": i18n.N_("match winning chance lost"),
+       "graph": i18n.N_("White's match winning chance after the play"), "value": i18n.N_("match winning chance"),
+       "centre": 0.5, "percent": True, "marks": i18n.N_("norm. equity")}   # marks are set by normalised equity lost
 # The review frame's columns the page reads: the mover's loss, value of the play and of the best play,
 # the graphed value (White's), and the text of the best play with its resulting position.
 EQUITY_COLUMNS = {"loss": "lost", "value": "equity_played", "best_value": "equity_best", "graph": "equity_white",
                   "best": "best", "best_result": "best_result"}
 MWC_COLUMNS = {"loss": "mwc_lost", "value": "mwc_played", "best_value": "mwc_best", "graph": "mwc_white",
                "best": "best", "best_result": "best_result"}
+
+
+def end_text(record, unfinished: str) -> str:
+    """How a game ended, in the language in use: its result, the drop that ended it, else `unfinished`."""
+    if record.result is None and record.dropped is not None:
+        return i18n._("{side} dropped the double to {value}").format(value=record.dropped.value,
+                                                                      **i18n.side_words(record.dropped.side))
+    return i18n.result_text(record.result) if record.result else unfinished
 
 
 def review_units(review: GameReview) -> tuple[dict, dict[str, str]]:
@@ -101,8 +111,10 @@ def game_data(review: GameReview, *, title: str | None = None, score: str | None
     extra = {}
     if review.cube is not None:
         extra["end_cube"] = cube_rows.get(len(record.plies) + 1)
-    return {**extra, "title": title or f"{r.white} (White) vs {r.black} (Black)",
-            "score": score if score is not None else (str(r.result) if r.result else "game not finished"),
+    return {**extra, "title": title or i18n._("{white} (White) vs {black} (Black)").format(white=r.white,
+                                                                                        black=r.black),
+            "score": score if score is not None else (i18n.result_text(r.result) if r.result
+                                                      else i18n._("game not finished")),
             "white": r.white, "black": r.black, "rules": r.rules.preset,
             "evaluator": review.params.get("evaluator"),
             "thresholds": {"doubtful": review.thresholds.doubtful, "error": review.thresholds.error,
@@ -145,9 +157,28 @@ def page_data(games: Sequence[GameReview | dict], *, title: str | None = None,
     games = [g if isinstance(g, dict) else game_data(g) for g in games]
     if not games:
         raise ArgumentError("a review page needs at least one game")
-    return {"version": VERSION, "title": title or ("Game review: " + games[0]["title"] if len(games) == 1
-                                                   else f"Match review: {len(games)} games"),
+    data = {"version": VERSION, "title": title or (i18n._("Game review: {title}").format(title=games[0]["title"])
+                                                   if len(games) == 1 else
+                                                   i18n._("Match review: {n} games").format(n=len(games))),
             "units": dict(units), "games": games}
+    text = page_text(units)
+    if text:
+        data["text"] = text
+    return data
+
+
+# The script's messages: `_("...")` calls with a literal first argument (tests/test_i18n.py finds them the same way).
+SCRIPT_MESSAGE = re.compile(r'_\("((?:[^"\\]|\\.)*)"[,)]')
+
+
+def page_text(units: dict) -> dict[str, str]:
+    """The script's words in the language in use (msgid -> text), for `_()` in review_page.js; empty in English."""
+    if i18n.language() == i18n.SOURCE:
+        return {}
+    script = (TEMPLATES / "review_page.js").read_text(encoding="utf-8")
+    msgids = [json.loads(f'"{m}"') for m in SCRIPT_MESSAGE.findall(script)]
+    msgids += [v for v in units.values() if isinstance(v, str)] + list(MARKS)
+    return {m: i18n.translate(m) for m in dict.fromkeys(msgids) if i18n.translate(m) != m}
 
 
 def _blob(data: dict) -> str:
@@ -161,6 +192,7 @@ def page_html(data: dict) -> str:
     import jinja2
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    env.globals["_"] = i18n._
     template = env.get_template("review_page.html.j2")
     return template.render(title=data["title"], data=_blob(data),
                            style=(TEMPLATES / "review_page.css").read_text(encoding="utf-8"),

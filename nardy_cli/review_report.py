@@ -13,6 +13,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from . import i18n
 from .errors import NardyError
 from .position import Position, parse_checkers, parse_position
 from .records import format_game
@@ -26,11 +27,9 @@ MARK_STYLE = {"doubtful": ("#f9a825", "o", 7), "error": ("#ef6c00", "s", 8), "bl
 
 
 def _end(record, unfinished: str) -> str:
-    """The result of a game, how a drop ended it, or `unfinished`."""
-    if record.result is None and record.dropped is not None:
-        from .match_records import game_end
-        return game_end(record)
-    return str(record.result or unfinished)
+    """The result of a game, how a drop ended it, or `unfinished`, in the language in use."""
+    from .review_page import end_text
+    return end_text(record, unfinished)
 
 
 def equity_chart(review: GameReview) -> Figure:
@@ -39,25 +38,31 @@ def equity_chart(review: GameReview) -> Figure:
     fig = Figure(figsize=(9.0, 4.6), layout="constrained")
     ax = fig.add_subplot()
     ax.plot(f["ply"], f["equity_white"], color="#1565c0", linewidth=1.4, marker=".", markersize=3,
-            label="equity for White after the play")
+            label=i18n._("equity for White after the play"))
     ax.axhline(0, color="#444444", linewidth=0.8)
     for mark, (colour, marker, size) in MARK_STYLE.items():
         m = f[f["mark"] == mark]
         if len(m):
             ax.scatter(m["ply"], m["equity_white"], color=colour, marker=marker, s=size ** 2, zorder=3,
-                       label=f"{mark} ({len(m)})", edgecolors="black", linewidths=0.5)
+                       label=f"{i18n.translate(mark)} ({len(m)})", edgecolors="black", linewidths=0.5)
     for _, row in review.worst(3).iterrows():
         ax.annotate(f"{row['turn']} {row['dice']}", (row["ply"], row["equity_white"]), textcoords="offset points",
                     xytext=(0, 11), ha="center", fontsize=8, zorder=4,
                     bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.85})
     r = review.record
-    ax.set_xlabel("ply (White's and Black's turns counted separately)")
-    ax.set_ylabel("equity for White (points per game)")
-    ax.set_title(f"{r.white} (White) vs {r.black} (Black): {_end(r, 'game not finished')}\n"
-                 f"evaluator {review.params['evaluator']}", fontsize=10)
+    ax.set_xlabel(i18n._("ply (White's and Black's turns counted separately)"))
+    ax.set_ylabel(i18n._("equity for White (points per game)"))
+    ax.set_title(i18n._("{white} (White) vs {black} (Black): {result}\nevaluator {evaluator}").format(
+        white=r.white, black=r.black, result=_end(r, i18n._("game not finished")),
+        evaluator=review.params['evaluator']), fontsize=10)
     ax.legend(fontsize=8, loc="best")
     ax.grid(alpha=0.3)
     return fig
+
+
+def _result(result) -> str:
+    """A record's result (`White wins by mars`) in the language in use; 'game not finished' for None."""
+    return i18n.result_text(result) if result else i18n._("game not finished")
 
 
 def _pixels(fig: Figure, dpi: float = 60) -> np.ndarray:
@@ -82,18 +87,26 @@ def decision_figure(row) -> Figure:
     before = _position(row["position"])
     mover = before.turn
     panels = [
-        (before, f"{row['turn']} {row['side'].capitalize()} to play {row['dice']}"),
-        (_position(row["played_result"]), f"played {row['played']}  ({row['equity_played']:+.3f})"),
-        (_position(row["best_result"]), f"best {row['best']}  ({row['equity_best']:+.3f})"),
+        (before, f"{row['turn']} " + i18n._("{side} to play {dice}").format(dice=row['dice'],
+                                                                             **i18n.side_words(row['side']))),
+        (_position(row["played_result"]), i18n._("played {play}  ({equity:+.3f})").format(
+            play=row['played'], equity=row['equity_played'])),
+        (_position(row["best_result"]), i18n._("best {play}  ({equity:+.3f})").format(
+            play=row['best'], equity=row['equity_best'])),
     ]
     fig = Figure(figsize=(15.0, 5.6), layout="constrained")
     for k, (pos, title) in enumerate(panels):
         ax = fig.add_subplot(1, 3, k + 1)
         ax.imshow(_pixels(draw_board(pos, numbering=mover, title=title)))
         ax.axis("off")
-    fig.suptitle(f"{row['mark'] or 'inaccuracy'}: equity lost {row['lost']:.3f} ({row['level']}), "
-                 f"boards in {row['side'].capitalize()}'s numbering", fontsize=13)
+    fig.suptitle(i18n._("{mark}: equity lost {lost:.3f} ({level}), boards in {sides} numbering").format(
+        mark=_mark(row['mark']), lost=row['lost'], level=row['level'], **i18n.side_words(row['side'])), fontsize=13)
     return fig
+
+
+def _mark(mark) -> str:
+    """A decision's mark in the language in use ('inaccuracy' when it has none)."""
+    return i18n.translate(mark) if mark else i18n._("inaccuracy")
 
 
 def _save(fig: Figure, path: Path) -> None:
@@ -105,7 +118,7 @@ def _md_table(frame, digits: int = 3) -> str:
         if isinstance(v, float):
             return "" if v != v else f"{v:.{digits}f}"
         return str(v).replace("|", "\\|")
-    head = "| " + " | ".join(frame.columns) + " |"
+    head = "| " + " | ".join(i18n.column(str(c)) for c in frame.columns) + " |"
     rule = "|" + "|".join("---" for _ in frame.columns) + "|"
     return "\n".join([head, rule, *("| " + " | ".join(cell(v) for v in row) + " |"
                                     for row in frame.itertuples(index=False))])
@@ -116,34 +129,44 @@ def report_markdown(review: GameReview, top: int, boards: list[str]) -> str:
     r = review.record
     p = review.params
     t = review.thresholds
-    lines = [f"# Game review: {r.white} (White) vs {r.black} (Black)", "",
+    lines = [i18n._("# Game review: {white} (White) vs {black} (Black)").format(white=r.white, black=r.black), "",
              f"**{review_headline(review.summary().to_dict(orient='records'))}**", "",
-             f"Result: **{_end(r, 'game not finished')}** after {len(r.plies)} plies; "
-             f"{r.rules.preset} rules; date {r.date}.", "",
-             f"Evaluator: `{p['evaluator']}` (luck at 0-ply with `{p['luck_evaluator']}`"
-             + (f"; flagged decisions rolled out, {p['rollout_games']} games per candidate with "
-                f"`{p['rollout_policy']}`" if p.get("rollout_games") else "") + "). "
-             f"Marks: doubtful from {t.doubtful}, error from {t.error}, blunder from {t.blunder} "
-             "points of equity lost; forced plays are listed, not scored.", "",
-             *[f"> **Note.** {note}\n" for note in review.notes()],
-             "## Summary", "", _md_table(review.summary()), "",
-             "Luck: the best result's value for the roll rolled minus its mean over the 21 rolls, summed.", "",
+             i18n._("Result: **{result}** after {plies} plies; {preset} rules; date {date}.").format(
+                 result=_end(r, i18n._("game not finished")), plies=len(r.plies), preset=r.rules.preset,
+                 date=r.date), "",
+             i18n._("Evaluator: `{evaluator}` (luck at 0-ply with `{luck}`").format(
+                 evaluator=p['evaluator'], luck=p['luck_evaluator'])
+             + (i18n._("; flagged decisions rolled out, {games} games per candidate with `{policy}`").format(
+                 games=p['rollout_games'], policy=p['rollout_policy']) if p.get("rollout_games") else "") + "). "
+             + i18n._("Marks: doubtful from {doubtful}, error from {error}, blunder from {blunder} points of equity "
+                   "lost; forced plays are listed, not scored.").format(
+                 doubtful=t.doubtful, error=t.error, blunder=t.blunder), "",
+             *[i18n._("> **Note.** {note}").format(note=note) + "\n" for note in review.notes()],
+             "## " + i18n._("Summary"), "", _md_table(_shown_summary(review.summary())), "",
+             i18n._("Luck: the best result's value for the roll rolled minus its mean over the 21 rolls, summed."), "",
              *cube_markdown(review.cube, "match" in p),
-             "## Equity over the game", "",
-             "White's equity after every play, each judged from the side that just moved; a static "
-             "evaluator's bias for or against the side on roll shows as a zig-zag between White's and "
-             "Black's plies.", "", "![equity chart](equity.png)", ""]
+             "## " + i18n._("Equity over the game"), "",
+             i18n._("White's equity after every play, each judged from the side that just moved; a static "
+                 "evaluator's bias for or against the side on roll shows as a zig-zag between White's and "
+                 "Black's plies."), "", "![equity chart](equity.png)", ""]
     worst = review.worst(top)
-    lines += ["## The costliest decision" if len(worst) == 1 else f"## The {len(worst)} costliest decisions", ""]
+    lines += [i18n._("## The costliest decision") if len(worst) == 1
+              else i18n._("## The {n} costliest decisions").format(n=len(worst)), ""]
     for (_, row), file in zip(worst.iterrows(), boards):
-        lines += [f"### {row['turn']} {row['player']} ({row['side']}) {row['dice']}: {row['mark'] or 'inaccuracy'}",
-                  "", f"Played `{row['played']}` ({row['equity_played']:+.3f}); best `{row['best']}` "
-                  f"({row['equity_best']:+.3f}); equity lost {row['lost']:.3f} ({row['level']}).", "",
-                  f"Position: `{row['position']}`", "", f"![decision]({file})", ""]
+        lines += [f"### {row['turn']} {row['player']} ({i18n.translate(row['side'])}) {row['dice']}: "
+                  f"{_mark(row['mark'])}",
+                  "", i18n._("Played `{played}` ({equity_played:+.3f}); best `{best}` ({equity_best:+.3f}); equity lost "
+                          "{lost:.3f} ({level}).").format(
+                      played=row['played'], equity_played=row['equity_played'], best=row['best'],
+                      equity_best=row['equity_best'], lost=row['lost'], level=row['level']), "",
+                  i18n._("Position:") + f" `{row['position']}`", "", f"![decision]({file})", ""]
     cols = ["turn", "player", "dice", "played", "best", "plays", "equity_played", "equity_best", "lost", "mark", "luck"]
-    lines += ["## Every decision", "", _md_table(review.frame[cols]), ""]
-    lines += ["## Run parameters", "", _md_table(params_frame(p, "game review")), "",
-              "The exact parameters are in `params.json`.", "", glossary_markdown(), ""]
+    shown = review.frame[cols]
+    if i18n.language() != i18n.SOURCE:
+        shown = shown.assign(mark=shown["mark"].map(lambda v: i18n.translate(v) if isinstance(v, str) else v))
+    lines += ["## " + i18n._("Every decision"), "", _md_table(shown), ""]
+    lines += ["## " + i18n._("Run parameters"), "", _md_table(params_frame(p, "game review")), "",
+              i18n._("The exact parameters are in `params.json`."), "", glossary_markdown(), ""]
     return "\n".join(lines)
 
 
@@ -155,15 +178,23 @@ def cube_markdown(cube, match: bool, game: bool = False) -> list[str]:
     """The report's section on the cube decisions of a cube game (nothing for a cubeless one)."""
     if cube is None:
         return []
-    units = ("match winning chances; losses in normalised equity" if match
-             else "equity per cube unit; losses in points (per unit times the cube)")
+    units = (i18n._("match winning chances; losses in normalised equity") if match
+             else i18n._("equity per cube unit; losses in points (per unit times the cube)"))
     cols = (["game"] if game else []) + CUBE_MD_COLUMNS
     errors = int((cube["error"] != "").sum())
-    return ["## Cube decisions", "",
-            f"The roller's cube decision before every roll it could double at ({units}): a missed or wrong "
-            f"double, and the taker's wrong take or pass, with what each lost; {errors} turn"
-            f"{'' if errors == 1 else 's'} with an error. Judged by the network through the cube model "
-            "(docs/cube.md), exact in the money bear-off database.", "", _md_table(cube[cols]), ""]
+    return ["## " + i18n._("Cube decisions"), "",
+            i18n._("The roller's cube decision before every roll it could double at ({units}): a missed or wrong "
+                   "double, and the taker's wrong take or pass, with what each lost; turns with an error: "
+                   "{errors}. Judged by the network through the cube model (docs/cube.md), exact in the money "
+                   "bear-off database.").format(units=units, errors=errors), "",
+            _md_table(_localised(cube[cols])), ""]
+
+
+def _shown_summary(summary):
+    """The players' totals as a report shows them (sides in the language in use)."""
+    if i18n.language() == i18n.SOURCE or "side" not in summary:
+        return summary
+    return summary.assign(side=summary["side"].map(i18n.translate))
 
 
 def _html(folder: Path, md: str) -> str:
@@ -202,7 +233,7 @@ def _html(folder: Path, md: str) -> str:
     style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
              "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:2px 6px}"
              "img{max-width:100%}")
-    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Game review</title>'
+    return (f'<!DOCTYPE html><html lang="{i18n._("en")}"><head><meta charset="utf-8"><title>{i18n._("Game review")}</title>'
             f"<style>{style}</style></head><body>{''.join(body)}</body></html>\n")
 
 
@@ -227,8 +258,9 @@ def write_review(review: GameReview, output: str | Path, *, top: int = 5, html: 
         md = report_markdown(review, top, boards)
         if review.params.get("interrupted"):
             title, rest = md.split("\n", 1)
-            md = (f"{title}\n\n> **Warning.** This review was **interrupted** during its rollouts: the "
-                  "decisions not reached keep their first evaluation (level column).\n" + rest)
+            md = (f"{title}\n\n" + i18n._("> **Warning.** This review was **interrupted** during its rollouts: the "
+                                       "decisions not reached keep their first evaluation (level column).")
+                  + "\n" + rest)
         (tmp / "report.md").write_text(md)
         if html:
             from .review_page import game_data, page_data, review_units, write_page
@@ -240,6 +272,11 @@ def write_review(review: GameReview, output: str | Path, *, top: int = 5, html: 
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return commit_output(tmp, final)
+
+
+def _localised(frame):
+    """`frame` with its headers in the language in use (the CSV files keep the names)."""
+    return frame.rename(columns=i18n.column)
 
 
 def write_match_review(review, output: str | Path, *, html: bool = False) -> Path:
@@ -260,27 +297,35 @@ def write_match_review(review, output: str | Path, *, html: bool = False) -> Pat
             cube.to_csv(tmp / "cube.csv", index=False)
         (tmp / "match.txt").write_text(format_match(review.match))
         m = review.match
-        lines = [f"# Match review: {m.players[0]} vs {m.players[1]}, match to {m.length}", "",
-                 f"{len(m.games)} games, final score {'-'.join(f'{s:g}' for s in m.final_score)}"
-                 f"{', won by ' + m.winner if m.winner else ''}; evaluator `{review.params['evaluator']}`. "
-                 "Every decision is judged at its game's score: equity lost is normalised (a single game won "
-                 "+1, lost -1) and `mwc_lost` is the match winning chance lost.", "",
-                 "## Totals", "", summary.to_markdown(index=False, floatfmt=".3f"), "",
-                 *cube_markdown(cube, bool(m.length), game=True), "## Games", ""]
+        lines = [i18n._("# Match review: {a} vs {b}, match to {length}").format(
+                     a=m.players[0], b=m.players[1], length=m.length), "",
+                 i18n._("{games} games, final score {final}{won}; evaluator `{evaluator}`. Every decision is judged at "
+                     "its game's score: equity lost is normalised (a single game won +1, lost -1) and `mwc_lost` is "
+                     "the match winning chance lost.").format(
+                     games=len(m.games), final='-'.join(f'{s:g}' for s in m.final_score),
+                     won=i18n._(", won by {winner}").format(winner=m.winner) if m.winner else '',
+                     evaluator=review.params['evaluator']), "",
+                 "## " + i18n._("Totals"), "", _localised(summary).to_markdown(index=False, floatfmt=".3f"), "",
+                 *cube_markdown(cube, bool(m.length), game=True), "## " + i18n._("Games"), ""]
         for k, (g, score) in enumerate(zip(review.games, m.scores()), 1):
-            lines += [f"### Game {k} at {score[0]:g}-{score[1]:g} (White-Black): {g.record.white} (White) vs "
-                      f"{g.record.black} (Black), {_end(g.record, 'not finished')}", "",
-                      g.summary().to_markdown(index=False, floatfmt=".3f"), ""]
+            lines += [i18n._("### Game {k} at {w:g}-{b:g} (White-Black): {white} (White) vs {black} (Black), "
+                          "{result}").format(k=k, w=score[0], b=score[1], white=g.record.white,
+                                               black=g.record.black, result=_end(g.record, i18n._("not finished"))),
+                      "",
+                      _localised(_shown_summary(g.summary())).to_markdown(index=False, floatfmt=".3f"), ""]
         (tmp / "report.md").write_text("\n".join(lines))
         if html:
             from .review_page import game_data, page_data, review_units, write_page
             games = []
             for k, (g, score) in enumerate(zip(review.games, m.scores()), 1):
                 units, columns = review_units(g)
-                games.append(game_data(g, title=f"Game {k}: {g.record.white} (White) vs {g.record.black} (Black)",
-                                       score=f"score before the game {score[0]:g}-{score[1]:g} (White-Black), "
-                                             f"match to {m.length}", columns=columns))
-            write_page(page_data(games, title=f"{m.players[0]} vs {m.players[1]}, match to {m.length}",
+                games.append(game_data(g, title=i18n._("Game {k}: {white} (White) vs {black} (Black)").format(
+                                           k=k, white=g.record.white, black=g.record.black),
+                                       score=i18n._("score before the game {w:g}-{b:g} (White-Black), match to "
+                                                    "{length}").format(w=score[0], b=score[1], length=m.length),
+                                       columns=columns))
+            write_page(page_data(games, title=i18n._("{a} vs {b}, match to {length}").format(
+                                     a=m.players[0], b=m.players[1], length=m.length),
                                  units=units), tmp / "review.html")
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -127,22 +127,23 @@ def make_rules(preset: str = "federation", *, head_rule: str | None = None, bloc
 
 def rules_label(rules: Rules | dict[str, Any]) -> str:
     """The preset and every option that differs from it: `federation rules (koks=3, no last roll)`."""
+    from .i18n import _
     if isinstance(rules, dict):
         rules = rules_from_dict(rules)
     base = PRESETS.get(rules.preset)
     changes = []
     if base is None or rules.head_rule != base.head_rule:
-        changes.append(f"head rule {rules.head_rule}")
+        changes.append(_("head rule {rule}").format(rule=rules.head_rule))
     if base is None or rules.block_check != base.block_check:
-        changes.append(f"block check {rules.block_check}")
+        changes.append(_("block check {check}").format(check=rules.block_check))
     if base is None or rules.last_roll != base.last_roll:
-        changes.append("last roll" if rules.last_roll else "no last roll")
+        changes.append(_("last roll") if rules.last_roll else _("no last roll"))
     from .outcomes import CLASS_NAMES
     base_points = dict(zip(CLASS_NAMES, base.points.as_tuple())) if base else {}
     for name, value in zip(CLASS_NAMES, rules.points.as_tuple()):
         if base_points.get(name) != value:
             changes.append(f"{name}={int(value) if float(value).is_integer() else value}")
-    return f"{rules.preset} rules" + (f" ({', '.join(changes)})" if changes else "")
+    return _("{preset} rules").format(preset=rules.preset) + (f" ({', '.join(changes)})" if changes else "")
 
 
 def rules_from_dict(data: dict[str, Any]) -> Rules:

@@ -18,6 +18,9 @@ settings.register_profile("dev", max_examples=60, deadline=None, print_blob=True
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
 
+# Output in English whatever the shell says (tests of Russian output ask for it: tests/test_i18n.py).
+os.environ.pop("NARDY_LANG", None)
+
 # Bear-off databases: built once into the test cache, never into the user's cache folder.
 if not os.environ.get("NARDY_CACHE_DIR"):
     os.environ["NARDY_CACHE_DIR"] = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),

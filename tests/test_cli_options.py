@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from nardy_cli import START, legal_plays
 from nardy_cli.cli import cli
+from nardy_cli.i18n import LANGUAGES
 from nardy_cli.dice import Dice
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,7 +168,11 @@ def _example_lines(epilog: str | None) -> list[list[str]]:
         line = line.strip()
         if line.startswith("nardy "):
             line = re.split(r" [|>] ", line)[0]
-            out.append(shlex.split(line, comments=True)[1:])
+            args = shlex.split(line, comments=True)[1:]
+            if args[:1] == ["--lang"]:          # the group's option: the command follows it
+                assert args[1] in LANGUAGES, line
+                args = args[2:]
+            out.append(args)
     return out
 
 

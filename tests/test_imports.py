@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "nardy_cli"
 LAYERS = (
     ("kernels", "kernels"),
     ("values", "errors dice outcomes rules match_table match cube cube_match position position_id play stats network "
-               "suggest board_svg interrupts"),
+               "suggest board_svg interrupts i18n"),
     ("policies", "policies"),
     ("engine", "engine scoring bearoff cube_bearoff cube_actions records cube_records match_records mat_points mat "
                "record_files positions_file "

@@ -210,3 +210,21 @@ def test_match_winning_chances_show_as_percentages(browser, pages, reviews):
     browser.press("ArrowRight")
     assert page.text("#loss") == "12.5% match winning chance lost"
     assert page.text("#best-value") == "(52.5%)"
+
+
+def test_the_page_speaks_russian_when_written_in_russian(browser, reviews, tmp_path):
+    """Catches a Russian review page whose script shows English (its words not carried in the data, or the
+    script's `_` not filling the fields) and an English page changed by the Russian words."""
+    from nardy_cli.i18n import using_language
+    with using_language("ru"):
+        url = write_page(page_data([reviews[1]]), tmp_path / "ru.html").as_uri()
+    page = _open(browser, url)
+    n = len(reviews[1].record.plies)
+    assert page.text("#ply-label") == f"Полуход 0 из {n}" and page.text("#turn") == "начало, ходят Белые"
+    assert page.text("#graph-title") == "эквити белых после хода (щёлкните полуход, чтобы перейти к нему)"
+    browser.press("ArrowRight")
+    assert page.ply() == 1 and page.text("#mark") == "зевок"
+    assert page.text("#loss").endswith(" потеря эквити")
+    assert "номера белых" in page.text("svg[data-board='played'] text.pips")
+    page = _open(browser, write_page(page_data([reviews[1]]), tmp_path / "en.html").as_uri())
+    assert page.text("#ply-label") == f"Ply 0 of {n}" and page.text("#turn") == "start, White to move"

@@ -10,6 +10,7 @@ import click
 
 from ..dice import Dice, parse_dice
 from ..errors import ArgumentError, NardyError, NoGamesError, RunError
+from ..i18n import N_, _, translate
 from ..positions_file import NamedPosition, resolve_positions
 from ..render import FORMATS
 from ..rules import BLOCK_CHECKS, HEAD_RULES, PRESETS, make_rules
@@ -75,7 +76,7 @@ def error_message(exc: NardyError, ctx: click.Context | None = None) -> str:
     return str(exc)
 
 
-NOTHING_FINISHED = "Interrupted before any game finished: nothing to report, nothing written."
+NOTHING_FINISHED = N_("Interrupted before any game finished: nothing to report, nothing written.")
 INTERRUPTED = 130
 
 
@@ -89,7 +90,7 @@ def handle_errors(func: Callable) -> Callable:
         try:
             return func(*args, **kwargs)
         except NoGamesError:
-            click.echo(NOTHING_FINISHED, err=True)
+            click.echo(translate(NOTHING_FINISHED), err=True)
             sys.exit(INTERRUPTED)
         except RunError as exc:  # a runtime failure (a dead worker, a disk that cannot be written): exit 1
             raise click.ClickException(str(exc)) from None
@@ -116,7 +117,7 @@ def report_interrupted(interrupted: bool, fmt: str, what: str) -> None:
     """For an interrupted run: say so (a line under a table, a warning on stderr otherwise)."""
     if not interrupted:
         return
-    line = f"INTERRUPTED: {what} cover only the games finished before the run was stopped."
+    line = _("INTERRUPTED: {what} cover only the games finished before the run was stopped.").format(what=what)
     if fmt == "table":
         click.echo(line)
     else:

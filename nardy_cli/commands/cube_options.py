@@ -10,7 +10,7 @@ import click
 
 from ..cube import OWNERS, CubeState
 from ..errors import NardyError
-from ..position import SIDE_NAMES
+from ..i18n import _, side_words, translate
 from .common import BadInput
 
 
@@ -53,32 +53,35 @@ def cube_options(func: Callable) -> Callable:
 
 def cube_text(pos, cube, d) -> str:
     """The table form of a cube decision: the decision, the three equities, the take point, the method."""
-    side = SIDE_NAMES[pos.turn]
-    other = SIDE_NAMES["b" if pos.turn == "w" else "w"]
-    where = "centred" if cube.owner == "centre" else f"{SIDE_NAMES[cube.owner[0]]}'s"
-    rules = "".join(f", {name}" for name, on in (("Jacoby", cube.jacoby), ("beavers", cube.beavers),
-                                                 ("Crawford game", cube.crawford)) if on)
-    roll = f" before the {pos.dice.high}-{pos.dice.low}" if pos.dice else ""
-    lines = [f"cube {cube.value}, {where}{rules}{roll}: {side} "
-             f"{'cannot double' if d.double_take is None else 'to decide'}"]
+    words = side_words(pos.turn)
+    other = side_words("b" if pos.turn == "w" else "w")
+    where = _("centred") if cube.owner == "centre" else _("{sides}").format(**side_words(cube.owner[0]))
+    rules = "".join(f", {name}" for name, on in ((_("Jacoby"), cube.jacoby), (_("beavers"), cube.beavers),
+                                                 (_("Crawford game"), cube.crawford)) if on)
+    roll = _(" before the {high}-{low}").format(high=pos.dice.high, low=pos.dice.low) if pos.dice else ""
+    lines = [_("cube {value}, {where}{rules}{roll}: {side} {what}").format(
+        value=cube.value, where=where, rules=rules, roll=roll,
+        what=_("cannot double") if d.double_take is None else _("to decide"), **words)]
     if d.unit == "mwc":
         fmt = lambda v: f"{v:.1%}"   # noqa: E731
-        unit = "match winning chances"
+        unit = _("match winning chances")
     else:
         fmt = lambda v: f"{v:+.3f}"   # noqa: E731
-        unit = "equity per cube"
+        unit = _("equity per cube")
     if d.double_take is None:
-        lines.append(f"  no double ({d.reason})   {unit}: {fmt(d.no_double)}")
+        lines.append(_("  no double ({reason})   {unit}: {value}").format(reason=translate(d.reason), unit=unit,
+                                                                         value=fmt(d.no_double)))
     else:
-        beaver = " (beavered)" if d.beaver else ""
-        lines.append(f"  {d.decision}   {unit}: no double {fmt(d.no_double)}, double/take {fmt(d.double_take)}"
-                     f"{beaver}, double/pass {fmt(d.double_pass)}")
-        lines.append(f"  {other}'s take point: {d.take_point:.1%} winning chance"
-                     + (" (Janowski's race model)" if d.exact else ""))
+        beaver = _(" (beavered)") if d.beaver else ""
+        lines.append(_("  {decision}   {unit}: no double {nd}, double/take {dt}{beaver}, double/pass {dp}").format(
+            decision=translate(d.decision), unit=unit, nd=fmt(d.no_double), dt=fmt(d.double_take), beaver=beaver,
+            dp=fmt(d.double_pass)))
+        lines.append(_("  {sides} take point: {tp:.1%} winning chance").format(tp=d.take_point, **other)
+                     + (_(" (Janowski's race model)") if d.exact else ""))
     if d.exact:
-        lines.append("  exact: the cubeful bear-off database")
+        lines.append(_("  exact: the cubeful bear-off database"))
     elif cube.crawford:
-        lines.append("  no cube: the game's cubeless chances over the post-Crawford match table (docs/cube.md)")
+        lines.append(_("  no cube: the game's cubeless chances over the post-Crawford match table (docs/cube.md)"))
     else:
-        lines.append(f"  Janowski's cube model, cube efficiency x = {d.efficiency:.2f} (docs/cube.md)")
+        lines.append(_("  Janowski's cube model, cube efficiency x = {x:.2f} (docs/cube.md)").format(x=d.efficiency))
     return "\n".join(lines)

@@ -6,9 +6,9 @@ import click
 
 from ..deficit import static_deficit
 from ..errors import NotAReportError
-from ..position import SIDE_NAMES
 from ..render import frame_text, to_json
 from ..rules import rules_label
+from ..i18n import _, side_words
 from .common import POSITION, BadInput, block_validation_option, flatten, format_option, handle_errors, rules_options
 
 
@@ -57,9 +57,9 @@ def command(positions, rules, fmt, output, svg, force, no_block_validation) -> N
         if n:
             click.echo()
         click.echo(f"{item.name + ': ' if item.name else ''}{item.position}   "
-                   f"{SIDE_NAMES[item.position.turn]} to move   ({rules_label(rules)})")
-        click.echo(f"full {d.p_full:.4f}   partial {d.p_partial:.4f}   pass {d.p_pass:.4f}   "
-                   f"expected lost pips {d.expected_lost_pips:.3f}")
+                   + _("{side} to move").format(**side_words(item.position.turn)) + f"   ({rules_label(rules)})")
+        click.echo(_("full {full:.4f}   partial {partial:.4f}   pass {passes:.4f}   expected lost pips {lost:.3f}").format(
+            full=d.p_full, partial=d.p_partial, passes=d.p_pass, lost=d.expected_lost_pips))
         click.echo()
         click.echo(frame_text(d.faces_frame(), "table"))
         click.echo()
@@ -70,15 +70,16 @@ def command(positions, rules, fmt, output, svg, force, no_block_validation) -> N
     if output:
         from ..study.deficit_folder import write_deficit_folder
         path = write_deficit_folder(items, rules, output, svg=svg, force=force)
-        click.echo(f"Tables and charts written to {path}", err=True)
+        click.echo(_("Tables and charts written to {path}").format(path=path), err=True)
 
 
 def steps_table_text(steps) -> str:
     """The 6x6 table of steps played per roll, with both dice labelled."""
-    lines = ["steps played per roll (of 2, or 4 for a double; fewer, and none lost, when the last checker "
-             "goes off)",
-             "             second die",
-             "first die    " + "  ".join(str(b) for b in range(1, 7))]
+    first = _("first die")
+    lines = [_("steps played per roll (of 2, or 4 for a double; fewer, and none lost, when the last checker "
+               "goes off)"),
+             " " * (len(first) + 4) + _("second die"),
+             f"{first}    " + "  ".join(str(b) for b in range(1, 7))]
     for a in range(6):
-        lines.append(f"        {a + 1}    " + "  ".join(str(int(steps[a][b])) for b in range(6)))
+        lines.append(f"{a + 1:>{len(first)}}    " + "  ".join(str(int(steps[a][b])) for b in range(6)))
     return "\n".join(lines)

@@ -9,6 +9,7 @@ from datetime import date as date_cls
 import click
 
 from ..errors import NardyError
+from ..i18n import _, result_text, side_words, translate
 from ..render import frame_text, to_json
 from .common import (POSITION, BadInput, exit_if_interrupted, format_option, handle_errors, mat_numbering_option,
                      read_stdin, report_interrupted, rules_options)
@@ -97,12 +98,13 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
     elif games == 1 and output is None:
         click.echo(format_game(played.records[0]), nl=False)
     else:
-        click.echo(frame_text(frame, "table"))
+        click.echo(frame_text(frame.assign(result=frame["result"].map(result_text)), "table"))
         s = played.summary()
-        click.echo(f"\n{s['games']} games, seed {s['seed']}: White ({s['white']}) {s['white_wins']} wins, "
-                   f"Black ({s['black']}) {s['black_wins']} wins, {s['draws']} draws; "
-                   f"White {s['white_points_per_game']:+.3f} points per game"
-                   + (f"; written to {output}" if output else ""))
+        click.echo("\n" + _("{games} games, seed {seed}: White ({white}) {white_wins} wins, Black ({black}) "
+                            "{black_wins} wins, {draws} draws; White {ppg:+.3f} points per game").format(
+            games=s['games'], seed=s['seed'], white=s['white'], white_wins=s['white_wins'], black=s['black'],
+            black_wins=s['black_wins'], draws=s['draws'], ppg=s['white_points_per_game'])
+                   + (_("; written to {output}").format(output=output) if output else ""))
 
 
 def _play_matches(white, black, matches, position, seed, day, output, rules, fmt, mat_numbering, match) -> None:
@@ -147,8 +149,9 @@ def _play_matches(white, black, matches, position, seed, day, output, rules, fmt
     else:
         click.echo(frame_text(frame, "table"))
         wins = sum(1 for r in rows if r["winner"] == rows[0]["a"])
-        click.echo(f"\n{matches} matches to {match.length}, seed {seed}: {rows[0]['a']} won {wins}, "
-                   f"{rows[0]['b']} {matches - wins}" + (f"; written to {output}" if output else ""))
+        click.echo("\n" + _("{matches} matches to {length}, seed {seed}: {a} won {wins}, {b} {other}").format(
+            matches=matches, length=match.length, seed=seed, a=rows[0]['a'], wins=wins, b=rows[0]['b'],
+            other=matches - wins) + (_("; written to {output}").format(output=output) if output else ""))
 
 
 @click.command("review", epilog="""\b
@@ -206,8 +209,6 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     from ..match_records import select_game
     from ..report_folder import ensure_writable
     from ..review import DEFAULT_EVALUATOR, parse_thresholds, review_game
-    from ..match_records import game_end
-    from ..position import SIDE_NAMES, other_side
     evaluator = evaluator or DEFAULT_EVALUATOR
     try:
         marks = parse_thresholds(thresholds)
@@ -260,8 +261,9 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
         from ..review_report import write_review
         written = write_review(review, output, top=top, html=html)
         if interrupted:
-            click.echo(f"Warning: the run was interrupted, so its report went to {written}", err=True)
-    what = "the rollout figures (decisions not reached keep their first evaluation)"
+            click.echo(_("Warning: the run was interrupted, so its report went to {written}").format(written=written),
+                       err=True)
+    what = _("the rollout figures (decisions not reached keep their first evaluation)")
     if fmt == "json":
         click.echo(to_json(review.to_dict()))
         report_interrupted(interrupted, fmt, what)
@@ -275,20 +277,24 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
         exit_if_interrupted(interrupted)
         return
     r = review.record
-    end = r.result or (f"{game_end(r)} ({SIDE_NAMES[other_side(r.dropped.side)]} wins)" if r.dropped
-                       else 'game not finished')
-    click.echo(f"{r.white} (White) vs {r.black} (Black): {end}, {len(r.plies)} plies; "
-               f"evaluator {review.params['evaluator']}")
+    if r.result is None and r.dropped is not None:
+        from ..position import other_side
+        end = _("{end} ({side} wins)").format(end=end_text(r), **side_words(other_side(r.dropped.side)))
+    else:
+        end = result_text(r.result) if r.result else _("game not finished")
+    click.echo(_("{white} (White) vs {black} (Black): {result}, {plies} plies; evaluator {evaluator}").format(
+        white=r.white, black=r.black, result=end, plies=len(r.plies), evaluator=review.params['evaluator']))
     if match is not None:
-        click.echo(f"judged at {match.label()}: equity columns are normalised (a single game won +1, lost -1), "
-                   "mwc_lost is the match winning chance lost")
+        click.echo(_("judged at {match}: equity columns are normalised (a single game won +1, lost -1), mwc_lost is "
+                     "the match winning chance lost").format(match=match.label()))
     for note in review.notes():
-        click.echo(f"Note: {note}")
+        click.echo(_("Note: {note}").format(note=note))
     click.echo("")
     shown = review.frame[cols].copy()
     forced = review.frame["forced"].to_numpy(dtype=bool)
-    shown["lost"] = [f"{v:+.3f}" if not f else "forced" for v, f in zip(shown["lost"], forced)]
+    shown["lost"] = [f"{v:+.3f}" if not f else _("forced") for v, f in zip(shown["lost"], forced)]
     shown.loc[forced, "mark"] = ""
+    shown["mark"] = shown["mark"].map(lambda v: translate(v) if isinstance(v, str) else v)
     click.echo(frame_text(shown.rename(columns={"best": "best play"}), "table", "{:+.3f}",
                           left=("played", "best play")))
     if review.cube is not None:
@@ -301,7 +307,6 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
 def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout_policy, seed, workers, output, html,
                   match, fmt, cube_game=False) -> None:
     """`nardy review MATCH`: every game of a match record judged at its score, and the players' totals."""
-    from ..match_records import game_end
     from ..match_review import review_match
     from .progress import StepBar
     options = {"next_white": match.next_white, "draw_points": match.draw_points} if match else {}
@@ -313,7 +318,8 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout
     finally:
         bar.close()
     interrupted = review.interrupted
-    what = "the rollout figures (decisions not reached keep their first evaluation; games not reached are left out)"
+    what = _("the rollout figures (decisions not reached keep their first evaluation; games not reached are left "
+             "out)")
     written = None
     if output is not None:
         from ..review_report import write_match_review
@@ -326,27 +332,39 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout
     m = loaded
     a, b = m.players
     final = "-".join(f"{s:g}" for s in m.final_score)
-    click.echo(f"match to {m.length}: {a} vs {b}, {len(m.games)} games, final score {final}"
-               f"{', won by ' + m.winner if m.winner else ''}; evaluator {review.params['evaluator']}")
-    click.echo("each game judged at its score: equity lost is normalised (a single game won +1, lost -1), "
-               "mwc_lost is the match winning chance lost")
+    click.echo(_("match to {length}: {a} vs {b}, {games} games, final score {final}{won}; evaluator {evaluator}").format(
+        length=m.length, a=a, b=b, games=len(m.games), final=final,
+        won=_(", won by {winner}").format(winner=m.winner) if m.winner else '', evaluator=review.params['evaluator']))
+    click.echo(_("each game judged at its score: equity lost is normalised (a single game won +1, lost -1), "
+                 "mwc_lost is the match winning chance lost"))
     for k, (g, score) in enumerate(zip(review.games, m.scores()), 1):
         r = g.record
         s = g.summary()
         lost = ", ".join(f"{row['player']} {row['equity_lost']:.3f}" for _, row in s.iterrows())
         if g.cube is not None:
-            lost += "; on the cube: " + ", ".join(f"{row['player']} {row['cube_lost']:.3f}" for _, row in s.iterrows())
-        result = game_end(r)
-        click.echo(f"  game {k} at {score[0]:g}-{score[1]:g} (White-Black): {r.white} (White) vs {r.black} (Black), "
-                   f"{result}; equity lost: {lost}")
+            lost += _("; on the cube: ") + ", ".join(f"{row['player']} {row['cube_lost']:.3f}"
+                                                    for _, row in s.iterrows())
+        click.echo(_("  game {k} at {w:g}-{b:g} (White-Black): {white} (White) vs {black} (Black), {result}; equity "
+                     "lost: {lost}").format(k=k, w=score[0], b=score[1], white=r.white, black=r.black,
+                                            result=end_text(r), lost=lost))
     _finish_review(review.summary(), interrupted, fmt, what, written)
+
+
+def end_text(record) -> str:
+    """How a game ended (`match_records.game_end`) in the language in use."""
+    from ..match_records import resignation
+    from ..review_page import end_text as ended
+    gave_up = resignation(record)
+    return ended(record, _("resigned: {what}").format(what=gave_up) if gave_up else _("not finished"))
 
 
 def _finish_review(summary, interrupted: bool, fmt: str, what: str, written) -> None:
     """The end of a review's table output: the players' totals, the interrupt mark, where the report went."""
     click.echo("")
+    if "side" in summary:
+        summary = summary.assign(side=summary["side"].map(translate))
     click.echo(frame_text(summary, "table", "{:.3f}"))
     report_interrupted(interrupted, fmt, what)
     if written is not None:
-        click.echo(f"\nreport written to {written}")
+        click.echo("\n" + _("report written to {written}").format(written=written))
     exit_if_interrupted(interrupted)

@@ -9,6 +9,7 @@ import click
 
 from ..match_table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, NEXT_WHITE, GameDistribution
 from ..met import MEASURE_POLICY, cubeful_equity_table, match_equity_table, measure_start_distribution, table_se
+from ..i18n import _
 from ..render import frame_text, to_json
 from .common import BadInput, exit_if_interrupted, format_option, handle_errors, report_interrupted, rules_options
 from .progress import Progress
@@ -94,23 +95,24 @@ def command(length, next_white, draw_points, cubeful, with_se, chart, dist_file,
         from ..study.met_figure import met_figure
         fig = met_figure(met)
         fig.savefig(chart, dpi=120)
-    what = f"the table's figures (from the {met.distribution.source.get('games', 0):,} games measured)"
+    what = _("the table's figures (from the {games:,} games measured)").format(
+        games=met.distribution.source.get('games', 0))
     if fmt in ("json", "csv"):
         click.echo(to_json(met.to_dict()) if fmt == "json" else frame_text(met.frame().reset_index(), "csv"))
         report_interrupted(interrupted, fmt, what)
         exit_if_interrupted(interrupted)
         return
     d = met.distribution
-    kind = f"cubeful, cube efficiency x = {met.efficiency:.2f}" if cubeful else "cubeless"
-    click.echo(f"Match equity table ({kind}), {rules.preset} rules, next game's White: {next_white}, "
-               f"draw {draw_points:g} point each")
-    click.echo(f"Row: the player who needs that many points; column: the opponent. Colours of the coming game by "
-               f"lot. Percent{' ± SE' if with_se else ''}.")
+    kind = _("cubeful, cube efficiency x = {x:.2f}").format(x=met.efficiency) if cubeful else _("cubeless")
+    click.echo(_("Match equity table ({kind}), {preset} rules, next game's White: {next_white}, draw {draw:g} point "
+                 "each").format(kind=kind, preset=rules.preset, next_white=next_white, draw=draw_points))
+    click.echo(_("Row: the player who needs that many points; column: the opponent. Colours of the coming game by "
+                 "lot. Percent{se}.").format(se=_(" ± SE") if with_se else ""))
     if cubeful:
-        click.echo("The cube centred before each game; a need of 1 is the Crawford game (no cube).")
+        click.echo(_("The cube centred before each game; a need of 1 is the Crawford game (no cube)."))
     pct = (met.table * 100)
     width = 11 if with_se else 6
-    head = "needs " + "".join(f"{j:>{width}}" for j in range(1, length + 1))
+    head = f"{_('needs'):<5} " + "".join(f"{j:>{width}}" for j in range(1, length + 1))
     click.echo(head)
     for i in range(length):
         cells = []
@@ -119,12 +121,14 @@ def command(length, next_white, draw_points, cubeful, with_se, chart, dist_file,
             cells.append(f"{cell:>{width}}")
         click.echo(f"{i + 1:>5} " + "".join(cells))
     if cubeful:
-        click.echo("post-Crawford, the leader (needs 1) against the trailer needing the column's points:")
+        click.echo(_("post-Crawford, the leader (needs 1) against the trailer needing the column's points:"))
         click.echo("      " + "".join(f"{v * 100:>{width}.1f}" for v in met.post_crawford))
     src = d.source
-    line = f"One game from the start: White wins {d.white_wins:.1%}, Black {sum(d.black):.1%}, draw {d.draw:.1%}"
+    line = _("One game from the start: White wins {white:.1%}, Black {black:.1%}, draw {draw:.1%}").format(
+        white=d.white_wins, black=sum(d.black), draw=d.draw)
     if isinstance(src.get("games"), int):
-        line += f" (measured by {src.get('policy')}: {src['games']:,} games, seed {src.get('seed')})"
+        line += _(" (measured by {policy}: {games:,} games, seed {seed})").format(
+            policy=src.get('policy'), games=src['games'], seed=src.get('seed'))
     click.echo("\n" + line)
     report_interrupted(interrupted, fmt, what)
     exit_if_interrupted(interrupted)

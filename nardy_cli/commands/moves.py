@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..engine import roll_plays
+from ..i18n import N_, _, translate
 from ..render import frame_text, to_json
 from .common import (DICE, POSITION, block_validation_option, flatten, format_option, handle_errors,
                      rules_options)
@@ -44,8 +45,8 @@ def command(positions, dice, rules, fmt: str, no_block_validation: bool) -> None
             if len(items) > 1 or item.name:
                 click.echo(f"{item.name + ': ' if item.name else ''}{item.position}")
             for d, plays in rolls:
-                word = "play" if len(plays) == 1 else "plays"
-                click.echo(f"{d}: {len(plays)} {word}")
+                word = N_("play") if len(plays) == 1 else N_("plays")
+                click.echo(f"{d}: " + _("{n} {word}").format(n=len(plays), word=translate(word), words=_("plays")))
                 width = max(len(str(p)) for p in plays)
                 for i, p in enumerate(plays, 1):
                     click.echo(f"  {i:>3}  {str(p):<{width}}  {p.result}")

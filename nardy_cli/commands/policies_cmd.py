@@ -12,8 +12,9 @@ from ..match import match_valuation
 from ..outcomes import CLASS_KEYS, CLASS_NAMES
 from ..games.executors import default_workers
 from ..policies import known_policies
-from ..position import BLACK, SIDE_NAMES, WHITE
+from ..position import BLACK, WHITE
 from ..render import frame_text, to_json
+from ..i18n import _, side_words, translate
 from .common import (POSITION, BadInput, block_validation_option, exit_if_interrupted, flatten, format_option,
                      handle_errors, report_interrupted, rules_options)
 from .cube_options import cube_options, cube_text
@@ -125,7 +126,7 @@ def _match_duel(a, b, position, matches, seed, workers, executor, scheduler, qui
                             scheduler=scheduler, progress=bar)
     finally:
         bar.close()
-    what = f"these figures ({result.matches:,} of {matches:,} pairs of matches)"
+    what = _("these figures ({done:,} of {asked:,} pairs of matches)").format(done=result.matches, asked=matches)
     if fmt in ("json", "csv"):
         row = {k: v for k, v in result.to_dict().items() if k not in ("params", "ci95")}
         row["ci95_low"], row["ci95_high"] = result.ci95
@@ -135,11 +136,13 @@ def _match_duel(a, b, position, matches, seed, workers, executor, scheduler, qui
         return
     from ..rules import rules_label
     lo, hi = result.ci95
-    click.echo(f"{result.a} vs {result.b}: {result.matches:,} pairs of matches to {match.length} with duplicate dice "
-               f"(each policy first player once), seed {seed}, {rules_label(rules)}, next White: {match.next_white}")
-    click.echo(f"match wins for {result.a}: {result.match_win_share:.2%}  95% CI [{lo:.2%}, {hi:.2%}]  "
-               f"SE {result.se:.2%}")
-    click.echo(f"{result.games:,} games, {result.mean_games:.1f} per match")
+    click.echo(_("{a} vs {b}: {matches:,} pairs of matches to {length} with duplicate dice (each policy first player "
+                 "once), seed {seed}, {rules}, next White: {next_white}").format(
+        a=result.a, b=result.b, matches=result.matches, length=match.length, seed=seed, rules=rules_label(rules),
+        next_white=match.next_white))
+    click.echo(_("match wins for {a}: {share:.2%}  95% CI [{lo:.2%}, {hi:.2%}]  SE {se:.2%}").format(
+        a=result.a, share=result.match_win_share, lo=lo, hi=hi, se=result.se))
+    click.echo(_("{games:,} games, {mean:.1f} per match").format(games=result.games, mean=result.mean_games))
     report_interrupted(result.interrupted, fmt, what)
     exit_if_interrupted(result.interrupted)
 
@@ -147,20 +150,25 @@ def _match_duel(a, b, position, matches, seed, workers, executor, scheduler, qui
 def _estimate_text(name, pos, est, equity, deficit, rules, match=None) -> str:
     """The table form of one estimate."""
     from ..rules import rules_label
-    side = SIDE_NAMES[pos.turn]
+    words = side_words(pos.turn)
     p = est.probabilities
-    lines = [f"{name + ': ' if name else ''}{pos}   {side} to move",
-             f"{est.method}, {rules_label(rules)}, chances for {side}:"]
+    lines = [f"{name + ': ' if name else ''}{pos}   " + _("{side} to move").format(**words),
+             _("{method}, {rules}, chances for {side}:").format(method=translate(est.method), rules=rules_label(rules),
+                                                                 **words)]
+    width = max(len(_("win")), len(_("lose")), len(_("draw"))) + 2
     for outcome in ("win", "lose"):
-        parts = ", ".join(f"{name} {p[f'{outcome}_{key}']:.3f}" for key, name in zip(CLASS_KEYS, CLASS_NAMES))
-        lines.append(f"  {outcome:<5} {p[outcome]:.3f}  ({parts})")
-    lines.append(f"  draw  {p['draw']:.3f}")
-    lines.append(f"equity {equity:+.3f}   pips White {pos.pip_count(WHITE)}, Black {pos.pip_count(BLACK)}")
+        parts = ", ".join(f"{translate(name)} {p[f'{outcome}_{key}']:.3f}" for key, name in zip(CLASS_KEYS, CLASS_NAMES))
+        lines.append(f"  {translate(outcome):<{width}}{p[outcome]:.3f}  ({parts})")
+    lines.append(f"  {_('draw'):<{width}}{p['draw']:.3f}")
+    lines.append(_("equity {equity:+.3f}   pips White {white}, Black {black}").format(
+        equity=equity, white=pos.pip_count(WHITE), black=pos.pip_count(BLACK)))
     if match is not None:
-        lines.append(f"match winning chance for {side}: {est.mwc:.1%} ({match.label()}; "
-                     f"{'the bear-off database, exact' if 'exact' in est.method else 'the network and the table'})")
-    lines.append(f"static deficit: full {deficit.p_full:.3f}, partial {deficit.p_partial:.3f}, "
-                 f"pass {deficit.p_pass:.3f}, expected lost pips {deficit.expected_lost_pips:.2f}")
+        lines.append(_("match winning chance for {side}: {mwc:.1%} ({match}; {how})").format(
+            mwc=est.mwc, match=match.label(), how=_("the bear-off database, exact") if "exact" in est.method
+            else _("the network and the table"), **words))
+    lines.append(_("static deficit: full {full:.3f}, partial {partial:.3f}, pass {passes:.3f}, expected lost pips "
+                   "{lost:.2f}").format(full=deficit.p_full, partial=deficit.p_partial, passes=deficit.p_pass,
+                                        lost=deficit.expected_lost_pips))
     return "\n".join(lines)
 
 
@@ -215,14 +223,16 @@ def duel_command(a, b, position, matches, games, until_se, seed, workers, strati
         from ..rules import rules_label
         from ..position import START
         start = position[0]
-        where = "the start position" if start.position == START else f"'{start.position}'"
+        where = _("the start position") if start.position == START else f"'{start.position}'"
         where += f" ({start.name})" if start.name else ""
-        click.echo(f"{result.a} vs {result.b}: {result.games:,} games from {where} with duplicate dice, seed {seed}, "
-                   f"{rules_label(rules)}")
-        click.echo(f"points per game for {result.a}: {result.points_per_game:+.4f}  "
-                   f"95% CI [{lo:+.4f}, {hi:+.4f}]  SE {result.se:.4f}")
-        click.echo(f"wins {result.win_share:.2%}   draws {result.draw_share:.2%}")
-        click.echo(f"mars for {result.mars_share_for:.2%} / against {result.mars_share_against:.2%}   "
-                   f"koks for {result.koks_share_for:.2%} / against {result.koks_share_against:.2%}")
-    report_interrupted(result.interrupted, fmt, f"these figures ({result.games:,} of {games:,} games)")
+        click.echo(_("{a} vs {b}: {games:,} games from {where} with duplicate dice, seed {seed}, {rules}").format(
+            a=result.a, b=result.b, games=result.games, where=where, seed=seed, rules=rules_label(rules)))
+        click.echo(_("points per game for {a}: {ppg:+.4f}  95% CI [{lo:+.4f}, {hi:+.4f}]  SE {se:.4f}").format(
+            a=result.a, ppg=result.points_per_game, lo=lo, hi=hi, se=result.se))
+        click.echo(_("wins {wins:.2%}   draws {draws:.2%}").format(wins=result.win_share, draws=result.draw_share))
+        click.echo(_("mars for {mf:.2%} / against {ma:.2%}   koks for {kf:.2%} / against {ka:.2%}").format(
+            mf=result.mars_share_for, ma=result.mars_share_against, kf=result.koks_share_for,
+            ka=result.koks_share_against))
+    report_interrupted(result.interrupted, fmt, _("these figures ({done:,} of {asked:,} games)").format(
+        done=result.games, asked=games))
     exit_if_interrupted(result.interrupted)

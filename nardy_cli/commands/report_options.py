@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..i18n import _
 from .common import BadInput
 
 
@@ -41,6 +42,7 @@ def finish_report(data: dict, output, html: bool, svg: bool, force: bool) -> Non
     existed = Path(output).exists()
     path = write_report(data, output, html=html, svg=svg, force=force)
     if str(path) != str(output):
-        kept = f"; {output} was left as it was" if existed else ""
-        click.echo(f"Warning: the run was interrupted, so its report went to {path}{kept}", err=True)
-    click.echo(f"Report written to {path}", err=True)
+        kept = _("; {output} was left as it was").format(output=output) if existed else ""
+        click.echo(_("Warning: the run was interrupted, so its report went to {written}").format(written=path) + kept,
+                   err=True)
+    click.echo(_("Report written to {path}").format(path=path), err=True)

@@ -17,6 +17,7 @@ from .progress import Progress
 from .report_options import check_report_flags, finish_report, report_options
 from .scoring_options import scoring_from, scoring_note, scoring_options
 from .tables import rollout_table, until_se_note
+from ..i18n import _
 
 
 def policy_options(func):
@@ -118,7 +119,7 @@ def command(positions, policy, white_policy, black_policy, games, until_se, seed
         import pandas as pd
         click.echo(frame_text(pd.DataFrame([r.summary_row() for r in results]), "csv"))
     if interrupted and not results[-1].interrupted:
-        line = f"INTERRUPTED: the positions after the first {len(results)} were not rolled out."
+        line = _("INTERRUPTED: the positions after the first {n} were not rolled out.").format(n=len(results))
         click.echo(f"\n{line}" if fmt == "table" else f"Warning: {line}", err=fmt != "table")
     if output:
         finish_report(rollout_data(results, comments=[item.comment for item in items[:len(results)]],

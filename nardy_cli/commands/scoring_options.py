@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from ..i18n import _
+
 
 def scoring_options(func):
     """Add the four options; the command receives them as `exact_bearoff`, `truncate`, `vr`, `luck_network`."""
@@ -48,15 +50,15 @@ def scoring_note(result) -> str | None:
         return None
     parts = []
     if p.get("vr"):
-        parts.append(f"variance reduction: equity SE {result.equity_se:.4f} (plain {p['plain']['equity_se']:.4f}, "
-                     f"plain equity {p['plain']['equity']:+.4f})")
+        parts.append(_("variance reduction: equity SE {se:.4f} (plain {plain_se:.4f}, plain equity {plain:+.4f})").format(
+            se=result.equity_se, plain_se=p['plain']['equity_se'], plain=p['plain']['equity']))
         if p.get("luck_network"):
-            parts.append(f"luck valued by the --luck-network ({p['luck_network']['hidden']} hidden units, "
-                         f"weights {p['luck_network']['sha256']})")
+            parts.append(_("luck valued by the --luck-network ({hidden} hidden units, weights {sha})").format(
+                hidden=p['luck_network']['hidden'], sha=p['luck_network']['sha256']))
         if (p["plain"]["equity_se"] / max(result.equity_se, 1e-300)) ** 2 < VR_LEAST_COST:
-            parts.append("VR did not pay here (the evaluator misreads this position's luck): --no-vr is faster")
+            parts.append(_("VR did not pay here (the evaluator misreads this position's luck): --no-vr is faster"))
     if p.get("exact_bearoff"):
-        parts.append(f"{p.get('scored_games', 0)} games ended in the bear-off databases")
+        parts.append(_("{n} games ended in the bear-off databases").format(n=p.get('scored_games', 0)))
     if p.get("truncate") is not None:
-        parts.append(f"truncated at {p['truncate']} plies")
+        parts.append(_("truncated at {plies} plies").format(plies=p['truncate']))
     return "; ".join(parts) or None

@@ -8,6 +8,7 @@ import click
 
 from ..diagram import board_diagram
 from ..errors import WriteError
+from ..i18n import _
 from .common import POSITION, BadInput, block_validation_option, flatten, handle_errors
 
 
@@ -65,7 +66,7 @@ def command(positions, numbering: str, fmt: str | None, out: str | None, show_id
             save_figure(draw_board(items[0].position, numbering[0], name=items[0].name), path)
         except OSError as exc:
             raise WriteError(f"cannot write {str(path)!r}: {exc.strerror}") from None
-        click.echo(f"Board written to {path}", err=True)
+        click.echo(_("Board written to {path}").format(path=path), err=True)
         return
     blocks = []
     for item in items:
@@ -79,7 +80,7 @@ def command(positions, numbering: str, fmt: str | None, out: str | None, show_id
         Path(out).write_text(text + "\n", encoding="utf-8")
     except OSError as exc:
         raise WriteError(f"cannot write {out!r}: {exc.strerror}") from None
-    click.echo(f"Board written to {out}", err=True)
+    click.echo(_("Board written to {path}").format(path=out), err=True)
 
 
 def _write_folder(items, numbering: str, output: str, svg: bool, fmt, out) -> None:
@@ -90,7 +91,8 @@ def _write_folder(items, numbering: str, output: str, svg: bool, fmt, out) -> No
     from ..study.board_folder import write_boards
     ensure_writable(output)
     path = write_boards(items, output, numbering=numbering[0], svg=svg)
-    click.echo(f"{len(items)} board{'s' if len(items) != 1 else ''} and index.md written to {path}", err=True)
+    count = _("1 board") if len(items) == 1 else _("{n} boards").format(n=len(items))
+    click.echo(_("{count} and index.md written to {path}").format(count=count, path=path), err=True)
 
 
 SUFFIX_FORMATS = {".png": "png", ".svg": "svg", ".txt": "text"}

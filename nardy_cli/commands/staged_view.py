@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..i18n import _
 from ..render import frame_text, to_json
 from ..rules import rules_label
 from .tables import match_label, until_se_note
@@ -34,10 +35,11 @@ def stage_lines(ranking) -> list[str]:
     for st in ranking.stages:
         best = st.scores[0][1]
         dropped = [f"{p} {s - best:+.3f}" for p, s in st.scores if p not in st.kept]
-        out.append(f"{st.name} (filter {st.filter}): {len(st.kept)} of {len(st.scores)} plays go on; the best, "
-                   f"{st.scores[0][0]}, has equity {best:+.3f} (by the evaluator)")
+        out.append(_("{stage} (filter {filter}): {kept} of {n} plays go on; the best, {best_play}, has equity "
+                     "{best:+.3f} (by the evaluator)").format(stage=st.name, filter=st.filter, kept=len(st.kept),
+                                                               n=len(st.scores), best_play=st.scores[0][0], best=best))
         if dropped:
-            out.append("  dropped, each with its difference to the best: " + ", ".join(dropped))
+            out.append(_("  dropped, each with its difference to the best: ") + ", ".join(dropped))
     return out
 
 
@@ -51,23 +53,23 @@ def show_staged(ranking, fmt: str, policy: str, seed: int, rules, extra: dict | 
         click.echo(frame_text(frame, "csv"))
         return
     p = ranking.params
-    used = ", ".join(k for k in ("vr", "exact_bearoff") if p.get(k)) or "plain"
+    used = ", ".join(k for k in ("vr", "exact_bearoff") if p.get(k)) or _("plain")
     if p.get("luck_network"):
-        used += f" (luck valued by the --luck-network, weights {p['luck_network']['sha256']})"
-    click.echo(f"{ranking.position}   to play {ranking.dice}   (staged: {policy} rollouts, seed {seed}, "
-               f"{rules_label(rules)}; {used})")
+        used += _(" (luck valued by the --luck-network, weights {sha})").format(sha=p['luck_network']['sha256'])
+    click.echo(_("{position}   to play {dice}   (staged: {policy} rollouts, seed {seed}, {rules}; {used})").format(
+        position=ranking.position, dice=ranking.dice, policy=policy, seed=seed, rules=rules_label(rules), used=used))
     for line in stage_lines(ranking):
         click.echo(line)
     columns = ["rank", "play", "games", "equity", "equity_se", "plain_se", "diff", "diff_se", "win", "lose",
                "dropped_after"]
     if p.get("match"):
         columns[3:3] = ["mwc", "mwc_se"]
-        click.echo(f"at {match_label(p['match'])}: stage scores are match equity (2 x mwc - 1); plays rank by "
-                   "mwc, diff is in mwc, equity in money points")
+        click.echo(_("at {match}: stage scores are match equity (2 x mwc - 1); plays rank by mwc, diff is in mwc, "
+                     "equity in money points").format(match=match_label(p['match'])))
     shown = frame[columns].copy()
     shown["dropped_after"] = shown["dropped_after"].map(lambda v: "" if v is None or v != v else f"{int(v):,}")
-    click.echo("rollouts (common dice): equity is each play's equity for the mover (± equity_se; plain_se without "
-               "VR), diff its difference to the best play on the same games (± paired diff_se)")
+    click.echo(_("rollouts (common dice): equity is each play's equity for the mover (± equity_se; plain_se without "
+                 "VR), diff its difference to the best play on the same games (± paired diff_se)"))
     click.echo(frame_text(shown, "table"))
     missed = until_se_note(p, p["games_requested"], max(r.equity_se for r in ranking.plays if r.dropped_after is None))
     if missed:
@@ -86,6 +88,7 @@ def show_forced(position, dice, play, fmt: str, extra: dict | None = None) -> No
         import pandas as pd
         click.echo(frame_text(pd.DataFrame([record]), "csv"))
     else:
-        what = "the turn passes (no legal step)" if play.is_pass else f"the only legal play is {play}"
-        click.echo(f"{position}   to play {dice}: forced, {what}; nothing to roll out (--rollout-forced rolls it "
-                   "out anyway)")
+        what = _("the turn passes (no legal step)") if play.is_pass else _("the only legal play is {play}").format(
+            play=play)
+        click.echo(_("{position}   to play {dice}: forced, {what}; nothing to roll out (--rollout-forced rolls it "
+                     "out anyway)").format(position=position, dice=dice, what=what))

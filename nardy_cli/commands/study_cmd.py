@@ -11,6 +11,7 @@ from ..errors import ArgumentError, PositionsFileError, ResultsError, WriteError
 from ..games.executors import default_workers
 from ..positions_file import read_positions
 from ..render import frame_text, to_json
+from ..i18n import _, translate
 from ..rules import rules_label
 from ..report_folder import json_data, rollout_data
 from ..engine import legal_plays
@@ -102,7 +103,8 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
     if len(plays) == 1 and not rollout_forced:
         show_forced(item.position.with_dice(None), roll, plays[0], fmt, cube_record)
         if output:
-            click.echo(f"Warning: a forced play has nothing to rank, so no report was written to {output}", err=True)
+            click.echo(_("Warning: a forced play has nothing to rank, so no report was written to {output}").format(
+                output=output), err=True)
         return
     if staged is None:
         staged = filters is not None or scoring_given or (top is None and len(plays) >= STAGED_FROM)
@@ -111,7 +113,7 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
                         scoring_from(exact_bearoff, truncate, vr, luck_network), workers, executor, scheduler, quiet,
                         fmt, output, html, svg, force, match, cube_record)
         return
-    bar = StepBar("analyze (games per play)", not quiet, unit="games")
+    bar = StepBar(_("analyze (games per play)"), not quiet, unit="games")
     try:
         ranking = rank_plays(item.position, dice, policy, games, seed, rules, top=top, until_se=until_se,
                              stratify=stratify, workers=workers or default_workers(), executor=executor,
@@ -124,8 +126,9 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
     elif fmt == "csv":
         click.echo(frame_text(frame, "csv"))
     else:
-        click.echo(f"{ranking.position}   to play {ranking.dice}   ({policy} rollouts, seed {seed}, "
-                   f"{rules_label(rules)}{', ' + match.label() if match else ''})")
+        click.echo(_("{position}   to play {dice}   ({policy} rollouts, seed {seed}, {rules}{match})").format(
+            position=ranking.position, dice=ranking.dice, policy=policy, seed=seed, rules=rules_label(rules),
+            match=', ' + match.label() if match else ''))
         columns = ["rank", "play", "games", "equity", "equity_se", "diff", "diff_se", "win", "lose", "dropped_after"]
         if match is not None:
             columns[3:3] = ["mwc", "mwc_se", "money_rank"]
@@ -135,15 +138,15 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
             shown["money_rank"] = [f"{m}*" if m != r else f"{m}" for m, r in zip(shown["money_rank"], shown["rank"])]
         click.echo(frame_text(shown, "table"))
         if match is not None:
-            click.echo("ranked by match winning chance (mwc); diff is in match winning chance; equity is money "
-                       "points; * the money ranking differs")
+            click.echo(_("ranked by match winning chance (mwc); diff is in match winning chance; equity is money "
+                         "points; * the money ranking differs"))
         if ranking.prefiltered:
-            click.echo(f"left out by --top: {', '.join(ranking.prefiltered)}")
+            click.echo(_("left out by --top: {plays}").format(plays=', '.join(ranking.prefiltered)))
     missed = until_se_note(ranking.params, ranking.params["games_requested"],
                            max(rp.equity_se for rp in ranking.plays if rp.dropped_after is None))
     if missed:
         click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")
-    report_interrupted(ranking.interrupted, fmt, "these figures")
+    report_interrupted(ranking.interrupted, fmt, _("these figures"))
     finish_report(json_data("analyze", ranking, names=[item.name], comments=[item.comment]), output, html, svg, force)
     exit_if_interrupted(ranking.interrupted)
 
@@ -175,7 +178,7 @@ def _analyze_staged(item, dice, policy, games, seed, rules, filters, until_se, s
         bars.close()
     show_staged(ranking, fmt, policy, seed, rules, cube_record)
     interrupted = bool(ranking.params.get("interrupted"))
-    report_interrupted(interrupted, fmt, "the rollout figures")
+    report_interrupted(interrupted, fmt, _("the rollout figures"))
     finish_report(json_data("analyze", ranking, names=[item.name], comments=[item.comment]), output, html, svg, force)
     exit_if_interrupted(interrupted)
 
@@ -211,7 +214,7 @@ def openings_command(rolls, replies, reply_games, top, policy, games, until_se, 
     elif fmt == "csv":
         click.echo(frame_text(frame, "csv"))
     else:
-        click.echo("White's equity and chances (mars: home-mars or mars)")
+        click.echo(_("White's equity and chances (mars: home-mars or mars)"))
         click.echo(frame_text(frame[["roll", "rank", "play", "games", "equity", "equity_se", "diff", "diff_se",
                                      "win", "draw", "lose", "mars_for", "koks_for", "mars_against", "koks_against"]],
                               "table"))
@@ -219,12 +222,12 @@ def openings_command(rolls, replies, reply_games, top, policy, games, until_se, 
             click.echo()
             click.echo(frame_text(table.replies_frame()[["white_roll", "white_play", "black_roll", "black_reply",
                                                           "candidates", "black_equity", "black_equity_se"]], "table"))
-        click.echo(f"({table.params['seconds']:.0f} s, {policy} rollouts, seed {seed}, {rules_label(rules)})",
-                   err=True)
+        click.echo(_("({seconds:.0f} s, {policy} rollouts, seed {seed}, {rules})").format(
+            seconds=table.params['seconds'], policy=policy, seed=seed, rules=rules_label(rules)), err=True)
     missed = until_se_note(table.params, table.params["games_per_play"], table.params.get("worst_se", 0.0))
     if missed:
         click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")
-    report_interrupted(table.interrupted, fmt, "these figures")
+    report_interrupted(table.interrupted, fmt, _("these figures"))
     finish_report(json_data("openings", table), output, html, svg, force)
     exit_if_interrupted(table.interrupted)
 
@@ -258,20 +261,22 @@ def batch_command(file, policy, games, until_se, seed, workers, stratify, execut
     elif fmt == "csv":
         click.echo(frame_text(frame, "csv"))
     else:
-        click.echo(f"{len(results)} positions of {file}: {policy} (both sides), seed {seed}, {rules_label(rules)}")
+        click.echo(_("{n} positions of {file}: {policy} (both sides), seed {seed}, {rules}").format(
+            n=len(results), file=file, policy=policy, seed=seed, rules=rules_label(rules)))
         columns = ["name", "to_move", "games", "equity", "equity_se", "win", "lose", "draw", "mean_plies",
                    "white_lost_pips_per_game", "black_lost_pips_per_game"]
-        click.echo("equity and chances are the side to move's (to_move) in each position")
+        click.echo(_("equity and chances are the side to move's (to_move) in each position"))
         if match is not None:
             columns[5:5] = ["mwc", "mwc_se"]
-            click.echo(f"at {match.label()}: mwc is the side to move's match winning chance")
-        click.echo(frame_text(frame[columns], "table"))
+            click.echo(_("at {match}: mwc is the side to move's match winning chance").format(match=match.label()))
+        click.echo(frame_text(frame[columns].assign(to_move=frame["to_move"].map(translate)), "table"))
     for r in results:
         missed = until_se_note(r.params, r.games, r.equity_se)
         if missed:
             click.echo(f"{r.name}: {missed}" if fmt == "table" else f"Warning: {r.name}: {missed}", err=fmt != "table")
     if results.interrupted:
-        report_interrupted(True, fmt, f"these figures (the first {len(results)} of {len(positions)} positions)")
+        report_interrupted(True, fmt, _("these figures (the first {done} of {n} positions)").format(
+            done=len(results), n=len(positions)))
     finish_report(rollout_data(results, "batch", comments=[p.comment for p in positions[:len(results)]],
                                interrupted=results.interrupted), output, html, svg, force)
     exit_if_interrupted(results.interrupted)
@@ -321,4 +326,4 @@ def chart_command(results, kind, index, list_kinds, out) -> None:
         save_figure(kinds[kind](data, index - 1), Path(out))
     except OSError as exc:
         raise WriteError(f"cannot write {out!r}: {exc.strerror}") from None
-    click.echo(f"Chart written to {out}", err=True)
+    click.echo(_("Chart written to {out}").format(out=out), err=True)

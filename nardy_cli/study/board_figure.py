@@ -7,7 +7,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Polygon, Rectangle
 
 from ..play import OFF
-from ..position import BLACK, SIDE_NAMES, WHITE, Position, other_side, to_other_numbering
+from ..i18n import _, side_words
+from ..position import BLACK, WHITE, Position, other_side, to_other_numbering
 
 POINT_W = 1.0
 BAR_W = 0.6
@@ -75,9 +76,11 @@ def draw_board(position: Position, numbering: str = WHITE, title: str | None = N
     if position.dice is not None:
         _dice(ax, _x(8.5), HEIGHT / 2, position.dice)
     head = f"{name}: " if name else ""
-    fig.suptitle(title or f"{head}{SIDE_NAMES[position.turn]} to move", fontsize=15, y=0.965)
-    info = (f"White: {position.pip_count(WHITE)} pips, {position.off(WHITE)} off        "
-            f"Black: {position.pip_count(BLACK)} pips, {position.off(BLACK)} off")
+    fig.suptitle(title or head + _("{side} to move").format(**side_words(position.turn)), fontsize=15, y=0.965)
+    info = (_("{side}: {pips} pips, {off} off").format(pips=position.pip_count(WHITE), off=position.off(WHITE),
+                                                         **side_words(WHITE)) + "        "
+            + _("{side}: {pips} pips, {off} off").format(pips=position.pip_count(BLACK), off=position.off(BLACK),
+                                                           **side_words(BLACK)))
     fig.text(0.5, 0.085, info, ha="center", fontsize=11)
     fig.text(0.5, 0.04, str(position), ha="center", fontsize=9, family="monospace", color="#444444")
     return fig
@@ -90,7 +93,7 @@ def draw_play(position: Position, play, numbering: str = WHITE, title: str | Non
     `title` heads the figure (default: the mover and the play), `caption` goes under it."""
     mover = position.turn
     after = play.result
-    fig = draw_board(after, numbering, title=title or f"{SIDE_NAMES[mover]} plays {play}")
+    fig = draw_board(after, numbering, title=title or _("{side} plays {play}").format(play=play, **side_words(mover)))
     ax = fig.axes[0]
     if caption:
         fig.text(0.5, 0.915, caption, ha="center", fontsize=11, color="#333333")
@@ -131,14 +134,14 @@ def _tray_xy(numbering: str, side: str) -> tuple[float, float]:
 
 def _tray(ax, x: float, y: float, side: str, n: int) -> None:
     """A tray of borne-off checkers, drawn as thin slabs, with the count."""
-    face, edge, _ = COLOURS[side]
+    face, edge = COLOURS[side][:2]
     ax.add_artist(Rectangle((x, y), 1.4, 4.6, facecolor="#d9c6a8", edgecolor="#5a3d22", linewidth=1.5))
     for k in range(n):
         ax.add_artist(Rectangle((x + 0.15, y + 0.12 + k * 0.29), 1.1, 0.24, facecolor=face, edgecolor=edge,
                                linewidth=0.8, zorder=3))
     label_y = y + 4.6 + 0.35 if y < HEIGHT / 2 else y - 0.35
-    ax.text(x + 0.7, label_y, f"{SIDE_NAMES[side]} off: {n}", ha="center", va="center", fontsize=7.5,
-            color="#333333")
+    ax.text(x + 0.7, label_y, _("{side} off: {n}").format(n=n, **side_words(side)), ha="center", va="center",
+            fontsize=7.5, color="#333333")
 
 
 def _direction(ax, width: float) -> None:
@@ -147,7 +150,7 @@ def _direction(ax, width: float) -> None:
     style = {"arrowstyle": "-|>", "mutation_scale": 14, "color": "#5a3d22", "linewidth": 1.6}
     ax.add_artist(FancyArrowPatch((0.4, mid - 0.45), (5.2, mid - 0.45), **style))
     ax.add_artist(FancyArrowPatch((5.2, mid + 0.45), (0.4, mid + 0.45), **style))
-    ax.text(2.8, mid, "direction of play", ha="center", va="center", fontsize=7.5, color="#5a3d22")
+    ax.text(2.8, mid, _("direction of play"), ha="center", va="center", fontsize=7.5, color="#5a3d22")
 
 
 def _dice(ax, x: float, y: float, dice) -> None:

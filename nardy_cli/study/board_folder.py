@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 from ..positions_file import NamedPosition
+from ..i18n import N_, _, side_words, translate
 
 INDEX = "index.md"
 MARKER = "boards.json"      # names the folder as one nardy wrote (report_folder.REPORT_MARKERS)
@@ -20,20 +21,21 @@ def board_file(k: int, name: str | None, ext: str = "png") -> str:
 
 
 def write_boards(items: list[NamedPosition], output: str | Path, *, numbering: str = "w", svg: bool = False,
-                 title: str = "Positions", force: bool = False) -> Path:
+                 title: str = N_("Positions"), force: bool = False) -> Path:
     """Draw every position into `output` (all or nothing, replacing an older nardy folder); returns the folder."""
     from ..report_folder import commit_output, prepare_output
     from .board_figure import draw_board
     from .figures import save_figure
     tmp, final = prepare_output(output)
     try:
-        lines, listed = [f"# {title}", "", f"{len(items)} position{'s' if len(items) != 1 else ''}, drawn with "
-                         f"{'White' if numbering == 'w' else 'Black'}'s numbering along the bottom.", ""], []
+        count = (_("1 position") if len(items) == 1 else _("{n} positions").format(n=len(items)))
+        lines, listed = [f"# {translate(title)}", "", _("{count}, drawn with {sides} numbering along the bottom.").format(
+            count=count, **side_words(numbering)), ""], []
         for k, item in enumerate(items, 1):
             name = board_file(k, item.name, "svg" if svg else "png")
             save_figure(draw_board(item.position, numbering, name=item.name), tmp / name)
             listed.append({"name": item.name, "position": str(item.position), "file": name})
-            lines += [f"## {k}. {item.name or item.position}", "", f"Position: `{item.position}`", ""]
+            lines += [f"## {k}. {item.name or item.position}", "", _("Position:") + f" `{item.position}`", ""]
             if item.comment:
                 lines += [f"*{item.comment}*", ""]
             lines += [f"![{item.name or item.position}]({name})", ""]

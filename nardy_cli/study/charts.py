@@ -15,15 +15,17 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import PercentFormatter
 
 from ..errors import ResultsError
+from ..i18n import N_, _, side_words, translate
 from .figures import ACCENT, DRAW, LABEL_SIZE, LIGHT, LOSE, MUTED, SIDE_COLOURS, WIN, as_data, empty_message, \
     position_label, run_line, side_to_move, titles
 
 OUTCOME_ORDER = ("win_oin", "win_home_mars", "win_mars", "win_koks", "draw",
                  "lose_oin", "lose_home_mars", "lose_mars", "lose_koks")
-OUTCOME_LABELS = {"win": "win", "lose": "lose", "draw": "draw",
-                  "win_oin": "win by oin", "win_home_mars": "win by home-mars", "win_mars": "win by mars",
-                  "win_koks": "win by koks", "lose_oin": "lose by oin", "lose_home_mars": "lose by home-mars",
-                  "lose_mars": "lose by mars", "lose_koks": "lose by koks"}
+OUTCOME_LABELS = {"win": N_("win"), "lose": N_("lose"), "draw": N_("draw"),
+                  "win_oin": N_("win by oin"), "win_home_mars": N_("win by home-mars"), "win_mars": N_("win by mars"),
+                  "win_koks": N_("win by koks"), "lose_oin": N_("lose by oin"),
+                  "lose_home_mars": N_("lose by home-mars"), "lose_mars": N_("lose by mars"),
+                  "lose_koks": N_("lose by koks")}      # shown through translate()
 
 
 def _fig(w: float = 8.0, h: float = 4.8) -> tuple[Figure, Any]:
@@ -41,19 +43,22 @@ def outcome_chart(result: Any, title: str | None = None, side: str | None = None
     colours = [WIN] * 4 + [DRAW] + [LOSE] * 4
     y = np.arange(len(OUTCOME_ORDER))[::-1]
     ax.barh(y, probs, xerr=errs, color=colours, capsize=3, alpha=0.85, error_kw={"elinewidth": 1})
-    ax.set_yticks(y, [OUTCOME_LABELS[k] for k in OUTCOME_ORDER], fontsize=LABEL_SIZE)
+    ax.set_yticks(y, [translate(OUTCOME_LABELS[k]) for k in OUTCOME_ORDER], fontsize=LABEL_SIZE)
     right = min(1.0, max(probs) + max(errs)) + 0.1
     for yi, p, e in zip(y, probs, errs):
         shown = 100 * p if abs(100 * p) >= 0.05 else 0.0  # no "-0.0%"
         ax.text(max(p, 0) + e + 0.01 * right, yi, f"{shown:.1f}%", va="center", fontsize=8)
     ax.set_xlim(0, right)
     ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    ax.set_xlabel("chance (bars: 95% confidence interval)", fontsize=LABEL_SIZE)
-    ax.set_ylabel(f"outcome for {side}", fontsize=LABEL_SIZE)
+    words = side_words(side)
+    ax.set_xlabel(_("chance (bars: 95% confidence interval)"), fontsize=LABEL_SIZE)
+    ax.set_ylabel(_("outcome for {side}").format(**words), fontsize=LABEL_SIZE)
     ax.grid(axis="x", color="#eeeeee")
     ax.set_axisbelow(True)
-    equity = f"{side}'s equity {result['equity']:+.3f} ± {1.96 * result['equity_se']:.3f} (95%)"
-    titles(fig, ax, title or f"Outcomes for {side} to move in {position_label(result)}",
+    equity = _("{sides} equity {equity:+.3f} ± {ci:.3f} (95%)").format(
+        equity=result['equity'], ci=1.96 * result['equity_se'], **words)
+    titles(fig, ax, title or _("Outcomes for {side} to move in {position}").format(
+        position=position_label(result), **words),
            f"{equity} · {run_line(result.get('params', {}), result.get('games'))}")
     return fig
 
@@ -78,20 +83,23 @@ def ranking_chart(ranking: Any, title: str | None = None) -> Figure:
     ax.set_ylim(-0.7, len(plays) - 0.3)
     labels = [f"{p['play']}" for p in plays]
     ax.set_yticks(y, labels, fontsize=8, family="monospace")
-    ax.set_ylabel("play", fontsize=LABEL_SIZE)
+    ax.set_ylabel(_("play"), fontsize=LABEL_SIZE)
     at_right = ax.get_yaxis_transform()  # x in axes fractions, y in data
-    ax.text(1.02, len(plays) - 0.45, "equity", transform=at_right, fontsize=8, fontweight="bold", va="bottom")
+    ax.text(1.02, len(plays) - 0.45, _("equity"), transform=at_right, fontsize=8, fontweight="bold", va="bottom")
     for yi, p in zip(y, plays):
-        ax.text(1.02, yi, f"{p['equity']:+.3f}" + (" (dropped)" if p.get("dropped_after") else ""),
+        ax.text(1.02, yi, f"{p['equity']:+.3f}" + (_(" (dropped)") if p.get("dropped_after") else ""),
                 transform=at_right, fontsize=8, va="center")
-    ax.set_xlabel(f"{side}'s equity minus the best play's (points per game; bars: 95% CI of the paired "
-                  "difference)", fontsize=LABEL_SIZE - 1)
+    words = side_words(side)
+    ax.set_xlabel(_("{sides} equity minus the best play's (points per game; bars: 95% CI of the paired "
+                    "difference)").format(**words), fontsize=LABEL_SIZE - 1)
     ax.grid(axis="x", color="#eeeeee")
     ax.set_axisbelow(True)
     games = max((p["games"] for p in plays), default=0)
     fewest = min((p["games"] for p in plays), default=0)
-    label = "games per play" if fewest == games else f"games per play, {fewest:,} for the plays dropped first"
-    titles(fig, ax, title or f"{side} to play {ranking['dice']} in {ranking.get('name') or ranking['position']}",
+    label = _("games per play") if fewest == games else _("games per play, {fewest:,} for the plays dropped "
+                                                          "first").format(fewest=fewest)
+    titles(fig, ax, title or _("{side} to play {dice} in {position}").format(
+        dice=ranking['dice'], position=ranking.get('name') or ranking['position'], **words),
            run_line(ranking.get("params", {}), games, label))
     return fig
 
@@ -130,12 +138,12 @@ def opening_heatmap(table: Any, title: str | None = None) -> Figure:
     im = _annotated_grid(ax, _roll_grid(best), "+.2f", "RdYlGn")
     ax.set_xticks(range(6), [str(d) for d in range(1, 7)])
     ax.set_yticks(range(6), [str(d) for d in range(1, 7)])
-    ax.set_xlabel("smaller die", fontsize=LABEL_SIZE)
-    ax.set_ylabel("larger die", fontsize=LABEL_SIZE)
-    fig.colorbar(im, ax=ax, label="White's equity after its best play")
+    ax.set_xlabel(_("smaller die"), fontsize=LABEL_SIZE)
+    ax.set_ylabel(_("larger die"), fontsize=LABEL_SIZE)
+    fig.colorbar(im, ax=ax, label=_("White's equity after its best play"))
     games = max(r["games"] for r in best)
-    titles(fig, ax, title or "Opening rolls: White's equity after its best play",
-           run_line(table.get("params", {}), games, "games per play"))
+    titles(fig, ax, title or _("Opening rolls: White's equity after its best play"),
+           run_line(table.get("params", {}), games, _("games per play")))
     return fig
 
 
@@ -154,13 +162,13 @@ def opening_bars(table: Any, title: str | None = None) -> Figure:
     if lo - pad < 0 < hi + pad:
         ax.axvline(0, color="#444444", linewidth=0.8)
     ax.set_yticks(y, [f"{r['roll']}  {r['play']}" for r in best], fontsize=8, family="monospace")
-    ax.set_xlabel("White's equity after its best play (bars: 95% CI)", fontsize=LABEL_SIZE)
-    ax.set_ylabel("opening roll and best play", fontsize=LABEL_SIZE)
+    ax.set_xlabel(_("White's equity after its best play (bars: 95% CI)"), fontsize=LABEL_SIZE)
+    ax.set_ylabel(_("opening roll and best play"), fontsize=LABEL_SIZE)
     ax.grid(axis="x", color="#eeeeee")
     ax.set_axisbelow(True)
     games = max(r["games"] for r in best) if best else 0
-    titles(fig, ax, title or "Opening rolls ranked by White's best play",
-           run_line(table.get("params", {}), games, "games per play"))
+    titles(fig, ax, title or _("Opening rolls ranked by White's best play"),
+           run_line(table.get("params", {}), games, _("games per play")))
     return fig
 
 
@@ -170,8 +178,8 @@ def replies_heatmap(table: Any, title: str | None = None) -> Figure:
     replies = table.get("replies") or []
     fig, ax = _fig(12.5, 2.4 + 0.5 * max(len({r["white_roll"] for r in replies}), 1))
     if not replies:
-        empty_message(ax, "No replies in these results (run the openings with --replies).")
-        titles(fig, ax, title or "Black's best replies")
+        empty_message(ax, _("No replies in these results (run the openings with --replies)."))
+        titles(fig, ax, title or _("Black's best replies"))
         return fig
     openings = list(dict.fromkeys(r["white_roll"] for r in replies))
     rolls = list(dict.fromkeys(r["black_roll"] for r in replies))
@@ -182,12 +190,12 @@ def replies_heatmap(table: Any, title: str | None = None) -> Figure:
     plays = {r["white_roll"]: r["white_play"] for r in replies}
     ax.set_yticks(range(len(openings)), [f"{o}  {plays[o]}" for o in openings], fontsize=8, family="monospace")
     ax.set_xticks(range(len(rolls)), rolls, fontsize=8, rotation=90)
-    ax.set_xlabel("Black's roll", fontsize=LABEL_SIZE)
-    ax.set_ylabel("White's opening and its best play", fontsize=LABEL_SIZE)
-    fig.colorbar(im, ax=ax, label="Black's equity\nafter its best reply", pad=0.01)
+    ax.set_xlabel(_("Black's roll"), fontsize=LABEL_SIZE)
+    ax.set_ylabel(_("White's opening and its best play"), fontsize=LABEL_SIZE)
+    fig.colorbar(im, ax=ax, label=_("Black's equity\nafter its best reply"), pad=0.01)
     params = table.get("params", {})
-    titles(fig, ax, title or "Black's best reply to each opening: Black's equity",
-           run_line(params, params.get("reply_games"), "games per candidate reply"))
+    titles(fig, ax, title or _("Black's best reply to each opening: Black's equity"),
+           run_line(params, params.get("reply_games"), _("games per candidate reply")))
     return fig
 
 
@@ -206,12 +214,13 @@ def deficit_heatmap(deficit: Any, title: str | None = None) -> Figure:
             ax.text(j, i, f"{int(table[i, j])}/{full[i, j]}", ha="center", va="center", fontsize=9, color=colour)
     ax.set_xticks(range(6), [str(d) for d in range(1, 7)])
     ax.set_yticks(range(6), [str(d) for d in range(1, 7)])
-    ax.set_xlabel("second die", fontsize=LABEL_SIZE)
-    ax.set_ylabel("first die", fontsize=LABEL_SIZE)
-    fig.colorbar(im, ax=ax, label="share of the roll's steps that can be played")
-    titles(fig, ax, title or f"Steps {side} can play, roll by roll",
-           f"{deficit.get('name') or deficit['position']} · full {100 * deficit['p_full']:.0f}%, "
-           f"partial {100 * deficit['p_partial']:.0f}%, pass {100 * deficit['p_pass']:.0f}% of the 36 rolls")
+    ax.set_xlabel(_("second die"), fontsize=LABEL_SIZE)
+    ax.set_ylabel(_("first die"), fontsize=LABEL_SIZE)
+    fig.colorbar(im, ax=ax, label=_("share of the roll's steps that can be played"))
+    titles(fig, ax, title or _("Steps {side} can play, roll by roll").format(**side_words(side)),
+           f"{deficit.get('name') or deficit['position']} · " + _("full {full:.0f}%, partial {partial:.0f}%, pass "
+                                                                  "{passes:.0f}% of the 36 rolls").format(
+               full=100 * deficit['p_full'], partial=100 * deficit['p_partial'], passes=100 * deficit['p_pass']))
     return fig
 
 
@@ -219,18 +228,18 @@ def face_deficit_chart(series: dict[str, list[float]], title: str, subtitle: str
     """Per-face deficit bars, one series per side; a message instead of an empty plot when nothing is lost."""
     fig, ax = _fig(7.4, 4.2)
     if not any(v for values in series.values() for v in values):
-        empty_message(ax, "No step was lost: every die of every roll could be played.")
+        empty_message(ax, _("No step was lost: every die of every roll could be played."))
         titles(fig, ax, title, subtitle)
         return fig
     faces = np.arange(1, 7)
     width = 0.8 / max(len(series), 1)
     for k, (label, values) in enumerate(series.items()):
-        colour = SIDE_COLOURS.get(label.split()[0], ACCENT)
+        colour = {translate(k): v for k, v in SIDE_COLOURS.items()}.get(label.split()[0], ACCENT)
         ax.bar(faces + (k - (len(series) - 1) / 2) * width, [100 * v for v in values], width=width, label=label,
                color=colour, edgecolor="#333333", linewidth=0.6)
     ax.set_xticks(faces)
-    ax.set_xlabel("die face", fontsize=LABEL_SIZE)
-    ax.set_ylabel("steps of that face not played (%)", fontsize=LABEL_SIZE)
+    ax.set_xlabel(_("die face"), fontsize=LABEL_SIZE)
+    ax.set_ylabel(_("steps of that face not played (%)"), fontsize=LABEL_SIZE)
     ax.set_ylim(0, ax.get_ylim()[1] * 1.05)
     ax.grid(axis="y", color="#eeeeee")
     ax.set_axisbelow(True)
@@ -244,8 +253,9 @@ def rollout_deficit_chart(result: Any) -> Figure:
     """Each side's per-face deficit in the games of a rollout."""
     result = as_data(result)
     d = result["deficit"]
-    return face_deficit_chart({"White": d["white"]["face_deficit"], "Black": d["black"]["face_deficit"]},
-                              f"Move deficit per face in the games from {position_label(result)}",
+    return face_deficit_chart({_("White"): d["white"]["face_deficit"], _("Black"): d["black"]["face_deficit"]},
+                              _("Move deficit per face in the games from {position}").format(
+                                  position=position_label(result)),
                               run_line(result.get("params", {}), result.get("games")))
 
 
@@ -253,26 +263,29 @@ def static_face_chart(deficit: Any) -> Figure:
     """The side to move's static deficit per face over the 36 rolls."""
     deficit = as_data(deficit)
     side = side_to_move(deficit["position"])
-    return face_deficit_chart({side: deficit["face_deficit"]},
-                              f"{side}'s static deficit per face in {deficit.get('name') or deficit['position']}",
-                              "share of the steps of each face that cannot be played, over the 36 rolls")
+    words = side_words(side)
+    return face_deficit_chart({words["side"]: deficit["face_deficit"]},
+                              _("{sides} static deficit per face in {position}").format(
+                                  position=deficit.get('name') or deficit['position'], **words),
+                              _("share of the steps of each face that cannot be played, over the 36 rolls"))
 
 
 def convergence_chart(trace: list[list[float]], title: str | None = None, subtitle: str | None = None,
-                      side: str = "the side to move") -> Figure:
+                      side: str = N_("the side to move")) -> Figure:
     """Running equity against games played, with the ±2 SE band."""
     if not trace:
         raise ResultsError("no convergence trace in these results")
     games, eq, se = (np.array(c, dtype=float) for c in zip(*trace))
     fig, ax = _fig(8.0, 4.4)
     ax.fill_between(games, eq - 2 * se, eq + 2 * se, color="#c5d8f2", label="±2 SE")
-    ax.plot(games, eq, color=ACCENT, marker="o", markersize=3, label="equity so far")
-    ax.axhline(eq[-1], color=ACCENT, linewidth=0.8, linestyle="--", label=f"final {eq[-1]:+.4f}")
-    ax.set_xlabel("games played", fontsize=LABEL_SIZE)
-    ax.set_ylabel(f"equity for {side}", fontsize=LABEL_SIZE)
+    ax.plot(games, eq, color=ACCENT, marker="o", markersize=3, label=_("equity so far"))
+    ax.axhline(eq[-1], color=ACCENT, linewidth=0.8, linestyle="--", label=_("final {equity:+.4f}").format(equity=eq[-1]))
+    ax.set_xlabel(_("games played"), fontsize=LABEL_SIZE)
+    words = side_words(side) if side in ("White", "Black") else {"side": translate(side), "sides": translate(side)}
+    ax.set_ylabel(_("equity for {side}").format(**words), fontsize=LABEL_SIZE)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=LABEL_SIZE)
     ax.grid(color="#eeeeee")
-    titles(fig, ax, title or "Rollout convergence", subtitle)
+    titles(fig, ax, title or _("Rollout convergence"), subtitle)
     return fig
 
 
@@ -280,5 +293,6 @@ def rollout_convergence_chart(result: Any, trace: list[list[float]]) -> Figure:
     """The convergence of one rollout's equity, titled with its position and run."""
     result = as_data(result)
     side = side_to_move(result["position"])
-    return convergence_chart(trace, f"Convergence of {side}'s equity in {position_label(result)}",
-                             run_line(result.get("params", {}), result.get("games")), side=side)
+    words = side_words(side)
+    return convergence_chart(trace, _("Convergence of {sides} equity in {position}").format(
+        position=position_label(result), **words), run_line(result.get("params", {}), result.get("games")), side=side)

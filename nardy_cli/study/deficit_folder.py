@@ -26,6 +26,13 @@ def deficit_frames(items: list[NamedPosition], rules: Rules):
     return pd.DataFrame(summary), pd.DataFrame(faces), pd.DataFrame(steps)
 
 
+def _english_label(rules: Rules) -> str:
+    """The rules' label in English, whatever the output's language (JSON stays English)."""
+    from ..i18n import using_language
+    with using_language("en"):
+        return rules_label(rules)
+
+
 def write_deficit_folder(items: list[NamedPosition], rules: Rules, output: str | Path, *, svg: bool = False,
                          force: bool = False) -> Path:
     """Write deficit.csv, faces.csv, steps.csv and two charts per position into `output`, all or nothing."""
@@ -52,7 +59,7 @@ def write_deficit_folder(items: list[NamedPosition], rules: Rules, output: str |
             save_figure(charts.deficit_heatmap(data), tmp / f"static-deficit{slug}.{ext}")
             save_figure(charts.static_face_chart(data), tmp / f"static-face-deficit{slug}.{ext}")
         (tmp / "deficit.json").write_text(json.dumps({"kind": "deficit", "rules": rules.to_dict(),
-                                                      "rules_label": rules_label(rules), "results": records},
+                                                      "rules_label": _english_label(rules), "results": records},
                                                      indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

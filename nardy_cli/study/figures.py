@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..i18n import _
+
 WIN, DRAW, LOSE = "#2e7d32", "#8d8d8d", "#c62828"
 ACCENT, LIGHT, MUTED = "#0d47a1", "#5c8fd6", "#b0b0b0"
 SIDE_COLOURS = {"White": "#c9a66b", "Black": "#37474f"}
@@ -42,18 +44,19 @@ def policy_text(policies: Any) -> str:
     """`heuristic (both sides)` or `heuristic (White) vs racer (Black)`."""
     if isinstance(policies, dict):
         white, black = policies.get("white"), policies.get("black")
-        return f"{white} (both sides)" if white == black else f"{white} (White) vs {black} (Black)"
-    return f"{policies} (both sides)"
+        return (_("{policy} (both sides)").format(policy=white) if white == black
+                else _("{white} (White) vs {black} (Black)").format(white=white, black=black))
+    return _("{policy} (both sides)").format(policy=policies)
 
 
-def run_line(params: dict, games: int | None = None, games_label: str = "games") -> str:
+def run_line(params: dict, games: int | None = None, games_label: str | None = None) -> str:
     """One line naming the policies, the games and the rules of a run."""
     from ..rules import rules_label
     parts = []
     if "policies" in params:
         parts.append(policy_text(params["policies"]))
     if games:
-        parts.append(f"{games:,} {games_label}")
+        parts.append(_("{games:,} {label}").format(games=games, label=games_label or _("games")))
     if "rules" in params:
         parts.append(rules_label(params["rules"]))
     return " · ".join(parts)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
+from ..i18n import _
+
 
 def met_figure(met) -> Figure:
     """Heat map of a `met.MatchEquityTable` or `met.CubefulEquityTable`: the row player's match winning chance,
@@ -16,8 +18,8 @@ def met_figure(met) -> Figure:
     ticks = np.arange(n)
     ax.set_xticks(ticks, [str(j + 1) for j in ticks])
     ax.set_yticks(ticks, [str(i + 1) for i in ticks])
-    ax.set_xlabel("the opponent needs (points)")
-    ax.set_ylabel("the player needs (points)")
+    ax.set_xlabel(_("the opponent needs (points)"))
+    ax.set_ylabel(_("the player needs (points)"))
     ax.xaxis.set_label_position("top")
     ax.xaxis.tick_top()
     size = 9 if n <= 9 else 7 if n <= 13 else 5.5
@@ -30,14 +32,16 @@ def met_figure(met) -> Figure:
     d = met.distribution
     games = d.source.get("games")
     cubeful = hasattr(met, "post_crawford")
-    fig.suptitle(f"Long nardy match equity table ({'cubeful' if cubeful else 'cubeless'}), {met.rules.preset} rules",
-                 fontsize=11)
-    sub = (f"next game's White: {met.next_white}; a draw gives each player {met.draw_points:g} point\n"
-           f"one game from the start: White wins {d.white_wins:.1%}, draw {d.draw:.1%}")
+    fig.suptitle(_("Long nardy match equity table ({kind}), {preset} rules").format(
+        kind=_("cubeful") if cubeful else _("cubeless"), preset=met.rules.preset), fontsize=11)
+    sub = _("next game's White: {next_white}; a draw gives each player {draw:g} point\none game from the start: "
+            "White wins {white:.1%}, draw {drawn:.1%}").format(next_white=met.next_white, draw=met.draw_points,
+                                                              white=d.white_wins, drawn=d.draw)
     if isinstance(games, int):
-        sub += f" ({d.source.get('policy')}, {games:,} games)"
+        sub += _(" ({policy}, {games:,} games)").format(policy=d.source.get('policy'), games=games)
     if cubeful:
-        sub += f"\ncube centred, efficiency x = {met.efficiency:.2f}; a need of 1 is the Crawford game"
+        sub += "\n" + _("cube centred, efficiency x = {x:.2f}; a need of 1 is the Crawford game").format(
+            x=met.efficiency)
     ax.set_title(sub, fontsize=8, pad=24)
-    fig.colorbar(image, ax=ax, shrink=0.8, label="row player's match winning chance (%)")
+    fig.colorbar(image, ax=ax, shrink=0.8, label=_("row player's match winning chance (%)"))
     return fig

@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .figures import policy_text, position_label, run_line, save_figure, side_to_move
+from ..i18n import N_, _, side_words, translate
 
 TEMPLATES = Path(__file__).parent / "templates"
-RANDOM_WARNING = ("These numbers come from **random play** (policy `random`): both sides pick any legal play "
-                  "at random, which no player does. Use them to study the rules, not strategy; for realistic "
-                  "odds re-run with `--policy heuristic` or a stronger bot.")
+RANDOM_WARNING = N_("These numbers come from **random play** (policy `random`): both sides pick any legal play "
+                    "at random, which no player does. Use them to study the rules, not strategy; for realistic "
+                    "odds re-run with `--policy heuristic` or a stronger bot.")
 
 __all__ = ["chart_kinds", "regenerate", "render_folder", "results_table", "save_figure"]
 
@@ -51,8 +52,8 @@ def chart_kinds(data: dict) -> dict[str, Callable[[dict, int], Any]]:
         out["outcomes"] = lambda d, i: c.outcome_chart(
             {**d["results"][i]["plays"][0], "position": d["results"][i]["position"],
              "params": d["results"][i]["params"]},
-            f"Outcomes for {side_to_move(d['results'][i]['position'])} after the best play "
-            f"{d['results'][i]['plays'][0]['play']}")
+            _("Outcomes for {side} after the best play {play}").format(
+                play=d['results'][i]['plays'][0]['play'], **side_words(side_to_move(d['results'][i]['position']))))
     if kind == "openings":
         out["opening-heatmap"] = lambda d, i: c.opening_heatmap(d["results"][i])
         out["opening-bars"] = lambda d, i: c.opening_bars(d["results"][i])
@@ -134,10 +135,10 @@ def _run_facts(data: dict) -> tuple[dict, list[str]]:
     params = first.get("params", {})
     warnings = []
     if "random" in _policies(params):
-        warnings.append(RANDOM_WARNING)
+        warnings.append(translate(RANDOM_WARNING))
     if _interrupted(data):
-        warnings.append("This run was **interrupted**: the figures cover only the games finished before it "
-                        "stopped.")
+        warnings.append(_("This run was **interrupted**: the figures cover only the games finished before it "
+                          "stopped."))
     return params, warnings
 
 
@@ -146,7 +147,7 @@ def _interrupted(data: dict) -> bool:
 
 
 def _games_unit(kind: str) -> str:
-    return {"rollout": "games", "batch": "games per position"}.get(kind, "games per play")
+    return {"rollout": _("games"), "batch": _("games per position")}.get(kind, _("games per play"))
 
 
 def _games_done(data: dict) -> int:
@@ -164,38 +165,47 @@ def _rollout_section(data: dict, i: int, w: _Writer, counter: list[int], slug: s
     c = _charts()
     r, name, comment = data["results"][i], _names(data)[i], _comments(data)[i]
     side = side_to_move(r["position"])
+    words = side_words(side)
     label = name or r["position"]
     figures = [w.figure(f"board{slug}", draw_board(parse_position(r["position"]), name=name),
-                        f"The position{' ' + repr(name) if name else ''}: {side} to move.")]
+                        _("The position{name}: {side} to move.").format(name=' ' + repr(name) if name else '',
+                                                                         **words))]
     figures.append(w.figure(f"outcomes{slug}", c.outcome_chart(r),
-                            f"Chance of each outcome for {side}, with 95% confidence intervals "
-                            f"({r['games']:,} games, {policy_text(r['params']['policies'])})."))
+                            _("Chance of each outcome for {side}, with 95% confidence intervals ({games:,} games, "
+                              "{policies}).").format(games=r['games'], policies=policy_text(r['params']['policies']),
+                                                     **words)))
     if full:
         figures.append(w.figure(f"deficit{slug}", c.rollout_deficit_chart(r),
-                                "Share of each die face that White and Black could not play in these games."))
+                                _("Share of each die face that White and Black could not play in these games.")))
         trace = (data.get("traces") or [[]] * (i + 1))[i]
         if trace:
             figures.append(w.figure(f"convergence{slug}", c.rollout_convergence_chart(r, trace),
-                                    f"{side}'s equity as the games accumulate, with a ±2 SE band."))
+                                    _("{sides} equity as the games accumulate, with a ±2 SE band.").format(**words)))
     static = data.get("static_deficit")
     if static:
         figures.append(w.figure(f"static-deficit{slug}", c.deficit_heatmap(_named_static(data, i)),
-                                f"How many of the roll's steps {side} can play now, for each of the 36 rolls."))
+                                _("How many of the roll's steps {side} can play now, for each of the 36 "
+                                  "rolls.").format(**words)))
         if full:
             figures.append(w.figure(f"static-face-deficit{slug}", c.static_face_chart(_named_static(data, i)),
-                                    f"Share of the steps of each face {side} cannot play now, over the 36 rolls."))
-    summary = (f"{side}'s equity **{_rt().eq(r['equity'], r['equity_se'])}** (95%) in {r['games']:,} games"
-               f"{' (interrupted)' if r['interrupted'] else ''}; win {_rt().pct(r['probabilities']['win'])}, "
-               f"lose {_rt().pct(r['probabilities']['lose'])}, draw {_rt().pct(r['probabilities']['draw'])}; "
-               f"games last {r['mean_plies']:.0f} plies on average.")
-    tables = [_table(_rt().outcome_table(r), f"Outcomes for {side} (to move), chance with 95% interval", counter),
-              _table(_rt().rollout_deficit_table(r), "Move deficit of each side in these games", counter)]
+                                    _("Share of the steps of each face {side} cannot play now, over the 36 "
+                                      "rolls.").format(**words)))
+    summary = _("{sides} equity **{equity}** (95%) in {games:,} games{interrupted}; win {win}, lose {lose}, draw "
+                "{draw}; games last {plies:.0f} plies on average.").format(
+        equity=_rt().eq(r['equity'], r['equity_se']), games=r['games'],
+        interrupted=_(' (interrupted)') if r['interrupted'] else '', win=_rt().pct(r['probabilities']['win']),
+        lose=_rt().pct(r['probabilities']['lose']), draw=_rt().pct(r['probabilities']['draw']),
+        plies=r['mean_plies'], **words)
+    tables = [_table(_rt().outcome_table(r), _("Outcomes for {side} (to move), chance with 95% interval").format(
+        **words), counter),
+              _table(_rt().rollout_deficit_table(r), _("Move deficit of each side in these games"), counter)]
     if static:
         s = static[i]
         tables.append(_table(_rt().static_deficit_table(s),
-                             f"Static deficit of {side} now: full turn {_rt().pct(s['p_full'])}, partial "
-                             f"{_rt().pct(s['p_partial'])}, pass {_rt().pct(s['p_pass'])} of the 36 rolls; "
-                             f"{s['expected_lost_pips']:.2f} pips lost per roll on average", counter))
+                             _("Static deficit of {side} now: full turn {full}, partial {partial}, pass {passes} of "
+                               "the 36 rolls; {lost:.2f} pips lost per roll on average").format(
+                                 full=_rt().pct(s['p_full']), partial=_rt().pct(s['p_partial']),
+                                 passes=_rt().pct(s['p_pass']), lost=s['expected_lost_pips'], **words), counter))
     return {"title": label, "notation": r["position"] if name else "", "comment": comment,
             "summary": summary, "board": figures[0], "tables": tables, "figures": figures[1:]}
 
@@ -206,24 +216,27 @@ def _analyze_sections(data: dict, w: _Writer, counter: list[int]) -> list[dict]:
     kinds = chart_kinds(data)
     rk, name, comment = data["results"][0], _names(data)[0], _comments(data)[0]
     side = side_to_move(rk["position"])
+    words = side_words(side)
     best = rk["plays"][0]
     board = w.figure("board", draw_board(parse_position(f"{rk['position']} {rk['dice']}"), name=name),
-                     f"{side} to play {rk['dice']}.")
+                     _("{side} to play {dice}.").format(dice=rk['dice'], **words))
     figures = [w.figure("ranking", kinds["ranking"](data, 0),
-                        "Each play's equity minus the best play's, measured on the same dice (paired games); "
-                        "bars are 95% intervals of the difference."),
+                        _("Each play's equity minus the best play's, measured on the same dice (paired games); "
+                          "bars are 95% intervals of the difference.")),
                w.figure("outcomes", kinds["outcomes"](data, 0),
-                        f"Chance of each outcome for {side} after the best play {best['play']}.")]
+                        _("Chance of each outcome for {side} after the best play {play}.").format(
+                            play=best['play'], **words))]
     figures += _play_boards(rk, w, side)
-    summary = (f"Best play: **{best['play']}**, {side}'s equity {_rt().eq(best['equity'], best['equity_se'])} (95%). "
-               "Every play was rolled out on the same dice (common random numbers); the difference to the best "
-               "play is measured on those paired games.")
+    summary = _("Best play: **{play}**, {sides} equity {equity} (95%). Every play was rolled out on the same dice "
+                "(common random numbers); the difference to the best play is measured on those paired games.").format(
+        play=best['play'], equity=_rt().eq(best['equity'], best['equity_se']), **words)
     if rk["prefiltered"]:
-        summary += " Left out before the rollout (`--top`): " + ", ".join(f"`{p}`" for p in rk["prefiltered"]) + "."
-    tables = [_table(_rt().ranking_table(rk), f"The plays of {rk['dice']}, best first", counter)]
+        summary += _(" Left out before the rollout (`--top`): ") + ", ".join(f"`{p}`" for p in rk["prefiltered"]) + "."
+    tables = [_table(_rt().ranking_table(rk), _("The plays of {dice}, best first").format(dice=rk['dice']), counter)]
     from .staged import stage_tables
     tables += [_table(frame, caption, counter) for frame, caption in stage_tables(rk)]
-    return [{"title": f"{side} to play {rk['dice']} in {name or rk['position']}",
+    return [{"title": _("{side} to play {dice} in {position}").format(dice=rk['dice'],
+                                                                      position=name or rk['position'], **words),
              "notation": rk["position"] if name else "", "comment": comment, "summary": summary,
              "board": board, "tables": tables, "figures": figures}]
 
@@ -247,13 +260,15 @@ def _play_boards(rk: dict, w: _Writer, side: str, stem: str = "play") -> list[di
     out = []
     for p in rk["plays"][:TOP_BOARDS]:
         position, play = _legal_play(rk["position"], rk["dice"], p["play"], rk.get("params", {}).get("rules"))
-        rank = f"rank {p['rank']}" if "rank" in p else "best"
-        diff = f", {p['diff']:+.3f} against the best" if p.get("diff") else ""
+        words = side_words(side)
+        rank = _("rank {rank}").format(rank=p['rank']) if "rank" in p else _("best")
+        diff = _(", {diff:+.3f} against the best").format(diff=p['diff']) if p.get("diff") else ""
         out.append(w.figure(f"{stem}-{p['rank'] if 'rank' in p else 1}", draw_play(
-            position, play, title=f"{rank}: {side} plays {play}",
-            caption=f"equity {p['equity']:+.3f} ± {1.96 * p['equity_se']:.3f} (95%){diff}"),
-            f"{rank.capitalize()}: {side} plays {play}, the checkers that moved drawn as arrows; equity "
-            f"{p['equity']:+.3f}{diff}."))
+            position, play, title=_("{rank}: {side} plays {play}").format(rank=rank, play=play, **words),
+            caption=_("equity {equity:+.3f} ± {ci:.3f} (95%){diff}").format(
+                equity=p['equity'], ci=1.96 * p['equity_se'], diff=diff)),
+            _("{rank}: {side} plays {play}, the checkers that moved drawn as arrows; equity {equity:+.3f}{diff}.").format(
+                rank=rank[:1].upper() + rank[1:], play=play, equity=p['equity'], diff=diff, **words)))
     return out
 
 
@@ -267,48 +282,50 @@ def _opening_boards(table: dict, w: _Writer) -> list[dict]:
             continue
         position, play = _legal_play(str(START), row["roll"], row["play"], table.get("params", {}).get("rules"))
         out.append(w.figure(f"opening-{row['roll']}", draw_play(
-            position, play, title=f"{row['roll']}: White plays {play}",
-            caption=f"equity {row['equity']:+.3f} ± {1.96 * row['equity_se']:.3f} (95%), {row['games']:,} games"),
-            f"{row['roll']}: White's best play {play} (equity {row['equity']:+.3f})."))
+            position, play, title=_("{roll}: White plays {play}").format(roll=row['roll'], play=play),
+            caption=_("equity {equity:+.3f} ± {ci:.3f} (95%), {games:,} games").format(
+                equity=row['equity'], ci=1.96 * row['equity_se'], games=row['games'])),
+            _("{roll}: White's best play {play} (equity {equity:+.3f}).").format(
+                roll=row['roll'], play=play, equity=row['equity'])))
     return out
 
 
 def _openings_sections(data: dict, w: _Writer, counter: list[int]) -> list[dict]:
     kinds = chart_kinds(data)
     t = data["results"][0]
-    sections = [{"title": "White's opening rolls", "notation": "", "comment": "", "board": None,
-                 "summary": "Every legal White play of each opening roll, rolled out from the start and ranked "
-                            "within its roll.",
-                 "tables": [_table(_rt().opening_rows_table(t), "Every White play of each roll", counter)],
+    sections = [{"title": _("White's opening rolls"), "notation": "", "comment": "", "board": None,
+                 "summary": _("Every legal White play of each opening roll, rolled out from the start and ranked "
+                              "within its roll."),
+                 "tables": [_table(_rt().opening_rows_table(t), _("Every White play of each roll"), counter)],
                  "figures": [w.figure("opening-heatmap", kinds["opening-heatmap"](data, 0),
-                                      "White's equity after its best play, roll by roll (larger die down)."),
+                                      _("White's equity after its best play, roll by roll (larger die down).")),
                              w.figure("opening-bars", kinds["opening-bars"](data, 0),
-                                      "The opening rolls ranked by White's best play, with 95% intervals.")]}]
-    sections.append({"title": "The best play of each roll", "notation": "", "comment": "", "board": None,
-                     "summary": "White's best play of each opening roll on the board, the checkers that moved "
-                                "drawn as arrows.", "tables": [], "figures": _opening_boards(t, w)})
+                                      _("The opening rolls ranked by White's best play, with 95% intervals."))]}]
+    sections.append({"title": _("The best play of each roll"), "notation": "", "comment": "", "board": None,
+                     "summary": _("White's best play of each opening roll on the board, the checkers that moved "
+                                  "drawn as arrows."), "tables": [], "figures": _opening_boards(t, w)})
     if t.get("replies"):
-        sections.append({"title": "Black's best replies", "notation": "", "comment": "", "board": None,
-                         "summary": "For each White opening (its best play) and each of Black's 21 rolls, the "
-                                    "reply with the best equity for Black.",
-                         "tables": [_table(_rt().replies_table(t), "Black's best reply to each opening", counter)],
+        sections.append({"title": _("Black's best replies"), "notation": "", "comment": "", "board": None,
+                         "summary": _("For each White opening (its best play) and each of Black's 21 rolls, the "
+                                      "reply with the best equity for Black."),
+                         "tables": [_table(_rt().replies_table(t), _("Black's best reply to each opening"), counter)],
                          "figures": [w.figure("replies-heatmap", kinds["replies-heatmap"](data, 0),
-                                              "Black's equity after its best reply: rows are White's openings, "
-                                              "columns Black's rolls.")]})
+                                              _("Black's equity after its best reply: rows are White's openings, "
+                                                "columns Black's rolls."))]})
     return sections
 
 
 def _title(data: dict) -> str:
     kind, first = data["kind"], data["results"][0]
     if kind == "analyze":
-        return f"Plays of {first['dice']} in {_names(data)[0] or first['position']}"
+        return _("Plays of {dice} in {position}").format(dice=first['dice'], position=_names(data)[0] or first['position'])
     if kind == "openings":
-        return "Opening table"
+        return _("Opening table")
     if kind == "batch":
-        return f"Rollouts of {len(data['results'])} positions"
+        return _("Rollouts of {n} positions").format(n=len(data['results']))
     if len(data["results"]) == 1:
-        return f"Rollout of {position_label({**first, 'name': _names(data)[0]})}"
-    return f"Rollouts of {len(data['results'])} positions"
+        return _("Rollout of {position}").format(position=position_label({**first, 'name': _names(data)[0]}))
+    return _("Rollouts of {n} positions").format(n=len(data['results']))
 
 
 def build_report(folder: Path, data: dict, ext: str = "png") -> dict:
@@ -326,7 +343,7 @@ def build_report(folder: Path, data: dict, ext: str = "png") -> dict:
         if n > 1:
             results = [{**r, "name": _names(data)[i]} for i, r in enumerate(data["results"])]
             overview = _table(_rt().batch_summary_table(results),
-                              "Every position at a glance; equity is for the side to move", counter)
+                              _("Every position at a glance; equity is for the side to move"), counter)
     elif kind == "analyze":
         sections = _analyze_sections(data, w, counter)
     else:
@@ -335,14 +352,14 @@ def build_report(folder: Path, data: dict, ext: str = "png") -> dict:
     n_games = params.get("games_requested") or params.get("games_per_play")
     from . import glossary, report_summary
     if _interrupted(data):      # the games really played, not the games asked for
-        games = f"{games} (interrupted; {n_games:,} asked for)"
+        games = _("{games} (interrupted; {asked:,} asked for)").format(games=games, asked=n_games)
         n_games = _games_done(data)
     elif params.get("until_se"):
-        games += " (at most)"
+        games += _(" (at most)")
     return {"title": _title(data), "run": run_line(params, n_games, games),
             "seed": params.get("seed"), "warnings": warnings, "overview": overview, "sections": sections,
             "headline": _headline(data), "params": _table(report_summary.params_frame(params, kind),
-                                                          "Run parameters", counter),
+                                                          _("Run parameters"), counter),
             "glossary_md": glossary.glossary_markdown(), "glossary_html": glossary.glossary_html()}
 
 
@@ -380,6 +397,7 @@ def _environment():
                              autoescape=jinja2.select_autoescape(["html.j2"]), trim_blocks=True,
                              lstrip_blocks=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
     env.filters["inline_md"] = _inline_md
+    env.globals["_"] = _
     return env
 
 

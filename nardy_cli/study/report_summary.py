@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 
 from .figures import policy_text, side_to_move
+from ..i18n import N_, _, side_words, translate
 from .report_tables import eq, pct
 
 _BIG_WINS = ("home_mars", "mars", "koks")
@@ -19,9 +20,10 @@ _BIG_WINS = ("home_mars", "mars", "koks")
 def _chances(probs: dict, side: str) -> str:
     """`White wins 62.0% (mars or koks 9.1%), loses 30.2% (mars or koks 4.0%), draws 7.8%`."""
     big = {k: sum(probs[f"{k}_{c}"] for c in _BIG_WINS) for k in ("win", "lose")}
-    text = (f"{side} wins {pct(probs['win'])} (mars or koks {pct(big['win'])}), "
-            f"loses {pct(probs['lose'])} (mars or koks {pct(big['lose'])})")
-    return text + (f", draws {pct(probs['draw'])}" if probs.get("draw") else "")
+    text = _("{side} wins {win} (mars or koks {big_win}), loses {lose} (mars or koks {big_lose})").format(
+        win=pct(probs['win']), big_win=pct(big['win']), lose=pct(probs['lose']), big_lose=pct(big['lose']),
+        **side_words(side))
+    return text + (_(", draws {draw}").format(draw=pct(probs['draw'])) if probs.get("draw") else "")
 
 
 def rollout_headline(results: list[dict], names: list[str | None]) -> str:
@@ -29,26 +31,30 @@ def rollout_headline(results: list[dict], names: list[str | None]) -> str:
     if len(results) == 1:
         r = results[0]
         side = side_to_move(r["position"])
-        return (f"{_chances(r['probabilities'], side)}; {side}'s equity {eq(r['equity'], r['equity_se'])} (95%) "
-                f"in {r['games']:,} games.")
+        return _("{chances}; {sides} equity {equity} (95%) in {games:,} games.").format(
+            chances=_chances(r['probabilities'], side), equity=eq(r['equity'], r['equity_se']), games=r['games'],
+            **side_words(side))
     ranked = sorted(zip(results, names), key=lambda rn: rn[0]["equity"])
     (lo, lo_name), (hi, hi_name) = ranked[0], ranked[-1]
-    return (f"{len(results)} positions; the side to move's equity runs from {eq(lo['equity'])} "
-            f"({lo_name or lo['position']}, {side_to_move(lo['position'])} to move) to {eq(hi['equity'])} "
-            f"({hi_name or hi['position']}, {side_to_move(hi['position'])} to move).")
+    return _("{n} positions; the side to move's equity runs from {low} ({low_name}, {low_side}) to {high} "
+             "({high_name}, {high_side}).").format(
+        n=len(results), low=eq(lo['equity']), low_name=lo_name or lo['position'],
+        low_side=_("{side} to move").format(**side_words(side_to_move(lo['position']))), high=eq(hi['equity']),
+        high_name=hi_name or hi['position'],
+        high_side=_("{side} to move").format(**side_words(side_to_move(hi['position']))))
 
 
 def analyze_headline(ranking: dict) -> str:
     """The best play, its equity, and how far the next play is behind."""
     side, plays = side_to_move(ranking["position"]), ranking["plays"]
     best = plays[0]
-    text = (f"Best play for {side} with {ranking['dice']}: {best['play']}, {side}'s equity "
-            f"{eq(best['equity'], best['equity_se'])} (95%)")
+    text = _("Best play for {side} with {dice}: {play}, {sides} equity {equity} (95%)").format(
+        dice=ranking['dice'], play=best['play'], equity=eq(best['equity'], best['equity_se']), **side_words(side))
     if len(plays) == 1:
-        return text + "; it was the only play rolled out."
+        return text + _("; it was the only play rolled out.")
     second = plays[1]
-    return text + (f"; the next best, {second['play']}, is {-second['diff']:.3f} behind "
-                   f"(± {1.96 * second['diff_se']:.3f} (95%), paired).")
+    return text + _("; the next best, {play}, is {behind:.3f} behind (± {ci:.3f} (95%), paired).").format(
+        play=second['play'], behind=-second['diff'], ci=1.96 * second['diff_se'])
 
 
 def openings_headline(table: dict) -> str:
@@ -59,39 +65,43 @@ def openings_headline(table: dict) -> str:
             best[row["roll"]] = row
     ranked = sorted(best.values(), key=lambda r: -r["equity"])
     top, low = ranked[0], ranked[-1]
-    text = (f"Best opening roll for White: {top['roll']} played {top['play']}, equity "
-            f"{eq(top['equity'], top['equity_se'])}")
+    text = _("Best opening roll for White: {roll} played {play}, equity {equity}").format(
+        roll=top['roll'], play=top['play'], equity=eq(top['equity'], top['equity_se']))
     if len(ranked) == 1:
         return text + " (95%)."
-    return text + f" (95%); worst: {low['roll']} played {low['play']}, {eq(low['equity'], low['equity_se'])}."
+    return text + _(" (95%); worst: {roll} played {play}, {equity}.").format(
+        roll=low['roll'], play=low['play'], equity=eq(low['equity'], low['equity_se']))
 
 
 def review_headline(summary: list[dict]) -> str:
     """Per player: equity lost over its decisions, blunders, and the luck it had."""
-    parts = [f"{row['player']} ({row['side'].capitalize()}) lost {row['equity_lost']:.3f} points in "
-             f"{_count(row['decisions'], 'decision')} ({_count(row['blunders'], 'blunder')}, luck "
-             f"{row['luck']:+.3f})" for row in summary]
+    parts = [_("{player} ({side}) lost {lost:.3f} points in {decisions} ({blunders}, luck {luck:+.3f})").format(
+        player=row['player'], side=translate(row['side'].capitalize()), lost=row['equity_lost'],
+        decisions=_count(row['decisions'], N_('decision'), N_('decisions')),
+        blunders=_count(row['blunders'], N_('blunder'), N_('blunders')), luck=row['luck']) for row in summary]
     return "; ".join(parts) + "."
 
 
-def _count(n: int, word: str) -> str:
-    """`1 blunder`, `2 blunders`."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def _count(n: int, one: str, many: str) -> str:
+    """`1 blunder`, `2 blunders` (in Russian `решений: 2`, without plural forms)."""
+    return _("{n} {word}").format(n=n, word=translate(one if n == 1 else many), words=translate(many))
 
 
-_LABELS = {
-    "kind": "report", "policies": "policies", "evaluator": "evaluator", "luck_evaluator": "luck valued by",
-    "games_requested": "games (at most)", "games_per_play": "games per play", "reply_games": "games per reply",
-    "until_se": "stop once the SE is at most", "until_se_met": "SE target reached",
-    "worst_se": "largest SE at the end", "seed": "dice seed",
-    "stratify": "first rolls stratified", "rules": "rules", "exact_bearoff": "exact bear-offs (databases)",
-    "bearoff_policy": "bear-off play by the databases", "truncate": "games truncated after (plies)",
-    "vr": "variance reduction (VR)", "luck_network": "luck valued by the network", "plain": "without VR",
-    "scored_games": "games scored early", "top": "plays rolled out (--top)", "filters": "stage filters",
-    "rolls": "opening rolls", "replies": "Black's replies", "seconds": "time (s)", "width": "lookahead width",
-    "sides": "sides reviewed", "thresholds": "marks (equity lost)", "rollout_games": "rollout games per candidate",
-    "rollout_policy": "rollout policy", "self_reviewed": "sides played by the evaluator", "interrupted": "interrupted",
-    "version": "nardy version",
+_LABELS = {     # shown through translate()
+    "kind": N_("report"), "policies": N_("policies"), "evaluator": N_("evaluator"),
+    "luck_evaluator": N_("luck valued by"), "games_requested": N_("games (at most)"),
+    "games_per_play": N_("games per play"), "reply_games": N_("games per reply"),
+    "until_se": N_("stop once the SE is at most"), "until_se_met": N_("SE target reached"),
+    "worst_se": N_("largest SE at the end"), "seed": N_("dice seed"), "stratify": N_("first rolls stratified"),
+    "rules": N_("rules"), "exact_bearoff": N_("exact bear-offs (databases)"),
+    "bearoff_policy": N_("bear-off play by the databases"), "truncate": N_("games truncated after (plies)"),
+    "vr": N_("variance reduction (VR)"), "luck_network": N_("luck valued by the network"),
+    "plain": N_("without VR"), "scored_games": N_("games scored early"), "top": N_("plays rolled out (--top)"),
+    "filters": N_("stage filters"), "rolls": N_("opening rolls"), "replies": N_("Black's replies"),
+    "seconds": N_("time (s)"), "width": N_("lookahead width"), "sides": N_("sides reviewed"),
+    "thresholds": N_("marks (equity lost)"), "rollout_games": N_("rollout games per candidate"),
+    "rollout_policy": N_("rollout policy"), "self_reviewed": N_("sides played by the evaluator"),
+    "interrupted": N_("interrupted"), "version": N_("nardy version"),
 }
 
 
@@ -102,7 +112,7 @@ def _value(key: str, value: Any) -> str:
     if key == "policies":
         return policy_text(value)
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if value is None:
         return "-"
     if isinstance(value, int):
@@ -118,6 +128,8 @@ def _value(key: str, value: Any) -> str:
 
 def params_frame(params: dict, kind: str | None = None) -> pd.DataFrame:
     """The run parameters as a two-column table (setting in words, value), in the order of `params`."""
-    rows = [{"setting": "report", "value": kind}] if kind else []
-    rows += [{"setting": _LABELS.get(k, k.replace("_", " ")), "value": _value(k, v)} for k, v in params.items()]
-    return pd.DataFrame(rows, columns=["setting", "value"])
+    rows = [{"setting": _("report"), "value": kind}] if kind else []
+    rows += [{"setting": translate(_LABELS[k]) if k in _LABELS else k.replace("_", " "), "value": _value(k, v)}
+             for k, v in params.items()]
+    return pd.DataFrame(rows, columns=["setting", "value"]).rename(columns={"setting": _("setting"),
+                                                                            "value": _("value")})

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..render import number
+from ..i18n import _, side_words, translate
 from .charts import OUTCOME_LABELS, side_to_move
 
 OUTCOME_ROWS = ("win", "win_oin", "win_home_mars", "win_mars", "win_koks",
@@ -33,70 +34,76 @@ def eq(value: float | None, se: float | None = None) -> str:
 
 def outcome_table(result: dict) -> pd.DataFrame:
     """Chance of each outcome for the side to move, with its 95% interval."""
-    side = side_to_move(result["position"])
-    rows = [{f"outcome for {side}": OUTCOME_LABELS[k] if k in ("win", "lose", "draw") else "  " + OUTCOME_LABELS[k],
-             "chance ± 95%": pct(result["probabilities"][k], result["se"][k])} for k in OUTCOME_ROWS]
+    head = _("outcome for {side}").format(**side_words(side_to_move(result["position"])))
+    rows = [{head: translate(OUTCOME_LABELS[k]) if k in ("win", "lose", "draw") else "  " + translate(OUTCOME_LABELS[k]),
+             _("chance ± 95%"): pct(result["probabilities"][k], result["se"][k])} for k in OUTCOME_ROWS]
     return pd.DataFrame(rows)
 
 
 def rollout_deficit_table(result: dict) -> pd.DataFrame:
     """Each side's move deficit in the games: per face, lost pips per game, partial turns, passes."""
     w, b = result["deficit"]["white"], result["deficit"]["black"]
-    rows = [{"move deficit": f"face {f + 1} not played", "White": pct(w["face_deficit"][f]),
+    rows = [{"move deficit": _("face {face} not played").format(face=f + 1), "White": pct(w["face_deficit"][f]),
              "Black": pct(b["face_deficit"][f])} for f in range(6)]
-    rows.append({"move deficit": "lost pips per game", "White": f"{w['lost_pips_per_game']:.2f}",
+    rows.append({"move deficit": _("lost pips per game"), "White": f"{w['lost_pips_per_game']:.2f}",
                  "Black": f"{b['lost_pips_per_game']:.2f}"})
-    rows.append({"move deficit": "partial turns", "White": pct(w["partial_turn_share"]),
+    rows.append({"move deficit": _("partial turns"), "White": pct(w["partial_turn_share"]),
                  "Black": pct(b["partial_turn_share"])})
-    rows.append({"move deficit": "passes", "White": pct(w["pass_share"]), "Black": pct(b["pass_share"])})
-    return pd.DataFrame(rows)
+    rows.append({"move deficit": _("passes"), "White": pct(w["pass_share"]), "Black": pct(b["pass_share"])})
+    return pd.DataFrame(rows).rename(columns={"move deficit": _("move deficit"), "White": _("White"),
+                                              "Black": _("Black")})
 
 
 def static_deficit_table(deficit: dict) -> pd.DataFrame:
     """The side to move's static deficit per face (over the 36 rolls) and mobility."""
-    return pd.DataFrame([{"die face": f + 1, "steps not playable": pct(deficit["face_deficit"][f]),
-                          "checkers that can move it (mobility)": deficit["mobility"][f]} for f in range(6)])
+    return pd.DataFrame([{_("die face"): f + 1, _("steps not playable"): pct(deficit["face_deficit"][f]),
+                          _("checkers that can move it (mobility)"): deficit["mobility"][f]} for f in range(6)])
 
 
 def ranking_table(ranking: dict) -> pd.DataFrame:
     """Every rolled-out play: equity ± 95%, difference to the best ± 95%, win and lose chances."""
     rows = []
     for p in ranking["plays"]:
-        rows.append({"rank": p["rank"], "play": p["play"], "games": f"{p['games']:,}",
-                     "equity ± 95%": eq(p["equity"], p["equity_se"]),
-                     "difference to best ± 95%": "best" if p["rank"] == 1 else eq(p["diff"], p["diff_se"]),
-                     "win": pct(p["probabilities"]["win"]), "lose": pct(p["probabilities"]["lose"]),
-                     "dropped after": f"{p['dropped_after']:,} games" if p.get("dropped_after") else ""})
+        rows.append({_("rank"): p["rank"], _("play"): p["play"], _("games"): f"{p['games']:,}",
+                     _("equity ± 95%"): eq(p["equity"], p["equity_se"]),
+                     _("difference to best ± 95%"): _("best") if p["rank"] == 1 else eq(p["diff"], p["diff_se"]),
+                     _("win"): pct(p["probabilities"]["win"]), _("lose"): pct(p["probabilities"]["lose"]),
+                     _("dropped after"): _("{games:,} games").format(games=p['dropped_after'])
+                     if p.get("dropped_after") else ""})
     return pd.DataFrame(rows)
 
 
 def opening_rows_table(table: dict) -> pd.DataFrame:
     """Every White play of each opening roll, ranked within the roll."""
-    return pd.DataFrame([{"roll": r["roll"], "rank": r["rank"], "play": r["play"], "games": f"{r['games']:,}",
-                          "White's equity ± 95%": eq(r["equity"], r["equity_se"]),
-                          "difference to best ± 95%": "best" if r["rank"] == 1 else eq(r["diff"], r["diff_se"]),
-                          "win": pct(r["win"]), "draw": pct(r.get("draw")), "lose": pct(r["lose"]),
-                          "mars or home-mars for": pct(r["win_home_mars"] + r["win_mars"]),
-                          "koks for": pct(r["win_koks"]),
-                          "mars or home-mars against": pct(r["lose_home_mars"] + r["lose_mars"]),
-                          "koks against": pct(r["lose_koks"])} for r in table["rows"]])
+    return pd.DataFrame([{_("roll"): r["roll"], _("rank"): r["rank"], _("play"): r["play"],
+                          _("games"): f"{r['games']:,}",
+                          _("White's equity ± 95%"): eq(r["equity"], r["equity_se"]),
+                          _("difference to best ± 95%"): _("best") if r["rank"] == 1 else eq(r["diff"], r["diff_se"]),
+                          _("win"): pct(r["win"]), _("draw"): pct(r.get("draw")), _("lose"): pct(r["lose"]),
+                          _("mars or home-mars for"): pct(r["win_home_mars"] + r["win_mars"]),
+                          _("koks for"): pct(r["win_koks"]),
+                          _("mars or home-mars against"): pct(r["lose_home_mars"] + r["lose_mars"]),
+                          _("koks against"): pct(r["lose_koks"])} for r in table["rows"]])
 
 
 def replies_table(table: dict) -> pd.DataFrame:
     """Black's best reply to each opening for each roll."""
-    return pd.DataFrame([{"White's opening": f"{r['white_roll']} {r['white_play']}", "Black's roll": r["black_roll"],
-                          "Black's best reply": r["black_reply"], "plays compared": r["candidates"],
-                          "Black's equity ± 95%": eq(r["black_equity"], r["black_equity_se"])}
+    return pd.DataFrame([{_("White's opening"): f"{r['white_roll']} {r['white_play']}",
+                          _("Black's roll"): r["black_roll"],
+                          _("Black's best reply"): r["black_reply"], _("plays compared"): r["candidates"],
+                          _("Black's equity ± 95%"): eq(r["black_equity"], r["black_equity_se"])}
                          for r in table["replies"]])
 
 
 def batch_summary_table(results: list[dict]) -> pd.DataFrame:
     """One row per position of a batch: side to move, games, equity ± 95%, win/lose/draw."""
-    return pd.DataFrame([{"position": r.get("name") or r["position"], "to move": side_to_move(r["position"]),
-                          "games": f"{r['games']:,}", "equity (side to move) ± 95%": eq(r["equity"], r["equity_se"]),
-                          "win": pct(r["probabilities"]["win"]), "lose": pct(r["probabilities"]["lose"]),
-                          "draw": pct(r["probabilities"]["draw"]),
-                          "mars or koks against": pct(r["probabilities"]["lose_mars"]
+    return pd.DataFrame([{_("position"): r.get("name") or r["position"],
+                          _("to move"): translate(side_to_move(r["position"])),
+                          _("games"): f"{r['games']:,}",
+                          _("equity (side to move) ± 95%"): eq(r["equity"], r["equity_se"]),
+                          _("win"): pct(r["probabilities"]["win"]), _("lose"): pct(r["probabilities"]["lose"]),
+                          _("draw"): pct(r["probabilities"]["draw"]),
+                          _("mars or koks against"): pct(r["probabilities"]["lose_mars"]
                                                       + r["probabilities"]["lose_home_mars"]
                                                       + r["probabilities"]["lose_koks"])}
                          for r in results])
@@ -119,7 +126,7 @@ def to_html(frame: pd.DataFrame, uid: str) -> str:
 
 
 def _align(column: pd.Series) -> str:
-    sample = [str(v) for v in column if str(v) and str(v) != "best"]
+    sample = [str(v) for v in column if str(v) and str(v) != _("best")]
     numeric = all(s.lstrip("+-").replace(",", "").replace(".", "", 1).replace("%", "").split(" ")[0].isdigit()
                   for s in sample) if sample else False
     return "right" if numeric else "left"

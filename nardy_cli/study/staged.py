@@ -370,7 +370,10 @@ def stage_tables(ranking: dict) -> list[tuple[pd.DataFrame, str]]:
     out = []
     for st in ranking.get("stages", []):
         best = st["scores"][0]["score"] if st["scores"] else 0.0
-        rows = [{"play": s["play"], "equity (evaluator)": f"{s['score']:+.3f}", "difference": f"{s['score'] - best:+.3f}",
-                 "goes on": "yes" if s["play"] in st["kept"] else "dropped"} for s in st["scores"]]
-        out.append((pd.DataFrame(rows), f"Stage {st['name']}: plays within {st['filter']} of the best go on"))
+        from ..i18n import _
+        rows = [{_("play"): s["play"], _("equity (evaluator)"): f"{s['score']:+.3f}",
+                 _("difference"): f"{s['score'] - best:+.3f}",
+                 _("goes on"): _("yes") if s["play"] in st["kept"] else _("dropped")} for s in st["scores"]]
+        out.append((pd.DataFrame(rows), _("Stage {stage}: plays within {filter} of the best go on").format(
+            stage=st['name'], filter=st['filter'])))
     return out

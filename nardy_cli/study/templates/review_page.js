@@ -5,7 +5,12 @@
   const DATA = JSON.parse(document.getElementById("review-data").textContent);
   const UNITS = DATA.units;
   const NS = "http://www.w3.org/2000/svg";
-  const NAMES = { w: "White", b: "Black" };
+  // The page's words in the report's language (DATA.text, from review_page.page_data; docs/russian.md):
+  // _("Ply {k} of {n}", { k: 3, n: 90 }) fills the {fields} of the translated (or English) text.
+  const TEXT = DATA.text || {};
+  const _ = (s, fields) => (TEXT[s] || s).replace(/\{(\w+)\}/g, (m, k) => fields && k in fields ? fields[k] : m);
+  const NAMES = { w: _("White"), b: _("Black") };
+  const NAMES_OF = { w: _("White's"), b: _("Black's") };
   const state = { game: 0, ply: 0 };
   const $ = (id) => document.getElementById(id);
 
@@ -94,8 +99,8 @@
     if (opts.dice) dice(svg, colX(8) + PW / 2, OY + H / 2, opts.dice);
     if (opts.steps && opts.before) arrows(svg, opts);
     const w = board[0], b = board[1];
-    text(svg, WIDTH / 2, HEIGHT - 14, `White ${pips(w)} pips, ${offOf(w)} off  \u00b7  Black ${pips(b)} pips, ` +
-      `${offOf(b)} off  \u00b7  points in ${NAMES[viewer]}'s numbering`,
+    text(svg, WIDTH / 2, HEIGHT - 14, _("White {wp} pips, {wo} off  \u00b7  Black {bp} pips, {bo} off  \u00b7  points in {sides} numbering",
+      { wp: pips(w), wo: offOf(w), bp: pips(b), bo: offOf(b), sides: NAMES_OF[viewer] }),
       { "text-anchor": "middle", "font-size": 15, fill: "#333", class: "pips" });
     return svg;
   }
@@ -125,7 +130,7 @@
       el("rect", { x: cx - TRAY_W / 2 + 5, y: cy - SLAB / 2 + 1, width: TRAY_W - 10, height: SLAB - 2, rx: 2,
         fill: face, stroke: edge, "stroke-width": 1 }, g);
     }
-    text(g, x + TRAY_W / 2, viewerTray ? y + TRAY_H + 16 : y - 7, `${NAMES[side]} off ${n}`,
+    text(g, x + TRAY_W / 2, viewerTray ? y + TRAY_H + 16 : y - 7, _("{side} off {n}", { side: NAMES[side], n: n }),
       { "text-anchor": "middle", "font-size": 11.5, fill: "#333" });
   }
 
@@ -213,7 +218,7 @@
     }
     const xstep = n > 150 ? 20 : n > 60 ? 10 : n > 20 ? 5 : 1;
     for (let k = xstep; k <= n; k += xstep) text(svg, X(k), GH - GB + 16, String(k), { "text-anchor": "middle", "font-size": 12, fill: "#444" });
-    text(svg, (GL + GW - GR) / 2, GH - 6, "ply", { "text-anchor": "middle", "font-size": 12, fill: "#444" });
+    text(svg, (GL + GW - GR) / 2, GH - 6, _("ply"), { "text-anchor": "middle", "font-size": 12, fill: "#444" });
     el("line", { id: "graph-cursor", x1: 0, x2: 0, y1: GT, y2: GH - GB, stroke: "#1565c0", "stroke-width": 2,
       "stroke-dasharray": "4 3", visibility: "hidden" }, svg);
     let path = "";
@@ -225,21 +230,21 @@
       el("circle", { cx: X(p.n), cy: Y(p.graph), r: st ? st[1] : 2.2, fill: st ? st[0] : "#1565c0",
         stroke: st ? "#000" : "none", "stroke-width": 0.8, class: "point", "data-ply": p.n }, svg);
     });
-    const legendStep = UNITS.marks ? 185 : 150;    // wider items when the limits carry a unit
-    if (UNITS.marks) text(svg, GW - GR - 3 * legendStep - 200, 16, "marks by normalised equity lost:",
+    const legendStep = (UNITS.marks ? 185 : 150) + (DATA.text ? 25 : 0);   // wider: limits with a unit, longer words
+    if (UNITS.marks) text(svg, GW - GR - 3 * legendStep - 200, 16, _("marks by normalised equity lost:"),
                           { "font-size": 12, fill: "#333" });
     ["doubtful", "error", "blunder"].forEach((mark, k) => {
       const lx = GW - GR - 3 * legendStep + k * legendStep + 12;
       el("circle", { cx: lx, cy: 12, r: MARK_STYLE[mark][1], fill: MARK_STYLE[mark][0], stroke: "#000",
         "stroke-width": 0.8 }, svg);
       const limit = UNITS.marks ? game.thresholds[mark].toFixed(3) : fmtLoss(game.thresholds[mark]);
-      text(svg, lx + 12, 16, `${mark} \u2265 ${limit}`, { "font-size": 12, fill: "#333" });
+      text(svg, lx + 12, 16, `${_(mark)} \u2265 ${limit}`, { "font-size": 12, fill: "#333" });
     });
     el("circle", { id: "graph-dot", r: 6, fill: "none", stroke: "#1565c0", "stroke-width": 2.5, visibility: "hidden" }, svg);
     for (const p of game.plies) {
       el("rect", { class: "hit", x: GL + (p.n - 1) * bw, y: GT, width: bw, height: GH - GT - GB, "data-ply": p.n }, svg)
         .appendChild(el("title", {})).textContent = `${p.label} ${NAMES[p.side]} ${p.dice.join("-")}: ${p.played}` +
-          (p.loss ? ` (${fmtLoss(p.loss)} ${UNITS.loss})` : "");
+          (p.loss ? ` (${fmtLoss(p.loss)} ${_(UNITS.loss)})` : "");
     }
     svg.addEventListener("click", (ev) => {
       const hit = ev.target.closest("[data-ply]");
@@ -254,7 +259,7 @@
     const list = $("mistakes");
     list.textContent = "";
     const bad = game.plies.filter((p) => p.mark === "error" || p.mark === "blunder");
-    if (!bad.length) { const li = document.createElement("li"); li.textContent = "none"; list.appendChild(li); }
+    if (!bad.length) { const li = document.createElement("li"); li.textContent = _("none"); list.appendChild(li); }
     for (const p of bad) {
       const li = document.createElement("li");
       li.setAttribute("data-ply", p.n);
@@ -262,8 +267,8 @@
       a.href = `#g${state.game + 1}-p${p.n}`;
       a.className = "mistake";
       a.setAttribute("data-ply", p.n);
-      a.textContent = `${p.label} ${p.player} (${NAMES[p.side]}) ${p.dice.join("-")}: ${p.played} \u2014 ${p.mark}, ` +
-        `${fmtLoss(p.loss)} ${UNITS.loss}; best ${p.best}`;
+      a.textContent = `${p.label} ${p.player} (${NAMES[p.side]}) ${p.dice.join("-")}: ${p.played} \u2014 ${_(p.mark)}, ` +
+        `${fmtLoss(p.loss)} ${_(UNITS.loss)}; ` + _("best {play}", { play: p.best });
       a.addEventListener("click", (ev) => { ev.preventDefault(); go(state.game, p.n); });
       li.appendChild(a);
       list.appendChild(li);
@@ -294,7 +299,8 @@
   function drawSummary(game) {
     const table = $("summary");
     table.textContent = "";
-    const head = ["player", "side", "decisions", UNITS.loss, "per decision", "doubtful", "errors", "blunders"];
+    const head = [_("player"), _("side"), _("decisions"), _(UNITS.loss), _("per decision"), _("doubtful"), _("errors"),
+      _("blunders")];
     const tr = table.insertRow();
     for (const h of head) { const th = document.createElement("th"); th.textContent = h; tr.appendChild(th); }
     for (const s of game.summary) {
@@ -311,7 +317,7 @@
     $("game-title").textContent = game.title;
     $("game-score").textContent = game.score ? "\u2014 " + game.score : "";
     $("game-select").value = String(g);
-    $("graph-title").textContent = `${UNITS.graph} (click a ply to go there)`;
+    $("graph-title").textContent = _("{graph} (click a ply to go there)", { graph: _(UNITS.graph) });
     const box = $("graph");
     box.textContent = "";
     box.appendChild(drawGraph(game));
@@ -333,16 +339,16 @@
     const view = $("view");
     view.setAttribute("data-game", state.game);
     view.setAttribute("data-ply", k);
-    $("ply-label").textContent = `Ply ${k} of ${n}`;
+    $("ply-label").textContent = _("Ply {k} of {n}", { k: k, n: n });
     const p = k > 0 ? game.plies[k - 1] : null;
     showCube(game, p, k === n);
     const played = $("played-board"), best = $("best-board");
     played.textContent = ""; best.textContent = "";
     if (!p) {
       const turn = game.turns[0];
-      $("turn").textContent = `start, ${NAMES[turn]} to move`;
+      $("turn").textContent = _("start, {side} to move", { side: NAMES[turn] });
       for (const id of ["roll", "played", "value", "loss", "mark", "best", "best-value", "comment"]) $(id).textContent = "";
-      $("played-caption").textContent = "Starting position";
+      $("played-caption").textContent = _("Starting position");
       $("played-caption").className = "";
       played.appendChild(drawBoard({ name: "played", board: game.boards[0], viewer: turn, colour: ARROW.played }));
       $("best-figure").hidden = true;
@@ -353,21 +359,22 @@
       $("value").textContent = p.value !== undefined && p.value !== null ? `(${fmtValue(p.value)})` : "";
       const mark = $("mark");
       mark.className = p.mark && p.mark !== "forced" ? "mark mark-" + p.mark : "";
-      mark.textContent = p.mark && p.mark !== "forced" ? p.mark : "";
-      $("loss").textContent = !p.reviewed ? "not reviewed" : p.forced ? "forced (one legal play)"
-        : `${fmtLoss(p.loss)} ${UNITS.loss}`;
+      mark.textContent = p.mark && p.mark !== "forced" ? _(p.mark) : "";
+      $("loss").textContent = !p.reviewed ? _("not reviewed") : p.forced ? _("forced (one legal play)")
+        : `${fmtLoss(p.loss)} ${_(UNITS.loss)}`;
       $("best").textContent = p.reviewed && !p.forced ? p.best : "";
       $("best-value").textContent = p.reviewed && !p.forced ? `(${fmtValue(p.best_value)})` : "";
       $("comment").textContent = p.comment || "";
       $("played-caption").className = "played";
-      $("played-caption").textContent = `Played ${p.played}` + (p.value !== undefined && p.value !== null ? ` (${fmtValue(p.value)})` : "");
+      $("played-caption").textContent = _("Played {play}", { play: p.played }) + (p.value !== undefined && p.value !== null ? ` (${fmtValue(p.value)})` : "");
       played.appendChild(drawBoard({ name: "played", board: game.boards[k], before: game.boards[k - 1], viewer: p.side,
         steps: p.steps, colour: ARROW.played, dice: p.dice }));
       const showBest = p.reviewed && !p.forced;
       $("best-figure").hidden = !showBest;
       if (showBest) {
         const same = !p.best_board;
-        $("best-caption").textContent = `Best ${p.best} (${fmtValue(p.best_value)})` + (same ? ": the play made" : "");
+        $("best-caption").textContent = _("Best {play}", { play: p.best }) + ` (${fmtValue(p.best_value)})` +
+          (same ? _(": the play made") : "");
         best.appendChild(drawBoard({ name: "best", board: same ? game.boards[k] : p.best_board, before: game.boards[k - 1],
           viewer: p.side, steps: p.best_steps, colour: ARROW.best, dice: p.dice }));
       }
