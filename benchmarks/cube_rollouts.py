@@ -1,0 +1,128 @@
+"""The contact cube model against cubeful rollouts (issue 23 targets: the cube efficiency, 12 of 14 decisions).
+
+For each position (dice dropped: the cube is turned before the roll) two
+cubeful money rollouts with the neural bots using the cube (Janowski's model at
+the shipped contact efficiency, `nardy_cli.cube.CONTACT_EFFICIENCY`), on the
+same seed: no double (cube centred, the roller holds it before its first roll)
+and double/take (the opponent owns a 2-cube; double/take = 2 x its equity per
+starting cube).  The rollouts' decision is `cube.decide(ND, DT, 1)`; the model's
+comes from the network's cubeless chances at x = 0, 0.1, ..., 1.  Reported: per
+position both sets of equities and decisions, and per x the decisions that agree
+and the mean squared error of ND and DT / 2; positions with both sides all home
+are left out (races have their own measured efficiency).
+
+Results go line by line into a JSON-lines log, so an interrupted run resumes:
+`python benchmarks/cube_rollouts.py --games 6480 --log logs/cube_rollouts.jsonl`
+(then `--report` to print the tables from the log alone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+
+from nardy_cli.bearoff import is_bearoff
+from nardy_cli.cube import CubePlay, CubeState, decide, money_decision
+from nardy_cli.estimate import neural_estimate
+from nardy_cli.outcomes import RESULT_KEYS
+from nardy_cli.positions_file import read_positions
+from nardy_cli.rollout import rollout
+from nardy_cli.rules import PRESETS
+
+XS = [round(0.1 * i, 1) for i in range(11)]
+RULES = PRESETS["federation"]
+
+
+def positions(sampled: int) -> list[tuple[str, object, str]]:
+    """(name, position without dice, set) of the 14 study positions and `sampled` evenly spaced positions of
+    positions/lopsided.txt (positions from bot games at plies 12, 24 and 36)."""
+    out = [(i.name, i.position.with_dice(None), "study") for i in read_positions("positions/study.txt")]
+    lop = read_positions("positions/lopsided.txt")
+    step = max(1, len(lop) // max(sampled, 1))
+    out += [(i.name, i.position.with_dice(None), "sampled") for i in lop[::step][:sampled]]
+    return out
+
+
+def model(position) -> dict:
+    """The model's no-double and double/take equities and decision at each x, from the network's chances."""
+    probs = neural_estimate(position, RULES).probabilities
+    p = np.array([probs[k] for k in RESULT_KEYS])
+    out = {}
+    for x in XS:
+        d = money_decision(p, RULES.points, CubeState(), position.turn, x)
+        out[str(x)] = {"nd": d.no_double, "dt": d.double_take, "decision": d.decision}
+    return out
+
+
+def measure(name, position, group, games: int, seed: int) -> dict:
+    """The two cubeful rollouts of one position and the model beside them."""
+    other = "black" if position.turn == "w" else "white"
+    nd = rollout(position, "neural", games, seed, RULES, cube=CubePlay(CubeState(), hold_first=True))
+    dt = rollout(position, "neural", games, seed, RULES, cube=CubePlay(CubeState(2, other)))
+    nd_eq, dt_eq = nd.cube["equity"], 2.0 * dt.cube["equity"]
+    return {"name": name, "position": str(position), "set": group, "games": games, "seed": seed,
+            "nd": nd_eq, "nd_se": nd.cube["equity_se"], "dt": dt_eq, "dt_se": 2.0 * dt.cube["equity_se"],
+            "cubeless": nd.equity, "doubled_share": nd.cube["doubled_share"],
+            "decision": decide(nd_eq, dt_eq, 1.0), "model": model(position)}
+
+
+def short(decision: str) -> str:
+    """'ND', 'D/T', 'D/P', 'TG'."""
+    return {"no double": "ND", "double, take": "D/T", "double, pass": "D/P", "too good": "TG"}[decision]
+
+
+def report(rows: list[dict], chosen: float) -> None:
+    """Print the per-position table at x = `chosen` and the agreement and error per x."""
+    print(f"{'position':24} {'set':7} {'ND roll':>14} {'ND model':>8} {'DT roll':>14} {'DT model':>8} "
+          f"{'rollout':>7} {'model':>6}")
+    for r in rows:
+        m = r["model"][str(chosen)]
+        print(f"{r['name']:24} {r['set']:7} {r['nd']:+.3f} ±{r['nd_se']:.3f} {m['nd']:+8.3f} "
+              f"{r['dt']:+.3f} ±{r['dt_se']:.3f} {m['dt']:+8.3f} {short(r['decision']):>7} {short(m['decision']):>6}")
+    print()
+    for group in ("study", "sampled", "all"):
+        rs = [r for r in rows if group == "all" or r["set"] == group]
+        if not rs:
+            continue
+        print(f"{group} ({len(rs)} positions): x, decisions agreeing, RMS error of ND and DT/2")
+        for x in XS:
+            ms = [r["model"][str(x)] for r in rs]
+            agree = sum(m["decision"] == r["decision"] for m, r in zip(ms, rs))
+            err = [(m["nd"] - r["nd"]) ** 2 + ((m["dt"] - r["dt"]) / 2) ** 2 for m, r in zip(ms, rs)]
+            print(f"  x={x:.1f}  agree {agree}/{len(rs)}  rms {np.sqrt(np.mean(err) / 2):.4f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=6480)
+    parser.add_argument("--seed", type=int, default=20261201)
+    parser.add_argument("--sampled", type=int, default=16)
+    parser.add_argument("--log", default="logs/cube_rollouts.jsonl")
+    parser.add_argument("--x", type=float, default=0.7, help="the x of the per-position table")
+    parser.add_argument("--report", action="store_true", help="only print the tables from the log")
+    args = parser.parse_args()
+    log = Path(args.log)
+    done = {}
+    if log.exists():
+        for line in log.read_text().splitlines():
+            row = json.loads(line)
+            done[row["position"]] = row
+    if not args.report:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        for name, position, group in positions(args.sampled):
+            if str(position) in done or is_bearoff(position):
+                continue
+            row = measure(name, position, group, args.games, args.seed)
+            done[row["position"]] = row
+            with log.open("a") as f:
+                f.write(json.dumps(row) + "\n")
+            print(f"{name}: ND {row['nd']:+.3f} ± {row['nd_se']:.3f}, DT {row['dt']:+.3f} ± {row['dt_se']:.3f}, "
+                  f"{row['decision']}", flush=True)
+    report(list(done.values()), args.x)
+
+
+if __name__ == "__main__":
+    main()
