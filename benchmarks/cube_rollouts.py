@@ -9,10 +9,11 @@ starting cube).  The rollouts' decision is `cube.decide(ND, DT, 1)`; the model's
 comes from the network's cubeless chances at x = 0, 0.1, ..., 1.  Reported: per
 position both sets of equities and decisions, and per x the decisions that agree
 and the mean squared error of ND and DT / 2; positions with both sides all home
-are left out (races have their own measured efficiency).
+are judged as `nardy eval` judges them (the race efficiency, or exact) and left
+out of the x fit.
 
 Results go line by line into a JSON-lines log, so an interrupted run resumes:
-`python benchmarks/cube_rollouts.py --games 6480 --log logs/cube_rollouts.jsonl`
+`python benchmarks/cube_rollouts.py --games 3888 --sampled 10 --window 12 --log logs/cube_rollouts.jsonl`
 (then `--report` to print the tables from the log alone).
 """
 
@@ -26,8 +27,10 @@ import numpy as np
 
 from nardy_cli.bearoff import is_bearoff
 from nardy_cli.cube import CubePlay, CubeState, decide, money_decision
+from nardy_cli.cube_analysis import cube_decision
 from nardy_cli.estimate import neural_estimate
 from nardy_cli.outcomes import RESULT_KEYS
+from nardy_cli.position import parse_position
 from nardy_cli.positions_file import read_positions
 from nardy_cli.rollout import rollout
 from nardy_cli.rules import PRESETS
@@ -36,18 +39,35 @@ XS = [round(0.1 * i, 1) for i in range(11)]
 RULES = PRESETS["federation"]
 
 
-def positions(sampled: int) -> list[tuple[str, object, str]]:
-    """(name, position without dice, set) of the 14 study positions and `sampled` evenly spaced positions of
-    positions/lopsided.txt (positions from bot games at plies 12, 24 and 36)."""
+def positions(sampled: int, window: int) -> list[tuple[str, object, str]]:
+    """(name, position without dice, set) of the 14 study positions, `sampled` evenly spaced positions of
+    positions/lopsided.txt (positions from bot games at plies 12, 24 and 36) and `window` evenly spaced
+    contact positions of lopsided.txt and trapped.txt in the doubling window (the network gives the roller
+    62-85% winning chances, a draw half)."""
     out = [(i.name, i.position.with_dice(None), "study") for i in read_positions("positions/study.txt")]
     lop = read_positions("positions/lopsided.txt")
     step = max(1, len(lop) // max(sampled, 1))
     out += [(i.name, i.position.with_dice(None), "sampled") for i in lop[::step][:sampled]]
+    if window:
+        near = []
+        for item in lop + read_positions("positions/trapped.txt"):
+            pos = item.position.with_dice(None)
+            if is_bearoff(pos):
+                continue
+            pr = neural_estimate(pos, RULES).probabilities
+            if 0.62 <= pr["win"] + pr["draw"] / 2 <= 0.85:
+                near.append((item.name, pos, "window"))
+        out += near[::max(1, len(near) // window)][:window]
     return out
 
 
 def model(position) -> dict:
-    """The model's no-double and double/take equities and decision at each x, from the network's chances."""
+    """The model's no-double and double/take equities and decision at each x, from the network's chances; for
+    a bear-off (both sides all home) what `nardy eval --cube-owner centre` gives at every x (the race
+    efficiency, or the exact cubeful database)."""
+    if is_bearoff(position):
+        d = cube_decision(position, CubeState(), RULES)
+        return {str(x): {"nd": d.no_double, "dt": d.double_take, "decision": d.decision} for x in XS}
     probs = neural_estimate(position, RULES).probabilities
     p = np.array([probs[k] for k in RESULT_KEYS])
     out = {}
@@ -82,12 +102,18 @@ def report(rows: list[dict], chosen: float) -> None:
         m = r["model"][str(chosen)]
         print(f"{r['name']:24} {r['set']:7} {r['nd']:+.3f} ±{r['nd_se']:.3f} {m['nd']:+8.3f} "
               f"{r['dt']:+.3f} ±{r['dt_se']:.3f} {m['dt']:+8.3f} {short(r['decision']):>7} {short(m['decision']):>6}")
+    study = [r for r in rows if r["set"] == "study"]
+    agree = sum(r["model"][str(chosen)]["decision"] == r["decision"] for r in study)
+    print(f"study positions: the model (bear-offs as eval judges them) agrees with the rollouts on {agree} of "
+          f"{len(study)} at x = {chosen}")
     print()
-    for group in ("study", "sampled", "all"):
-        rs = [r for r in rows if group == "all" or r["set"] == group]
+    for group in ("study", "sampled", "window", "all"):
+        rs = [r for r in rows if (group == "all" or r["set"] == group)
+              and not is_bearoff(parse_position(r["position"]))]
         if not rs:
             continue
-        print(f"{group} ({len(rs)} positions): x, decisions agreeing, RMS error of ND and DT/2")
+        print(f"{group} ({len(rs)} positions with contact or not all home): x, decisions agreeing, RMS error "
+              "of ND and DT/2")
         for x in XS:
             ms = [r["model"][str(x)] for r in rs]
             agree = sum(m["decision"] == r["decision"] for m, r in zip(ms, rs))
@@ -99,7 +125,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=6480)
     parser.add_argument("--seed", type=int, default=20261201)
-    parser.add_argument("--sampled", type=int, default=16)
+    parser.add_argument("--sampled", type=int, default=10)
+    parser.add_argument("--window", type=int, default=0)
     parser.add_argument("--log", default="logs/cube_rollouts.jsonl")
     parser.add_argument("--x", type=float, default=0.7, help="the x of the per-position table")
     parser.add_argument("--report", action="store_true", help="only print the tables from the log")
@@ -112,8 +139,8 @@ def main() -> None:
             done[row["position"]] = row
     if not args.report:
         log.parent.mkdir(parents=True, exist_ok=True)
-        for name, position, group in positions(args.sampled):
-            if str(position) in done or is_bearoff(position):
+        for name, position, group in positions(args.sampled, args.window):
+            if str(position) in done or (is_bearoff(position) and group != "study"):
                 continue
             row = measure(name, position, group, args.games, args.seed)
             done[row["position"]] = row
