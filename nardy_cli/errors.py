@@ -15,6 +15,10 @@ class NardyError(ValueError):
     """Base class of every error nardy raises on bad input or illegal requests."""
 
 
+class RunError(NardyError):
+    """A failure while running, not bad input (a dead worker, a disk that cannot be written): exit code 1."""
+
+
 class NotationError(NardyError):
     """A position, play, dice or points-table text that cannot be parsed."""
 
@@ -89,7 +93,15 @@ class NoGamesError(NardyError):
 
 
 class OutputError(NardyError):
-    """An output file or folder that cannot be written; the message names the path."""
+    """An output path that cannot be used (a file where a folder goes); the message names the path."""
+
+
+class NotAReportError(OutputError):
+    """An output folder that holds files nardy did not write: it is replaced only when asked to (`force`)."""
+
+
+class WriteError(OutputError, RunError):
+    """A file or folder the system would not let nardy write (permissions, a full disk); names the path."""
 
 
 class ResultsError(NardyError):
@@ -104,12 +116,23 @@ class PolicyError(NardyError):
     """An unknown, unimportable or misbehaving policy."""
 
 
-class FilterError(NardyError):
-    """A stage filter of the staged analysis that is neither a margin (0.2) nor a count (top5)."""
+class UnknownPolicyError(PolicyError):
+    """A policy name that no built-in, plugin or `module:attribute` matches; `name` is the name asked for."""
+
+    def __init__(self, message: str, name: str = "") -> None:
+        super().__init__(message)
+        self.name = name
+
+    def __reduce__(self):
+        return type(self), (str(self), self.name)
 
 
 class ExecutorError(NardyError):
-    """An executor that cannot be reached or whose worker failed."""
+    """An executor that cannot be used as asked (an optional extra not installed, a job that cannot be sent)."""
+
+
+class WorkerError(ExecutorError, RunError):
+    """A worker that died or failed, or a scheduler that cannot be reached: a runtime failure, exit code 1."""
 
 
 class GameRecordError(NotationError):
@@ -134,3 +157,8 @@ class MatchError(NardyError):
 
 class CubeError(NardyError):
     """A doubling-cube state or action the rules do not allow (owner of an undoubled cube, a Crawford double)."""
+
+
+class CubeRecordError(GameRecordError):
+    """A cube action a game record cannot hold (a double by the side without the cube, a take with no double,
+    a move after a drop, a double in the Crawford game); the readers add the game, the turn and the line."""

@@ -9,16 +9,21 @@ mover's own way, from its head (24) down to its last home point (1), `0` for off
 (`--mat-numbering head-24`; `head-1` numbers them as nardy does).  Every play is
 replayed and matched like a typed play of a game record (`records.match_play`), and
 the scores are checked like a match record's (`match_records.Scorer`).  nardy writes
-its own tags as `; [Name "value"]` lines and comments as `; {text}` lines.
+its own tags as `; [Name "value"]` lines and comments as `; {text}` lines.  Cube actions
+(`Doubles => 2` in the doubler's column, `Takes`, `Drops` or `Beavers => 4` in the other's)
+come before the roll and are checked by `cube_actions.CubeTracker`; `Wins N points` after
+a drop is the doubler's, the cube's value before the double.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+from .cube_actions import CubeTracker, parse_action
 from .dice import parse_dice
 from .engine import legal_plays, outcome
-from .errors import GameRecordError, MatchRecordError, NardyError
+from .errors import CubeRecordError, GameRecordError, MatchRecordError, NardyError
 from .match_records import (MatchRecord, Resignation, Scorer, class_points, format_points, game_points,
                             is_finished, resignation)
 from .mat_points import DEFAULT_NUMBERING, NUMBERINGS, check_numbering, format_mat_play, translate_play
@@ -63,8 +68,9 @@ def _entries(line: str, lineno: int) -> tuple[int | None, list[tuple[int, str]]]
 class _GameReader:
     """One game of a transcript replayed entry by entry: its tags, plies, comments and end."""
 
-    def __init__(self, number: int, names: tuple[str, str], numbering: str) -> None:
-        self.number, self.names, self.numbering = number, names, numbering
+    def __init__(self, number: int, names: tuple[str, str], numbering: str, crawford: bool = False) -> None:
+        self.number, self.names, self.numbering, self.crawford = number, names, numbering, crawford
+        self.tracker: CubeTracker | None = None
         self.tags: dict[str, str] = {}
         self.rules = self.start = self.pos = None
         self.sides: dict[int, str] = {}
@@ -119,11 +125,15 @@ class _GameReader:
         if self.start.dice is not None:
             raise GameRecordError(f"game {self.number}: bad Position tag {text!r}: the first roll goes in the turns")
         self.pos = self.start
+        try:
+            self.tracker = CubeTracker(self.tags, self.crawford)
+        except NardyError as exc:
+            raise type(exc)(f"game {self.number}: {exc}") from None
 
     def note(self, text: str) -> None:
         if self.plies:
             last = self.plies[-1]
-            self.plies[-1] = Ply(last.number, last.position, last.dice, last.play, f"{last.comment} {text}".strip())
+            self.plies[-1] = replace(last, comment=f"{last.comment} {text}".strip())
         else:
             self.comment = f"{self.comment} {text}".strip()
 
@@ -148,11 +158,14 @@ class _GameReader:
         if self.ended is not None and word not in ("resign", "resigns"):
             raise GameRecordError(f"{self.where(column)}: {text!r} after the end of the game ({self.ended}) "
                                   f"(line {lineno})")
+        dropped = self.tracker.dropped
+        if dropped is not None and word not in ("win", "wins", *CUBE_WORDS):
+            raise CubeRecordError(f"{self.where(column)}: {text!r} after {self.names[self.columns[dropped.side]]}'s drop: the "
+                                  f"drop ended the game (line {lineno})")
         if word.rstrip(":").isdigit():
             self.roll(column, text, lineno, numbered)
         elif word in CUBE_WORDS:
-            raise GameRecordError(f"{self.where(column)}: cube actions are not supported yet: {text!r} "
-                                  f"(line {lineno})")
+            self.cube(column, text, lineno)
         elif word in ("win", "wins"):
             self.wins(column, text, lineno)
         elif word == "draw":
@@ -162,6 +175,26 @@ class _GameReader:
                 raise GameRecordError(f"{self.where()}: 'Draw' does not match the replay: {actual} (line {lineno})")
             self.ended = "draw"
         # 'Resigns' lines are notes; the 'Wins' line that follows says who won and how much
+
+    def cube(self, column: int, text: str, lineno: int) -> None:
+        """A cube action in `column`: a double by the side on roll, an answer by the other side."""
+        if self.pending is not None:
+            raise self.missing()
+        try:
+            kind, value = parse_action(text)
+        except NardyError as exc:
+            raise type(exc)(f"{self.where(column)}: {exc} (line {lineno})") from None
+        if not self.sides:
+            roller = column if kind == "double" else 1 - column
+            self.sides = {roller: self.start.turn, 1 - roller: other_side(self.start.turn)}
+        done = outcome(self.pos, self.rules)
+        if done is not None:
+            raise GameRecordError(f"{self.where(column)}: the game is already over ({done}), but the transcript "
+                                  f"goes on with {text!r} (line {lineno})")
+        try:
+            self.tracker.act(kind, value, self.sides[column], self.pos.turn)
+        except NardyError as exc:
+            raise type(exc)(f"{self.where(column)}: {exc}: {text!r} (line {lineno})") from None
 
     def roll(self, column: int, text: str, lineno: int, numbered: bool) -> None:
         if self.pending is not None:
@@ -198,11 +231,15 @@ class _GameReader:
             except GameRecordError as exc:
                 raise GameRecordError(f"{where}: {exc} (line {lineno})") from None
         try:
+            actions, cube = self.tracker.roll(side)
+        except NardyError as exc:
+            raise type(exc)(f"{where}: {exc} (line {lineno})") from None
+        try:
             play = match_play(text=nardy_text, position=self.pos, dice=dice, rules=self.rules)
         except NardyError as exc:
             message = str(exc).replace(repr(nardy_text), repr(moves))
             raise GameRecordError(f"{where}: {message} (line {lineno})") from None
-        self.plies.append(Ply(self.turn_number, self.pos, dice, play))
+        self.plies.append(Ply(self.turn_number, self.pos, dice, play, "", actions, cube))
         if self.pos.turn == BLACK:
             self.turn_number += 1
         self.pos = play.result
@@ -213,12 +250,27 @@ class _GameReader:
             raise GameRecordError(f"{self.where(column)}: bad entry {text!r}: expected 'Wins N points' "
                                   f"(line {lineno})")
         points, side = float(m.group(1)), self.seats()[column]
+        offer = self.tracker.offer
+        if offer is not None:
+            raise CubeRecordError(f"{self.where(column)}: {text!r} while {self.names[self.columns[offer.side]]}'s double to "
+                                  f"{offer.value} has no answer: write 'Takes' or 'Drops' before it (line {lineno})")
         if self.pending is not None and self.pending[0] == column:
             raise self.missing()
         self.pending = None
         result = outcome(self.pos, self.rules)
+        dropped, cube = self.tracker.dropped, self.tracker.state
+        if dropped is not None:
+            won = class_points(self.rules, "oin") * (dropped.value // 2)
+            if side == dropped.side or points != won:
+                raise CubeRecordError(f"game {self.number}: {self.names[column]} {text!r} does not match the drop: "
+                                      f"{self.names[1 - self.columns[dropped.side]]} wins {format_points(won)} "
+                                      f"point{'' if won == 1 else 's'} (line {lineno})")
+            self.ended = f"{SIDE_NAMES[dropped.side]} dropped"
+            return
+        jacoby = self.tracker.jacoby and cube.owner == "centre"
         if result is None:
-            allowed = sorted(set(self.rules.points.as_tuple()))
+            allowed = sorted({p * cube.value for p in (self.rules.points.as_tuple()[:1] if jacoby
+                                                       else self.rules.points.as_tuple())})
             if points not in allowed:
                 raise GameRecordError(f"{self.where(column)}: {text!r} before the end is a resignation, which gives "
                                       f"the points of a win class ({', '.join(map(format_points, allowed))}) "
@@ -226,10 +278,11 @@ class _GameReader:
             self.resigned = Resignation(other_side(side), points)
             self.ended = f"{SIDE_NAMES[other_side(side)]} resigned"
             return
-        if result.winner != side or class_points(self.rules, result.kind) != points:
-            won = class_points(self.rules, result.kind)
+        won = None if result.winner is None else class_points(self.rules, "oin" if jacoby else result.kind) * cube.value
+        if result.winner != side or won != points:
+            at = f" with the cube at {cube.value}" if cube.value > 1 else ""
             actual = str(result) if result.winner is None else (
-                f"{result}, {format_points(won)} point{'' if won == 1 else 's'} under {self.rules.preset} rules")
+                f"{result}, {format_points(won)} point{'' if won == 1 else 's'} under {self.rules.preset} rules{at}")
             raise GameRecordError(f"game {self.number}: {self.names[column]} {text!r} does not match the replay: "
                                   f"{actual} (line {lineno})")
         self.ended = str(result)
@@ -244,8 +297,19 @@ class _GameReader:
                                                                      "LastRoll", "Points", "Position")]
         if self.resigned is not None:
             extra.append(("Resigned", str(self.resigned)))
+        try:
+            end_actions = self.tracker.finish()
+        except NardyError as exc:
+            raise type(exc)(f"{self.where()}: {exc}") from None
+        plies = self.plies if self.tracker.is_cube_game else [replace(p, cube=None) for p in self.plies]
         return GameRecord(self.names[white], self.names[1 - white], self.tags.get("Date", "?"), self.rules,
-                          self.start, tuple(self.plies), outcome(self.pos, self.rules), tuple(extra), self.comment)
+                          self.start, tuple(plies), outcome(self.pos, self.rules), tuple(extra), self.comment,
+                          end_actions)
+
+    @property
+    def columns(self) -> dict[str, int]:
+        """Each side's column."""
+        return {s: c for c, s in self.seats().items()}
 
     @property
     def white_column(self) -> int:
@@ -329,7 +393,7 @@ def _read_game(lines: list[tuple[int, str]], i: int, number: int, numbering: str
     if not m:
         raise GameRecordError(f"game {number}: expected the players and their scores, e.g. 'Anna : 0    Boris : 0', "
                               f"found {players.strip()!r} (line {lineno})")
-    reader = _GameReader(number, (m.group(1), m.group(3)), numbering)
+    reader = _GameReader(number, (m.group(1), m.group(3)), numbering, scorer.crawford_next())
     i += 1
     while i < len(lines) and not _GAME_RE.match(lines[i][1]):
         n, raw = lines[i]
@@ -391,9 +455,14 @@ def _format_game(record: GameRecord, number: int, names: tuple[str, str], scores
     turn = 0
     open_line: list[str] | None = None   # [number, left entry] of a turn whose right entry may follow
     after_left = False                   # the last ply was a left entry of the current turn
+    entries = []   # (side, text, comment): each ply's cube actions, then its roll and play
     for ply in record.plies:
-        entry = f"{ply.dice.high}{ply.dice.low}: {format_mat_play(ply.play, numbering)}".rstrip()
-        if column[ply.side] == 0:
+        entries += [(a.side, str(a), "") for a in ply.actions]
+        entries.append((ply.side, f"{ply.dice.high}{ply.dice.low}: {format_mat_play(ply.play, numbering)}".rstrip(),
+                        ply.comment))
+    entries += [(a.side, str(a), "") for a in record.end_actions]
+    for side, entry, comment in entries:
+        if column[side] == 0:
             if open_line is not None:
                 lines.append(f"{open_line[0]} {open_line[1]}".rstrip())
             turn += 1
@@ -407,19 +476,20 @@ def _format_game(record: GameRecord, number: int, names: tuple[str, str], scores
                 turn += 1
                 lines.append(f"{turn:3d}) {'':<{RIGHT_COLUMN - 6}} {entry}")
             open_line, after_left = None, False
-        if ply.comment:
+        if comment:
             if open_line is not None:
                 lines.append(f"{open_line[0]} {open_line[1]}".rstrip())
                 open_line = None
-            lines.append(f"; {{{ply.comment}}}")
+            lines.append(f"; {{{comment}}}")
     if open_line is not None:
         lines.append(f"{open_line[0]} {open_line[1]}".rstrip())
     res, resigned = record.result, resignation(record)
     if res is not None and res.winner is None:
         lines.append(_wins_line(0, "Draw"))
     elif is_finished(record):
-        winner = res.winner if res is not None else other_side(resigned.side)
         points = max(game_points(record))
+        winner = (res.winner if res is not None else other_side(resigned.side) if resigned is not None
+                  else other_side(record.dropped.side))
         plural = "" if points == 1 else "s"
         lines.append(_wins_line(column[winner], f"Wins {format_points(points)} point{plural}"
                                 + (" and the match" if last else "")))

@@ -6,16 +6,20 @@ White and Black players have before it.  `parse_match` replays every game with
 `records.parse_game` and checks that the players are the same two (by name; colours
 may change), that each score follows from the results before it and that no game
 follows the end of the match.  A `MatchRecord` is checked the same way when it is
-built, so `MatchRecord(7, games)` is how a match being played is scored.
+built, so `MatchRecord(7, games)` is how a match being played is scored.  In a cube
+game the cube multiplies a game's points, a drop gives the doubler the cube's value
+before the double, and no double is allowed in the Crawford game.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .errors import ArgumentError, GameRecordError, MatchError, MatchRecordError, NardyError
+from .cube_actions import tag_flag
+from .cube_records import cube_factor, drop_points, jacoby_centred
+from .errors import ArgumentError, CubeRecordError, GameRecordError, MatchError, MatchRecordError, NardyError
 from .position import BLACK, SIDE_NAMES, WHITE
 from .records import GameRecord, _escape, _split_header, format_game, parse_game, read_record_text
 from .match import format_points_value
@@ -63,12 +67,22 @@ def resignation(record: GameRecord) -> Resignation | None:
                                f"e.g. 'Black 2'")
     if record.result is not None:
         raise MatchRecordError(f"Resigned tag {text!r} on a finished game: {record.result}")
+    if record.dropped is not None:
+        raise MatchRecordError(f"Resigned tag {text!r} on a game ended by a drop")
     points = float(m.group(2))
-    allowed = sorted(set(record.rules.points.as_tuple()))
+    allowed = resignation_points(record)
     if points not in allowed:
-        raise MatchRecordError(f"Resigned tag {text!r}: a resignation gives the points of a win class "
+        cube = f" times the cube ({cube_factor(record)})" if cube_factor(record) > 1 else ""
+        raise MatchRecordError(f"Resigned tag {text!r}: a resignation gives the points of a win class{cube} "
                                f"({', '.join(format_points(p) for p in allowed)})")
     return Resignation(WHITE if m.group(1).lower() == "white" else BLACK, points)
+
+
+def resignation_points(record: GameRecord) -> list[float]:
+    """The points a resignation of `record` may give: a win class's points times the cube (an oin's with
+    Jacoby before the first double)."""
+    classes = ("oin",) if jacoby_centred(record) else ("oin", "home-mars", "mars", "koks")
+    return sorted({class_points(record.rules, k) * cube_factor(record) for k in classes})
 
 
 def class_points(rules: Rules, kind: str) -> float:
@@ -80,24 +94,40 @@ def game_points(record: GameRecord) -> tuple[float, float]:
     """Points (White, Black) a game gives its players.
 
     The winner gains the rules' points for the class, a draw gives each player
-    `DRAW_POINTS`, a resignation gives the other side the points conceded, and an
-    unfinished game gives nothing.
+    `DRAW_POINTS`, both times the cube's value (with Jacoby, every win before the first
+    double is an oin); a drop gives the doubler the cube's value before the double, a
+    resignation gives the other side the points conceded, and an unfinished game gives nothing.
     """
     res = record.result
+    factor = cube_factor(record)
     if res is not None:
         if res.winner is None:
-            return (DRAW_POINTS, DRAW_POINTS)
-        pts = class_points(record.rules, res.kind)
+            return (DRAW_POINTS * factor, DRAW_POINTS * factor)
+        pts = class_points(record.rules, "oin" if jacoby_centred(record) else res.kind) * factor
         return (pts, 0.0) if res.winner == WHITE else (0.0, pts)
+    dropped = drop_points(record, class_points(record.rules, "oin"))
+    if dropped is not None:
+        return (dropped[1], 0.0) if dropped[0] == WHITE else (0.0, dropped[1])
     resigned = resignation(record)
     if resigned is None:
         return (0.0, 0.0)
     return (0.0, resigned.points) if resigned.side == WHITE else (resigned.points, 0.0)
 
 
+def game_end(record: GameRecord) -> str:
+    """How the game ended, in words: `White wins by mars`, `Black dropped the double to 4`,
+    `resigned: White 2`, or `not finished`."""
+    if record.result is not None:
+        return str(record.result)
+    if record.dropped is not None:
+        return f"{SIDE_NAMES[record.dropped.side]} dropped the double to {record.dropped.value}"
+    gave_up = resignation(record)
+    return f"resigned: {gave_up}" if gave_up else "not finished"
+
+
 def is_finished(record: GameRecord) -> bool:
-    """True when the game ended: a final position or a resignation."""
-    return record.result is not None or record.tag("Resigned") is not None
+    """True when the game ended: a final position, a drop or a resignation."""
+    return record.result is not None or record.dropped is not None or record.tag("Resigned") is not None
 
 
 # ---------------------------------------------------------------- scores
@@ -130,6 +160,12 @@ class Scorer:
         self.points = [0.0, 0.0]
         self.previous: GameRecord | None = None
         self.over_in = 0  # the game in which a player reached the length
+        self.crawford_played = False
+
+    def crawford_next(self) -> bool:
+        """True when the next game is the Crawford game: the first after a player came to need 1 point or less."""
+        return (self.length > 1 and not self.crawford_played and not self.over_in
+                and max(self.points) >= self.length - 1)
 
     def seats(self, record: GameRecord) -> tuple[int, int]:
         """The players' indices of White and Black in `record` (players with one name keep their colours)."""
@@ -168,6 +204,7 @@ class Scorer:
                                    f"in game {self.over_in}")
         if "Match" in dict(record.tags):
             raise MatchRecordError(f"{where}: the Match tag belongs in the match's header, before game 1")
+        self._check_cube(where, record)
         w, b = self.seats(record)
         expected = self.expected(record)
         if stated is not None and stated != expected:
@@ -184,6 +221,29 @@ class Scorer:
         if self.length and max(self.points) >= self.length and self.points[0] != self.points[1]:
             self.over_in = number     # level at the length or past it (a draw): deciding games follow (decision 21)
         self.previous = record
+
+    def _check_cube(self, where: str, record: GameRecord) -> None:
+        """Money-game cube rules in a match, and a double in the Crawford game, are `CubeRecordError`s."""
+        if self.crawford_next():
+            self.crawford_played = True
+            doubles = [(p.number, a.side) for p in record.plies for a in p.actions if a.kind == "double"]
+            last = record.plies[-1] if record.plies else None
+            after = 1 if last is None else last.number + (last.side == BLACK)
+            doubles += [(after, a.side) for a in record.end_actions if a.kind == "double"]
+            if doubles:
+                number, side = doubles[0]
+                turn = f"turn {number} ({SIDE_NAMES[side]})"
+                raise CubeRecordError(f"{where}: {turn}: {SIDE_NAMES[side]} doubles in the Crawford game: no "
+                                      "double until the game after it")
+        if self.length:
+            tags = dict(record.tags)
+            for name in ("Jacoby", "Beavers"):
+                try:
+                    on = tag_flag(tags, name)
+                except NardyError as exc:
+                    raise CubeRecordError(f"{where}: {exc}") from None
+                if on:
+                    raise CubeRecordError(f"{where}: {name} is a money-game rule, not for a match to {self.length}")
 
 
 # ---------------------------------------------------------------- the match
@@ -205,8 +265,7 @@ class MatchRecord:
 
     def __post_init__(self) -> None:
         games = tuple(g if not any(k in MATCH_TAGS for k, _ in g.tags) else
-                      GameRecord(g.white, g.black, g.date, g.rules, g.start, g.plies, g.result,
-                                 tuple((k, v) for k, v in g.tags if k not in MATCH_TAGS), g.comment)
+                      replace(g, tags=tuple((k, v) for k, v in g.tags if k not in MATCH_TAGS))
                       for g in self.games)
         object.__setattr__(self, "games", games)
         object.__setattr__(self, "tags", tuple((str(k), str(v)) for k, v in self.tags))
@@ -238,6 +297,15 @@ class MatchRecord:
         for number, record in enumerate(self.games, 1):
             w, b = scorer.seats(record) if scorer.players else (0, 1)
             out.append((scorer.points[w], scorer.points[b]))
+            scorer.add(number, record)
+        return tuple(out)
+
+    def crawford_games(self) -> tuple[bool, ...]:
+        """For each game, True when it is the match's Crawford game (no double)."""
+        scorer = Scorer(self.length)
+        out = []
+        for number, record in enumerate(self.games, 1):
+            out.append(scorer.crawford_next())
             scorer.add(number, record)
         return tuple(out)
 
@@ -316,7 +384,7 @@ def parse_match(text: str) -> MatchRecord:
     games = []
     for number, (first, lines) in enumerate(sections, 1):
         try:
-            record = parse_game("\n" * (first - 1) + "\n".join(lines))
+            record = parse_game("\n" * (first - 1) + "\n".join(lines), crawford=scorer.crawford_next())
         except GameRecordError as exc:
             raise type(exc)(f"game {number}: {exc}") from None
         game_tags = dict(record.tags)
@@ -397,6 +465,6 @@ def format_record(record: GameRecord | MatchRecord) -> str:
     return format_match(record) if isinstance(record, MatchRecord) else format_game(record)
 
 
-__all__ = ["DRAW_POINTS", "MatchRecord", "Resignation", "resignation", "game_points", "class_points",
+__all__ = ["DRAW_POINTS", "MatchRecord", "Resignation", "resignation", "game_points", "class_points", "game_end",
            "is_finished", "format_score", "parse_score", "format_points", "parse_match", "format_match",
            "parse_record", "read_record", "format_record", "is_match_text", "select_game", "Scorer"]

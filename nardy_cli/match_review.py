@@ -13,6 +13,8 @@ from .match_records import MatchRecord
 from .match_table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE
 from .review import DEFAULT_EVALUATOR, GameReview, Thresholds, review_game
 
+CUBE_KEYS = ("cube_decisions", "cube_errors", "cube_lost")   # a cube match's totals, beside the plays'
+
 
 @dataclass(frozen=True)
 class MatchReview:
@@ -37,10 +39,21 @@ class MatchReview:
             parts.append(f)
         return pd.concat(parts, ignore_index=True)
 
+    def cube_frame(self) -> pd.DataFrame | None:
+        """Every cube decision of every game, with the game's number; None in a cubeless match."""
+        parts = []
+        for k, review in enumerate(self.games, 1):
+            if review.cube is not None:
+                f = review.cube.copy()
+                f.insert(0, "game", k)
+                parts.append(f)
+        return pd.concat(parts, ignore_index=True) if parts else None
+
     def summary(self) -> pd.DataFrame:
         """Per player (by name): games, decisions, equity lost (normalised at the score), error rate, match
         winning chance lost, marks and luck over the whole match."""
         rows: dict[str, dict] = {}
+        cube = any(g.cube is not None for g in self.games)
         for review in self.games:
             for _, s in review.summary().iterrows():
                 row = rows.setdefault(s["player"], {"player": s["player"], "games": 0, "decisions": 0,
@@ -49,11 +62,16 @@ class MatchReview:
                 row["games"] += 1
                 for key in ("decisions", "equity_lost", "doubtfuls", "errors", "blunders", "luck"):
                     row[key] += s[key]
+                if cube:
+                    for key in CUBE_KEYS:
+                        row[key] = row.get(key, 0) + (s[key] if key in s and s[key] == s[key] else 0)
             if "mwc_lost" in review.frame:
                 for player, lost in review.decisions().groupby("player")["mwc_lost"].sum().items():
                     rows[player]["mwc_lost"] += float(lost)
         out = pd.DataFrame(rows.values())
         out.insert(4, "error_rate", out["equity_lost"] / out["decisions"].where(out["decisions"] > 0))
+        if cube:
+            out["total_lost"] = out["equity_lost"] + out["cube_lost"]
         return out
 
     def to_dict(self) -> dict:
@@ -68,13 +86,17 @@ class MatchReview:
 def review_match(match: MatchRecord, evaluator: Any = DEFAULT_EVALUATOR, *, next_white: str = DEFAULT_NEXT_WHITE,
                  draw_points: float = DEFAULT_DRAW_POINTS, thresholds: Thresholds = Thresholds(), progress=None,
                  **options) -> MatchReview:
-    """Review every game of `match` at its score (a money session, length 0, at money); `options` as
-    `review_game` (sides, width, rollout_games, rollout_policy, seed, workers)."""
+    """Review every game of `match` at its score (a money session, length 0, at money), its cube actions too
+    in a cube game (the Crawford game has none); `options` as `review_game` (sides, width, rollout_games,
+    rollout_policy, seed, workers, cube)."""
     reviews = []
     scores = match.scores()
+    crawford = match.crawford_games()
+    options["cube"] = options.get("cube", False) or any(g.is_cube_game for g in match.games)   # all games, or none
     for k, (record, (sw, sb)) in enumerate(zip(match.games, scores)):
         state = state_before(match.length, sw, sb, next_white, draw_points) if match.length else None
-        reviews.append(review_game(record, evaluator, thresholds=thresholds, match=state, **options))
+        reviews.append(review_game(record, evaluator, thresholds=thresholds, match=state, crawford=crawford[k],
+                                   **options))
         if progress is not None:
             progress(k + 1, len(match.games))
         if reviews[-1].params.get("interrupted"):

@@ -4,7 +4,8 @@
 the shipped outcome distribution (or one given); `table_se` propagates the
 distribution's sampling error into every entry by a parametric bootstrap; and
 `measure_start_distribution` re-measures the distribution by a rollout of the
-starting position with the strongest policy (docs/matches.md).
+starting position with the strongest policy (docs/matches.md); `cubeful_equity_table`
+turns the table cubeful with the Crawford rule (docs/cube.md).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from . import __version__
+from .cube import CONTACT_EFFICIENCY
+from .cube_match import CubefulMatchTable
 from .errors import ArgumentError
 from .match import distribution_for
 from .match_table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, GameDistribution, MatchTable
@@ -67,6 +70,49 @@ def match_equity_table(length: int, rules: Rules = PRESETS["federation"], *, nex
         raise ArgumentError("the outcome distribution has draws, but these rules have no last roll (R8)")
     t = MatchTable(rules.points.as_tuple(), dist, next_white, draw_points)
     return MatchEquityTable(length, next_white, draw_points, rules, dist, t.table(length), t.table(length, True))
+
+
+@dataclass(frozen=True)
+class CubefulEquityTable:
+    """The cubeful match table (docs/cube.md): M[i-1][j-1] before a game whose colours are drawn by lot, the cube
+    centred (a need of 1: the Crawford game, no cube); `post_crawford[j-1]` the leader's chance after it."""
+
+    length: int
+    next_white: str
+    draw_points: float
+    rules: Rules
+    distribution: GameDistribution
+    efficiency: float
+    table: np.ndarray
+    post_crawford: np.ndarray
+
+    def to_dict(self) -> dict:
+        """The JSON object of `nardy met --cubeful --format json`."""
+        return {"length": self.length, "next_white": self.next_white, "draw_points": self.draw_points,
+                "rules": self.rules.to_dict(), "cubeful": True, "efficiency": self.efficiency,
+                "table": self.table.tolist(), "post_crawford": self.post_crawford.tolist(),
+                "distribution": self.distribution.to_dict(), "version": __version__}
+
+    def frame(self):
+        """The table as a DataFrame (rows 'needs i', columns 'needs j'), the post-Crawford row last."""
+        import pandas as pd
+        labels = [str(i) for i in range(1, self.length + 1)]
+        f = pd.DataFrame(np.vstack([self.table, self.post_crawford]), index=labels + ["post-Crawford 1"],
+                         columns=labels)
+        f.index.name = "needs"
+        return f
+
+
+def cubeful_equity_table(length: int, rules: Rules = PRESETS["federation"], *, next_white: str = DEFAULT_NEXT_WHITE,
+                         draw_points: float = DEFAULT_DRAW_POINTS, distribution: GameDistribution | None = None,
+                         efficiency: float = CONTACT_EFFICIENCY) -> CubefulEquityTable:
+    """The cubeful match table with the Crawford rule, computed from the cubeless one by the cube model."""
+    met = match_equity_table(length, rules, next_white=next_white, draw_points=draw_points,
+                             distribution=distribution)
+    cubeful = CubefulMatchTable(MatchTable(rules.points.as_tuple(), met.distribution, next_white, draw_points),
+                                efficiency)
+    return CubefulEquityTable(length, next_white, draw_points, rules, met.distribution, efficiency,
+                              cubeful.table_of(length), cubeful.post_crawford(length))
 
 
 def _shares(d: GameDistribution) -> np.ndarray:

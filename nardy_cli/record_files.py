@@ -11,7 +11,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from .errors import GameRecordError, OutputError
+from .errors import GameRecordError, WriteError
 from .mat import DEFAULT_NUMBERING, format_mat, is_mat_text, parse_mat_games
 from .match_records import MatchRecord, format_record, parse_record
 from .records import GameRecord, read_record_text
@@ -57,7 +57,7 @@ def write_text(path: str | Path, text: str) -> Path:
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{final.name}-", suffix=".tmp", dir=final.parent)
     except OSError as exc:
-        raise OutputError(f"cannot write {str(final)!r}: {exc.strerror}") from None
+        raise WriteError(f"cannot write {str(final)!r}: {exc.strerror}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
@@ -66,7 +66,7 @@ def write_text(path: str | Path, text: str) -> Path:
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
         if isinstance(exc, OSError):
-            raise OutputError(f"cannot write {str(final)!r}: {exc.strerror}") from None
+            raise WriteError(f"cannot write {str(final)!r}: {exc.strerror}") from None
         raise
     return final
 

@@ -4,20 +4,25 @@ A record is header tags (`[White "heuristic"]`) then numbered turns, each ply a 
 and a play: `1. 6-5: 1/12    4-2: 1/7`.  Every play is matched against the legal
 plays of its roll by the position it leads to, so `1/12`, `1/7 7/12` and `1/6 6/12`
 are the same play.  `parse_game` replays the game with the engine and raises
-`GameRecordError` naming the turn, the roll and the offending token.
+`GameRecordError` naming the turn, the roll and the offending token.  Cube actions
+(`Doubles => 2`, `Takes`, `Drops`, `Beavers => 4`) come before a ply's roll and are
+checked by `cube_actions.CubeTracker`; a game that holds them carries the cube before
+every roll (`Ply.cube`).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .cube import CubeState
+from .cube_actions import CubeAction, CubeTracker, parse_action
 from .dice import Dice, parse_dice
 from .engine import Outcome, legal_plays, outcome
-from .errors import GameRecordError, IllegalPlayError, NardyError, NotationError
+from .errors import CubeRecordError, GameRecordError, IllegalPlayError, NardyError, NotationError
 from .play import OFF, Play
-from .position import BLACK, SIDE_NAMES, START, WHITE, Position, parse_position
+from .position import BLACK, SIDE_NAMES, START, WHITE, Position, other_side, parse_position
 from .rules import PRESETS, Rules, format_points, make_rules
 
 FEDERATION = PRESETS["federation"]
@@ -31,6 +36,7 @@ _TOKEN_RE = re.compile(r"""
     (?P<num>[0-9]+\.(?:\.\.)?)(?=\s|$|\{) |
     (?P<dice>[0-9]-?[0-9])\s*: |
     (?P<result>(?:white|black)\s+wins\s+by\s+(?:home-mars|oin|mars|koks)\b|draw\b|\*) |
+    (?P<cube>(?:doubles|beavers)(?:\s*=>\s*[0-9]+)?(?=\s|$|\{)|(?:takes|drops)(?=\s|$|\{)) |
     (?P<word>[^\s{]+)
 """, re.X | re.I)
 _MOVE_RE = re.compile(r"^([0-9]+(?:/(?:[0-9]+|off))+)(?:\(([0-9])\))?$")
@@ -45,6 +51,8 @@ class Ply:
     dice: Dice
     play: Play
     comment: str = ""
+    actions: tuple[CubeAction, ...] = ()   # the cube actions before the roll: a double and its answer
+    cube: CubeState | None = None           # the cube at the roll (value, owner); None in a cubeless game
 
     @property
     def side(self) -> str:
@@ -61,8 +69,9 @@ class Ply:
 class GameRecord:
     """A whole game (or its beginning): players, date, rules, start position, plies, and its end.
 
-    `result` is the outcome of the replayed final position, None while the game goes on.
-    `tags` keeps every other header tag, in order.
+    `result` is the outcome of the replayed final position, None while the game goes on
+    (and after a drop or a resignation).  `tags` keeps every other header tag, in order.
+    `end_actions` are the cube actions after the last ply: a double and the drop that ended the game.
     """
 
     white: str = "?"
@@ -74,6 +83,17 @@ class GameRecord:
     result: Outcome | None = None
     tags: tuple[tuple[str, str], ...] = field(default=())
     comment: str = ""
+    end_actions: tuple[CubeAction, ...] = ()
+
+    @property
+    def is_cube_game(self) -> bool:
+        """True when the game was played with the cube: its plies carry the cube, or it ends with cube actions."""
+        return bool(self.end_actions) or any(p.cube is not None for p in self.plies[:1])
+
+    @property
+    def dropped(self) -> CubeAction | None:
+        """The drop that ended the game, None when no double was dropped."""
+        return next((a for a in self.end_actions if a.kind == "drop"), None)
 
     @property
     def final(self) -> Position:
@@ -261,8 +281,11 @@ def _rules_from_tags(tags: dict[str, str]) -> Rules:
         raise GameRecordError(f"bad rules tags: {exc}") from None
 
 
-def parse_game(text: str) -> GameRecord:
-    """Read a game record and replay it; raises `GameRecordError` naming the turn, roll and token."""
+def parse_game(text: str, *, crawford: bool = False) -> GameRecord:
+    """Read a game record and replay it; raises `GameRecordError` naming the turn, roll and token.
+
+    `crawford`: the game is a match's Crawford game, where a double is an error.
+    """
     tag_lines, body = _split_header(text)
     tags: dict[str, str] = {}
     canonical = {t.lower(): t for t in STANDARD_TAGS}
@@ -278,7 +301,14 @@ def parse_game(text: str) -> GameRecord:
         raise GameRecordError(f"bad Position tag {tags['Position']!r}: {exc}") from None
     if start.dice is not None:
         raise GameRecordError(f"bad Position tag {tags['Position']!r}: the first roll goes in the moves, not here")
-    plies, game_comment, end = _replay(_tokens(body), start, rules)
+    try:
+        tracker = CubeTracker(tags, crawford)
+    except NardyError as exc:
+        raise CubeRecordError(str(exc)) from None
+    plies, game_comment, end = _replay(_tokens(body), start, rules, tracker)
+    end_actions = tracker.finish()
+    if not tracker.is_cube_game:
+        plies = [replace(p, cube=None) for p in plies]
     final = plies[-1].play.result if plies else start
     result = outcome(final, rules)
     for source, stated in (("Result tag", tags.get("Result")), ("result at the end of the moves", end)):
@@ -293,10 +323,10 @@ def parse_game(text: str) -> GameRecord:
             raise GameRecordError(f"{source} {stated!r} does not match the replay: {actual}")
     extra = tuple((k, v) for k, v in tags.items() if k not in STANDARD_TAGS)
     return GameRecord(tags.get("White", "?"), tags.get("Black", "?"), tags.get("Date", "?"), rules, start,
-                      tuple(plies), result, extra, game_comment)
+                      tuple(plies), result, extra, game_comment, end_actions)
 
 
-def _replay(tokens: list[tuple[str, str, int]], start: Position, rules: Rules
+def _replay(tokens: list[tuple[str, str, int]], start: Position, rules: Rules, tracker: CubeTracker
             ) -> tuple[list[Ply], str, str | None]:
     """Plies from the movetext tokens, each checked against the engine; the game comment; the end result."""
     plies: list[Ply] = []
@@ -311,21 +341,36 @@ def _replay(tokens: list[tuple[str, str, int]], start: Position, rules: Rules
         where = f"turn {number} ({SIDE_NAMES[pos.turn]})"
         if end is not None and kind != "comment":
             raise GameRecordError(f"{where}: {text!r} after the result {end!r}")
-        if kind in ("num", "dice", "word") and plies and outcome(pos, rules) is not None:
+        if kind in ("num", "dice", "word", "cube") and plies and outcome(pos, rules) is not None:
             raise GameRecordError(f"{where}: the game is already over ({outcome(pos, rules)}), "
                                   f"but the record goes on with {text!r} (line {line})")
         if kind == "comment":
             if plies:
                 last = plies[-1]
                 note = f"{last.comment} {text}".strip()
-                plies[-1] = Ply(last.number, last.position, last.dice, last.play, note)
+                plies[-1] = replace(last, comment=note)
             else:
                 game_comment = f"{game_comment} {text}".strip()
             i += 1
         elif kind == "result":
             end = text
             i += 1
+        elif kind == "cube":
+            try:
+                kind_, value = parse_action(text)
+                side = pos.turn if kind_ == "double" else other_side(pos.turn)
+                tracker.act(kind_, value, side, pos.turn)
+            except NardyError as exc:
+                raise type(exc)(f"{where}: {exc}: {text!r} (line {line})") from None
+            i += 1
         elif kind == "num":
+            if tracker.dropped is not None:
+                raise CubeRecordError(f"{where}: {text!r} after the drop that ended the game (line {line})")
+            if tracker.turn_actions and text.endswith("...") == (pos.turn == BLACK):
+                first = tracker.turn_actions[0]
+                raise CubeRecordError(f"{where}: {str(first)!r} before the turn number {text!r}: a cube action "
+                                      f"after {SIDE_NAMES[other_side(pos.turn)]}'s roll belongs to the next turn, "
+                                      f"and the cube is turned before the roll (line {line})")
             value = int(text.rstrip("."))
             black_label = text.endswith("...")
             if value != number or (black_label and pos.turn != BLACK) or (not black_label and pos.turn != WHITE):
@@ -346,10 +391,14 @@ def _replay(tokens: list[tuple[str, str, int]], start: Position, rules: Rules
             if outcome(pos, rules) is not None:
                 raise GameRecordError(f"{where} {dice}: the game is over before it starts ({outcome(pos, rules)})")
             try:
+                actions, cube = tracker.roll(pos.turn)
+            except NardyError as exc:
+                raise type(exc)(f"{where} {dice}: {exc} (line {line})") from None
+            try:
                 play = match_play(play_text, pos, dice, rules)
             except NardyError as exc:
                 raise GameRecordError(f"{where} {dice}: {exc} (line {line})") from None
-            plies.append(Ply(number, pos, dice, play))
+            plies.append(Ply(number, pos, dice, play, "", actions, cube))
             if pos.turn == BLACK:
                 number += 1
             pos = play.result
@@ -392,7 +441,7 @@ def read_game(path: str | Path) -> GameRecord:
     try:
         return parse_game(text)
     except GameRecordError as exc:
-        raise GameRecordError(f"{p.name}: {exc}") from None
+        raise type(exc)(f"{p.name}: {exc}") from None
 
 
 # ---------------------------------------------------------------- formatting
@@ -419,7 +468,7 @@ def header_tags(record: GameRecord) -> list[tuple[str, str]]:
 
 
 def _ply_text(ply: Ply) -> str:
-    text = f"{ply.dice}: {format_moves(ply.play)}"
+    text = " ".join([*map(str, ply.actions), f"{ply.dice}: {format_moves(ply.play)}"])
     return f"{text} {{{ply.comment}}}" if ply.comment else text
 
 
@@ -440,13 +489,19 @@ def format_game(record: GameRecord, width: int = 22) -> str:
         else:
             lines.append(f"{ply.label:<5}{_ply_text(ply)}" if ply.side == WHITE else f"{ply.label} {_ply_text(ply)}")
             i += 1
+    if record.end_actions:   # after the last ply: the label of the turn the drop ended
+        last = plies[-1] if plies else None
+        number = 1 if last is None else last.number + (last.side == BLACK)
+        label = f"{number}." if record.final.turn == WHITE else f"{number}..."
+        lines.append(f"{label:<5}{' '.join(map(str, record.end_actions))}")
     lines.append(format_result(record.result))
     return "\n".join(lines) + "\n"
 
 
 def record_from_plays(plays: list[tuple[Dice, Play]], start: Position = START, rules: Rules = FEDERATION,
                       **fields) -> GameRecord:
-    """A record from (dice, play) pairs played in order from `start` (plays from `legal_plays`)."""
+    """A record from (dice, play) pairs played in order from `start` (plays from `legal_plays`); with cube
+    actions, `cube_records.record_from_turns`."""
     plies = []
     pos = start
     number = 1

@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .errors import OutputError
+from .errors import NotAReportError, OutputError, WriteError
 from .render import to_json
 
 
@@ -29,7 +29,7 @@ def prepare_output(path: str | Path) -> tuple[Path, Path]:
         tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}-", dir=parent))
         tmp.chmod(0o777 & ~_umask())
     except OSError as exc:
-        raise OutputError(f"cannot write to output directory {str(final)!r}: {exc.strerror}") from None
+        raise WriteError(f"cannot write to output directory {str(final)!r}: {exc.strerror}") from None
     return tmp, final
 
 
@@ -71,12 +71,12 @@ def ensure_writable(path: str | Path | None, force: bool = False) -> None:
         raise OutputError(f"cannot write to output directory {str(final)!r}: it is a file")
     try:
         if final.exists() and not force and not is_report_folder(final):
-            raise OutputError(f"output folder {str(final)!r} holds files that are not a nardy report; "
+            raise NotAReportError(f"output folder {str(final)!r} holds files that are not a nardy report; "
                               "choose another folder or allow replacing it")
         if final.is_dir():  # the old report is removed at the end: the folder itself must be writable too
             _probe(final)
     except OSError as exc:
-        raise OutputError(f"cannot write to output directory {str(final)!r}: {exc.strerror}") from None
+        raise WriteError(f"cannot write to output directory {str(final)!r}: {exc.strerror}") from None
 
 
 def ensure_folder(path: str | Path) -> None:
@@ -87,7 +87,7 @@ def ensure_folder(path: str | Path) -> None:
     try:
         _probe(nearest)
     except OSError as exc:
-        raise OutputError(f"cannot write to folder {str(folder)!r}: {exc.strerror}") from None
+        raise WriteError(f"cannot write to folder {str(folder)!r}: {exc.strerror}") from None
 
 
 def _probe(folder: Path) -> None:
@@ -104,13 +104,13 @@ def commit_output(tmp: Path, final: Path, force: bool = False) -> Path:
             if not final.is_dir():
                 raise OutputError(f"output path {str(final)!r} exists and is not a directory")
             if not force and not is_report_folder(final):
-                raise OutputError(f"output folder {str(final)!r} holds files that are not a nardy report; "
+                raise NotAReportError(f"output folder {str(final)!r} holds files that are not a nardy report; "
                                   "choose another folder or allow replacing it")
             shutil.rmtree(final)
         os.replace(tmp, final)
     except OSError as exc:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise OutputError(f"cannot write to output directory {str(final)!r}: {exc.strerror}") from None
+        raise WriteError(f"cannot write to output directory {str(final)!r}: {exc.strerror}") from None
     return final
 
 

@@ -13,6 +13,10 @@ At a match score every decision is judged by match winning chance (`mwc_*`
 columns, in chance) and, for the marks and totals, in equity terms by the usual
 normalisation (EMG, "equivalent to money game"): the match equity scaled so that
 winning a single game (oin) is +1 and losing one is -1 for the player on roll.
+
+In a cube game (a record with cube actions, or `cube=True`) every cube action is
+rated too (`cube_review.review_cube`): `GameReview.cube` holds one row per turn, and
+the totals gain the cube decisions, errors, equity lost on them and the sum of both.
 """
 
 from __future__ import annotations
@@ -85,24 +89,29 @@ class GameReview:
     frame: pd.DataFrame
     thresholds: Thresholds
     params: dict = field(default_factory=dict)
+    cube: pd.DataFrame | None = None    # the cube decisions of a cube game (`cube_review.COLUMNS`), else None
 
     def decisions(self) -> pd.DataFrame:
         """The scored rows (not forced)."""
-        return self.frame[~self.frame["forced"]]
+        return self.frame[~self.frame["forced"].astype(bool)]
 
     def summary(self) -> pd.DataFrame:
         """Per player: decisions, equity lost in total and per decision, marks, luck."""
         rows = []
         for side in ("white", "black"):
             f = self.frame[self.frame["side"] == side]
-            if f.empty:
+            if f.empty and (self.cube is None or not _cube_totals(self.cube, side)["cube_decisions"]):
                 continue
-            d = f[~f["forced"]]
-            rows.append({"side": side, "player": f["player"].iloc[0], "plies": len(f), "decisions": len(d),
+            d = f[~f["forced"].astype(bool)]
+            player = self.record.white if side == "white" else self.record.black
+            rows.append({"side": side, "player": player, "plies": len(f), "decisions": len(d),
                          "forced": int(f["forced"].sum()), "equity_lost": float(d["lost"].sum()),
                          "error_rate": float(d["lost"].mean()) if len(d) else 0.0,
                          **{m + "s": int((d["mark"] == m).sum()) for m in MARKS},
                          "luck": float(f["luck"].sum())})
+            if self.cube is not None:
+                rows[-1].update(_cube_totals(self.cube, side))
+                rows[-1]["total_lost"] = rows[-1]["equity_lost"] + rows[-1]["cube_lost"]
         return pd.DataFrame(rows)
 
     def notes(self) -> list[str]:
@@ -123,23 +132,36 @@ class GameReview:
 
     def to_dict(self) -> dict:
         """Plain data for JSON: parameters, summary, plies."""
-        return {"params": self.params, "summary": self.summary().to_dict(orient="records"),
-                "plies": self.frame.to_dict(orient="records")}
+        out = {"params": self.params, "summary": self.summary().to_dict(orient="records"),
+               "plies": self.frame.to_dict(orient="records")}
+        if self.cube is not None:
+            out["cube"] = self.cube.to_dict(orient="records")
+        return out
+
+
+def _cube_totals(cube: pd.DataFrame, side: str) -> dict:
+    """A side's cube decisions, errors and loss (`cube_review.cube_summary`)."""
+    from .cube_review import cube_summary
+    return cube_summary(cube, side)
 
 
 def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides: tuple[str, ...] = ("w", "b"),
                 thresholds: Thresholds = Thresholds(), width: int = 5, rollout_games: int = 0,
                 rollout_policy: str = "neural", seed: int | None = None, workers: int = 1,
-                match: MatchState | None = None, progress=None) -> GameReview:
+                match: MatchState | None = None, progress=None, cube: bool = False,
+                crawford: bool = False) -> GameReview:
     """Score every ply of `record` played by `sides` ('w', 'b') with `evaluator` (a name or object); at a
     `match` score (the score before this game) by match winning chance and normalised equity.
+
+    A cube game (cube actions in the record, or `cube`) has its cube actions rated too; `crawford` says
+    the game is a match's Crawford game (no cube decisions).
 
     With `rollout_games`, `progress(done, total)` hears of each flagged decision re-scored; Ctrl-C stops
     the rollouts: the decisions re-scored so far keep their rollout figures, the others their first
     evaluation, and `params["interrupted"]` says so.  Raises `GameRecordError` for a record without
     plies: there is nothing to review.
     """
-    if not record.plies:
+    if not record.plies and not record.end_actions:
         raise GameRecordError("the game record holds no plies: nothing to review")
     ev = get_evaluator(evaluator)
     base = base_evaluator(ev)
@@ -158,12 +180,17 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides
               "rules": rules.to_dict(), "self_reviewed": _self_reviewed(frame, record, ev.name)}
     if match is not None:
         params["match"] = match.to_dict()
+    cube_frame = None
+    if record.is_cube_game or cube:
+        from .cube_review import review_cube
+        cube_frame = review_cube(record, sides, match, crawford)
+        params["cube"] = {"crawford": crawford}
     if rollout_games:
         from .rollout import DEFAULT_SEED
         params["seed"] = DEFAULT_SEED if seed is None else seed
         frame, params["interrupted"] = _rollout_flagged(frame, record, base, thresholds, rollout_games,
                                                         rollout_policy, params["seed"], workers, progress, valuation)
-    return GameReview(record, frame, thresholds, params)
+    return GameReview(record, frame, thresholds, params, cube_frame)
 
 
 def _self_reviewed(frame: pd.DataFrame, record: GameRecord, evaluator: str) -> list[str]:

@@ -6,7 +6,9 @@ best play (its steps and result) and the value graphed.  `page_data` collects ga
 (one for a game, several for a match) under one title and one unit, so a match
 review with match winning chances plugs in by passing `MWC` and its own columns.
 `page_html` renders the page from study/templates (the data as one JSON blob, the
-script, style and boards inline: no network access); `write_page` writes it.
+script, style and boards inline: no network access); `write_page` writes it.  In a
+cube game each ply also carries the cube decision before its roll (`cube`), and the
+game the turn a drop ended (`end_cube`).
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ def game_data(review: GameReview, *, title: str | None = None, score: str | None
     """One game of the page: title, score line, positions and every ply, read from `review.frame`'s `columns`."""
     record = review.record
     rows = {int(r["ply"]): r for r in review.frame.to_dict(orient="records")}
+    cube_rows = _cube_rows(review, columns is MWC_COLUMNS or columns.get("loss") == "mwc_lost")
     positions = record.positions()
     plies = []
     for i, ply in enumerate(record.plies):
@@ -91,9 +94,14 @@ def game_data(review: GameReview, *, title: str | None = None, score: str | None
                 entry.update({"best": row[columns["best"]], "best_value": _num(row[columns["best_value"]]),
                               "best_steps": [list(s) for s in best.steps],
                               "best_board": None if best is ply.play else _board(best.result)})
+        if i + 1 in cube_rows:
+            entry["cube"] = cube_rows[i + 1]
         plies.append(entry)
     r = record
-    return {"title": title or f"{r.white} (White) vs {r.black} (Black)",
+    extra = {}
+    if review.cube is not None:
+        extra["end_cube"] = cube_rows.get(len(record.plies) + 1)
+    return {**extra, "title": title or f"{r.white} (White) vs {r.black} (Black)",
             "score": score if score is not None else (str(r.result) if r.result else "game not finished"),
             "white": r.white, "black": r.black, "rules": r.rules.preset,
             "evaluator": review.params.get("evaluator"),
@@ -101,6 +109,20 @@ def game_data(review: GameReview, *, title: str | None = None, score: str | None
                            "blunder": review.thresholds.blunder},
             "turns": [p.turn for p in positions], "boards": [_board(p) for p in positions],
             "plies": plies, "summary": _summary(record, plies)}
+
+
+def _cube_rows(review: GameReview, mwc: bool) -> dict[int, dict]:
+    """The cube decision before each ply's roll, by ply number (one past the last: the turn a drop ended)."""
+    if review.cube is None:
+        return {}
+    out = {}
+    for row in review.cube.to_dict(orient="records"):
+        lost = ("mwc_double_lost", "mwc_take_lost") if mwc else ("double_lost", "take_lost")
+        out[int(row["ply"])] = {"cube": row["cube"], "action": row["action"], "best": row["best"],
+                                "error": row["error"], "player": row["player"], "taker": row["taker"],
+                                "double_lost": _num(row[lost[0]]), "take_lost": _num(row[lost[1]]),
+                                "doubled": row["action"] != "no double"}
+    return out
 
 
 def _summary(record: GameRecord, plies: list[dict]) -> list[dict]:

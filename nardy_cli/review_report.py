@@ -25,6 +25,14 @@ from .study.report_summary import params_frame, review_headline
 MARK_STYLE = {"doubtful": ("#f9a825", "o", 7), "error": ("#ef6c00", "s", 8), "blunder": ("#c62828", "X", 11)}
 
 
+def _end(record, unfinished: str) -> str:
+    """The result of a game, how a drop ended it, or `unfinished`."""
+    if record.result is None and record.dropped is not None:
+        from .match_records import game_end
+        return game_end(record)
+    return str(record.result or unfinished)
+
+
 def equity_chart(review: GameReview) -> Figure:
     """White's equity after every reviewed ply, with doubtful plays, errors and blunders marked."""
     f = review.frame
@@ -45,7 +53,7 @@ def equity_chart(review: GameReview) -> Figure:
     r = review.record
     ax.set_xlabel("ply (White's and Black's turns counted separately)")
     ax.set_ylabel("equity for White (points per game)")
-    ax.set_title(f"{r.white} (White) vs {r.black} (Black): {r.result or 'game not finished'}\n"
+    ax.set_title(f"{r.white} (White) vs {r.black} (Black): {_end(r, 'game not finished')}\n"
                  f"evaluator {review.params['evaluator']}", fontsize=10)
     ax.legend(fontsize=8, loc="best")
     ax.grid(alpha=0.3)
@@ -110,7 +118,7 @@ def report_markdown(review: GameReview, top: int, boards: list[str]) -> str:
     t = review.thresholds
     lines = [f"# Game review: {r.white} (White) vs {r.black} (Black)", "",
              f"**{review_headline(review.summary().to_dict(orient='records'))}**", "",
-             f"Result: **{r.result or 'game not finished'}** after {len(r.plies)} plies; "
+             f"Result: **{_end(r, 'game not finished')}** after {len(r.plies)} plies; "
              f"{r.rules.preset} rules; date {r.date}.", "",
              f"Evaluator: `{p['evaluator']}` (luck at 0-ply with `{p['luck_evaluator']}`"
              + (f"; flagged decisions rolled out, {p['rollout_games']} games per candidate with "
@@ -120,6 +128,7 @@ def report_markdown(review: GameReview, top: int, boards: list[str]) -> str:
              *[f"> **Note.** {note}\n" for note in review.notes()],
              "## Summary", "", _md_table(review.summary()), "",
              "Luck: the best result's value for the roll rolled minus its mean over the 21 rolls, summed.", "",
+             *cube_markdown(review.cube, "match" in p),
              "## Equity over the game", "",
              "White's equity after every play, each judged from the side that just moved; a static "
              "evaluator's bias for or against the side on roll shows as a zig-zag between White's and "
@@ -136,6 +145,25 @@ def report_markdown(review: GameReview, top: int, boards: list[str]) -> str:
     lines += ["## Run parameters", "", _md_table(params_frame(p, "game review")), "",
               "The exact parameters are in `params.json`.", "", glossary_markdown(), ""]
     return "\n".join(lines)
+
+
+CUBE_MD_COLUMNS = ["turn", "player", "cube", "action", "best", "no_double", "double_take", "double_pass",
+                   "double_lost", "taker", "take_lost", "error"]
+
+
+def cube_markdown(cube, match: bool, game: bool = False) -> list[str]:
+    """The report's section on the cube decisions of a cube game (nothing for a cubeless one)."""
+    if cube is None:
+        return []
+    units = ("match winning chances; losses in normalised equity" if match
+             else "equity per cube unit; losses in points (per unit times the cube)")
+    cols = (["game"] if game else []) + CUBE_MD_COLUMNS
+    errors = int((cube["error"] != "").sum())
+    return ["## Cube decisions", "",
+            f"The roller's cube decision before every roll it could double at ({units}): a missed or wrong "
+            f"double, and the taker's wrong take or pass, with what each lost; {errors} turn"
+            f"{'' if errors == 1 else 's'} with an error. Judged by the network through the cube model "
+            "(docs/cube.md), exact in the money bear-off database.", "", _md_table(cube[cols]), ""]
 
 
 def _html(folder: Path, md: str) -> str:
@@ -187,6 +215,8 @@ def write_review(review: GameReview, output: str | Path, *, top: int = 5, html: 
     try:
         (tmp / "review.json").write_text(to_json(review.to_dict()) + "\n")
         review.frame.to_csv(tmp / "review.csv", index=False)
+        if review.cube is not None:
+            review.cube.to_csv(tmp / "cube.csv", index=False)
         (tmp / "game.txt").write_text(format_game(review.record))
         _save(equity_chart(review), tmp / "equity.png")
         boards = []
@@ -225,6 +255,9 @@ def write_match_review(review, output: str | Path, *, html: bool = False) -> Pat
         review.frame().to_csv(tmp / "review.csv", index=False)
         summary = review.summary()
         summary.to_csv(tmp / "summary.csv", index=False)
+        cube = review.cube_frame()
+        if cube is not None:
+            cube.to_csv(tmp / "cube.csv", index=False)
         (tmp / "match.txt").write_text(format_match(review.match))
         m = review.match
         lines = [f"# Match review: {m.players[0]} vs {m.players[1]}, match to {m.length}", "",
@@ -232,10 +265,11 @@ def write_match_review(review, output: str | Path, *, html: bool = False) -> Pat
                  f"{', won by ' + m.winner if m.winner else ''}; evaluator `{review.params['evaluator']}`. "
                  "Every decision is judged at its game's score: equity lost is normalised (a single game won "
                  "+1, lost -1) and `mwc_lost` is the match winning chance lost.", "",
-                 "## Totals", "", summary.to_markdown(index=False, floatfmt=".3f"), "", "## Games", ""]
+                 "## Totals", "", summary.to_markdown(index=False, floatfmt=".3f"), "",
+                 *cube_markdown(cube, bool(m.length), game=True), "## Games", ""]
         for k, (g, score) in enumerate(zip(review.games, m.scores()), 1):
             lines += [f"### Game {k} at {score[0]:g}-{score[1]:g} (White-Black): {g.record.white} (White) vs "
-                      f"{g.record.black} (Black), {g.record.result or 'not finished'}", "",
+                      f"{g.record.black} (Black), {_end(g.record, 'not finished')}", "",
                       g.summary().to_markdown(index=False, floatfmt=".3f"), ""]
         (tmp / "report.md").write_text("\n".join(lines))
         if html:

@@ -67,8 +67,9 @@ def test_convert_bad_input_is_exit_2_one_line_and_writes_nothing(tmp_path, monke
     assert sorted(p.name for p in tmp_path.iterdir()) == ["club.mat"]
     Path("cube.mat").write_text(TRANSCRIPT.replace("64: 18/12 12/8", "Doubles => 2"))
     out = CliRunner().invoke(cli, ["convert", "cube.mat", "cube.txt"])
-    assert (out.exit_code, out.output) == (2, "Error: cube.mat: game 2, turn 2 (Boris, White): cube actions are not "
-                                              "supported yet: 'Doubles => 2' (line 15)\n")
+    assert (out.exit_code, out.output) == (2, "Error: cube.mat: game 2, turn 2 (Anna, Black): 'Wins 2 points and the "
+                                              "match' while Boris's double to 2 has no answer: write 'Takes' or "
+                                              "'Drops' before it (line 16)\n")
 
 
 def test_review_reads_a_mat_transcript_whole_or_one_game(tmp_path, monkeypatch):

@@ -86,3 +86,59 @@ def test_bad_cube_input_is_one_line_exit_2(args, message):
     Crawford game, Crawford without a match or where nobody needs 1 point)."""
     out = run("eval", DRAWN_RACE, *args)
     assert (out.exit_code, out.output) == (2, f"Error: {message}\n")
+
+
+RACE_2_1 = "W:21,22x2 B:19,20,22 w"     # all home: the cubeful bear-off database is exact
+
+
+def test_analyze_shows_the_cube_decision_before_the_plays():
+    """Catches `analyze --cube-owner` leaving the cube out, putting it after the plays, or deciding
+    differently from `eval` (the decision comes before the roll, so the dice do not change it)."""
+    cube_lines = run("eval", RACE_2_1, "--cube-owner", "white", "--cube", "2").output.splitlines()[-4:]
+    out = run("analyze", f"{RACE_2_1} 2-1", "--cube-owner", "white", "--cube", "2", "--no-staged",
+              "--games", "64", "--quiet")
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert lines[0] == cube_lines[0].replace("White's:", "White's before the 2-1:")
+    assert lines[1:4] == cube_lines[1:] and lines[4] == ""
+    assert lines[5].startswith(f"{RACE_2_1}   to play 2-1   (neural rollouts")
+
+
+def test_analyze_json_carries_the_cube_key():
+    """Catches the analyze JSON without `cube`, or with another decision than eval's JSON."""
+    want = json.loads(run("eval", RACE_2_1, "--cube-owner", "centre", "--format", "json").output)["cube"]
+    got = json.loads(run("analyze", f"{RACE_2_1} 2-1", "--cube-owner", "centre", "--no-staged", "--games", "64",
+                         "--quiet", "--format", "json").output)
+    assert got["cube"] == want and got["plays"]
+
+
+def test_analyze_cube_options_are_checked():
+    """Catches analyze accepting a cube option without --cube-owner (silently no cube analysis)."""
+    out = run("analyze", f"{RACE_2_1} 2-1", "--jacoby", "--games", "64")
+    assert out.exit_code == 2
+    assert out.output.splitlines()[-1] == "Error: --jacoby needs --cube-owner centre|white|black"
+
+
+def test_met_cubeful_prints_the_cubeful_table_and_the_post_crawford_row():
+    """Catches `met --cubeful` printing the cubeless table (1-away vs 7-away would be 97%, not the cubeful
+    90.5%), or losing the post-Crawford row."""
+    from nardy_cli.met import cubeful_equity_table
+    t = cubeful_equity_table(7)
+    out = run("met", "--length", "7", "--cubeful")
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert lines[0].startswith("Match equity table (cubeful, cube efficiency x = 0.68), federation rules")
+    assert lines[4] == "    1 " + "".join(f"{v * 100:>6.1f}" for v in t.table[0])
+    assert lines[4].endswith("90.5")
+    assert lines[12] == "      " + "".join(f"{v * 100:>6.1f}" for v in t.post_crawford)
+
+
+def test_met_cubeful_json_and_bad_combinations():
+    """Catches the cubeful JSON without its flag or post-Crawford row, and `--cubeful --se` silently
+    showing cubeless errors next to cubeful chances."""
+    d = json.loads(run("met", "--length", "3", "--cubeful", "--format", "json").output)
+    assert d["cubeful"] is True and len(d["table"]) == 3 and len(d["post_crawford"]) == 3
+    assert d["table"][0][0] == pytest.approx(0.5) and d["post_crawford"][0] == pytest.approx(0.5)
+    out = run("met", "--cubeful", "--se")
+    assert out.exit_code == 2 and out.output.splitlines()[-1] == ("Error: --se is for the cubeless table: drop "
+                                                                   "--cubeful or --se")

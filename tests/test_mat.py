@@ -111,10 +111,12 @@ BAD = [
     ("a wrong score", _bad("Anna : 1 ", "Anna : 2 "),
      "game 2: score line 'Anna : 2 Boris : 0' (line 12) does not follow from the games before: "
      "expected 'Anna : 1   Boris : 0'"),
-    ("a cube action", _bad("64: 18/12 12/8", "Doubles => 2"),
-     "game 2, turn 2 (Boris, White): cube actions are not supported yet: 'Doubles => 2' (line 15)"),
-    ("a take", _bad("      Wins 1 point", "  2)  Takes"),
-     "game 1, turn 2 (Anna, White): cube actions are not supported yet: 'Takes' (line 9)"),
+    ("a double with no answer", _bad("64: 18/12 12/8", "Doubles => 2"),
+     "game 2, turn 2 (Anna, Black): 'Wins 2 points and the match' while Boris's double to 2 has no answer: "
+     "write 'Takes' or 'Drops' before it (line 16)"),
+    ("a take with no double", _bad("  1) 21: 2/0 1/0                 31: 3/0 2/1", "  1)                   "
+                                   "          Takes"),
+     "game 1, turn 1 (Boris, Black): Black takes, but nobody has doubled: 'Takes' (line 8)"),
     ("a move in the wrong column", _bad("  2) 21: 2/0 1/0                 64",
                                         "  2)                             64"),
      "game 2, turn 2 (Boris, White): it is Anna's turn (Black), but '64: 18/12 12/8' is in Boris's column "
@@ -155,7 +157,7 @@ BAD = [
 @pytest.mark.parametrize("what, text, message", BAD, ids=[b[0] for b in BAD])
 def test_bad_transcripts_are_one_line_errors_naming_game_turn_and_token(what, text, message):
     """Each way a transcript can be wrong is one exact line naming the game, the turn and the token.
-    Catches: an illegal play, a wrong score or a cube action accepted, or an error that does not say where."""
+    Catches: an illegal play, a wrong score or a cube action out of turn accepted, or an error that does not say where."""
     with pytest.raises(GameRecordError) as info:
         parse_mat(text)
     assert str(info.value) == message

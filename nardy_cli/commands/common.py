@@ -9,7 +9,7 @@ from typing import Any, Callable
 import click
 
 from ..dice import Dice, parse_dice
-from ..errors import ArgumentError, NardyError, NoGamesError
+from ..errors import ArgumentError, NardyError, NoGamesError, RunError
 from ..positions_file import NamedPosition, resolve_positions
 from ..render import FORMATS
 from ..rules import BLOCK_CHECKS, HEAD_RULES, PRESETS, make_rules
@@ -81,8 +81,9 @@ INTERRUPTED = 130
 
 def handle_errors(func: Callable) -> Callable:
     """Turn library errors into `Error: ...` with exit code 2, naming this command's options; a run
-    interrupted before any game finished (`NoGamesError`) is one line and exit code 130; an OSError
-    (a file that cannot be written while the work runs) is one `Error: ...` line with exit code 1."""
+    interrupted before any game finished (`NoGamesError`) is one line and exit code 130; a runtime
+    failure (`RunError`: a dead worker, a disk that cannot be written; or an OSError) is one `Error: ...`
+    line with exit code 1."""
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
@@ -90,6 +91,8 @@ def handle_errors(func: Callable) -> Callable:
         except NoGamesError:
             click.echo(NOTHING_FINISHED, err=True)
             sys.exit(INTERRUPTED)
+        except RunError as exc:  # a runtime failure (a dead worker, a disk that cannot be written): exit 1
+            raise click.ClickException(str(exc)) from None
         except NardyError as exc:
             raise BadInput(error_message(exc, click.get_current_context(silent=True))) from None
         except BrokenPipeError:  # the reader of our output left (`| head`): nothing to say

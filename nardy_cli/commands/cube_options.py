@@ -1,4 +1,5 @@
-"""--cube, --cube-owner, --jacoby, --beavers and --crawford: the cube state `nardy eval` analyses."""
+"""--cube, --cube-owner, --jacoby, --beavers and --crawford: the cube state `nardy eval` and `nardy analyze`
+analyse, and the table form of a cube decision."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import click
 
 from ..cube import OWNERS, CubeState
 from ..errors import NardyError
+from ..position import SIDE_NAMES
 from .common import BadInput
 
 
@@ -47,3 +49,36 @@ def cube_options(func: Callable) -> Callable:
             raise BadInput(str(exc)) from None
         return func(*args, cube=cube, **kwargs)
     return wrapper
+
+
+def cube_text(pos, cube, d) -> str:
+    """The table form of a cube decision: the decision, the three equities, the take point, the method."""
+    side = SIDE_NAMES[pos.turn]
+    other = SIDE_NAMES["b" if pos.turn == "w" else "w"]
+    where = "centred" if cube.owner == "centre" else f"{SIDE_NAMES[cube.owner[0]]}'s"
+    rules = "".join(f", {name}" for name, on in (("Jacoby", cube.jacoby), ("beavers", cube.beavers),
+                                                 ("Crawford game", cube.crawford)) if on)
+    roll = f" before the {pos.dice.high}-{pos.dice.low}" if pos.dice else ""
+    lines = [f"cube {cube.value}, {where}{rules}{roll}: {side} "
+             f"{'cannot double' if d.double_take is None else 'to decide'}"]
+    if d.unit == "mwc":
+        fmt = lambda v: f"{v:.1%}"   # noqa: E731
+        unit = "match winning chances"
+    else:
+        fmt = lambda v: f"{v:+.3f}"   # noqa: E731
+        unit = "equity per cube"
+    if d.double_take is None:
+        lines.append(f"  no double ({d.reason})   {unit}: {fmt(d.no_double)}")
+    else:
+        beaver = " (beavered)" if d.beaver else ""
+        lines.append(f"  {d.decision}   {unit}: no double {fmt(d.no_double)}, double/take {fmt(d.double_take)}"
+                     f"{beaver}, double/pass {fmt(d.double_pass)}")
+        lines.append(f"  {other}'s take point: {d.take_point:.1%} winning chance"
+                     + (" (Janowski's race model)" if d.exact else ""))
+    if d.exact:
+        lines.append("  exact: the cubeful bear-off database")
+    elif cube.crawford:
+        lines.append("  no cube: the game's cubeless chances over the post-Crawford match table (docs/cube.md)")
+    else:
+        lines.append(f"  Janowski's cube model, cube efficiency x = {d.efficiency:.2f} (docs/cube.md)")
+    return "\n".join(lines)

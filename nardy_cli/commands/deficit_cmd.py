@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..deficit import static_deficit
-from ..errors import NardyError
+from ..errors import NotAReportError
 from ..position import SIDE_NAMES
 from ..render import frame_text, to_json
 from ..rules import rules_label
@@ -38,8 +38,8 @@ def command(positions, rules, fmt, output, svg, force, no_block_validation) -> N
         from ..report_folder import ensure_writable
         try:
             ensure_writable(output, force)
-        except NardyError as exc:
-            raise BadInput(f"{exc} (--force)" if "not a nardy report" in str(exc) else str(exc)) from None
+        except NotAReportError as exc:
+            raise BadInput(f"{exc} (--force)") from None
     rows = []
     for n, item in enumerate(items):
         d = static_deficit(item.position, rules)

@@ -161,6 +161,8 @@ Examples:
   nardy review games/bot-game.txt --match 7 --score 4-6      # every decision judged at 4-6 to 7
   nardy review games/bot-match.mat --game 3
   nardy review games/bot-match.txt --output reports/match-review --html   # every game at its score
+  nardy review games/cube-match.mat --game 1                # the plays and every cube action
+  nardy review games/bot-game.txt --cube                    # a game without cube actions as a cube game
 """)
 @click.argument("game", metavar="GAME")
 @click.option("--game", "number", type=click.IntRange(1, None), default=None, metavar="K",
@@ -188,11 +190,14 @@ Examples:
 @click.option("--html", is_flag=True,
               help="With --output: also a self-contained report.html and review.html, an interactive page to "
                    "step through the game (arrow keys, the equity graph, the mistakes linked).")
+@click.option("--cube", "cube_game", is_flag=True,
+              help="Rate the cube decisions of a record without cube actions too (a cube game where nobody "
+                   "doubled); a record with cube actions has them rated anyway.")
 @match_options
 @format_option
 @handle_errors
 def review_command(game, number, mat_numbering, side, evaluator, width, rollout_games, rollout_policy, thresholds,
-                   top, seed, workers, output, html, match, fmt) -> None:
+                   top, seed, workers, output, html, cube_game, match, fmt) -> None:
     """Review GAME (a game record file, - for stdin): equity lost by every decision, marks, luck, totals.
 
     GAME may be a nardy record or a .mat transcript; a match's game is chosen with --game.
@@ -201,6 +206,8 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     from ..match_records import select_game
     from ..report_folder import ensure_writable
     from ..review import DEFAULT_EVALUATOR, parse_thresholds, review_game
+    from ..match_records import game_end
+    from ..position import SIDE_NAMES, other_side
     evaluator = evaluator or DEFAULT_EVALUATOR
     try:
         marks = parse_thresholds(thresholds)
@@ -221,15 +228,18 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
         raise BadInput(f"--score: the record is a match to {loaded.length}, whose games carry their scores")
     if in_match and number is None and len(loaded.games) > 1:
         _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout_policy, seed, workers, output,
-                      html, match, fmt)
+                      html, match, fmt, cube_game)
         return
     record = select_game(loaded, number)
-    if not record.plies:
+    if not record.plies and not record.end_actions:
         where = "standard input" if game == "-" else repr(game)
         raise BadInput(f"the game record in {where} is empty (no plies): nothing to review")
+    crawford = False
     if in_match:           # one game of a match: judged at its own score
         from ..match import state_before
         index = loaded.games.index(record)
+        crawford = loaded.crawford_games()[index]
+        cube_game = cube_game or any(g.is_cube_game for g in loaded.games)
         rule = (match.next_white, match.draw_points) if match is not None else ()
         match = state_before(loaded.length, *loaded.scores()[index], *rule)
     if match is not None:
@@ -241,7 +251,7 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     try:
         review = review_game(record, evaluator, sides=sides, thresholds=marks, width=width,
                              rollout_games=rollout_games, rollout_policy=rollout_policy, seed=seed, workers=workers,
-                             progress=bar, match=match)
+                             progress=bar, match=match, cube=cube_game, crawford=crawford)
     finally:
         bar.close()
     interrupted = bool(review.params.get("interrupted"))
@@ -265,7 +275,9 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
         exit_if_interrupted(interrupted)
         return
     r = review.record
-    click.echo(f"{r.white} (White) vs {r.black} (Black): {r.result or 'game not finished'}, {len(r.plies)} plies; "
+    end = r.result or (f"{game_end(r)} ({SIDE_NAMES[other_side(r.dropped.side)]} wins)" if r.dropped
+                       else 'game not finished')
+    click.echo(f"{r.white} (White) vs {r.black} (Black): {end}, {len(r.plies)} plies; "
                f"evaluator {review.params['evaluator']}")
     if match is not None:
         click.echo(f"judged at {match.label()}: equity columns are normalised (a single game won +1, lost -1), "
@@ -279,13 +291,17 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     shown.loc[forced, "mark"] = ""
     click.echo(frame_text(shown.rename(columns={"best": "best play"}), "table", "{:+.3f}",
                           left=("played", "best play")))
+    if review.cube is not None:
+        from .cube_review_view import cube_heading, cube_table
+        click.echo(f"\n{cube_heading(match is not None)}")
+        click.echo(cube_table(review.cube, match is not None))
     _finish_review(review.summary(), interrupted, fmt, what, written)
 
 
 def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout_policy, seed, workers, output, html,
-                  match, fmt) -> None:
+                  match, fmt, cube_game=False) -> None:
     """`nardy review MATCH`: every game of a match record judged at its score, and the players' totals."""
-    from ..match_records import resignation
+    from ..match_records import game_end
     from ..match_review import review_match
     from .progress import StepBar
     options = {"next_white": match.next_white, "draw_points": match.draw_points} if match else {}
@@ -293,7 +309,7 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout
     try:
         review = review_match(loaded, evaluator, thresholds=marks, sides=sides, width=width,
                               rollout_games=rollout_games, rollout_policy=rollout_policy, seed=seed, workers=workers,
-                              progress=bar, **options)
+                              progress=bar, cube=cube_game, **options)
     finally:
         bar.close()
     interrupted = review.interrupted
@@ -318,8 +334,9 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout
         r = g.record
         s = g.summary()
         lost = ", ".join(f"{row['player']} {row['equity_lost']:.3f}" for _, row in s.iterrows())
-        gave_up = resignation(r)
-        result = r.result or (f"resigned: {gave_up}" if gave_up else "not finished")
+        if g.cube is not None:
+            lost += "; on the cube: " + ", ".join(f"{row['player']} {row['cube_lost']:.3f}" for _, row in s.iterrows())
+        result = game_end(r)
         click.echo(f"  game {k} at {score[0]:g}-{score[1]:g} (White-Black): {r.white} (White) vs {r.black} (Black), "
                    f"{result}; equity lost: {lost}")
     _finish_review(review.summary(), interrupted, fmt, what, written)

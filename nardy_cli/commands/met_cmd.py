@@ -1,4 +1,4 @@
-"""`nardy met`: the cubeless long-nardy match equity table."""
+"""`nardy met`: the long-nardy match equity table, cubeless or cubeful."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..match_table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, NEXT_WHITE, GameDistribution
-from ..met import MEASURE_POLICY, match_equity_table, measure_start_distribution, table_se
+from ..met import MEASURE_POLICY, cubeful_equity_table, match_equity_table, measure_start_distribution, table_se
 from ..render import frame_text, to_json
 from .common import BadInput, exit_if_interrupted, format_option, handle_errors, report_interrupted, rules_options
 from .progress import Progress
@@ -20,6 +20,7 @@ Examples:
   nardy met --length 17 --format json
   nardy met --length 7 --next-white lot --se
   nardy met --length 7 --chart reports/met-7.png
+  nardy met --length 7 --cubeful          # with the cube and the Crawford rule (docs/cube.md)
   nardy met --length 5 --measure --games 2592 --policy neural --save reports/start-distribution.json
 """)
 @click.option("--length", type=click.IntRange(1, 64), default=7, show_default=True, help="The longest match (points).")
@@ -27,6 +28,8 @@ Examples:
               help="Who plays White in each game after the first (docs/rules-decisions.md).")
 @click.option("--draw-points", type=float, default=DEFAULT_DRAW_POINTS, show_default=True, metavar="P",
               help="Points a draw (R8) gives each player.")
+@click.option("--cubeful", is_flag=True,
+              help="The cubeful table (the cube model, the Crawford rule, the post-Crawford row; docs/cube.md).")
 @click.option("--se", "with_se", is_flag=True,
               help="Also the standard error of each entry, propagated from the measured distribution's SE.")
 @click.option("--chart", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
@@ -48,9 +51,11 @@ Examples:
 @rules_options
 @format_option
 @handle_errors
-def command(length, next_white, draw_points, with_se, chart, dist_file, measure, policy, games, seed, workers,
-            save, quiet, rules, fmt) -> None:
-    """The cubeless match equity table: each player's chance to win from every score of a match."""
+def command(length, next_white, draw_points, cubeful, with_se, chart, dist_file, measure, policy, games, seed,
+            workers, save, quiet, rules, fmt) -> None:
+    """The match equity table: each player's chance to win from every score of a match (cubeless or cubeful)."""
+    if cubeful and with_se:
+        raise BadInput("--se is for the cubeless table: drop --cubeful or --se")
     if save and not measure:
         raise BadInput("--save needs --measure")
     if measure and dist_file:
@@ -81,7 +86,8 @@ def command(length, next_white, draw_points, with_se, chart, dist_file, measure,
         elif save:
             with open(save, "w", encoding="utf-8") as f:
                 f.write(json.dumps(dist.to_dict(), indent=2) + "\n")
-    met = match_equity_table(length, rules, next_white=next_white, draw_points=draw_points, distribution=dist)
+    build = cubeful_equity_table if cubeful else match_equity_table
+    met = build(length, rules, next_white=next_white, draw_points=draw_points, distribution=dist)
     if with_se:
         met = table_se(met)
     if chart:
@@ -95,10 +101,13 @@ def command(length, next_white, draw_points, with_se, chart, dist_file, measure,
         exit_if_interrupted(interrupted)
         return
     d = met.distribution
-    click.echo(f"Match equity table (cubeless), {rules.preset} rules, next game's White: {next_white}, "
+    kind = f"cubeful, cube efficiency x = {met.efficiency:.2f}" if cubeful else "cubeless"
+    click.echo(f"Match equity table ({kind}), {rules.preset} rules, next game's White: {next_white}, "
                f"draw {draw_points:g} point each")
     click.echo(f"Row: the player who needs that many points; column: the opponent. Colours of the coming game by "
                f"lot. Percent{' ± SE' if with_se else ''}.")
+    if cubeful:
+        click.echo("The cube centred before each game; a need of 1 is the Crawford game (no cube).")
     pct = (met.table * 100)
     width = 11 if with_se else 6
     head = "needs " + "".join(f"{j:>{width}}" for j in range(1, length + 1))
@@ -109,6 +118,9 @@ def command(length, next_white, draw_points, with_se, chart, dist_file, measure,
             cell = f"{pct[i, j]:.1f}" + (f"±{met.se[i, j] * 100:.1f}" if with_se else "")
             cells.append(f"{cell:>{width}}")
         click.echo(f"{i + 1:>5} " + "".join(cells))
+    if cubeful:
+        click.echo("post-Crawford, the leader (needs 1) against the trailer needing the column's points:")
+        click.echo("      " + "".join(f"{v * 100:>{width}.1f}" for v in met.post_crawford))
     src = d.source
     line = f"One game from the start: White wins {d.white_wins:.1%}, Black {sum(d.black):.1%}, draw {d.draw:.1%}"
     if isinstance(src.get("games"), int):

@@ -16,7 +16,7 @@ from ..position import BLACK, SIDE_NAMES, WHITE
 from ..render import frame_text, to_json
 from .common import (POSITION, BadInput, block_validation_option, exit_if_interrupted, flatten, format_option,
                      handle_errors, report_interrupted, rules_options)
-from .cube_options import cube_options
+from .cube_options import cube_options, cube_text
 from .cube_play import duel_cube_line, duel_cube_options
 from .match_options import match_options
 from .progress import Progress, StepBar
@@ -106,7 +106,7 @@ def eval_command(positions, rules, match, cube, fmt, no_block_validation) -> Non
                 click.echo()
             click.echo(_estimate_text(item.name, pos, est, equity, deficit, rules, match))
             if decision is not None:
-                click.echo(_cube_text(pos, cube, decision))
+                click.echo(cube_text(pos, cube, decision))
     if fmt == "csv":
         click.echo(frame_text(pd.DataFrame(rows), "csv"))
 
@@ -162,39 +162,6 @@ def _estimate_text(name, pos, est, equity, deficit, rules, match=None) -> str:
                      f"{'the bear-off database, exact' if 'exact' in est.method else 'the network and the table'})")
     lines.append(f"static deficit: full {deficit.p_full:.3f}, partial {deficit.p_partial:.3f}, "
                  f"pass {deficit.p_pass:.3f}, expected lost pips {deficit.expected_lost_pips:.2f}")
-    return "\n".join(lines)
-
-
-def _cube_text(pos, cube, d) -> str:
-    """The table form of a cube decision: the decision, the three equities, the take point, the method."""
-    side = SIDE_NAMES[pos.turn]
-    other = SIDE_NAMES["b" if pos.turn == "w" else "w"]
-    where = "centred" if cube.owner == "centre" else f"{SIDE_NAMES[cube.owner[0]]}'s"
-    rules = "".join(f", {name}" for name, on in (("Jacoby", cube.jacoby), ("beavers", cube.beavers),
-                                                 ("Crawford game", cube.crawford)) if on)
-    roll = f" before the {pos.dice.high}-{pos.dice.low}" if pos.dice else ""
-    lines = [f"cube {cube.value}, {where}{rules}{roll}: {side} "
-             f"{'cannot double' if d.double_take is None else 'to decide'}"]
-    if d.unit == "mwc":
-        fmt = lambda v: f"{v:.1%}"   # noqa: E731
-        unit = "match winning chances"
-    else:
-        fmt = lambda v: f"{v:+.3f}"   # noqa: E731
-        unit = "equity per cube"
-    if d.double_take is None:
-        lines.append(f"  no double ({d.reason})   {unit}: {fmt(d.no_double)}")
-    else:
-        beaver = " (beavered)" if d.beaver else ""
-        lines.append(f"  {d.decision}   {unit}: no double {fmt(d.no_double)}, double/take {fmt(d.double_take)}"
-                     f"{beaver}, double/pass {fmt(d.double_pass)}")
-        lines.append(f"  {other}'s take point: {d.take_point:.1%} winning chance"
-                     + (" (Janowski's race model)" if d.exact else ""))
-    if d.exact:
-        lines.append("  exact: the cubeful bear-off database")
-    elif cube.crawford:
-        lines.append("  no cube: the game's cubeless chances over the post-Crawford match table (docs/cube.md)")
-    else:
-        lines.append(f"  Janowski's cube model, cube efficiency x = {d.efficiency:.2f} (docs/cube.md)")
     return "\n".join(lines)
 
 

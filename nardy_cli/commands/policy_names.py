@@ -16,14 +16,14 @@ def check_policy(ctx: click.Context | None, param: click.Parameter | None, value
     """A click callback: load the policy once so a bad name is a usage error naming the parameter."""
     if value is None:
         return value
-    from ..errors import PolicyError
+    from ..errors import PolicyError, UnknownPolicyError
     from ..policies import get_policy
     from ..suggest import did_you_mean
     try:
         get_policy(value)
     except PolicyError as exc:
         message = str(exc)
-        if message.startswith("unknown policy"):
+        if isinstance(exc, UnknownPolicyError):
             hint = did_you_mean(value, policy_candidates())
             if hint:
                 message = f"unknown policy {value!r}{hint}"

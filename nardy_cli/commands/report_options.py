@@ -20,17 +20,15 @@ def report_options(func):
 
 def check_report_flags(output, html: bool, svg: bool, force: bool) -> None:
     """--html, --svg and --force shape a report folder, so they need --output; check DIR before any work."""
+    from ..errors import NotAReportError
     from ..report_folder import ensure_writable
     for flag, on in (("--html", html), ("--svg", svg), ("--force", force)):
         if on and not output:
             raise BadInput(f"{flag} needs --output DIR (the report folder to write)")
     try:
         ensure_writable(output, force)
-    except ValueError as exc:
-        message = str(exc)
-        if "not a nardy report" in message:
-            message += " (--force)"
-        raise BadInput(message) from None
+    except NotAReportError as exc:
+        raise BadInput(f"{exc} (--force)") from None
 
 
 def finish_report(data: dict, output, html: bool, svg: bool, force: bool) -> None:

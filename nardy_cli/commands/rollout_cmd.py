@@ -62,7 +62,7 @@ Examples:
   nardy rollout start --white-policy heuristic --black-policy racer --output reports/h-vs-r
   nardy rollout "W:17x2,19x3,22x5,24x5 B:18,19x4,21x5,23x5 w" --policy heuristic --no-vr --truncate 20
   nardy rollout "W:2x2,3x2,4,6x3,7,8,9x2,10x2,12 B:1x10,2x5 w 4-1" --policy lookahead:neural \\
-      --luck-network training/values-step/checkpoint.npz --games 1296
+      --luck-network benchmarks/training-runs/values-step/checkpoint.npz --games 1296
   nardy rollout "W:1x14,12 B:1x15 b" --policy neural --match 7 --score 4-6 --games 2592
   nardy rollout "W:1x14,12 B:1x15 b" --policy neural --cube-owner centre --games 1296
   nardy rollout "W:1x14,12 B:1x15 b" --policy heuristic --cube-owner white --cube 2 --never-double black

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..diagram import board_diagram
-from ..errors import OutputError
+from ..errors import WriteError
 from .common import POSITION, BadInput, block_validation_option, flatten, handle_errors
 
 
@@ -64,7 +64,7 @@ def command(positions, numbering: str, fmt: str | None, out: str | None, show_id
         try:
             save_figure(draw_board(items[0].position, numbering[0], name=items[0].name), path)
         except OSError as exc:
-            raise OutputError(f"cannot write {str(path)!r}: {exc.strerror}") from None
+            raise WriteError(f"cannot write {str(path)!r}: {exc.strerror}") from None
         click.echo(f"Board written to {path}", err=True)
         return
     blocks = []
@@ -78,7 +78,7 @@ def command(positions, numbering: str, fmt: str | None, out: str | None, show_id
     try:
         Path(out).write_text(text + "\n", encoding="utf-8")
     except OSError as exc:
-        raise OutputError(f"cannot write {out!r}: {exc.strerror}") from None
+        raise WriteError(f"cannot write {out!r}: {exc.strerror}") from None
     click.echo(f"Board written to {out}", err=True)
 
 

@@ -41,11 +41,11 @@ def stage_lines(ranking) -> list[str]:
     return out
 
 
-def show_staged(ranking, fmt: str, policy: str, seed: int, rules) -> None:
-    """Print a `StagedRanking` as a table (stages, then the rollout ranking), CSV or JSON."""
+def show_staged(ranking, fmt: str, policy: str, seed: int, rules, extra: dict | None = None) -> None:
+    """Print a `StagedRanking` as a table (stages, then the rollout ranking), CSV or JSON (with `extra` keys)."""
     frame = ranking.frame()
     if fmt == "json":
-        click.echo(to_json(ranking.to_dict()))
+        click.echo(to_json(ranking.to_dict() | (extra or {})))
         return
     if fmt == "csv":
         click.echo(frame_text(frame, "csv"))
@@ -74,10 +74,12 @@ def show_staged(ranking, fmt: str, policy: str, seed: int, rules) -> None:
         click.echo(missed)
 
 
-def show_forced(position, dice, play, fmt: str) -> None:
-    """Name the only legal play of a roll (nothing to rank), as a line, CSV or JSON."""
+def show_forced(position, dice, play, fmt: str, extra: dict | None = None) -> None:
+    """Name the only legal play of a roll (nothing to rank), as a line, CSV or JSON (with `extra` keys)."""
     record = {"position": str(position), "dice": str(dice), "forced": True, "play": str(play),
               "result": str(play.result)}
+    if fmt == "json":
+        record |= extra or {}
     if fmt == "json":
         click.echo(to_json(record))
     elif fmt == "csv":

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import ArgumentError, OutputError, PositionsFileError, ResultsError
+from ..errors import ArgumentError, PositionsFileError, ResultsError, WriteError
 from ..games.executors import default_workers
 from ..positions_file import read_positions
 from ..render import frame_text, to_json
@@ -21,6 +21,7 @@ from ..study.openings import opening_table, parse_rolls
 from ..study.staged import STAGED_FROM
 from .common import (DICE, POSITION, BadInput, block_validation_option, exit_if_interrupted, format_option,
                      handle_errors, report_interrupted, rules_options)
+from .cube_options import cube_options, cube_text
 from .match_options import match_options
 from .policy_names import check_policy
 from .progress import StageBars, StepBar
@@ -55,6 +56,7 @@ Examples:
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --policy lookahead:heuristic --games 1296
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --filter top8,0.05 --games 25920
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --no-staged --games 2592
+  nardy analyze "W:1x14,12 B:1x15 b 6-5" --cube-owner centre --games 1296    # the cube decision first
 """)
 @block_validation_option
 @click.argument("position", type=POSITION, metavar="POSITION")
@@ -70,16 +72,18 @@ Examples:
 @filter_option
 @scoring_options
 @study_options
+@cube_options
 def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_bearoff, truncate, vr, luck_network,
                     policy, games, until_se, seed, workers, stratify, executor, scheduler, quiet, rules, match, fmt,
-                    output, html, svg, force, no_block_validation) -> None:
+                    output, html, svg, force, no_block_validation, cube) -> None:
     """Rank every legal play of a roll by rollouts with common dice (equity ± SE, difference to the best).
 
     A roll with many plays is ranked in stages (0-ply, 1-ply, then rollouts of the
     survivors); --no-staged rolls out every play.  With --until-se X the plays are
     rolled out in rounds of 1,296 games: a play more than 3 paired standard errors
     behind the best is dropped (the table says after how many games), and the
-    analysis stops once every remaining play's SE is at most X.
+    analysis stops once every remaining play's SE is at most X.  With --cube-owner
+    the cube decision before the roll comes first (table and JSON key "cube").
     """
     if len(position) != 1:
         raise BadInput("analyze takes exactly one position (use 'nardy batch' for a file)")
@@ -94,8 +98,9 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
     if roll is None:
         raise ArgumentError("no dice: give {dice} or a position that carries dice")
     plays = legal_plays(item.position, roll, rules)
+    cube_record = _cube_first(item.position, cube, rules, match, fmt)
     if len(plays) == 1 and not rollout_forced:
-        show_forced(item.position.with_dice(None), roll, plays[0], fmt)
+        show_forced(item.position.with_dice(None), roll, plays[0], fmt, cube_record)
         if output:
             click.echo(f"Warning: a forced play has nothing to rank, so no report was written to {output}", err=True)
         return
@@ -104,7 +109,7 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
     if staged:
         _analyze_staged(item, dice, policy, games, seed, rules, filters, until_se, stratify,
                         scoring_from(exact_bearoff, truncate, vr, luck_network), workers, executor, scheduler, quiet,
-                        fmt, output, html, svg, force, match)
+                        fmt, output, html, svg, force, match, cube_record)
         return
     bar = StepBar("analyze (games per play)", not quiet, unit="games")
     try:
@@ -115,7 +120,7 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
         bar.close()
     frame = ranking.frame()
     if fmt == "json":
-        click.echo(to_json(ranking.to_dict()))
+        click.echo(to_json(ranking.to_dict() | cube_record))
     elif fmt == "csv":
         click.echo(frame_text(frame, "csv"))
     else:
@@ -143,8 +148,21 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
     exit_if_interrupted(ranking.interrupted)
 
 
+def _cube_first(position, cube, rules, match, fmt) -> dict:
+    """With a cube: its decision before the roll, printed first in a table; the JSON key "cube" to add."""
+    if cube is None:
+        return {}
+    from ..cube_analysis import cube_decision
+    before = position.with_dice(None)
+    decision = cube_decision(before, cube, rules, match)
+    if fmt == "table":
+        click.echo(cube_text(position, cube, decision))
+        click.echo()
+    return {"cube": {"state": cube.to_dict(), **decision.to_dict()}}
+
+
 def _analyze_staged(item, dice, policy, games, seed, rules, filters, until_se, stratify, scoring, workers, executor,
-                    scheduler, quiet, fmt, output, html, svg, force, match=None) -> None:
+                    scheduler, quiet, fmt, output, html, svg, force, match=None, cube_record=None) -> None:
     """`analyze` in stages: run, print every stage, write the report (at a `match` score by match equity)."""
     from ..study.staged import staged_rank
     bars = StageBars("analyze", not quiet)
@@ -155,7 +173,7 @@ def _analyze_staged(item, dice, policy, games, seed, rules, filters, until_se, s
                               progress=bars, valuation=None if match is None else match_valuation(match, rules))
     finally:
         bars.close()
-    show_staged(ranking, fmt, policy, seed, rules)
+    show_staged(ranking, fmt, policy, seed, rules, cube_record)
     interrupted = bool(ranking.params.get("interrupted"))
     report_interrupted(interrupted, fmt, "the rollout figures")
     finish_report(json_data("analyze", ranking, names=[item.name], comments=[item.comment]), output, html, svg, force)
@@ -302,5 +320,5 @@ def chart_command(results, kind, index, list_kinds, out) -> None:
     try:
         save_figure(kinds[kind](data, index - 1), Path(out))
     except OSError as exc:
-        raise OutputError(f"cannot write {out!r}: {exc.strerror}") from None
+        raise WriteError(f"cannot write {out!r}: {exc.strerror}") from None
     click.echo(f"Chart written to {out}", err=True)

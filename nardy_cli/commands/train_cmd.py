@@ -13,16 +13,16 @@ from .common import handle_errors
 
 @click.command("train", epilog="""\b
 Examples:
-  nardy train --games 200000 --output training/run1
-  nardy train --games 400000 --output training/run1        # resumes at 200,000
+  nardy train --games 200000 --output reports/training/run1
+  nardy train --games 400000 --output reports/training/run1        # resumes at 200,000
   nardy train --games 2000 --output /tmp/t --hidden 32 --bench-every 1000 --chunk 500
-  nardy train --games 200000 --output training/more --init nardy_cli/data/neural.npz --starts positions/lopsided.txt
-  nardy train --games 300000 --output training/wide --init nardy_cli/data/neural.npz --hidden 192 --lr 0.00025
-  nardy train --games 200000 --output training/values --init nardy_cli/data/neural.npz \\
+  nardy train --games 200000 --output reports/training/more --init nardy_cli/data/neural.npz --starts positions/lopsided.txt
+  nardy train --games 300000 --output reports/training/wide --init nardy_cli/data/neural.npz --hidden 192 --lr 0.00025
+  nardy train --games 200000 --output reports/training/values --init nardy_cli/data/neural.npz \\
       --player nardy_cli/data/neural.npz --lam 0.9 --lr 0.0005 --lr-floor 0.0005
 \b
 Training runs for hours on 2 cores: start it in the background, e.g.
-  nohup nardy train --games 2000000 --output training/run1 > train.log 2>&1 &
+  nohup nardy train --games 2000000 --output reports/training/run1 > train.log 2>&1 &
 The folder holds checkpoint.npz (resume point), best.npz (the best so far by
 benchmark duels), log.csv (the learning curve) and learning-curve.png.
 """)

@@ -20,7 +20,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable
 
-from ..errors import ArgumentError, ExecutorError, NardyError
+from ..errors import ArgumentError, ExecutorError, NardyError, WorkerError
 from ..interrupts import held_interrupts, worker_signals
 
 EXECUTORS = ("local", "dask")
@@ -127,7 +127,7 @@ def run_payload(payload: bytes, lo: int, hi: int):
         raise _portable(exc) from None
     except Exception as exc:
         where = f" while playing {_describe(job)}" if job else ""
-        raise ExecutorError(f"a worker failed{where}: {type(exc).__name__}: {exc}") from None
+        raise WorkerError(f"a worker failed{where}: {type(exc).__name__}: {exc}") from None
 
 
 def _portable(exc: NardyError) -> NardyError:
@@ -181,12 +181,12 @@ def _run_processes(task, jobs, workers, collector):
                 try:
                     tally = fut.result()
                 except BrokenProcessPool:
-                    raise ExecutorError(f"a worker process died while playing {_describe(job)}; "
+                    raise WorkerError(f"a worker process died while playing {_describe(job)}; "
                                         "no result is reported") from None
                 except NardyError:
                     raise
                 except Exception as exc:  # a result that could not be sent back
-                    raise ExecutorError(f"the result of {_describe(job)} could not be received from its worker: "
+                    raise WorkerError(f"the result of {_describe(job)} could not be received from its worker: "
                                         f"{type(exc).__name__}: {exc}") from None
                 if collector.add(i, tally):
                     stopped = True
@@ -241,7 +241,8 @@ CONNECT_SECONDS = 8
 
 
 def _connect(client_class, scheduler: str):
-    """A Dask client of `scheduler`, or an `ExecutorError` within CONNECT_SECONDS (+1).
+    """A Dask client of `scheduler` within CONNECT_SECONDS (+1), else an `ExecutorError` for a malformed
+    address and a `WorkerError` for one that refuses or does not answer.
 
     `Client(timeout=...)` alone waits for ever on an address that accepts the
     connection but never answers, so the client is made in a daemon thread and
@@ -260,8 +261,10 @@ def _connect(client_class, scheduler: str):
     thread.join(CONNECT_SECONDS + 1)
     if "client" in box:
         return box["client"]
-    reason = box.get("error") or f"no answer within {CONNECT_SECONDS} s"
-    raise ExecutorError(f"cannot reach the Dask scheduler {scheduler!r}: {reason}")
+    error = box.get("error")
+    reason = error or f"no answer within {CONNECT_SECONDS} s"
+    bad_address = isinstance(error, (ValueError, TypeError))   # bad input; refused or silent: a runtime failure
+    raise (ExecutorError if bad_address else WorkerError)(f"cannot reach the Dask scheduler {scheduler!r}: {reason}")
 
 
 def _run_dask(task, jobs, scheduler, collector):
@@ -285,8 +288,8 @@ def _run_dask(task, jobs, scheduler, collector):
                 except NardyError as exc:  # raised by run_payload on the worker: already one line
                     raise exc.with_traceback(None) from None
                 except Exception as exc:
-                    raise ExecutorError(f"Dask task for {_describe(job)} failed: {type(exc).__name__}: "
-                                        f"{exc}") from None
+                    raise WorkerError(f"Dask task for {_describe(job)} failed: {type(exc).__name__}: "
+                                      f"{exc}") from None
                 if collector.add(i, tally):
                     break
         except KeyboardInterrupt:

@@ -195,8 +195,8 @@ def play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws):
     plies, stratum, the root side's points in units of the starting cube, doubles, passed).
 
     The turn loop of `game.play_one_game` (no rollout scoring) with `cube_turn` before each random roll.  A
-    passed double ends the game: the doubler scores the cube before the double, and the game counts as the
-    doubler's oin among the result codes (rules decision 28).
+    passed double ends the game: the doubler scores an oin's points times the cube before the double, and the
+    game counts as the doubler's oin among the result codes (rules decision 29).
     """
     (out_boards, out_from, out_die, memo, memo_stamp, s_boards, s_from, s_die, s_memo, s_stamp, board, rstate,
      choice) = ws
@@ -224,7 +224,8 @@ def play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws):
             action = cube_turn(board, mover_white, last_roll, owner, kinds, weights, cube, choice, sws)
             if action == 2:
                 won = mover_white == root_white
-                return (WIN_BASE if won else LOSE_BASE), turn, stratum, (1.0 if won else -1.0) * mult, doubles + 1, True
+                pts = cube.points[0] * mult
+                return (WIN_BASE if won else LOSE_BASE), turn, stratum, pts if won else -pts, doubles + 1, True
             if action == 1:
                 mult *= 2
                 owner = 1 - side

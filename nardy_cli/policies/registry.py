@@ -9,7 +9,7 @@ from importlib.metadata import entry_points
 
 from numba.core.dispatcher import Dispatcher
 
-from ..errors import PolicyError
+from ..errors import PolicyError, UnknownPolicyError
 from .base import ChoosesPlays, CompiledPolicy, Policy, PythonPolicy
 from .builtin import BUILTINS, lookahead_of
 
@@ -76,7 +76,7 @@ def get_policy(name: str) -> Policy:
             raise PolicyError(f"cannot import policy {name!r}: {exc}") from None
         return _wrap(name, obj).resolvable_as(name)
     known = ", ".join(known_policies())
-    raise PolicyError(f"unknown policy {name!r}; known policies: {known}")
+    raise UnknownPolicyError(f"unknown policy {name!r}; known policies: {known}", name)
 
 
 def as_policy(obj: object) -> Policy:

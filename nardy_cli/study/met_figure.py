@@ -7,7 +7,8 @@ from matplotlib.figure import Figure
 
 
 def met_figure(met) -> Figure:
-    """Heat map of a `met.MatchEquityTable`: the row player's match winning chance, in percent."""
+    """Heat map of a `met.MatchEquityTable` or `met.CubefulEquityTable`: the row player's match winning chance,
+    in percent."""
     n = met.length
     fig = Figure(figsize=(1.0 + 0.62 * n, 0.8 + 0.55 * n), layout="constrained")
     ax = fig.add_subplot()
@@ -28,11 +29,15 @@ def met_figure(met) -> Figure:
                     color="black" if 25 <= value <= 80 else "white")
     d = met.distribution
     games = d.source.get("games")
-    fig.suptitle(f"Long nardy match equity table (cubeless), {met.rules.preset} rules", fontsize=11)
+    cubeful = hasattr(met, "post_crawford")
+    fig.suptitle(f"Long nardy match equity table ({'cubeful' if cubeful else 'cubeless'}), {met.rules.preset} rules",
+                 fontsize=11)
     sub = (f"next game's White: {met.next_white}; a draw gives each player {met.draw_points:g} point\n"
            f"one game from the start: White wins {d.white_wins:.1%}, draw {d.draw:.1%}")
     if isinstance(games, int):
         sub += f" ({d.source.get('policy')}, {games:,} games)"
+    if cubeful:
+        sub += f"\ncube centred, efficiency x = {met.efficiency:.2f}; a need of 1 is the Crawford game"
     ax.set_title(sub, fontsize=8, pad=24)
     fig.colorbar(image, ax=ax, shrink=0.8, label="row player's match winning chance (%)")
     return fig

@@ -18,3 +18,17 @@ class Broken:
 
     def choose(self, position, dice, plays, rng):
         return 1 / 0
+
+
+class DiesInWorker:
+    """A bot whose worker process dies (`os._exit`) at its first choice: a runtime failure, exit code 1.
+
+    In the main process it raises instead, so a run that never left the process cannot take pytest down.
+    """
+
+    def choose(self, position, dice, plays, rng):
+        import multiprocessing
+        import os
+        if multiprocessing.parent_process() is None:
+            raise RuntimeError("DiesInWorker chose in the main process")
+        os._exit(3)

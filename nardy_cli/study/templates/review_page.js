@@ -270,6 +270,27 @@
     }
   }
 
+  // ------------------------------------------------------------ the cube
+  function cubeText(c) {
+    let t = `cube ${c.cube}: ${c.action}`;
+    if (c.best !== c.action) t += ` (right: ${c.best})`;
+    if (c.error) t += ` \u2014 ${c.error}`;
+    const lost = [];
+    if (c.double_lost !== null) lost.push(`${c.player} ${fmtLoss(c.double_lost)}`);
+    if (c.take_lost !== null) lost.push(`${c.taker} ${fmtLoss(c.take_lost)}`);
+    return lost.length ? `${t}; ${UNITS.loss}: ${lost.join(", ")}` : t;
+  }
+
+  function showCube(game, p, last) {
+    const parts = [];
+    if (p && p.cube) parts.push(cubeText(p.cube));
+    if (last && game.end_cube) parts.push("after the last ply: " + cubeText(game.end_cube));
+    const errors = [p && p.cube, last && game.end_cube].filter((c) => c && c.error).map((c) => c.error);
+    $("cube").textContent = parts.join(" | ");
+    $("cube").setAttribute("data-error", errors.join(", "));
+    $("cube-line").hidden = parts.length === 0;
+  }
+
   function drawSummary(game) {
     const table = $("summary");
     table.textContent = "";
@@ -314,6 +335,7 @@
     view.setAttribute("data-ply", k);
     $("ply-label").textContent = `Ply ${k} of ${n}`;
     const p = k > 0 ? game.plies[k - 1] : null;
+    showCube(game, p, k === n);
     const played = $("played-board"), best = $("best-board");
     played.textContent = ""; best.textContent = "";
     if (!p) {
