@@ -183,7 +183,7 @@ def run(*args):
     (["duel", "heuristic", "racer", "--never-double", "b"], "Error: --never-double needs --cube"),
     (["duel", "heuristic", "racer", "--jacoby"], "Error: --jacoby needs --cube"),
     (["duel", "heuristic", "racer", "--cube", "--match", "7"],
-     "Error: duel --cube plays money games: drop --match or --cube"),
+     "Error: --cube plays money games: drop --match or --cube"),
 ])
 def test_bad_cube_play_options_are_one_line_errors(args, message):
     """Catches a bad combination of the cube options running anyway or ending in a traceback: one line, exit 2."""
@@ -217,3 +217,27 @@ def test_duel_cube_line():
     assert last.startswith("with the cube (cube 1, centred; neural never doubles and always takes): points "
                            "per game for heuristic: +")
     assert "% of games, passed in 0.0%" in last
+
+
+def test_played_cube_games_are_the_cube_loops_games():
+    """Catches `play --cube` deciding the cube otherwise than the compiled cube loop (another evaluator, the
+    cube's owner or value not followed, a drop not ending the game) or its records scoring the cube wrongly:
+    White's points over the recorded games are the unstratified cubeful rollout's, game for game the same dice."""
+    from nardy_cli.position import START
+    from nardy_cli.records import format_game, parse_game
+    from nardy_cli.selfplay import play_games, points_for_white
+    played = play_games("heuristic", "heuristic", 24, seed=9, cube=CubePlay())
+    result = rollout(START, "heuristic", 24, 9, FED, stratify=False, cube=CubePlay())
+    points = [points_for_white(r) for r in played.records]
+    assert np.mean(points) == pytest.approx(result.cube["equity"], abs=1e-12)
+    assert sum(r.dropped is not None for r in played.records) == round(24 * result.cube["passed_share"])
+    again = parse_game(format_game(played.records[0]))
+    assert points_for_white(again) == points[0]
+
+
+def test_play_cube_writes_the_cube_actions():
+    """Catches `play --cube` writing a record without its cube actions: White doubles before its second roll
+    and Black drops."""
+    out = run("play", "heuristic", "heuristic", "--cube", "--seed", "3", "--date", "2026.12.01")
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[-3:] == ["1.   5-5: 1/21               5-3: 1/6", "2.   Doubles => 2 Drops", "*"]

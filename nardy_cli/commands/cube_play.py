@@ -1,4 +1,4 @@
-"""Bots playing with the cube: `rollout --cube-owner ... [--never-double SIDE]`, `duel --cube [--never-double A|B]`.
+"""Bots playing with the cube: `rollout --cube-owner ... [--never-double SIDE]`, `duel`/`play --cube [--never-double A|B]`.
 
 The cube state options are `nardy eval`'s (`cube_options`); this module adds
 who never doubles, builds the library's `CubePlay` and writes the one-line
@@ -36,7 +36,8 @@ def rollout_cube_play(cube: CubeState | None, never_double: str | None) -> CubeP
 
 
 def duel_cube_options(func: Callable) -> Callable:
-    """`--cube`, `--never-double a|b`, `--jacoby`, `--beavers`; the command receives `cube: CubePlay | None`."""
+    """`--cube`, `--never-double a|b`, `--jacoby`, `--beavers` (duel, play); the command receives
+    `cube: CubePlay | None` (`white` is A's cube behaviour, `black` B's)."""
     @click.option("--cube", "use_cube", is_flag=True,
                   help="Money games with the doubling cube (centred at the start): report points per game with "
                        "the cube (docs/cube.md).")
@@ -53,7 +54,7 @@ def duel_cube_options(func: Callable) -> Callable:
                 raise BadInput(f"{given[0]} needs --cube")
             return func(*args, cube=None, **kwargs)
         if kwargs.get("match") is not None:
-            raise BadInput("duel --cube plays money games: drop --match or --cube")
+            raise BadInput("--cube plays money games: drop --match or --cube")
         behaviour = {side: "nodouble" if never_double == side else "model" for side in ("a", "b")}
         return func(*args, cube=CubePlay(CubeState(1, "centre", jacoby, beavers), behaviour["a"], behaviour["b"]),
                     **kwargs)

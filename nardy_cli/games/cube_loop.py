@@ -15,7 +15,8 @@ from ..cube import CubePlay, points_array
 from ..errors import PolicyError
 from ..kernels import cube as kc
 from ..kernels.board import N_RESULTS
-from ..kernels.game import SidePolicies
+from ..kernels.evaluate import choice_scratch
+from ..kernels.game import SidePolicies, score_workspace
 from ..kernels.user import Evaluators
 from .compiled_loop import call_kernel, game_setup, kernel_policies
 from .tally import OUTCOMES, PAIRS, Tally
@@ -73,6 +74,32 @@ def play_cube(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
                     tally.counts, tally.deficit, tally.plies, tally.cube)
     else:
         raise PolicyError(f"games with the cube are played as rollouts or duels, not in {tally.mode!r} mode")
+
+
+class CubeJudge:
+    """The cube loop's action before a roll asked from Python (`selfplay` with the cube): the same compiled
+    `cube_turn`, with the cube's owner and value kept here."""
+
+    def __init__(self, cube: CubePlay, white, black, rules, valuation) -> None:
+        check_cube_policies(white, black, cube)
+        sides, _ = kernel_policies(white, black, rules, valuation)
+        self.kinds, self.weights = sides.kinds, sides.params
+        self.args = cube_args(cube, sides, rules)
+        self.owner, self.value = OWNER_CODE[cube.start.owner], cube.start.value
+        self.last_roll = bool(rules.last_roll)
+        self.choice, self.sws = choice_scratch(), score_workspace()
+
+    def actions(self, board: np.ndarray, white_on_roll: bool) -> tuple[str, ...]:
+        """The cube actions before this roll as records name them (`double`, `take`, `drop`, `beaver`)."""
+        action = kc.cube_turn(board, white_on_roll, self.last_roll, self.owner, self.kinds, self.weights, self.args,
+                              self.choice, self.sws)
+        if action == 0:
+            return ()
+        if action == 2:
+            return ("double", "drop")
+        self.owner = 1 if white_on_roll else 0
+        self.value *= 2 if action == 1 else 4
+        return ("double", "take") if action == 1 else ("double", "beaver")
 
 
 def cube_figures(sums: np.ndarray, counts: np.ndarray) -> dict:
