@@ -14,7 +14,10 @@ out of the x fit.
 
 Results go line by line into a JSON-lines log, so an interrupted run resumes:
 `python benchmarks/cube_rollouts.py --games 3888 --sampled 10 --window 12 --log logs/cube_rollouts.jsonl`
-(then `--report` to print the tables from the log alone).
+(then `--report` to print the tables from the log alone), and with
+`--cubeless-games 1296` a cubeless neural rollout of each position, whose
+chances through the model separate the cube efficiency's error from the
+network's error in the cubeless chances.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from nardy_cli.positions_file import read_positions
 from nardy_cli.rollout import rollout
 from nardy_cli.rules import PRESETS
 
-XS = [round(0.1 * i, 1) for i in range(11)]
+XS = sorted({round(0.1 * i, 2) for i in range(11)} | {0.65, 0.68, 0.75, 0.85})
 RULES = PRESETS["federation"]
 
 
@@ -68,13 +71,26 @@ def model(position) -> dict:
     if is_bearoff(position):
         d = cube_decision(position, CubeState(), RULES)
         return {str(x): {"nd": d.no_double, "dt": d.double_take, "decision": d.decision} for x in XS}
-    probs = neural_estimate(position, RULES).probabilities
+    return model_of(neural_estimate(position, RULES).probabilities, position)
+
+
+def model_of(probs: dict, position) -> dict:
+    """The model at each x from named cubeless chances of the side on roll."""
     p = np.array([probs[k] for k in RESULT_KEYS])
     out = {}
     for x in XS:
         d = money_decision(p, RULES.points, CubeState(), position.turn, x)
         out[str(x)] = {"nd": d.no_double, "dt": d.double_take, "decision": d.decision}
     return out
+
+
+def add_cubeless(row: dict, games: int, seed: int) -> None:
+    """Add the model from a cubeless neural rollout's chances (`model_rollout`): the model's error then
+    leaves out the network's error in the cubeless chances, so it is the cube efficiency's alone."""
+    position = parse_position(row["position"])
+    r = rollout(position, "neural", games, seed, RULES)
+    row["cubeless_games"] = games
+    row["model_rollout"] = model_of(r.probabilities, position)
 
 
 def measure(name, position, group, games: int, seed: int) -> dict:
@@ -112,13 +128,18 @@ def report(rows: list[dict], chosen: float) -> None:
               and not is_bearoff(parse_position(r["position"]))]
         if not rs:
             continue
+        both = [r for r in rs if "model_rollout" in r]
         print(f"{group} ({len(rs)} positions with contact or not all home): x, decisions agreeing, RMS error "
-              "of ND and DT/2")
+              f"of ND and DT/2; the same from a cubeless rollout's chances ({len(both)} positions)")
         for x in XS:
-            ms = [r["model"][str(x)] for r in rs]
-            agree = sum(m["decision"] == r["decision"] for m, r in zip(ms, rs))
-            err = [(m["nd"] - r["nd"]) ** 2 + ((m["dt"] - r["dt"]) / 2) ** 2 for m, r in zip(ms, rs)]
-            print(f"  x={x:.1f}  agree {agree}/{len(rs)}  rms {np.sqrt(np.mean(err) / 2):.4f}")
+            line = f"  x={x:.2f}"
+            for key, sub in (("model", rs), ("model_rollout", both)):
+                ms = [r[key][str(x)] for r in sub]
+                agree = sum(m["decision"] == r["decision"] for m, r in zip(ms, sub))
+                err = [(m["nd"] - r["nd"]) ** 2 + ((m["dt"] - r["dt"]) / 2) ** 2 for m, r in zip(ms, sub)]
+                if sub:
+                    line += f"   agree {agree:2d}/{len(sub)}  rms {np.sqrt(np.mean(err) / 2):.4f}"
+            print(line)
 
 
 def main() -> None:
@@ -127,6 +148,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--sampled", type=int, default=10)
     parser.add_argument("--window", type=int, default=0)
+    parser.add_argument("--cubeless-games", type=int, default=0,
+                        help="also roll out each logged position cubeless with this many games (model_rollout)")
     parser.add_argument("--log", default="logs/cube_rollouts.jsonl")
     parser.add_argument("--x", type=float, default=0.7, help="the x of the per-position table")
     parser.add_argument("--report", action="store_true", help="only print the tables from the log")
@@ -136,6 +159,8 @@ def main() -> None:
     if log.exists():
         for line in log.read_text().splitlines():
             row = json.loads(line)
+            if any(str(x) not in row["model"] for x in XS):        # logged with fewer x: recompute (cheap)
+                row["model"] = model(parse_position(row["position"]))
             done[row["position"]] = row
     if not args.report:
         log.parent.mkdir(parents=True, exist_ok=True)
@@ -148,6 +173,12 @@ def main() -> None:
                 f.write(json.dumps(row) + "\n")
             print(f"{name}: ND {row['nd']:+.3f} ± {row['nd_se']:.3f}, DT {row['dt']:+.3f} ± {row['dt_se']:.3f}, "
                   f"{row['decision']}", flush=True)
+    if args.cubeless_games and not args.report:
+        for key, row in done.items():
+            if "model_rollout" not in row and not is_bearoff(parse_position(key)):
+                add_cubeless(row, args.cubeless_games, args.seed)
+                print(f"{row['name']}: cubeless rollout done", flush=True)
+                log.write_text("".join(json.dumps(r) + "\n" for r in done.values()))
     report(list(done.values()), args.x)
 
 
