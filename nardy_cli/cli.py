@@ -30,7 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("nardy_cli.commands.policies_cmd:eval_command",
              "Static (0-ply) estimate of the outcome chances of POSITION, with pip counts and static deficit."),
     "met": ("nardy_cli.commands.met_cmd:command",
-            "The cubeless match equity table: each player's chance to win from every score of a match."),
+            "The match equity table: each player's chance to win from every score of a match (cubeless or cubeful)."),
     "moves": ("nardy_cli.commands.moves:command",
               "List every distinct legal play of POSITION with the position it leads to."),
     "openings": ("nardy_cli.commands.study_cmd:openings_command",

@@ -27,10 +27,13 @@ def record_from_turns(turns: list[tuple[tuple[str, ...], Dice, Play]], start: Po
     A turn's actions are the kinds `double`, `take`, `drop`, `beaver` before its roll (the side on roll
     doubles, the other side answers), checked as a record's are (`CubeRecordError` naming the turn).  The
     record is a cube game when it holds an action, `cube=True` or a cube tag (`tags=(("Cube", "on"),)`);
-    then every ply carries the cube at its roll.  `crawford`: the Crawford game of a match (no double).
+    then every ply carries the cube at its roll (`cube=True` adds the tag `Cube "on"` when no cube tag is
+    given, so the record's text reads back as a cube game).  `crawford`: the Crawford game of a match.
     """
     tracker = CubeTracker(dict(fields.get("tags", ())), crawford)
-    tracker.tagged = tracker.tagged or cube
+    if cube and not tracker.tagged:      # a cube game where nobody doubles says so in a tag, so it reads back
+        fields["tags"] = (*fields.get("tags", ()), ("Cube", "on"))
+        tracker.tagged = True
     plies = []
     pos = start
     number = 1

@@ -281,3 +281,11 @@ def test_a_resignation_with_the_cube_turned_gives_a_win_class_times_the_cube():
         parse_match(text.replace('[Score "0-0"]', '[Score "0-0"]\n[Resigned "Black 1"]'))
     assert str(info.value) == ("game 1: Resigned tag 'Black 1': a resignation gives the points of a win class times "
                                "the cube (2) (2, 4)")
+
+
+def test_a_built_cube_game_where_nobody_doubles_reads_back_as_a_cube_game():
+    """Catches: `record_from_turns(..., cube=True)` without a double writing a record that reads back cubeless."""
+    play = legal_plays(START, parse_dice("6-5"))[0]
+    built = record_from_turns([((), parse_dice("6-5"), play)], cube=True, white="Anna")
+    assert built.is_cube_game and built.tag("Cube") == "on"
+    assert parse_game(format_game(built)) == built and parse_mat(format_mat(built)).games[0] == built

@@ -205,3 +205,22 @@ def test_a_game_ended_by_a_drop_before_any_play_is_reviewed_and_reported(tmp_pat
     match = review_match(parse_match(text), "heuristic")
     assert match.summary()["cube_decisions"].tolist() == [3, 2]
     assert (write_match_review(match, tmp_path / "match") / "cube.csv").read_text().count("\n") == 4
+
+
+def test_with_beavers_a_take_of_a_bad_double_loses_the_beaver():
+    """Catches: a beaver left out of the taker's answers (a take of a losing double rated right), or a
+    beaver rated as a plain take."""
+    position = "W:19,20 B:22,23 w"      # White on roll loses with any roll: a double is beavered
+    d = cube_decision(parse_position(position), CubeState(beavers=True))
+    assert d.exact and d.beaver and d.decision == "no double"
+    beaver_value = d.double_take                  # the taker's best answer: twice the take's
+    tags = '[Beavers "on"]'
+    took = review_game(parse_game(_game(position, "1. Doubles => 2 Takes 2-1: 19/21 20/21", tags)), "heuristic")
+    row = took.cube.iloc[0]
+    assert (row["action"], row["error"]) == ("double, take", "wrong double, wrong take")
+    assert row["take_lost"] == pytest.approx(beaver_value / 2 - beaver_value)
+    assert row["double_lost"] == pytest.approx(d.no_double - beaver_value)
+    beavered = review_game(parse_game(_game(position, "1. Doubles => 2 Beavers => 4 2-1: 19/21 20/21", tags)),
+                           "heuristic")
+    row = beavered.cube.iloc[0]
+    assert (row["action"], row["error"], row["take_lost"]) == ("double, beaver", "wrong double", 0.0)
