@@ -19,18 +19,22 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import CubeError
+from .kernels import cube as kc
 
 OWNERS = ("centre", "white", "black")
 DECISIONS = ("no double", "double, take", "double, pass", "too good")
+RELATIVE = {"centre": kc.CENTRE, "roller": kc.ROLLER, "opponent": kc.OPPONENT}
 CONTACT_EFFICIENCY = 0.68
-"""Cube efficiency x with contact: GNU Backgammon's default, not yet measured for long nardy (docs/cube.md)."""
+"""Cube efficiency x with contact: GNU Backgammon's value, checked against cubeful rollouts of 28 long-nardy
+positions (benchmarks/cube_rollouts.py, docs/cube.md): in the doubling window the best x was 0.75-0.8, within
+the measurement's noise of 0.68, so 0.68 stays."""
 
 
 def race_efficiency(pips: int) -> float:
     """Cube efficiency x of a race (both sides all home) by the roller's pips: 0.006 a pip, 0.05 at least, at
     most the contact value; measured against the exact cubeful bear-offs of 1-5 checkers a side (best x 0.05
     at 1-12 pips, 0.10 at 13-18, 0.15 at 19-30: benchmarks/cube_efficiency.py), beyond them extrapolated."""
-    return min(CONTACT_EFFICIENCY, max(0.05, 0.006 * pips))
+    return float(kc.race_efficiency(int(pips), CONTACT_EFFICIENCY))
 
 
 @dataclass(frozen=True)
@@ -103,10 +107,7 @@ class CubeDecision:
 
 def decide(no_double: float, double_take: float, double_pass: float) -> str:
     """The decision from the three equities: double when the opponent's best answer beats not doubling."""
-    answer = min(double_take, double_pass)
-    if no_double >= answer:
-        return "too good" if double_take > double_pass and no_double > double_pass else "no double"
-    return "double, take" if double_take <= double_pass else "double, pass"
+    return DECISIONS[kc.decide_code(float(no_double), float(double_take), float(double_pass))]
 
 
 def win_loss(probs: np.ndarray, win_values: np.ndarray, loss_values: np.ndarray, draw_value: float = 0.0
@@ -123,55 +124,76 @@ def win_loss(probs: np.ndarray, win_values: np.ndarray, loss_values: np.ndarray,
 
 def money_win_loss(probs: np.ndarray, points, jacoby_centred: bool = False) -> tuple[float, float, float]:
     """(p, W, L) in points: the four classes' points (with Jacoby before the first double: every win an oin)."""
-    pts = np.array(points.as_tuple(), dtype=np.float64)
-    if jacoby_centred:
-        pts = np.full(4, pts[0])
-    p, w, neg = win_loss(probs, pts, -pts)
-    return p, w, -neg
+    p, w, lo = kc.money_win_loss(np.asarray(probs, dtype=np.float64), points_array(points), bool(jacoby_centred))
+    return float(p), float(w), float(lo)
 
 
-def live_points(w: float, lo: float) -> tuple[float, float]:
-    """(take point, cash point) of the side on roll, as its winning chance, with a fully live money cube."""
-    return (lo - 0.5) / (w + lo + 0.5), (lo + 1.0) / (w + lo + 0.5)
+def points_array(points) -> np.ndarray:
+    """The four classes' points (oin, home mars, mars, koks) as the kernels take them."""
+    return np.array(points.as_tuple(), dtype=np.float64)
 
 
 def money_take_point(w: float, lo: float, x: float) -> float:
     """Janowski's take point: the least winning chance at which a side whose wins average `w` and losses `lo`
     takes a double, at cube efficiency x (dead cube x=0: 25% without mars; live x=1: 20%)."""
-    return min(1.0, max(0.0, (lo - 0.5) / (w + lo + 0.5 * x)))
+    return float(kc.take_point(float(w), float(lo), float(x)))
 
 
 def money_equity(p, w, lo, owner: str, x: float):
     """Janowski's cubeful money equity per cube unit: (1-x) x dead + x x live, owner `centre`/`roller`/`opponent`
     (p, w, lo may be numpy arrays of positions)."""
-    p, w, lo = (np.asarray(v, dtype=np.float64) for v in (p, w, lo))
-    dead = p * (w + lo) - lo
-    tp, cp = (np.clip(t, 0.0, 1.0) for t in live_points(w, lo))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if owner == "roller":
-            live = np.where(p >= cp, 1.0, -lo + (1.0 + lo) * p / cp)
-        elif owner == "centre":
-            live = np.where(p <= tp, -1.0, np.where(p >= cp, 1.0, -1.0 + 2.0 * (p - tp) / (cp - tp)))
-        elif owner == "opponent":
-            live = np.where(p <= tp, -1.0, -1.0 + (w + 1.0) * (p - tp) / (1.0 - tp))
-        else:
-            raise CubeError(f"unknown relative cube owner {owner!r}")
-    out = (1.0 - x) * dead + x * live
-    return float(out) if out.ndim == 0 else out
+    if owner not in RELATIVE:
+        raise CubeError(f"unknown relative cube owner {owner!r}")
+    p, w, lo = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (p, w, lo)))
+    out = np.empty(p.size)
+    kc.janowski_array(p.ravel(), w.ravel(), lo.ravel(), RELATIVE[owner], float(x), out)
+    return float(out[0]) if p.ndim == 0 else out.reshape(p.shape)
 
 
 def money_decision(probs: np.ndarray, points, cube: CubeState, turn: str, x: float) -> CubeDecision:
     """The money cube decision of the side on roll (`turn` 'w'/'b') from its nine cubeless result probabilities."""
     owner = cube.relative(turn)
-    p, w, lo = money_win_loss(probs, points, cube.jacoby and owner == "centre")
-    nd = money_equity(p, w, lo, owner, x)
+    code, beaver, nd, dt, take = kc.money_cube(np.asarray(probs, dtype=np.float64), points_array(points),
+                                               RELATIVE[owner], cube.jacoby, cube.beavers, float(x))
     if owner == "opponent":
-        return CubeDecision("no double", nd, None, None, None, "points", efficiency=x,
+        return CubeDecision("no double", float(nd), None, None, None, "points", efficiency=x,
                             reason="the opponent owns the cube")
-    pf, wf, lf = money_win_loss(probs, points)
-    dt = 2.0 * money_equity(pf, wf, lf, "opponent", x)
-    beaver = cube.beavers and dt < 0
-    if beaver:
-        dt *= 2.0
-    return CubeDecision(decide(nd, dt, 1.0), nd, dt, 1.0, money_take_point(lf, wf, x), "points", efficiency=x,
-                        beaver=beaver)
+    return CubeDecision(DECISIONS[code], float(nd), float(dt), 1.0, float(take), "points", efficiency=x,
+                        beaver=bool(beaver))
+
+
+BEHAVIOURS = ("model", "nodouble")
+"""How a bot uses the cube: `model` (its evaluator's cubeless chances through Janowski's model) or `nodouble`
+(never doubles, always takes)."""
+
+
+@dataclass(frozen=True)
+class CubePlay:
+    """Money games played with the cube: the cube at the start and each colour's cube behaviour."""
+
+    start: CubeState = CubeState()
+    white: str = "model"
+    black: str = "model"
+    contact_efficiency: float = CONTACT_EFFICIENCY
+    hold_first: bool = False      # the side on roll at the start does not double before its first roll
+
+    def __post_init__(self) -> None:
+        for b in (self.white, self.black):
+            if b not in BEHAVIOURS:
+                raise CubeError(f"unknown cube behaviour {b!r}: choose one of {', '.join(BEHAVIOURS)}")
+        if self.start.crawford:
+            raise CubeError("games with the cube are money games here: no Crawford game")
+        if not 0.0 <= self.contact_efficiency <= 1.0:
+            raise CubeError(f"a cube efficiency is between 0 and 1, got {self.contact_efficiency!r}")
+
+    def swapped(self) -> "CubePlay":
+        """The same cube with the colours' behaviours exchanged (the cube's owner stays)."""
+        return CubePlay(self.start, self.black, self.white, self.contact_efficiency, self.hold_first)
+
+    def to_dict(self) -> dict:
+        """Plain data for JSON."""
+        out = {"start": self.start.to_dict(), "white": self.white, "black": self.black,
+               "contact_efficiency": self.contact_efficiency}
+        if self.hold_first:
+            out["hold_first"] = True
+        return out

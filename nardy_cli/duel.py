@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
+from .cube import CubePlay
 from .errors import ArgumentError, NoGamesError
 from .games import (CHUNK, DEFAULT_SEED, PAIRS, GameSpec, Tally, chunks, job_size, policy_pair, require_in_play,
                     run_games)
@@ -37,20 +38,29 @@ class DuelResult:
     draw_share: float
     params: dict
     interrupted: bool = False
+    cube: dict | None = None     # with the cube: A's points per game with the cube, its SE and 95% interval
 
     def to_dict(self) -> dict:
         """The JSON object of `nardy duel --format json`."""
-        return {"a": self.a, "b": self.b, "games": self.games, "points_per_game": self.points_per_game,
+        out = {"a": self.a, "b": self.b, "games": self.games, "points_per_game": self.points_per_game,
                 "ci95": list(self.ci95), "se": self.se, "win_share": self.win_share,
                 "mars_share_for": self.mars_share_for, "mars_share_against": self.mars_share_against,
                 "koks_share_for": self.koks_share_for, "koks_share_against": self.koks_share_against,
                 "draw_share": self.draw_share, "interrupted": self.interrupted, "params": self.params}
+        if self.cube is not None:
+            out["cube"] = self.cube
+        return out
 
     def frame(self) -> pd.DataFrame:
         """One row: the figures as a DataFrame."""
         d = self.to_dict()
         d["ci95_low"], d["ci95_high"] = self.ci95
         del d["ci95"], d["params"]
+        if self.cube is not None:
+            cube = d.pop("cube")
+            d |= {"cube_points_per_game": cube["points_per_game"], "cube_ci95_low": cube["ci95"][0],
+                  "cube_ci95_high": cube["ci95"][1], "cube_se": cube["se"], "cube_doubled_share": cube["doubled_share"],
+                  "cube_passed_share": cube["passed_share"]}
         return pd.DataFrame([d])
 
 
@@ -82,15 +92,39 @@ def duel_figures(joint: np.ndarray, rules: Rules) -> dict:
             "draw_share": share((DRAW,), (DRAW,))}
 
 
+def cube_duel_figures(sums: np.ndarray, pairs: int) -> dict:
+    """A's points per game with the cube (in units of the starting cube), its SE and 95% interval, and the shares
+    of games doubled and passed, from a duel tally's cube sums (`kernels.cube.play_cube_duel`)."""
+    from .kernels.cube import C_DOUBLED, C_PASSED, C_POINTS, C_POINTS2, CUBE_SCALE
+    if pairs == 0:
+        raise NoGamesError("no duel games were finished")
+    row = sums[0] / CUBE_SCALE
+    mean = float(row[C_POINTS] / pairs / 2.0)           # a pair's value is (A's points as root - B's) / 2
+    var = max(float(row[C_POINTS2] / pairs / 4.0) - mean ** 2, 0.0)
+    se = math.sqrt(var / max(pairs - 1, 1))
+    return {"points_per_game": mean, "ci95": [mean - 1.96 * se, mean + 1.96 * se], "se": se,
+            "doubled_share": float(sums[0, C_DOUBLED] / (2 * pairs)),
+            "passed_share": float(sums[0, C_PASSED] / (2 * pairs))}
+
+
 def duel(a: str | Policy, b: str | Policy, games: int = 10000, seed: int = DEFAULT_SEED,
          rules: Rules = PRESETS["federation"], *, position: Position = START, stratify: bool = True,
-         workers: int = 1, executor: str = "local", scheduler: str | None = None, progress=None) -> DuelResult:
-    """A against B over `games` games (rounded up to pairs) with duplicate dice."""
+         workers: int = 1, executor: str = "local", scheduler: str | None = None, progress=None,
+         cube: CubePlay | None = None) -> DuelResult:
+    """A against B over `games` games (rounded up to pairs) with duplicate dice.
+
+    With a `cube` (its `white` behaviour is A's, `black` B's) every game is played with the cube and the
+    result's `cube` holds A's cubeful points per game; the other figures count the games' result classes
+    (a passed double as the doubler's oin).
+    """
     if games < 2:
         raise ArgumentError(f"{{games}} must be at least 2 for a duel, got {games}")
     require_in_play(position, rules)
     pa, pb = policy_pair((a, b))
-    spec = GameSpec(position, rules, pa, pb, seed, stratify)
+    if cube is not None:
+        from .games.cube_loop import check_cube_policies
+        check_cube_policies(pa, pb, cube)
+    spec = GameSpec(position, rules, pa, pb, seed, stratify, cube=cube)
     pairs = (games + 1) // 2
 
     def report(tally: Tally) -> None:
@@ -106,4 +140,9 @@ def duel(a: str | Policy, b: str | Policy, games: int = 10000, seed: int = DEFAU
     figures = duel_figures(tally.joint, rules)
     params = {"rules": rules.to_dict(), "position": str(position), "seed": seed, "games_requested": games,
               "stratify": stratify, "duplicate_dice": True, "version": __version__}
-    return DuelResult(pa.name, pb.name, params=params, interrupted=interrupted, **figures)
+    extra = {}
+    if cube is not None:
+        params["cube"] = {**cube.to_dict(), "a": cube.white, "b": cube.black}
+        del params["cube"]["white"], params["cube"]["black"]
+        extra["cube"] = cube_duel_figures(tally.cube, int(tally.joint.sum()))
+    return DuelResult(pa.name, pb.name, params=params, interrupted=interrupted, **figures, **extra)

@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
-from .errors import ArgumentError, NoGamesError
+from .cube import CubePlay
+from .errors import ArgumentError, CubeError, NoGamesError
 from .games import (CHUNK, DEFAULT_SEED, OUTCOMES, GameSpec, Tally, chunks, job_size, policy_pair,
                     require_in_play, run_games)
 from .kernels.board import UNFINISHED
@@ -49,6 +50,7 @@ class RolloutResult:
     trace: tuple[tuple[int, float, float], ...] = ()   # (games, equity, SE) after each chunk, in order
     mwc: float | None = None        # at a match score: the side to move's match winning chance ...
     mwc_se: float | None = None     # ... and its standard error (None in a money game)
+    cube: dict | None = None        # with the cube: cubeful equity per starting cube, its SE, doubled/passed shares
 
     def to_dict(self) -> dict:
         """The JSON object of `nardy rollout --format json` (keys in the documented order)."""
@@ -58,6 +60,8 @@ class RolloutResult:
         if self.mwc is not None:
             out |= {"mwc": self.mwc, "mwc_se": self.mwc_se}
         out |= {"mean_plies": self.mean_plies, "deficit": self.deficit}
+        if self.cube is not None:
+            out["cube"] = self.cube
         return {"name": self.name, **out} if self.name is not None else out
 
     def outcome_frame(self) -> pd.DataFrame:
@@ -85,6 +89,8 @@ class RolloutResult:
             row |= {"mwc": self.mwc, "mwc_se": self.mwc_se}
         row.update({k: self.probabilities[k] for k in PROB_KEYS})
         row.update({f"se_{k}": self.se[k] for k in PROB_KEYS})
+        if self.cube is not None:
+            row |= {f"cube_{k}": self.cube[k] for k in ("equity", "equity_se", "doubled_share", "passed_share")}
         row["mean_plies"] = self.mean_plies
         for side, d in self.deficit.items():
             row[f"{side}_lost_pips_per_game"] = d["lost_pips_per_game"]
@@ -129,6 +135,10 @@ def summarize(spec: GameSpec, tally: Tally, games_requested: int, until_se: floa
     if until_se is not None and not interrupted:  # False: the maximum of games was played first
         params["until_se_met"] = bool(table["equity_se"] <= until_se)
     mwc = {} if valuation.is_money else {"mwc": valuation.chance(table["value"]), "mwc_se": table["value_se"] / 2}
+    if spec.cube is not None:
+        from .games.cube_loop import cube_figures
+        params["cube"] = spec.cube.to_dict()
+        mwc["cube"] = cube_figures(tally.cube, tally.counts) if games else None
     return RolloutResult(spec.position, params, games, interrupted, table["probabilities"], table["se"],
                          table["equity"], table["equity_se"],
                          float(tally.plies[0] / games) if games else float("nan"),
@@ -138,11 +148,31 @@ def summarize(spec: GameSpec, tally: Tally, games_requested: int, until_se: floa
 ProgressFn = Callable[[RolloutResult], None]
 
 
+def cube_scoring(scoring: Scoring, match: MatchState | None, white, black, cube: CubePlay) -> Scoring:
+    """The scoring of a rollout with the cube: every game played to its end (none of the scoring options).
+
+    VR's luck is cubeless and a bear-off stop is scored by cubeless chances, so both are refused rather than
+    mixed into a cubeful equity; raises for a match (the cube loop plays money games) or a side that cannot
+    use the cube.
+    """
+    from .games.cube_loop import check_cube_policies
+    if match is not None:
+        raise CubeError("rollouts with the cube are money games: drop the match or the cube")
+    for name, on in (("vr", scoring.vr), ("exact_bearoff", scoring.exact_bearoff),
+                     ("truncate", scoring.truncate is not None), ("luck_network", scoring.luck_network is not None)):
+        if on:
+            raise ArgumentError(f"{{{name}}} cannot be used with the cube: games with the cube are played to "
+                                "their end")
+    check_cube_policies(white, black, cube)
+    return Scoring(exact_bearoff=False, truncate=None, vr=False, bearoff_policy=False)
+
+
 def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] = "random", games: int = 10000,
             seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *, stratify: bool = True,
             until_se: float | None = None, workers: int = 1, executor: str = "local",
             scheduler: str | None = None, progress: ProgressFn | None = None,
-            name: str | None = None, scoring: Scoring = Scoring(), match: MatchState | None = None) -> RolloutResult:
+            name: str | None = None, scoring: Scoring = Scoring(), match: MatchState | None = None,
+            cube: CubePlay | None = None) -> RolloutResult:
     """Play up to `games` games from `position` and return the outcome statistics.
 
     `policies` is one policy for both sides or a (white, black) pair, by name or
@@ -154,6 +184,9 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
     reduction (on for policies with an evaluator); see `scoring.Scoring`.
     At a `match` score the policies choose by match equity and the result also
     carries the side to move's match winning chance `mwc` and its SE.
+    With a `cube` every game is played with the bots' cube decisions (money only) and to its end: no
+    exact bear-offs, truncation or variance reduction (`cube_scoring`); the result's `cube` holds the cubeful
+    equity in units of the starting cube.
     """
     white, black = policy_pair(policies)
     if games < 1:
@@ -163,8 +196,10 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
     if until_se is not None and until_se <= 0:
         raise ArgumentError(f"{{until_se}} must be positive, got {until_se}")
     require_in_play(position, rules)
+    if cube is not None:
+        scoring = cube_scoring(scoring, match, white, black, cube)
     spec = GameSpec(position, rules, white, black, seed, stratify, scoring.resolved(white, black),
-                    None if match is None else match_valuation(match, rules))
+                    None if match is None else match_valuation(match, rules), cube)
 
     trace: list[tuple[int, float, float]] = []
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .cube import CubePlay
 from .dice import Dice
 from .errors import ArgumentError
 from .games import DEFAULT_SEED, GameSpec, python_loop
@@ -57,21 +58,31 @@ class PlayedGames:
 
 
 def points_for_white(record: GameRecord) -> float:
-    """Points White scored (negative when Black won; 0 for a draw or an unfinished game)."""
+    """Points White scored (negative when Black won; 0 for a draw or an unfinished game), times the cube in a
+    cube game (a drop: an oin's points times the cube before the double; Jacoby: an oin before a double)."""
+    from .cube_records import cube_factor, drop_points, jacoby_centred
+    dropped = drop_points(record, record.rules.points.oin)
+    if dropped is not None:
+        return float(dropped[1] if dropped[0] == WHITE else -dropped[1])
     res = record.result
     if res is None or res.winner is None:
         return 0.0
-    pts = class_points(record.rules.points)[class_code(res.kind)]
+    pts = class_points(record.rules.points)[0 if jacoby_centred(record) else class_code(res.kind)]
+    pts *= cube_factor(record)
     return float(pts if res.winner == WHITE else -pts)
 
 
 def play_game(white: str | Policy, black: str | Policy, *, position: Position = START,
               rules: Rules = PRESETS["federation"], seed: int = DEFAULT_SEED, game: int = 0,
-              max_plies: int = MAX_PLIES, date: str = "?", valuation=None, tags: tuple = ()) -> GameRecord:
+              max_plies: int = MAX_PLIES, date: str = "?", valuation=None, tags: tuple = (),
+              cube: CubePlay | None = None) -> GameRecord:
     """Play game number `game` from `position` (its dice, if any, are the first roll) and record it; the
-    policies choose by `valuation` (a match score's values; money when None)."""
+    policies choose by `valuation` (a match score's values; money when None).  With a `cube` (money games,
+    the cube centred) the bots use the cube as in the cube game loop and the record holds the cube actions."""
     sides = {"w": as_policy(white), "b": as_policy(black)}
     spec = GameSpec(position, rules, sides["w"], sides["b"], seed, stratify=False, valuation=valuation)
+    if cube is not None:
+        return _play_cube_game(spec, sides, game, max_plies, date, tags, cube)
     played: list[tuple[Dice, Play]] = []
     python_loop.play_game(spec, sides["w"], sides["b"], game, max_plies, np.zeros((2, N_DEFICIT), dtype=np.int64),
                           Workspace(), on_play=lambda dice, play: played.append((dice, play)))
@@ -80,14 +91,47 @@ def play_game(white: str | Policy, black: str | Policy, *, position: Position = 
                              tags=(("Seed", str(seed)), ("Game", str(game + 1))) + tuple(tags))
 
 
+def _play_cube_game(spec, sides, game: int, max_plies: int, date: str, tags: tuple, cube: CubePlay) -> GameRecord:
+    """`play_game` with the cube: each roll's cube actions by `games.cube_loop.CubeJudge`, then the record."""
+    from .cube_records import record_from_turns
+    from .games.cube_loop import CubeJudge
+    if cube.start.owner != "centre":
+        raise ArgumentError("a game played with the cube starts with the cube centred")
+    judge = CubeJudge(cube, sides["w"], sides["b"], spec.rules, spec.values)
+    pending: list[str] = []
+    end: list[str] = []
+    turns: list = []
+
+    def before_roll(pos: Position, board: np.ndarray) -> bool:
+        kinds = judge.actions(board, pos.turn == WHITE)
+        if "drop" in kinds:
+            end.extend(kinds)
+            return True
+        pending[:] = kinds
+        return False
+
+    def on_play(dice: Dice, play: Play) -> None:
+        turns.append((tuple(pending), dice, play))
+        pending.clear()
+
+    python_loop.play_game(spec, sides["w"], sides["b"], game, max_plies, np.zeros((2, N_DEFICIT), dtype=np.int64),
+                          Workspace(), on_play=on_play, before_roll=before_roll)
+    rule_tags = tuple((name, "on") for name, on in (("Jacoby", cube.start.jacoby), ("Beavers", cube.start.beavers))
+                      if on)
+    return record_from_turns(turns, spec.position.with_dice(None), spec.rules, end=tuple(end), cube=True,
+                             white=sides["w"].name, black=sides["b"].name, date=date,
+                             tags=(("Seed", str(spec.seed)), ("Game", str(game + 1))) + rule_tags + tuple(tags))
+
+
 def play_games(white: str | Policy, black: str | Policy, games: int = 1, *, position: Position = START,
                rules: Rules = PRESETS["federation"], seed: int = DEFAULT_SEED, date: str = "?",
-               max_plies: int = MAX_PLIES) -> PlayedGames:
-    """Games 0..games-1 between `white` and `black`, each recorded; `date` is `YYYY.MM.DD` or `?`."""
+               max_plies: int = MAX_PLIES, cube: CubePlay | None = None) -> PlayedGames:
+    """Games 0..games-1 between `white` and `black`, each recorded; `date` is `YYYY.MM.DD` or `?`; with a
+    `cube` played with the bots' cube (see `play_game`)."""
     if games < 1:
         raise ArgumentError(f"{{games}} must be at least 1, got {games}")
     date = parse_date_tag(date)
     w, b = as_policy(white), as_policy(black)
     records = tuple(play_game(w, b, position=position, rules=rules, seed=seed, game=g, date=date,
-                              max_plies=max_plies) for g in range(games))
+                              max_plies=max_plies, cube=cube) for g in range(games))
     return PlayedGames(records, w.name, b.name, seed)

@@ -13,6 +13,7 @@ from ..i18n import _, result_text, side_words, translate
 from ..render import frame_text, to_json
 from .common import (POSITION, BadInput, exit_if_interrupted, format_option, handle_errors, mat_numbering_option,
                      read_stdin, report_interrupted, rules_options)
+from .cube_play import duel_cube_options
 from .match_options import match_options
 
 
@@ -25,6 +26,7 @@ Examples:
   nardy play heuristic racer --games 20 --output games/session --format mat
   nardy play neural heuristic --match 7                # one match to 7, printed as a match record
   nardy play neural lookahead:neural --match 5 --games 3 --output games/matches --format mat
+  nardy play neural neural --cube --games 10 --output games/cube-session   # with the cube: Doubles => 2, Takes
 """)
 @click.argument("white", metavar="A")
 @click.argument("black", metavar="B")
@@ -41,8 +43,10 @@ Examples:
                                       ".mat transcript (a money session).")
 @mat_numbering_option
 @match_options
+@duel_cube_options
 @handle_errors
-def play_command(white, black, games, position, seed, date_text, output, rules, fmt, mat_numbering, match) -> None:
+def play_command(white, black, games, position, seed, date_text, output, rules, fmt, mat_numbering, match,
+                 cube) -> None:
     """Play games between policies A (White) and B (Black) and write them as game records.
 
     A and B are any policy names `nardy policies` lists, plugins or module:attribute.
@@ -67,7 +71,7 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
                       output, rules, fmt, mat_numbering, match)
         return
     played = play_games(white, black, games, position=position[0].position, rules=rules,
-                        seed=DEFAULT_SEED if seed is None else seed, date=day)
+                        seed=DEFAULT_SEED if seed is None else seed, date=day, cube=cube)
     from ..records import format_game
     frame = played.frame()
     transcript = None

@@ -18,6 +18,7 @@ from ..i18n import _, side_words, translate
 from .common import (POSITION, BadInput, block_validation_option, exit_if_interrupted, flatten, format_option,
                      handle_errors, report_interrupted, rules_options)
 from .cube_options import cube_options, cube_text
+from .cube_play import duel_cube_line, duel_cube_options
 from .match_options import match_options
 from .progress import Progress, StepBar
 from .rollout_cmd import run_options
@@ -178,6 +179,7 @@ Examples:
   nardy duel lookahead:heuristic heuristic --games 2000 --format json
   nardy duel heuristic racer --position "W:1x14,12 B:1x15 b"
   nardy duel neural heuristic --match 7 --matches 200      # whole matches to 7: A's share of match wins
+  nardy duel neural neural --cube --never-double b --games 2000   # the cube used well against never doubling
 """)
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
@@ -189,9 +191,10 @@ Examples:
 @rules_options
 @match_options
 @format_option
+@duel_cube_options
 @handle_errors
 def duel_command(a, b, position, matches, games, until_se, seed, workers, stratify, executor, scheduler, quiet,
-                 rules, match, fmt) -> None:
+                 rules, match, fmt, cube) -> None:
     """Play policy A against policy B with duplicate dice; report A's points per game ± 95% CI."""
     if until_se is not None:
         raise BadInput("--until-se is not supported by duel; use --games")
@@ -211,7 +214,7 @@ def duel_command(a, b, position, matches, games, until_se, seed, workers, strati
     try:
         result = duel(a, b, games, seed, rules, position=position[0].position, stratify=stratify,
                       workers=workers or default_workers(), executor=executor, scheduler=scheduler,
-                      progress=progress)
+                      progress=progress, cube=cube)
     finally:
         bar.close()
     if fmt == "json":
@@ -233,6 +236,8 @@ def duel_command(a, b, position, matches, games, until_se, seed, workers, strati
         click.echo(_("mars for {mf:.2%} / against {ma:.2%}   koks for {kf:.2%} / against {ka:.2%}").format(
             mf=result.mars_share_for, ma=result.mars_share_against, kf=result.koks_share_for,
             ka=result.koks_share_against))
+        if result.cube is not None:
+            click.echo(duel_cube_line(result))
     report_interrupted(result.interrupted, fmt, _("these figures ({done:,} of {asked:,} games)").format(
         done=result.games, asked=games))
     exit_if_interrupted(result.interrupted)

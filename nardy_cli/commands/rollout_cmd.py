@@ -10,6 +10,8 @@ from ..render import frame_text, to_json
 from ..report_folder import rollout_data
 from .policy_names import check_policy
 from ..errors import NoGamesError
+from .cube_options import cube_options
+from .cube_play import never_double_option, rollout_cube_line, rollout_cube_play
 from .common import (POSITION, block_validation_option, exit_if_interrupted, flatten, format_option, handle_errors,
                      rules_options)
 from .match_options import match_options
@@ -63,6 +65,8 @@ Examples:
   nardy rollout "W:2x2,3x2,4,6x3,7,8,9x2,10x2,12 B:1x10,2x5 w 4-1" --policy lookahead:neural \\
       --luck-network benchmarks/training-runs/values-step/checkpoint.npz --games 1296
   nardy rollout "W:1x14,12 B:1x15 b" --policy neural --match 7 --score 4-6 --games 2592
+  nardy rollout "W:1x14,12 B:1x15 b" --policy neural --cube-owner centre --games 1296
+  nardy rollout "W:1x14,12 B:1x15 b" --policy heuristic --cube-owner white --cube 2 --never-double black
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
@@ -71,14 +75,17 @@ Examples:
 @scoring_options
 @rules_options
 @match_options
+@cube_options
+@never_double_option(("white", "black", "both"), "that side")
 @format_option
 @report_options
 @handle_errors
 def command(positions, policy, white_policy, black_policy, games, until_se, seed, workers, stratify, executor,
-            scheduler, quiet, exact_bearoff, truncate, vr, luck_network, rules, match, fmt, output, html, svg, force,
-            no_block_validation) -> None:
+            scheduler, quiet, exact_bearoff, truncate, vr, luck_network, rules, match, cube, never_double, fmt,
+            output, html, svg, force, no_block_validation) -> None:
     """Roll out POSITION: chances of every outcome for the side to move, equity, move deficits."""
     items = flatten(positions)
+    cube_play = rollout_cube_play(cube, never_double)
     pols = (white_policy or policy, black_policy or policy)
     scoring = scoring_from(exact_bearoff, truncate, vr, luck_network)
     check_report_flags(output, html, svg, force)
@@ -89,7 +96,7 @@ def command(positions, policy, white_policy, black_policy, games, until_se, seed
         try:
             result = rollout(item.position, pols, games, seed, rules, stratify=stratify, until_se=until_se,
                              workers=workers or default_workers(), executor=executor, scheduler=scheduler,
-                             progress=bar, name=item.name, scoring=scoring, match=match)
+                             progress=bar, name=item.name, scoring=scoring, match=match, cube=cube_play)
         except (NoGamesError, KeyboardInterrupt):      # in this position, or between two positions
             if not results:
                 raise
@@ -107,6 +114,8 @@ def command(positions, policy, white_policy, black_policy, games, until_se, seed
             note = scoring_note(result)
             if note:
                 click.echo(note)
+            if result.cube is not None:
+                click.echo(rollout_cube_line(result))
         missed = until_se_note(result.params, result.games, result.equity_se)
         if missed:
             click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")

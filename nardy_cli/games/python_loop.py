@@ -27,10 +27,12 @@ from .tally import OUTCOMES, PAIRS, RESULTS, Tally
 
 
 def play_game(spec, white, black, game: int, max_plies: int, deficit: np.ndarray, scratch: Workspace,
-              on_play: Callable | None = None) -> tuple[int, int, int]:
+              on_play: Callable | None = None, before_roll: Callable | None = None) -> tuple[int, int, int]:
     """Play game `game` from spec.position with these policies; return (result for the root side, plies, stratum).
 
-    `on_play(dice, play)`, when given, sees every play made (passes included).
+    `on_play(dice, play)`, when given, sees every play made (passes included); `before_roll(position, board)`
+    is asked before each random roll and ends the game, won by the side on roll (an oin among the result
+    codes), when it returns True (a passed double).
     """
     rules = spec.rules
     dice0 = spec.position.dice
@@ -51,6 +53,8 @@ def play_game(spec, white, black, game: int, max_plies: int, deficit: np.ndarray
             return int(final_result(board, pos.turn == WHITE, root_white, status)), turn, stratum
         if turn >= max_plies:
             return kb.UNFINISHED, turn, stratum
+        if before_roll is not None and not (r1 > 0 and turn == 0) and before_roll(pos, board):
+            return (kb.WIN_BASE if (pos.turn == WHITE) == root_white else kb.LOSE_BASE), turn, stratum
         d1, d2, s = game_dice(seed, game, turn, spec.stratify, r1, r2)
         if turn == 0 or (r1 > 0 and turn == 1):
             stratum = int(s)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable, Hashable, Sequence
 
 from .compiled_loop import play_compiled
+from .cube_loop import play_cube
 from .executors import leaves_process, run_jobs
 from .python_loop import play_python
 from .spec import MAX_PLIES, GameSpec, ensure_portable
@@ -17,7 +18,8 @@ def play_chunk(spec: GameSpec, mode: str, key: Hashable, lo: int, hi: int, max_p
     In `RESULTS` mode the per-game codes are kept under (key, lo).
     """
     tally = Tally(mode)
-    (play_compiled if spec.in_kernel else play_python)(spec, lo, hi, max_plies, tally)
+    (play_cube if spec.cube is not None else play_compiled if spec.in_kernel else play_python)(
+        spec, lo, hi, max_plies, tally)
     if mode == RESULTS:
         tally.results = {(key, lo): codes for lo, codes in tally.results.items()}
     return tally

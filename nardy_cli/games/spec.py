@@ -6,6 +6,7 @@ import pickle
 from dataclasses import dataclass
 from typing import Sequence
 
+from ..cube import CubePlay
 from ..errors import PolicyError
 from ..outcomes import Valuation, money_valuation
 from ..policies import Policy, as_policy
@@ -30,6 +31,7 @@ class GameSpec:
     stratify: bool
     scoring: Scoring = Scoring(exact_bearoff=False, vr=False)
     valuation: Valuation | None = None    # what outcomes are worth (the policies choose by it); None: money
+    cube: CubePlay | None = None          # money games with the cube (`games.cube_loop`); None: no cube
 
     @property
     def values(self) -> Valuation:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..kernels.board import N_RESULTS
+from ..kernels.cube import N_CUBE_SUMS
 from ..kernels.game import N_DEFICIT, N_STRATA
 
 OUTCOMES, PAIRS, RESULTS = "outcomes", "pairs", "results"
@@ -33,6 +34,7 @@ class Tally:
     plies: np.ndarray = field(default_factory=lambda: _zeros(1))
     scored: np.ndarray = field(default_factory=lambda: _zeros(N_STRATA))   # games stopped early and scored
     frac: np.ndarray = field(default_factory=lambda: _fixed_point_sums())
+    cube: np.ndarray = field(default_factory=lambda: _zeros(N_STRATA, N_CUBE_SUMS))   # games with the cube
     results: dict = field(default_factory=dict)   # RESULTS: (key, first game) -> result codes
 
     def __post_init__(self) -> None:
@@ -59,7 +61,7 @@ class Tally:
         """Add another tally of the same mode into this one."""
         if other.mode != self.mode:
             raise ValueError(f"cannot add a {other.mode} tally to a {self.mode} tally")
-        for name in ("counts", "deficit", "plies", "scored", "frac"):
+        for name in ("counts", "deficit", "plies", "scored", "frac", "cube"):
             getattr(self, name)[...] += getattr(other, name)
         self.results.update(other.results)
 

@@ -1,0 +1,318 @@
+"""The doubling cube in compiled code: Janowski's money cube decision and games played with the cube.
+
+The one copy of the money model: `cube.py`'s Python functions call
+`janowski_equity`, `money_win_loss`, `decide_code`, `take_point` and
+`money_cube` here, and the cube game loop calls them before every roll.  Owners
+are relative to the side on roll (`CENTRE`, `ROLLER`, `OPPONENT`); equities are
+per unit of the current cube, double/pass = +1.
+
+`play_cube_game` is the game loop of `game.play_one_game` with cube actions
+before each random roll and without the rollout scoring options (a game is
+played to its end: its value is its class's points times the cube, or the cube
+before the double when the double is passed).  Each colour has a cube behaviour:
+`MODEL` (its policy's evaluator gives the cubeless chances of the position before
+the roll, Janowski's model decides) or `NODOUBLE` (never doubles, always takes).
+A game whose cube is never turned plays exactly the plays and dice of the plain
+loop with database bear-offs off, so its result is the same.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .bearoff import both_home
+from .board import (DRAW, IN_PLAY, LOSE_BASE, N_POINTS, UNFINISHED, WIN_BASE, flip, game_status, opp_on_board)
+from .evaluate import RANDOM, choose_play
+from .game import bearoff_pick, final_result, game_dice, record_turn, score_workspace, workspace
+from .movegen import enumerate_plays
+from .rng import policy_state
+from .user import USER, best_by
+from .value import position_probs
+
+CENTRE, ROLLER, OPPONENT = 0, 1, 2                       # the owner seen by the side on roll
+NO_DOUBLE, DOUBLE_TAKE, DOUBLE_PASS, TOO_GOOD = 0, 1, 2, 3   # decision codes, in `cube.DECISIONS` order
+MODEL, NODOUBLE = 0, 1                                    # cube behaviours
+NOBODY = -1                                               # the absolute owner of a centred cube (else 0 White, 1 Black)
+
+# columns of the per-stratum cube sums: integers, exact in any order (points times CUBE_SCALE, rounded)
+C_POINTS, C_POINTS2, C_DOUBLED, C_PASSED = range(4)
+N_CUBE_SUMS = 4
+CUBE_SCALE = float(1 << 20)
+
+
+class CubeArgs(NamedTuple):
+    """The cube of a batch of games: its start, the cube rules, each colour's behaviour and the model's inputs."""
+
+    behaviour: np.ndarray   # int64[2]: MODEL or NODOUBLE, index 0 White
+    owner: int              # at the start: NOBODY, 0 White, 1 Black
+    jacoby: bool            # money: no mars or koks counts before the first double
+    beavers: bool           # a doubled side that likes the take redoubles at once and keeps the cube
+    contact: float          # the cube efficiency with contact (races: `race_efficiency`)
+    points: np.ndarray      # float64[4]: the classes' points (oin, home mars, mars, koks)
+    db_policy: bool         # built-in policies bear off by the databases
+    tables: tuple           # the bear-off databases' arrays (value_probs is exact in races)
+    coefs: np.ndarray       # the heuristic's logistic outcome model
+    same_evaluator: bool    # both colours judge by the same evaluator: the taker reuses the doubler's chances
+    hold_first: bool        # the side on roll at the start does not double before its first roll (a cube
+                            # decision's no-double branch)
+
+
+@njit(cache=True)
+def janowski_equity(p, w, lo, owner, x):
+    """Janowski's cubeful money equity per cube unit: (1-x) x dead (cubeless) + x x live cube, for a side with
+    winning chance p whose wins average w points and losses lo, the cube `CENTRE`, `ROLLER`'s or `OPPONENT`'s."""
+    dead = p * (w + lo) - lo
+    tp = min(1.0, max(0.0, (lo - 0.5) / (w + lo + 0.5)))    # the live cube's take and cash points
+    cp = min(1.0, max(0.0, (lo + 1.0) / (w + lo + 0.5)))
+    if owner == ROLLER:
+        live = 1.0 if p >= cp else -lo + (1.0 + lo) * p / cp
+    elif owner == CENTRE:
+        live = -1.0 if p <= tp else (1.0 if p >= cp else -1.0 + 2.0 * (p - tp) / (cp - tp))
+    else:
+        live = -1.0 if p <= tp else -1.0 + (w + 1.0) * (p - tp) / (1.0 - tp)
+    return (1.0 - x) * dead + x * live
+
+
+@njit(cache=True)
+def janowski_array(p, w, lo, owner, x, out):
+    """`janowski_equity` of each position of flat arrays p, w, lo into out."""
+    for i in range(p.shape[0]):
+        out[i] = janowski_equity(p[i], w[i], lo[i], owner, x)
+
+
+@njit(cache=True)
+def money_win_loss(probs, points, jacoby_centred):
+    """(p, W, L): the winning chance (a draw half) and the average points of a win and of a loss, from the nine
+    result probabilities of the side on roll and the four classes' points (Jacoby, cube centred: all oins)."""
+    pw = probs[0] + probs[1] + probs[2] + probs[3]
+    pl = probs[4] + probs[5] + probs[6] + probs[7]
+    pd = probs[8]
+    p = pw + pd / 2.0
+    q = pl + pd / 2.0
+    sw = 0.0
+    sl = 0.0
+    for k in range(4):
+        pts = points[0] if jacoby_centred else points[k]
+        sw += probs[WIN_BASE + k] * pts
+        sl += probs[LOSE_BASE + k] * pts
+    w = sw / p if p > 0 else points[0]
+    lo = sl / q if q > 0 else points[0]
+    return p, w, lo
+
+
+@njit(cache=True)
+def decide_code(nd, dt, dp):
+    """The decision from the three equities: double when the opponent's best answer beats not doubling."""
+    answer = min(dt, dp)
+    if nd >= answer:
+        return TOO_GOOD if dt > dp and nd > dp else NO_DOUBLE
+    return DOUBLE_TAKE if dt <= dp else DOUBLE_PASS
+
+
+@njit(cache=True)
+def take_point(w, lo, x):
+    """Janowski's take point of a side whose wins average w and losses lo, at cube efficiency x."""
+    return min(1.0, max(0.0, (lo - 0.5) / (w + lo + 0.5 * x)))
+
+
+@njit(cache=True)
+def money_cube(probs, points, owner, jacoby, beavers, x):
+    """(decision code, beaver, no double, double/take, opponent's take point) of the side on roll; with the
+    opponent owning the cube only the no-double value (the rest NaN).  Double/pass is +1."""
+    p, w, lo = money_win_loss(probs, points, jacoby and owner == CENTRE)
+    nd = janowski_equity(p, w, lo, owner, x)
+    if owner == OPPONENT:
+        return NO_DOUBLE, False, nd, np.nan, np.nan
+    pf, wf, lf = money_win_loss(probs, points, False)
+    dt = 2.0 * janowski_equity(pf, wf, lf, OPPONENT, x)
+    beaver = beavers and dt < 0
+    if beaver:
+        dt *= 2.0
+    return decide_code(nd, dt, 1.0), beaver, nd, dt, take_point(lf, wf, x)
+
+
+@njit(cache=True)
+def race_efficiency(pips, contact):
+    """The cube efficiency of a race by the roller's pips (`cube.race_efficiency`), at most `contact`."""
+    return min(contact, max(0.05, 0.006 * pips))
+
+
+@njit(cache=True)
+def efficiency(board, contact):
+    """The cube efficiency of a mover-relative board: a race's by the roller's pips once both sides are all
+    home, else `contact`."""
+    if not both_home(board):
+        return contact
+    pips = 0
+    for p in range(N_POINTS):
+        if board[p] > 0:
+            pips += board[p] * (24 - p)
+    return race_efficiency(pips, contact)
+
+
+@njit(cache=True)
+def game_points(result, points, mult, jacoby_centred):
+    """The root side's points of a finished game: its class's points (Jacoby before any double: 1) x cube."""
+    if result == DRAW or result == UNFINISHED:
+        return 0.0
+    pts = points[0] if jacoby_centred else points[result % 4]
+    return pts * mult if result < LOSE_BASE else -pts * mult
+
+
+@njit(cache=True)
+def cube_turn(board, mover_white, last_roll, owner, kinds, weights, cube, choice, sws):
+    """The cube action before the mover's roll, each side judging by its own evaluator: 0 no double,
+    1 double and take, 2 double and pass, 3 double and beaver (the taker redoubles and keeps the cube)."""
+    side = 0 if mover_white else 1
+    other = 1 - side
+    if cube.behaviour[side] != MODEL or not (owner == NOBODY or owner == side):
+        return 0
+    scratch, pbuf, flipped2 = sws[5], sws[6], sws[8]
+    x = efficiency(board, cube.contact)
+    rel = CENTRE if owner == NOBODY else ROLLER
+    position_probs(board, mover_white, last_roll, kinds[side], weights[side], cube.tables, cube.coefs, choice,
+                   scratch, flipped2, pbuf)
+    code, beaver, _, dt, _ = money_cube(pbuf, cube.points, rel, cube.jacoby, cube.beavers, x)
+    if code != DOUBLE_TAKE and code != DOUBLE_PASS:
+        return 0
+    if cube.behaviour[other] == NODOUBLE:
+        return 1
+    if not cube.same_evaluator:
+        position_probs(board, mover_white, last_roll, kinds[other], weights[other], cube.tables, cube.coefs,
+                       choice, scratch, flipped2, pbuf)
+        _, beaver, _, dt, _ = money_cube(pbuf, cube.points, rel, cube.jacoby, cube.beavers, x)
+    if dt > 1.0:
+        return 2
+    return 3 if beaver else 1
+
+
+@njit(cache=True)
+def play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws):
+    """Play game number `game` of `setup` with the cube to its end; return (result code for the root side,
+    plies, stratum, the root side's points in units of the starting cube, doubles, passed).
+
+    The turn loop of `game.play_one_game` (no rollout scoring) with `cube_turn` before each random roll.  A
+    passed double ends the game: the doubler scores an oin's points times the cube before the double, and the
+    game counts as the doubler's oin among the result codes (rules decision 29).
+    """
+    (out_boards, out_from, out_die, memo, memo_stamp, s_boards, s_from, s_die, s_memo, s_stamp, board, rstate,
+     choice) = ws
+    root_board, root_white, root_d1, root_d2, seed, stratify, head_rule, block_check, last_roll, max_plies = setup
+    kinds, weights, lookahead, values = policies
+    board[:] = root_board
+    mover_white = root_white
+    rstate[0] = policy_state(seed, game)
+    stratum = 0
+    turn = 0
+    owner = cube.owner
+    mult = 1
+    doubles = 0
+    while True:
+        status = game_status(board, mover_white, last_roll)
+        if status != IN_PLAY:
+            result = final_result(board, mover_white, root_white, status)
+            return result, turn, stratum, game_points(result, cube.points, mult, cube.jacoby and doubles == 0
+                                                      and cube.owner == NOBODY), doubles, False
+        if turn >= max_plies:
+            return UNFINISHED, turn, stratum, 0.0, doubles, False
+        given = root_d1 > 0 and turn == 0
+        side = 0 if mover_white else 1
+        if not given and not (cube.hold_first and turn == 0):
+            action = cube_turn(board, mover_white, last_roll, owner, kinds, weights, cube, choice, sws)
+            if action == 2:
+                won = mover_white == root_white
+                pts = cube.points[0] * mult
+                return (WIN_BASE if won else LOSE_BASE), turn, stratum, pts if won else -pts, doubles + 1, True
+            if action == 1:
+                mult *= 2
+                owner = 1 - side
+                doubles += 1
+            elif action == 3:
+                mult *= 4
+                owner = 1 - side
+                doubles += 2
+        d1, d2, s = game_dice(seed, game, turn, stratify, root_d1, root_d2)
+        if turn == 0 or (root_d1 > 0 and turn == 1):
+            stratum = s
+        opp_off = 15 - opp_on_board(board)
+        n, nsteps = enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
+                                    out_boards, out_from, out_die, memo, memo_stamp)
+        record_turn(deficit, side, d1, d2, nsteps, out_die[0, 0], out_boards, n)
+        if n == 1:
+            pick = 0
+        elif kinds[side] == USER:
+            pick = best_by(out_boards, n, evaluators[side])
+        elif cube.db_policy and kinds[side] != RANDOM and both_home(board) and opp_on_board(board) > 0:
+            pick = bearoff_pick(out_boards, n, mover_white, last_roll, cube.tables, sws[5], sws[6])
+        else:
+            pick = choose_play(out_boards, n, kinds[side], weights[side], values, lookahead[side], rstate,
+                               mover_white, head_rule, block_check, s_boards, s_from, s_die, s_memo, s_stamp,
+                               choice)
+        flip(out_boards[pick], board)
+        mover_white = not mover_white
+        turn += 1
+
+
+@njit(cache=True)
+def fixed(x):
+    """x in the cube sums' fixed point (1 / CUBE_SCALE)."""
+    return np.int64(np.floor(x * CUBE_SCALE + 0.5))
+
+
+@njit(cache=True)
+def add_cube_sums(sums, row, points, doubles, passed):
+    """Add one game's cube figures into sums[row]."""
+    sums[row, C_POINTS] += fixed(points)
+    sums[row, C_POINTS2] += fixed(points * points)
+    if doubles > 0:
+        sums[row, C_DOUBLED] += 1
+    if passed:
+        sums[row, C_PASSED] += 1
+
+
+@njit(cache=True)
+def play_cube_games(setup, game_lo, game_hi, policies, evaluators, cube, counts, deficit, plies, sums):
+    """Play games game_lo..game_hi-1 with the cube: counts[stratum, result], deficits, plies and the cube sums
+    per stratum (points in units of the starting cube, their squares, games doubled, games passed)."""
+    ws = workspace()
+    sws = score_workspace()
+    for game in range(game_lo, game_hi):
+        result, turns, stratum, points, doubles, passed = play_cube_game(setup, game, policies, evaluators, cube,
+                                                                         deficit, ws, sws)
+        plies[0] += turns
+        counts[stratum, result] += 1
+        add_cube_sums(sums, stratum, points, doubles, passed)
+
+
+@njit(cache=True)
+def play_cube_duel(setup, game_lo, game_hi, a_first, b_first, a_evals, b_evals, a_cube, b_cube, joint, deficit,
+                   plies, sums):
+    """Duplicate games with the cube: each dice sequence with A on the root side, then B (`game.play_duel`'s
+    pairs, policies and cubes already by colour); sums[0] holds A's points per pair times 2 (A's points as root
+    minus B's), their squares, and over both games the games doubled and passed."""
+    ws = workspace()
+    sws = score_workspace()
+    for game in range(game_lo, game_hi):
+        r1, t1, _, v1, d1, p1 = play_cube_game(setup, game, a_first, a_evals, a_cube, deficit, ws, sws)
+        r2, t2, _, v2, d2, p2 = play_cube_game(setup, game, b_first, b_evals, b_cube, deficit, ws, sws)
+        joint[r1, r2] += 1
+        plies[0] += t1 + t2
+        sums[0, C_POINTS] += fixed(v1 - v2)
+        sums[0, C_POINTS2] += fixed((v1 - v2) * (v1 - v2))
+        sums[0, C_DOUBLED] += (1 if d1 > 0 else 0) + (1 if d2 > 0 else 0)
+        sums[0, C_PASSED] += (1 if p1 else 0) + (1 if p2 else 0)
+
+
+@njit(cache=True)
+def play_cube_games_each(setup, game_lo, game_hi, policies, evaluators, cube, results, points, deficit, plies):
+    """Like `play_cube_games`, but write each game's result code and points into results[i] and points[i]."""
+    ws = workspace()
+    sws = score_workspace()
+    for game in range(game_lo, game_hi):
+        result, turns, _, pts, _, _ = play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws)
+        results[game - game_lo] = result
+        points[game - game_lo] = pts
+        plies[0] += turns
