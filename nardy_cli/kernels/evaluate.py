@@ -23,8 +23,9 @@ from .features import (F_BLOCK, F_CONTACT, F_HEAD, F_HOME, F_OFF, F_OPP_BLOCKED,
                        opponent_terms)
 from .movegen import enumerate_plays
 from .neural import (HEADER, H_LAST_ROLL, MAX_ACTIVE, N_CLASSES, board_probs, board_probs_from, equity_of,
-                     game_over_after, point_sums, single_precision)
+                     game_over_after, layers, point_sums, single_precision)
 from .rng import below, next_random
+from .turnpass import turn_scores
 
 RANDOM, RACER, HEURISTIC, NEURAL = 0, 1, 2, 3
 N_WEIGHTS = 32
@@ -211,10 +212,8 @@ def choose_play(boards, n, kind, weights, values, lookahead, rstate, mover_white
         for i in range(n):
             scores[i] = heuristic_score(boards[i], weights, feats, opp)
     elif kind == NEURAL:
-        idx, val, mask, hidden, probs = scratch.idx, scratch.val, scratch.mask, scratch.hidden, scratch.probs
-        for i in range(n):
-            scores[i] = neural_score(boards[i], weights, values, mover_white, opp, feats, idx, val, mask, hidden,
-                                     probs)
+        turn_scores(layers(weights), weights[H_LAST_ROLL] != 0.0, values, boards, n, mover_white, opp, feats,
+                    scratch.idx, scratch.val, scratch.mask, scratch.hidden, scratch.probs, scores)
     else:       # RACER (RANDOM has returned; users' evaluators are not chosen here)
         for i in range(n):
             scores[i] = racer_score(boards[i])
