@@ -22,8 +22,8 @@ from .features import (F_BLOCK, F_CONTACT, F_HEAD, F_HOME, F_OFF, F_OPP_BLOCKED,
                        F_SPREAD, F_STACK, F_ZONE, N_FEATURES, N_OPP, features, masks, movable_points,
                        opponent_terms)
 from .movegen import enumerate_plays
-from .neural import (HEADER, H_LAST_ROLL, MAX_ACTIVE, N_CLASSES, board_probs, board_probs_from, equity_of,
-                     game_over_after, layers, point_sums, single_precision)
+from .neural import (HEADER, H_LAST_ROLL, H_SINGLE, MAX_ACTIVE, N_CLASSES, board_probs, board_probs_from,
+                     equity_of, game_over_after, layers, point_sums, single_layers, single_precision)
 from .rng import below, next_random
 from .turnpass import turn_scores
 
@@ -212,8 +212,13 @@ def choose_play(boards, n, kind, weights, values, lookahead, rstate, mover_white
         for i in range(n):
             scores[i] = heuristic_score(boards[i], weights, feats, opp)
     elif kind == NEURAL:
-        turn_scores(layers(weights), weights[H_LAST_ROLL] != 0.0, values, boards, n, mover_white, opp, feats,
-                    scratch.idx, scratch.val, scratch.mask, scratch.hidden, scratch.probs, scores)
+        last = weights[H_LAST_ROLL] != 0.0
+        if weights[H_SINGLE] != 0.0:        # `neural.with_single`: the single-precision pass
+            turn_scores(single_layers(weights), last, values, boards, n, mover_white, opp, feats, scratch.idx,
+                        scratch.val, scratch.mask, np.empty(MAX_HIDDEN, dtype=np.float32), scratch.probs, scores)
+        else:
+            turn_scores(layers(weights), last, values, boards, n, mover_white, opp, feats, scratch.idx, scratch.val,
+                        scratch.mask, scratch.hidden, scratch.probs, scores)
     else:       # RACER (RANDOM has returned; users' evaluators are not chosen here)
         for i in range(n):
             scores[i] = racer_score(boards[i])
@@ -237,7 +242,10 @@ def choose_play(boards, n, kind, weights, values, lookahead, rstate, mover_white
         if close == 1:
             return best
         width = close
-    net = single_precision(weights if kind == NEURAL else np.zeros(HEADER))
+    if kind == NEURAL and weights[H_SINGLE] != 0.0:
+        net = single_layers(weights)        # the same float32 values, not converted again
+    else:
+        net = single_precision(weights if kind == NEURAL else np.zeros(HEADER))
     for j in range(width):
         i = order[j]
         searched = -1
