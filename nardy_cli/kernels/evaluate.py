@@ -25,7 +25,7 @@ from .movegen import enumerate_plays
 from .neural import (HEADER, H_LAST_ROLL, H_SINGLE, MAX_ACTIVE, N_CLASSES, board_probs, board_probs_from,
                      equity_of, game_over_after, layers, point_sums, single_layers, single_precision)
 from .rng import below, next_random
-from .turnpass import turn_scores
+from .turnpass import N_DENSE, result_probs, turn_scores, turn_sums
 
 RANDOM, RACER, HEURISTIC, NEURAL = 0, 1, 2, 3
 N_WEIGHTS = 32
@@ -102,7 +102,8 @@ def best_replies(board, mover_white, head_rule, block_check, kind, weights, valu
 
     The neural kind evaluates with `net` (`single_precision` of the weights): the
     first-layer sums of `board` once, then per result only the point units its
-    play changed.  With heuristic weights in `screen` (not `NO_SCREEN`) it scores
+    play changed; with the weights' float32 copy (`neural.with_single`) each
+    roll's results go through the turn pass (`turnpass.result_probs`) instead.  With heuristic weights in `screen` (not `NO_SCREEN`) it scores
     only the SCREEN_WIDTH results of each roll the heuristic ranks first: the
     luck of a turn the lookahead did not search, for about 60% of the cost.
     """
@@ -116,6 +117,10 @@ def best_replies(board, mover_white, head_rule, block_check, kind, weights, valu
     if neural:
         point_sums(net, board, sums)
     screened = neural and screen.shape[0] > 0
+    turn_pass = neural and weights[H_SINGLE] != 0.0     # single precision: each roll's results by the turn pass
+    last_roll = weights[H_LAST_ROLL] != 0.0
+    roll_sums = np.empty(net[1].shape[0], dtype=np.float32)
+    dense = np.empty(N_DENSE, dtype=np.float64)
     top = np.empty(SCREEN_WIDTH, dtype=np.int64)
     top_score = np.empty(SCREEN_WIDTH, dtype=np.float64)
     for r in range(21):
@@ -126,9 +131,18 @@ def best_replies(board, mover_white, head_rule, block_check, kind, weights, valu
             n = top_results(scratch_boards, n, screen, scratch.feats, opp, top, top_score)
         best = -1e18
         best_i = 0
+        ref = 0
         for c in range(n):
             i = top[c] if use_top else c
-            if neural:
+            if turn_pass:
+                if c == 0:
+                    ref = i
+                    turn_sums(net, scratch_boards[i], mover_white, opp, scratch.feats, scratch.idx, scratch.val,
+                              roll_sums, dense)
+                result_probs(net, last_roll, roll_sums, dense, scratch_boards[ref], scratch_boards[i], mover_white,
+                             opp, scratch.feats, scratch.idx, scratch.val, scratch.mask, hidden32, scratch.probs)
+                v = equity_of(values, mover_white, scratch.probs)
+            elif neural:
                 board_probs_from(weights, net, sums, board, scratch_boards[i], mover_white, opp, scratch.feats,
                                  scratch.idx, scratch.val, scratch.mask, hidden32, scratch.probs)
                 v = equity_of(values, mover_white, scratch.probs)
