@@ -117,3 +117,35 @@ def test_single_copy_is_an_addition_the_double_pass_ignores():
     assert np.array_equal(kn.with_single(single), single)
     for a, b in zip(kn.layers(single), kn.layers(params)):
         assert np.array_equal(a, b)
+
+
+def test_single_precision_reply_search_finds_the_full_pass_best_replies():
+    """Bug caught: the lookahead's reply search in single precision (each roll's results by the turn pass)
+    comparing a result with another board than the one its roll's sums came from, or taking the sums for
+    the other colour, so its best reply to a roll or the expected value over the 21 rolls is not the full
+    pass's."""
+    from nardy_cli.kernels.evaluate import NO_SCREEN, ROLL_WEIGHT, best_replies
+    params = default_network().kernel_params(FED)
+    single = kn.with_single(params)
+    net32 = kn.single_layers(single)
+    s, ws, search_ws = choice_scratch(), Workspace(), Workspace()
+    out = np.zeros((21, 24), dtype=np.int8)
+    searched = 0
+    for pos, _ in random_game_positions(150, seed=26, every=2, greedy=0.3):
+        board, white = pos.board()[0], pos.turn == "w"
+        got = best_replies(board, white, 0, 0, NEURAL, single, MONEY, net32, NO_SCREEN, s, *search_ws.arrays(), out)
+        want = 0.0
+        for r, (high, low) in enumerate(zip(*_rolls())):
+            n, _ = enumerate_plays(board, 15 - int(-board[board < 0].sum()), high, low, 0, 0, *ws.arrays())
+            full = full_scores(params, ws.boards[:n], white, s)
+            assert np.array_equal(out[r], ws.boards[int(np.argmax(full))])
+            want += ROLL_WEIGHT[r] * full.max()
+            searched += 1
+        assert abs(got - want) < 2e-5
+    assert searched == 150 * 21
+
+
+def _rolls():
+    """The 21 rolls in the search's order."""
+    from nardy_cli.kernels.evaluate import ROLL_HIGH, ROLL_LOW
+    return ROLL_HIGH, ROLL_LOW
