@@ -103,8 +103,9 @@ def best_replies(board, mover_white, head_rule, block_check, kind, weights, valu
     The neural kind evaluates with `net` (`single_precision` of the weights): the
     first-layer sums of `board` once, then per result only the point units its
     play changed; with the weights' float32 copy (`neural.with_single`) each
-    roll's results go through the turn pass (`turnpass.result_probs`) instead.  With heuristic weights in `screen` (not `NO_SCREEN`) it scores
-    only the SCREEN_WIDTH results of each roll the heuristic ranks first: the
+    roll's results go through the turn pass (`turnpass.result_probs`) instead.
+    With heuristic weights in `screen` (not `NO_SCREEN`) it scores only the
+    SCREEN_WIDTH results of each roll the heuristic ranks first: the
     luck of a turn the lookahead did not search, for about 60% of the cost.
     """
     opp_off = 15 - opp_on_board(board)
