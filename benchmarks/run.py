@@ -3,7 +3,8 @@
 Prints legal-play enumerations per second (compiled kernel and Python API) on a
 fixed set of (position, roll) pairs from random games, the start-up budgets of
 the command line (both sides of each), games per second per policy on one core
-and on all cores, and the peak memory of a 1,000,000-game rollout.  `--quick`
+and on all cores, the network's evaluations per second (`neural_pass.py`),
+and the peak memory of a 1,000,000-game rollout.  `--quick`
 skips the million games.
 """
 
@@ -23,8 +24,10 @@ from nardy_cli import START, legal_plays, outcome
 from nardy_cli.dice import Dice
 from nardy_cli.games import default_workers
 from nardy_cli.kernels.movegen import Workspace, enumerate_plays
+from nardy_cli.policies.builtin import NEURAL_SINGLE, lookahead_of
 from nardy_cli.rollout import rollout
 from nardy_cli.scoring import Scoring
+from neural_pass import bench_network_pass    # benchmarks/ is the script's folder
 
 N_PAIRS = 2000
 
@@ -152,8 +155,10 @@ def bench_games() -> None:
     many = games_per_second("random", 120000, cores)
     print(f"random rollouts, {cores} workers    {many:>12,.0f} games/s  ({many / one:.2f}x one worker)")
     for name, games in (("racer", 10000), ("heuristic", 10000), ("lookahead:heuristic", 120), ("neural", 6000),
-                        ("lookahead:neural", 100)):
-        print(f"{name + ' rollouts, 1 core':<30}{games_per_second(name, games, 1):>12,.1f} games/s")
+                        ("lookahead:neural", 100), (NEURAL_SINGLE, 6000),
+                        (lookahead_of(NEURAL_SINGLE, "lookahead:neural-single"), 100)):
+        label = name if isinstance(name, str) else name.name
+        print(f"{label + ' rollouts, 1 core':<30}{games_per_second(name, games, 1):>12,.1f} games/s")
     for name, games in (("heuristic", 2000), ("neural", 1000)):
         gps = games_per_second(name, games, 1, Scoring())
         print(f"{name + ' default scoring':<30}{gps:>12,.1f} games/s (the defaults: exact bear-offs, VR off, 1 core)")
@@ -190,6 +195,7 @@ def main() -> None:
     bench_enumeration()
     bench_startup()
     bench_games()
+    bench_network_pass()
     bench_matches()
     if not args.quick:
         bench_memory()

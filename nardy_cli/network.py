@@ -59,11 +59,12 @@ class Network:
         return {"hidden": self.hidden, "games_trained_in_all": games_in_all(self.meta),
                 "sha256": hashlib.sha256(self.flat().tobytes()).hexdigest()[:16]}
 
-    def kernel_params(self, rules: Rules) -> np.ndarray:
-        """The parameter vector for the compiled evaluator under `rules` (its last-roll option)."""
+    def kernel_params(self, rules: Rules, single: bool = False) -> np.ndarray:
+        """The parameter vector for the compiled evaluator under `rules` (its last-roll option); with `single`,
+        carrying the float32 copy the choosers then score turns with (`kernels.neural.with_single`)."""
         v = self.flat()
         v[kn.H_LAST_ROLL] = 1.0 if rules.last_roll else 0.0
-        return v
+        return kn.with_single(v) if single else v
 
     @classmethod
     def from_flat(cls, v: np.ndarray, meta: dict | None = None) -> "Network":

@@ -22,9 +22,10 @@ from .features import (F_BLOCK, F_CONTACT, F_HEAD, F_HOME, F_OFF, F_OPP_BLOCKED,
                        F_SPREAD, F_STACK, F_ZONE, N_FEATURES, N_OPP, features, masks, movable_points,
                        opponent_terms)
 from .movegen import enumerate_plays
-from .neural import (HEADER, H_LAST_ROLL, MAX_ACTIVE, N_CLASSES, board_probs, board_probs_from, equity_of,
-                     game_over_after, point_sums, single_precision)
+from .neural import (HEADER, H_LAST_ROLL, H_SINGLE, MAX_ACTIVE, N_CLASSES, board_probs, board_probs_from,
+                     equity_of, game_over_after, layers, point_sums, single_layers, single_precision)
 from .rng import below, next_random
+from .turnpass import N_DENSE, result_probs, turn_scores, turn_sums
 
 RANDOM, RACER, HEURISTIC, NEURAL = 0, 1, 2, 3
 N_WEIGHTS = 32
@@ -101,8 +102,10 @@ def best_replies(board, mover_white, head_rule, block_check, kind, weights, valu
 
     The neural kind evaluates with `net` (`single_precision` of the weights): the
     first-layer sums of `board` once, then per result only the point units its
-    play changed.  With heuristic weights in `screen` (not `NO_SCREEN`) it scores
-    only the SCREEN_WIDTH results of each roll the heuristic ranks first: the
+    play changed; with the weights' float32 copy (`neural.with_single`) each
+    roll's results go through the turn pass (`turnpass.result_probs`) instead.
+    With heuristic weights in `screen` (not `NO_SCREEN`) it scores only the
+    SCREEN_WIDTH results of each roll the heuristic ranks first: the
     luck of a turn the lookahead did not search, for about 60% of the cost.
     """
     opp_off = 15 - opp_on_board(board)
@@ -115,6 +118,10 @@ def best_replies(board, mover_white, head_rule, block_check, kind, weights, valu
     if neural:
         point_sums(net, board, sums)
     screened = neural and screen.shape[0] > 0
+    turn_pass = neural and weights[H_SINGLE] != 0.0     # single precision: each roll's results by the turn pass
+    last_roll = weights[H_LAST_ROLL] != 0.0
+    roll_sums = np.empty(net[1].shape[0], dtype=np.float32)
+    dense = np.empty(N_DENSE, dtype=np.float64)
     top = np.empty(SCREEN_WIDTH, dtype=np.int64)
     top_score = np.empty(SCREEN_WIDTH, dtype=np.float64)
     for r in range(21):
@@ -125,9 +132,18 @@ def best_replies(board, mover_white, head_rule, block_check, kind, weights, valu
             n = top_results(scratch_boards, n, screen, scratch.feats, opp, top, top_score)
         best = -1e18
         best_i = 0
+        ref = 0
         for c in range(n):
             i = top[c] if use_top else c
-            if neural:
+            if turn_pass:
+                if c == 0:
+                    ref = i
+                    turn_sums(net, scratch_boards[i], mover_white, opp, scratch.feats, scratch.idx, scratch.val,
+                              roll_sums, dense)
+                result_probs(net, last_roll, roll_sums, dense, scratch_boards[ref], scratch_boards[i], mover_white,
+                             opp, scratch.feats, scratch.idx, scratch.val, scratch.mask, hidden32, scratch.probs)
+                v = equity_of(values, mover_white, scratch.probs)
+            elif neural:
                 board_probs_from(weights, net, sums, board, scratch_boards[i], mover_white, opp, scratch.feats,
                                  scratch.idx, scratch.val, scratch.mask, hidden32, scratch.probs)
                 v = equity_of(values, mover_white, scratch.probs)
@@ -211,10 +227,13 @@ def choose_play(boards, n, kind, weights, values, lookahead, rstate, mover_white
         for i in range(n):
             scores[i] = heuristic_score(boards[i], weights, feats, opp)
     elif kind == NEURAL:
-        idx, val, mask, hidden, probs = scratch.idx, scratch.val, scratch.mask, scratch.hidden, scratch.probs
-        for i in range(n):
-            scores[i] = neural_score(boards[i], weights, values, mover_white, opp, feats, idx, val, mask, hidden,
-                                     probs)
+        last = weights[H_LAST_ROLL] != 0.0
+        if weights[H_SINGLE] != 0.0:        # `neural.with_single`: the single-precision pass
+            turn_scores(single_layers(weights), last, values, boards, n, mover_white, opp, feats, scratch.idx,
+                        scratch.val, scratch.mask, np.empty(MAX_HIDDEN, dtype=np.float32), scratch.probs, scores)
+        else:
+            turn_scores(layers(weights), last, values, boards, n, mover_white, opp, feats, scratch.idx, scratch.val,
+                        scratch.mask, scratch.hidden, scratch.probs, scores)
     else:       # RACER (RANDOM has returned; users' evaluators are not chosen here)
         for i in range(n):
             scores[i] = racer_score(boards[i])
@@ -238,7 +257,10 @@ def choose_play(boards, n, kind, weights, values, lookahead, rstate, mover_white
         if close == 1:
             return best
         width = close
-    net = single_precision(weights if kind == NEURAL else np.zeros(HEADER))
+    if kind == NEURAL and weights[H_SINGLE] != 0.0:
+        net = single_layers(weights)        # the same float32 values, not converted again
+    else:
+        net = single_precision(weights if kind == NEURAL else np.zeros(HEADER))
     for j in range(width):
         i = order[j]
         searched = -1

@@ -7,7 +7,9 @@ win by oin, home-mars, mars, koks (0-3), loss by the same (4-7), draw (8).
 
 All parameters live in one float64 vector (see `HEADER`): a header with the
 sizes and the last-roll option, then W1 (inputs x hidden, one contiguous
-row per input so a sparse input adds one row), b1, W2 (classes x hidden), b2.
+row per input so a sparse input adds one row), b1, W2 (classes x hidden), b2,
+and optionally (`with_single`) the same layers as float32, packed two to a
+cell, for the single-precision pass.
 Classes the position makes impossible (R9) are masked before the softmax, so
 they get probability 0 exactly and the rest still sums to 1.
 """
@@ -30,7 +32,8 @@ MAX_ACTIVE = 2 * N_POINTS * UNITS_PER_POINT + N_GLOBALS + N_FEATURES
 
 # header cells of the parameter vector
 H_MAGIC, H_INPUTS, H_HIDDEN, H_LAST_ROLL = 0, 1, 2, 3
-HEADER = 16       # cells 4-15 are zero (the weights' digest, `Network.record`, covers the whole vector)
+H_SINGLE = 4      # where the float32 copy of the layers starts (`with_single`), 0: none; the 0-ply pass uses it
+HEADER = 16       # cells 5-15 are zero (the weights' digest, `Network.record`, covers the whole vector)
 MAGIC = 1729.0
 INPUT_VERSION = 1
 
@@ -258,6 +261,41 @@ def single_precision(params):
     """(W1, b1, W2, b2) as float32 copies: the lookahead's reply search evaluates in single precision."""
     w1, b1, w2, b2 = layers(params)
     return w1.astype(np.float32), b1.astype(np.float32), w2.astype(np.float32), b2.astype(np.float32)
+
+
+def with_single(params: np.ndarray) -> np.ndarray:
+    """`params` with the float32 copy of its layers appended and `H_SINGLE` pointing at it.
+
+    The choosers then score a turn's results in single precision (`single_layers`):
+    faster, equal to the double-precision pass to about 1e-6 (it can change a
+    choice between results that close).
+    """
+    n = int(params.size) if params[H_SINGLE] == 0.0 else int(params[H_SINGLE])
+    single = params[HEADER:n].astype(np.float32)
+    out = np.zeros(n + (single.size + 1) // 2, dtype=np.float64)
+    out[:n] = params[:n]
+    out[n:].view(np.float32)[:single.size] = single
+    out[H_SINGLE] = n
+    return out
+
+
+@njit(cache=True)
+def single_layers(params):
+    """Views (W1, b1, W2, b2) of the float32 copy in a vector from `with_single` (as `single_precision` makes)."""
+    n_in = np.int64(params[H_INPUTS])
+    h = np.int64(params[H_HIDDEN])
+    start = np.int64(params[H_SINGLE])
+    count = n_in * h + h + N_CLASSES * h + N_CLASSES
+    flat = params[start:start + (count + 1) // 2].view(np.float32)
+    o = 0
+    w1 = flat[o:o + n_in * h].reshape((n_in, h))
+    o += n_in * h
+    b1 = flat[o:o + h]
+    o += h
+    w2 = flat[o:o + N_CLASSES * h].reshape((N_CLASSES, h))
+    o += N_CLASSES * h
+    b2 = flat[o:o + N_CLASSES]
+    return w1, b1, w2, b2
 
 
 @njit(cache=True, fastmath=True)

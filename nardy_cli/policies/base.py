@@ -117,6 +117,7 @@ class CompiledPolicy(Policy):
     lookahead: bool = False
     evaluator: Any = None   # a user's numba function score(board) -> float, or None for a built-in
     network: Any = None     # the neural kind's `Network`; None means the shipped one
+    single: bool = False    # the neural kind scores a turn's results in single precision (`Network.kernel_params`)
     source: str | None = None   # the name that re-creates it in another process (see `transport`)
 
     in_kernel: ClassVar[bool] = True
@@ -166,7 +167,7 @@ class CompiledPolicy(Policy):
             from ..network import default_network
             from ..rules import PRESETS
             net = self.network if self.network is not None else default_network()
-            return net.kernel_params(rules if rules is not None else PRESETS["federation"])
+            return net.kernel_params(rules if rules is not None else PRESETS["federation"], single=self.single)
         weights = np.asarray(self.weights, dtype=np.float64).ravel()
         w = np.zeros(max(N_WEIGHTS, weights.size), dtype=np.float64)
         w[: weights.size] = weights

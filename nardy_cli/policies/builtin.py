@@ -34,6 +34,11 @@ HEURISTIC = CompiledPolicy("heuristic", ev.HEURISTIC,
 NEURAL = CompiledPolicy("neural", ev.NEURAL,
                         "neural network trained by TD(lambda) self-play: best equity under the active points")
 
+NEURAL_SINGLE = replace(NEURAL, name="neural-single", single=True,
+                        description="neural with the turn's results scored in single precision (faster; choices "
+                                    "between results within about 1e-6 can differ)")
+"""Not a built-in name: the single-precision pass, for measuring it against `neural` (docs/architecture.md)."""
+
 BUILTINS: dict[str, CompiledPolicy] = {p.name: p for p in (RANDOM, RACER, HEURISTIC, NEURAL)}
 
 
