@@ -49,6 +49,12 @@ class MatchCube:
         return {"a": self.a, "b": self.b, "start": CubeState().to_dict(), "crawford": True}
 
 
+def check_cube_pair(a: Policy, b: Policy, cube: MatchCube) -> None:
+    """Raise `PolicyError` before any game unless A and B can play with the cube as `cube` says."""
+    from .games.cube_loop import check_cube_policies
+    check_cube_policies(a, b, CubePlay(CubeState(), cube.a, cube.b))
+
+
 class MatchCubeJudge:
     """The cube actions before a roll in one game of a match, each side judging by its own evaluator."""
 
@@ -144,6 +150,7 @@ def play_cube_match(a: Policy, b: Policy, settings: MatchSettings, cube: MatchCu
                     a_first: bool = True, date: str = "?") -> tuple[MatchPlayed, list[GameRecord]]:
     """Match `index` with the cube (A first player when `a_first`): the match and its game records."""
     a, b = distinct(a, b)
+    check_cube_pair(a, b, cube)
     games = CubeMatchGames(a, cube, settings, date)
     return play_match(a, b, settings, index, a_first, games), games.records
 

@@ -187,7 +187,8 @@ def match_duel(a: str | Policy, b: str | Policy, matches: int, settings: MatchSe
     step = max(1, min(50, matches // max(workers * 4, 1)))
     task, extra = matches_chunk, ()
     if cube is not None:
-        from .match_cube_play import cube_matches_chunk
+        from .match_cube_play import check_cube_pair, cube_matches_chunk
+        check_cube_pair(pa, pb, cube)
         task, extra = cube_matches_chunk, (cube,)
     jobs = [(pa, pb, settings, *extra, lo, min(lo + step, matches)) for lo in range(0, matches, step)]
 
