@@ -24,7 +24,9 @@ from .cube_records import cube_factor, drop_points
 from .errors import CubeError
 from .kernels.board import LOSE_BASE, WIN_BASE
 from .match import MatchState, match_valuation
-from .match_play import MatchPlayed, MatchSettings, _Matches, game_points, play_match, result_code
+from .games import policy_pair
+from .match_play import (MatchDuelResult, MatchPlayed, MatchSettings, _Matches, game_points, match_duel, play_match,
+                         result_code)
 from .outcomes import RESULT_KEYS
 from .policies import Policy
 from .position import WHITE, Position
@@ -162,6 +164,16 @@ def cube_matches_chunk(a: Policy, b: Policy, settings: MatchSettings, cube: Matc
         for a_first in (True, False):
             out.played[(m, a_first)] = play_cube_match(a, b, settings, cube, m, a_first)[0]
     return out
+
+
+def cube_match_duel(a: str | Policy, b: str | Policy, matches: int, settings: MatchSettings, cube: MatchCube,
+                    **run) -> MatchDuelResult:
+    """`match_play.match_duel` with the cube: duplicate pairs of matches, A's share of match wins (`run`: its
+    workers, executor, scheduler, progress)."""
+    pa, pb = policy_pair((a, b))
+    check_cube_pair(pa, pb, cube)
+    return match_duel(pa, pb, matches, settings, chunk=cube_matches_chunk, chunk_args=(cube,),
+                      extra_params={"cube": cube.to_dict()}, **run)
 
 
 def cube_match_record(a: Policy, b: Policy, settings: MatchSettings, cube: MatchCube, index: int = 0,

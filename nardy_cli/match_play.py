@@ -178,19 +178,19 @@ class MatchDuelResult:
 
 
 def match_duel(a: str | Policy, b: str | Policy, matches: int, settings: MatchSettings, *, workers: int = 1,
-               executor: str = "local", scheduler: str | None = None, progress=None, cube=None) -> MatchDuelResult:
-    """`matches` duplicate pairs of matches between A and B; A's share of match wins (SE over pairs).  With a
-    `cube` (`match_cube_play.MatchCube`) the matches are played with the cube and the Crawford rule."""
+               executor: str = "local", scheduler: str | None = None, progress=None, chunk: Callable | None = None,
+               chunk_args: tuple = (), extra_params: dict | None = None) -> MatchDuelResult:
+    """`matches` duplicate pairs of matches between A and B; A's share of match wins (SE over pairs).
+
+    `chunk(a, b, settings, *chunk_args, lo, hi)`, a module-level function, plays the matches instead of
+    `matches_chunk` (`match_cube_play.cube_match_duel`: with the cube); `extra_params` go into `params`.
+    """
     if matches < 1:
         raise ArgumentError(f"{{matches}} must be at least 1, got {matches}")
     pa, pb = policy_pair((a, b))
     step = max(1, min(50, matches // max(workers * 4, 1)))
-    task, extra = matches_chunk, ()
-    if cube is not None:
-        from .match_cube_play import check_cube_pair, cube_matches_chunk
-        check_cube_pair(pa, pb, cube)
-        task, extra = cube_matches_chunk, (cube,)
-    jobs = [(pa, pb, settings, *extra, lo, min(lo + step, matches)) for lo in range(0, matches, step)]
+    task = chunk or matches_chunk
+    jobs = [(pa, pb, settings, *chunk_args, lo, min(lo + step, matches)) for lo in range(0, matches, step)]
 
     def report(tally: _Matches) -> None:
         if progress is not None:
@@ -211,8 +211,7 @@ def match_duel(a: str | Policy, b: str | Policy, matches: int, settings: MatchSe
     params = {"rules": settings.rules.to_dict(), "length": settings.length, "next_white": settings.next_white,
               "draw_points": settings.draw_points, "seed": settings.seed, "duplicate_dice": True,
               "version": __version__}
-    if cube is not None:
-        params["cube"] = cube.to_dict()
+    params.update(extra_params or {})
     return MatchDuelResult(pa.name, pb.name, len(pair_means), mean, se, (mean - 1.96 * se, mean + 1.96 * se),
                            games, games / (2 * len(pair_means)), params, interrupted)
 

@@ -8,7 +8,7 @@ import json
 from click.testing import CliRunner
 
 from nardy_cli.cli import cli
-from nardy_cli.match_cube_play import MatchCube, cube_match_record, play_cube_match
+from nardy_cli.match_cube_play import MatchCube, cube_match_duel, cube_match_record, play_cube_match
 from nardy_cli.match_play import MatchSettings, match_duel, play_match
 from nardy_cli.match_records import format_match, parse_match
 from nardy_cli.policies import as_policy
@@ -56,7 +56,7 @@ def test_never_doubling_sides_play_the_cubeless_matches():
         for a_first in (True, False):
             assert play_cube_match(A, B, settings, off, index, a_first)[0] == play_match(A, B, settings, index,
                                                                                            a_first)
-    plain, cubed = match_duel(A, B, 2, settings), match_duel(A, B, 2, settings, cube=off)
+    plain, cubed = match_duel(A, B, 2, settings), cube_match_duel(A, B, 2, settings, off)
     assert {k: v for k, v in cubed.to_dict().items() if k != "params"} == \
         {k: v for k, v in plain.to_dict().items() if k != "params"}
     assert cubed.params["cube"]["a"] == "nodouble" and "cube" not in plain.params

@@ -124,8 +124,12 @@ def _match_duel(a, b, position, matches, seed, workers, executor, scheduler, qui
     settings = MatchSettings(match.length, rules, seed, match.next_white, match.draw_points)
     bar = StepBar(f"{a} vs {b} (matches)", not quiet, unit="matches")
     try:
-        result = match_duel(a, b, matches, settings, workers=workers or default_workers(), executor=executor,
-                            scheduler=scheduler, progress=bar, cube=cube)
+        run = dict(workers=workers or default_workers(), executor=executor, scheduler=scheduler, progress=bar)
+        if cube is None:
+            result = match_duel(a, b, matches, settings, **run)
+        else:
+            from ..match_cube_play import cube_match_duel
+            result = cube_match_duel(a, b, matches, settings, cube, **run)
     finally:
         bar.close()
     what = _("these figures ({done:,} of {asked:,} pairs of matches)").format(done=result.matches, asked=matches)
