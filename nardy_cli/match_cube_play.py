@@ -48,7 +48,7 @@ class MatchCube:
 
     def to_dict(self) -> dict:
         """Plain data for JSON."""
-        return {"a": self.a, "b": self.b, "start": CubeState().to_dict(), "crawford": True}
+        return {"a": self.a, "b": self.b, "start": CubeState().to_dict(), "crawford_rule": True}
 
 
 def check_cube_pair(a: Policy, b: Policy, cube: MatchCube) -> None:
