@@ -87,8 +87,9 @@ def game_state(settings: MatchSettings, score_white: float, score_black: float) 
     return state_before(settings.length, score_white, score_black, settings.next_white, settings.draw_points)
 
 
-GameRunner = Callable[[Policy, Policy, MatchState, int], int]
-"""play(white, black, state, game number) -> White's result code."""
+GameRunner = Callable[[Policy, Policy, MatchState, int], "int | tuple[int, tuple[float, float]]"]
+"""play(white, black, state, game number) -> White's result code, or (the code, (White's, Black's) points) when
+the game's points are not the code's (a game with the cube)."""
 
 
 def compiled_game(white: Policy, black: Policy, state: MatchState, game: int, rules: Rules, seed: int) -> int:
@@ -112,11 +113,12 @@ def play_match(a: Policy, b: Policy, settings: MatchSettings, index: int, a_firs
     while True:
         white, black = (a, b) if a_white else (b, a)
         sw, sb = (score[0], score[1]) if a_white else (score[1], score[0])
-        result = run(white, black, game_state(settings, sw, sb), index * GAMES_PER_MATCH + len(games))
+        played = run(white, black, game_state(settings, sw, sb), index * GAMES_PER_MATCH + len(games))
+        result, points = (played, None) if isinstance(played, (int, np.integer)) else played
         if result == UNFINISHED:
             raise NoGamesError(f"game {len(games) + 1} of match {index + 1} did not finish")
         games.append(MatchGame(a_white, (score[0], score[1]), result))
-        pw, pb = game_points(result, rules, settings.draw_points)
+        pw, pb = points if points is not None else game_points(result, rules, settings.draw_points)
         pa, pbb = (pw, pb) if a_white else (pb, pw)
         deciding = score[0] >= n and score[1] >= n
         score = [score[0] + pa, score[1] + pbb]
@@ -176,19 +178,25 @@ class MatchDuelResult:
 
 
 def match_duel(a: str | Policy, b: str | Policy, matches: int, settings: MatchSettings, *, workers: int = 1,
-               executor: str = "local", scheduler: str | None = None, progress=None) -> MatchDuelResult:
-    """`matches` duplicate pairs of matches between A and B; A's share of match wins (SE over pairs)."""
+               executor: str = "local", scheduler: str | None = None, progress=None, chunk: Callable | None = None,
+               chunk_args: tuple = (), extra_params: dict | None = None) -> MatchDuelResult:
+    """`matches` duplicate pairs of matches between A and B; A's share of match wins (SE over pairs).
+
+    `chunk(a, b, settings, *chunk_args, lo, hi)`, a module-level function, plays the matches instead of
+    `matches_chunk` (`match_cube_play.cube_match_duel`: with the cube); `extra_params` go into `params`.
+    """
     if matches < 1:
         raise ArgumentError(f"{{matches}} must be at least 1, got {matches}")
     pa, pb = policy_pair((a, b))
     step = max(1, min(50, matches // max(workers * 4, 1)))
-    jobs = [(pa, pb, settings, lo, min(lo + step, matches)) for lo in range(0, matches, step)]
+    task = chunk or matches_chunk
+    jobs = [(pa, pb, settings, *chunk_args, lo, min(lo + step, matches)) for lo in range(0, matches, step)]
 
     def report(tally: _Matches) -> None:
         if progress is not None:
             progress(len(tally.played) // 2, matches)
 
-    tally, interrupted = run_jobs(jobs, task=matches_chunk, new_tally=_Matches, workers=workers, executor=executor,
+    tally, interrupted = run_jobs(jobs, task=task, new_tally=_Matches, workers=workers, executor=executor,
                                   scheduler=scheduler, report=report)
     pairs: dict[int, list[float]] = {}
     games = 0
@@ -203,6 +211,7 @@ def match_duel(a: str | Policy, b: str | Policy, matches: int, settings: MatchSe
     params = {"rules": settings.rules.to_dict(), "length": settings.length, "next_white": settings.next_white,
               "draw_points": settings.draw_points, "seed": settings.seed, "duplicate_dice": True,
               "version": __version__}
+    params.update(extra_params or {})
     return MatchDuelResult(pa.name, pb.name, len(pair_means), mean, se, (mean - 1.96 * se, mean + 1.96 * se),
                            games, games / (2 * len(pair_means)), params, interrupted)
 
@@ -235,9 +244,14 @@ def recorded_match(a: Policy, b: Policy, settings: MatchSettings, index: int = 0
 def match_record(a: Policy, b: Policy, settings: MatchSettings, index: int = 0, date: str = "?"):
     """Match `index` between A and B as a `match_records.MatchRecord` (the record knows players by name, so two
     policies with one name are written `NAME (A)` and `NAME (B)`)."""
+    played, records = recorded_match(a, b, settings, index, date)
+    return named_match_record(a, b, settings, played, records)
+
+
+def named_match_record(a: Policy, b: Policy, settings: MatchSettings, played: MatchPlayed, records: list):
+    """The `MatchRecord` of a played match's game records (one name for both: `NAME (A)`, `NAME (B)`)."""
     from dataclasses import replace
     from .match_records import MatchRecord
-    played, records = recorded_match(a, b, settings, index, date)
     if a.name == b.name:
         name_a, name_b = f"{a.name} (A)", f"{b.name} (B)"
         records = [replace(r, white=name_a if g.a_white else name_b, black=name_b if g.a_white else name_a)

@@ -8,6 +8,7 @@ game `i` here is game `i` of an unstratified rollout with the same seed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -75,14 +76,16 @@ def points_for_white(record: GameRecord) -> float:
 def play_game(white: str | Policy, black: str | Policy, *, position: Position = START,
               rules: Rules = PRESETS["federation"], seed: int = DEFAULT_SEED, game: int = 0,
               max_plies: int = MAX_PLIES, date: str = "?", valuation=None, tags: tuple = (),
-              cube: CubePlay | None = None) -> GameRecord:
+              cube: CubePlay | None = None, judge: Callable | None = None, crawford: bool = False) -> GameRecord:
     """Play game number `game` from `position` (its dice, if any, are the first roll) and record it; the
     policies choose by `valuation` (a match score's values; money when None).  With a `cube` (money games,
-    the cube centred) the bots use the cube as in the cube game loop and the record holds the cube actions."""
+    the cube centred) the bots use the cube as in the cube game loop and the record holds the cube actions;
+    `judge(position, board)`, when given, names the cube actions before each roll instead (a match's cube,
+    `match_cube_play`), and `crawford` marks the Crawford game of a match."""
     sides = {"w": as_policy(white), "b": as_policy(black)}
     spec = GameSpec(position, rules, sides["w"], sides["b"], seed, stratify=False, valuation=valuation)
     if cube is not None:
-        return _play_cube_game(spec, sides, game, max_plies, date, tags, cube)
+        return _play_cube_game(spec, sides, game, max_plies, date, tags, cube, judge, crawford)
     played: list[tuple[Dice, Play]] = []
     python_loop.play_game(spec, sides["w"], sides["b"], game, max_plies, np.zeros((2, N_DEFICIT), dtype=np.int64),
                           Workspace(), on_play=lambda dice, play: played.append((dice, play)))
@@ -91,19 +94,22 @@ def play_game(white: str | Policy, black: str | Policy, *, position: Position = 
                              tags=(("Seed", str(seed)), ("Game", str(game + 1))) + tuple(tags))
 
 
-def _play_cube_game(spec, sides, game: int, max_plies: int, date: str, tags: tuple, cube: CubePlay) -> GameRecord:
+def _play_cube_game(spec, sides, game: int, max_plies: int, date: str, tags: tuple, cube: CubePlay,
+                    judge: Callable | None = None, crawford: bool = False) -> GameRecord:
     """`play_game` with the cube: each roll's cube actions by `games.cube_loop.CubeJudge`, then the record."""
     from .cube_records import record_from_turns
     from .games.cube_loop import CubeJudge
     if cube.start.owner != "centre":
         raise ArgumentError("a game played with the cube starts with the cube centred")
-    judge = CubeJudge(cube, sides["w"], sides["b"], spec.rules, spec.values)
+    if judge is None:
+        money = CubeJudge(cube, sides["w"], sides["b"], spec.rules, spec.values)
+        judge = lambda pos, board: money.actions(board, pos.turn == WHITE)      # noqa: E731
     pending: list[str] = []
     end: list[str] = []
     turns: list = []
 
     def before_roll(pos: Position, board: np.ndarray) -> bool:
-        kinds = judge.actions(board, pos.turn == WHITE)
+        kinds = judge(pos, board)
         if "drop" in kinds:
             end.extend(kinds)
             return True
@@ -119,7 +125,7 @@ def _play_cube_game(spec, sides, game: int, max_plies: int, date: str, tags: tup
     rule_tags = tuple((name, "on") for name, on in (("Jacoby", cube.start.jacoby), ("Beavers", cube.start.beavers))
                       if on)
     return record_from_turns(turns, spec.position.with_dice(None), spec.rules, end=tuple(end), cube=True,
-                             white=sides["w"].name, black=sides["b"].name, date=date,
+                             crawford=crawford, white=sides["w"].name, black=sides["b"].name, date=date,
                              tags=(("Seed", str(spec.seed)), ("Game", str(game + 1))) + rule_tags + tuple(tags))
 
 

@@ -183,7 +183,10 @@ def run(*args):
     (["duel", "heuristic", "racer", "--never-double", "b"], "Error: --never-double needs --cube"),
     (["duel", "heuristic", "racer", "--jacoby"], "Error: --jacoby needs --cube"),
     (["duel", "heuristic", "racer", "--cube", "--match", "7"],
-     "Error: --cube plays money games: drop --match or --cube"),
+     "Error: policy 'racer' has no evaluator of outcome chances (heuristic or neural), so it cannot use the "
+     "cube: give that side the 'nodouble' cube behaviour"),
+    (["duel", "heuristic", "heuristic", "--cube", "--jacoby", "--match", "7"],
+     "Error: --jacoby is a money-game rule: drop it or --match"),
 ])
 def test_bad_cube_play_options_are_one_line_errors(args, message):
     """Catches a bad combination of the cube options running anyway or ending in a traceback: one line, exit 2."""

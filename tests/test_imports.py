@@ -21,7 +21,7 @@ LAYERS = (
                "diagram"),
     ("games layer", "games"),
     ("analyses", "rollout duel deficit estimate evaluators review cube_review selfplay training cube_analysis "
-                 "study.analyze study.staged study.openings study.batch met match_play"),
+                 "study.analyze study.staged study.openings study.batch met match_play match_cube_play"),
     ("output", "render report_folder review_report review_page study.report study.report_tables study.charts "
                "study.figures study.board_figure study.deficit_folder study.met_figure study.glossary study.report_summary study.board_folder"),
     ("command line", "cli commands __main__"),

@@ -38,10 +38,12 @@ def rollout_cube_play(cube: CubeState | None, never_double: str | None) -> CubeP
 
 def duel_cube_options(func: Callable) -> Callable:
     """`--cube`, `--never-double a|b`, `--jacoby`, `--beavers` (duel, play); the command receives
-    `cube: CubePlay | None` (`white` is A's cube behaviour, `black` B's)."""
+    `cube: CubePlay | None` (`white` is A's cube behaviour, `black` B's), or with `--match` a
+    `match_cube_play.MatchCube`."""
     @click.option("--cube", "use_cube", is_flag=True,
-                  help="Money games with the doubling cube (centred at the start): report points per game with "
-                       "the cube (docs/cube.md).")
+                  help="Games with the doubling cube (centred at the start of each game): money games with points "
+                       "per game with the cube, or with --match whole matches with the cube and the Crawford rule "
+                       "(docs/cube.md).")
     @never_double_option(("a", "b"), "A or B")
     @click.option("--jacoby", is_flag=True, help="With --cube: no mars or koks counts before the first double.")
     @click.option("--beavers", is_flag=True, help="With --cube: a doubled side may redouble at once keeping the cube.")
@@ -54,9 +56,12 @@ def duel_cube_options(func: Callable) -> Callable:
             if given:
                 raise BadInput(f"{given[0]} needs --cube")
             return func(*args, cube=None, **kwargs)
-        if kwargs.get("match") is not None:
-            raise BadInput("--cube plays money games: drop --match or --cube")
         behaviour = {side: "nodouble" if never_double == side else "model" for side in ("a", "b")}
+        if kwargs.get("match") is not None:
+            if jacoby or beavers:
+                raise BadInput(f"{'--jacoby' if jacoby else '--beavers'} is a money-game rule: drop it or --match")
+            from ..match_cube_play import MatchCube
+            return func(*args, cube=MatchCube(behaviour["a"], behaviour["b"]), **kwargs)
         return func(*args, cube=CubePlay(CubeState(1, "centre", jacoby, beavers), behaviour["a"], behaviour["b"]),
                     **kwargs)
     return wrapper
@@ -93,3 +98,12 @@ def duel_cube_line(result) -> str:
              "{se:.4f}; doubled in {doubled:.1%} of games, passed in {passed:.1%}").format(
         start=start + ("; " + who if who else ""), a=result.a, ppg=cube["points_per_game"], lo=lo, hi=hi,
         se=cube["se"], doubled=cube["doubled_share"], passed=cube["passed_share"])
+
+
+def match_cube_line(result) -> str:
+    """The match duel's cube, one line under its figures."""
+    play = result.params["cube"]
+    who = "; ".join(_("{name} never doubles and always takes").format(name=name)
+                    for name, side in ((result.a, "a"), (result.b, "b")) if play[side] == "nodouble")
+    return _("with the cube (centred at the start of each game, no double in the Crawford game; the bots double "
+             "and take by the cube model at the score{who})").format(who="; " + who if who else "")

@@ -27,6 +27,7 @@ Examples:
   nardy play neural heuristic --match 7                # one match to 7, printed as a match record
   nardy play neural lookahead:neural --match 5 --games 3 --output games/matches --format mat
   nardy play neural neural --cube --games 10 --output games/cube-session   # with the cube: Doubles => 2, Takes
+  nardy play neural heuristic --match 5 --cube --format mat   # a match with the cube and the Crawford rule
 """)
 @click.argument("white", metavar="A")
 @click.argument("black", metavar="B")
@@ -68,7 +69,7 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
     ensure_writable(output)
     if match is not None:
         _play_matches(white, black, games, position[0].position, DEFAULT_SEED if seed is None else seed, day,
-                      output, rules, fmt, mat_numbering, match)
+                      output, rules, fmt, mat_numbering, match, cube)
         return
     played = play_games(white, black, games, position=position[0].position, rules=rules,
                         seed=DEFAULT_SEED if seed is None else seed, date=day, cube=cube)
@@ -111,8 +112,9 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
                    + (_("; written to {output}").format(output=output) if output else ""))
 
 
-def _play_matches(white, black, matches, position, seed, day, output, rules, fmt, mat_numbering, match) -> None:
-    """`nardy play A B --match N`: whole matches written as match records or .mat transcripts."""
+def _play_matches(white, black, matches, position, seed, day, output, rules, fmt, mat_numbering, match,
+                  cube=None) -> None:
+    """`nardy play A B --match N [--cube]`: whole matches written as match records or .mat transcripts."""
     from ..mat import format_mat
     from ..match_play import MatchSettings, match_record
     from ..match_records import format_match
@@ -127,7 +129,11 @@ def _play_matches(white, black, matches, position, seed, day, output, rules, fmt
     a, b = as_policy(white), as_policy(black)
     texts, rows = [], []
     for m in range(matches):
-        record = match_record(a, b, settings, m, day)
+        if cube is None:
+            record = match_record(a, b, settings, m, day)
+        else:
+            from ..match_cube_play import cube_match_record
+            record = cube_match_record(a, b, settings, cube, m, day)
         texts.append(format_mat(record, numbering=mat_numbering) if fmt == "mat" else format_match(record))
         rows.append({"match": m + 1, "games": len(record.games), "a": record.players[0], "b": record.players[1],
                      "score": "-".join(f"{s:g}" for s in record.final_score), "winner": record.winner})

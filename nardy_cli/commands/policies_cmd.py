@@ -18,7 +18,7 @@ from ..i18n import _, side_words, translate
 from .common import (POSITION, BadInput, block_validation_option, exit_if_interrupted, flatten, format_option,
                      handle_errors, report_interrupted, rules_options)
 from .cube_options import cube_options, cube_text
-from .cube_play import duel_cube_line, duel_cube_options
+from .cube_play import duel_cube_line, duel_cube_options, match_cube_line
 from .match_options import match_options
 from .progress import Progress, StepBar
 from .rollout_cmd import run_options
@@ -112,8 +112,9 @@ def eval_command(positions, rules, match, cube, fmt, no_block_validation) -> Non
         click.echo(frame_text(pd.DataFrame(rows), "csv"))
 
 
-def _match_duel(a, b, position, matches, seed, workers, executor, scheduler, quiet, rules, match, fmt) -> None:
-    """`nardy duel A B --match N`: whole matches from 0-0, each pair on the same dice."""
+def _match_duel(a, b, position, matches, seed, workers, executor, scheduler, quiet, rules, match, fmt,
+                cube=None) -> None:
+    """`nardy duel A B --match N [--cube]`: whole matches from 0-0, each pair on the same dice."""
     from ..match_play import MatchSettings, match_duel
     from ..position import START
     if position != START:
@@ -123,8 +124,12 @@ def _match_duel(a, b, position, matches, seed, workers, executor, scheduler, qui
     settings = MatchSettings(match.length, rules, seed, match.next_white, match.draw_points)
     bar = StepBar(f"{a} vs {b} (matches)", not quiet, unit="matches")
     try:
-        result = match_duel(a, b, matches, settings, workers=workers or default_workers(), executor=executor,
-                            scheduler=scheduler, progress=bar)
+        run = dict(workers=workers or default_workers(), executor=executor, scheduler=scheduler, progress=bar)
+        if cube is None:
+            result = match_duel(a, b, matches, settings, **run)
+        else:
+            from ..match_cube_play import cube_match_duel
+            result = cube_match_duel(a, b, matches, settings, cube, **run)
     finally:
         bar.close()
     what = _("these figures ({done:,} of {asked:,} pairs of matches)").format(done=result.matches, asked=matches)
@@ -144,6 +149,8 @@ def _match_duel(a, b, position, matches, seed, workers, executor, scheduler, qui
     click.echo(_("match wins for {a}: {share:.2%}  95% CI [{lo:.2%}, {hi:.2%}]  SE {se:.2%}").format(
         a=result.a, share=result.match_win_share, lo=lo, hi=hi, se=result.se))
     click.echo(_("{games:,} games, {mean:.1f} per match").format(games=result.games, mean=result.mean_games))
+    if cube is not None:
+        click.echo(match_cube_line(result))
     report_interrupted(result.interrupted, fmt, what)
     exit_if_interrupted(result.interrupted)
 
@@ -180,6 +187,7 @@ Examples:
   nardy duel heuristic racer --position "W:1x14,12 B:1x15 b"
   nardy duel neural heuristic --match 7 --matches 200      # whole matches to 7: A's share of match wins
   nardy duel neural neural --cube --never-double b --games 2000   # the cube used well against never doubling
+  nardy duel neural heuristic --match 5 --cube --matches 20       # whole matches with the cube and Crawford
 """)
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
@@ -202,7 +210,7 @@ def duel_command(a, b, position, matches, games, until_se, seed, workers, strati
         raise BadInput("--position must name exactly one position")
     if match is not None:
         _match_duel(a, b, position[0].position, matches, seed, workers, executor, scheduler, quiet, rules, match,
-                    fmt)
+                    fmt, cube)
         return
     bar = Progress(games, f"{a} vs {b}: ", enabled=not quiet)
 
