@@ -157,3 +157,8 @@ class MatchError(NardyError):
 
 class CubeError(NardyError):
     """A doubling-cube state or action the rules do not allow (owner of an undoubled cube, a Crawford double)."""
+
+
+class BenchmarkFileError(NardyError):
+    """A benchmark database file that is damaged (a digest that does not match), of another format, or built
+    with other settings than a resumed build asks for; the message names the file."""
