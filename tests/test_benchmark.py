@@ -6,6 +6,7 @@ import gzip
 import json
 from itertools import islice
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -14,7 +15,7 @@ from nardy_cli.benchmark_build import BuildSettings, build_benchmark, sample_dec
 from nardy_cli.benchmark_db import (BenchPosition, Candidate, header_record, line_of, read_benchmark)
 from nardy_cli.cli import cli
 from nardy_cli.engine import legal_plays
-from nardy_cli.errors import BenchmarkFileError
+from nardy_cli.errors import BenchmarkFileError, FilterError
 from nardy_cli.phases import phase_of
 from nardy_cli.position import Position
 from nardy_cli.position_id import format_position_id
@@ -55,11 +56,14 @@ def test_phase_of_drawn_positions(text, phase):
 
 
 def test_a_stage_filter_with_count_and_margin_keeps_the_best_within_the_margin():
-    """Bug: `top2:0.1` dropped its margin (kept the second play, 0.3 behind) or its count (kept three)."""
+    """Bug: `top2:0.1` dropped its margin (kept the second play, 0.3 behind) or its count (kept three), or
+    `top2:top3` was taken for a filter."""
     f = StageFilter.parse("top2:0.1")
     assert str(f) == "top2:0.1"
-    assert list(f.keep(__import__("numpy").array([0.5, 0.2, 0.45, 0.44]))) == [0, 2]
-    assert list(f.keep(__import__("numpy").array([0.5, 0.2]))) == [0]
+    assert list(f.keep(np.array([0.5, 0.2, 0.45, 0.44]))) == [0, 2]
+    assert list(f.keep(np.array([0.5, 0.2]))) == [0]
+    with pytest.raises(FilterError, match="'top2:top3'"):
+        StageFilter.parse("top2:top3")
 
 
 # ---- a database with known figures: real decisions, made-up equities ----------------------------------
