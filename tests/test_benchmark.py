@@ -211,3 +211,25 @@ def test_built_positions_hold_every_play_at_one_ply_and_lookahead_plays_the_best
     result = measure_policy(bench, "lookahead:neural")
     best_one_ply = {b.index: b.candidates[0].result for b in bench.positions}
     assert all(d.chosen == best_one_ply[d.index] for d in result.decisions)
+
+
+def test_an_interrupted_build_keeps_its_finished_positions_and_exits_130(built, tmp_path, monkeypatch):
+    """Bugs: Ctrl-C during a build gave a traceback or exit 0 ("done"), or lost the positions finished before
+    it (they are the first lines of an uninterrupted build)."""
+    import nardy_cli.benchmark_build as bb
+    real, calls = bb.score_decision, []
+
+    def stopped_at_the_third(*args):
+        calls.append(args[0])
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(bb, "score_decision", stopped_at_the_third)
+    path = tmp_path / "b.jsonl.gz"
+    out = CliRunner().invoke(cli, ["benchmark", "build", "--output", str(path), "--positions", "3",
+                                  "--games", "36", "--truncate", "2", "-q"])
+    assert (out.exit_code, out.stdout, out.stderr) == (
+        130, f"{path}: 2 of 3 positions (0 found, 2 added; interrupted)\n", "Run the same command again to resume.\n")
+    assert [b.index for b in read_benchmark(path).positions] == [0, 1]
+    assert built.read_bytes().startswith(path.read_bytes())
