@@ -9,7 +9,8 @@ many positions are asked for, and a build that stopped resumes where it stopped.
 
 Each position's plays are ranked by `study.staged.staged_rank`: every distinct
 play's result at 0-ply and at 1-ply (the mean over the opponent's 21 rolls of
-its best reply: `lookahead:neural`'s values), then the plays kept by the 1-ply
+its best reply: the value `lookahead:neural` gives the plays it searches, over every
+play), then the plays kept by the 1-ply
 filter rolled out with common dice, variance reduction and truncation.  A
 bear-off (both sides home) is valued by the bear-off databases instead (exact
 where the two-sided one covers it, else the one-sided convolution), as such a
