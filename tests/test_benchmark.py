@@ -239,3 +239,11 @@ def test_an_interrupted_build_keeps_its_finished_positions_and_exits_130(built, 
         130, f"{path}: 2 of 3 positions (0 found, 2 added; interrupted)\n", "Run the same command again to resume.\n")
     assert [b.index for b in read_benchmark(path).positions] == [0, 1]
     assert built.read_bytes().startswith(path.read_bytes())
+
+
+def test_the_sampler_draws_non_forced_decisions_of_every_phase():
+    """Bugs: forced plays (one legal result) sampled, a decision filed under another phase, or a phase never
+    drawn."""
+    drawn = list(islice(sample_decisions(2026), 40))
+    assert all(len(legal_plays(p, p.dice)) > 1 and phase_of(p) == phase for p, phase, _ in drawn)
+    assert {phase for _, phase, _ in drawn} == {"contact", "blocked", "race", "bearoff", "opening"}
