@@ -1,6 +1,6 @@
 """Speed of `nardy benchmark` and the error-rate table of docs/strength.md, on the shipped database.
 
-`python benchmarks/error_rates.py` measures each policy's decisions on the database
+`python benchmarks/error_rates.py [FILE]` (default: the shipped database) measures each policy's decisions on it
 repeated to at least 1,500 decisions (the figures of docs/strength.md's
 "Error rates against the benchmark database"), then prints the table of error
 rates per phase (mean loss ± SE in millipoints, agreement in brackets), the
@@ -55,6 +55,7 @@ def table(bench: Benchmark) -> None:
 
 
 if __name__ == "__main__":
-    bench = read_benchmark(default_benchmark_path())
+    import sys
+    bench = read_benchmark(sys.argv[1] if len(sys.argv) > 1 else default_benchmark_path())
     speed(bench)
     table(bench)
