@@ -19,6 +19,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                 "Rank every legal play of a roll by rollouts with common dice (equity ± SE, difference to the best)."),
     "batch": ("nardy_cli.commands.study_cmd:batch_command",
               "Roll out every position of a positions FILE into one table."),
+    "benchmark": ("nardy_cli.commands.benchmark_cmd:command",
+                  "A policy's error rate (equity lost per decision, in millipoints) against the benchmark database."),
     "chart": ("nardy_cli.commands.study_cmd:chart_command",
               "Re-draw a chart from a saved results.json without re-running anything."),
     "convert": ("nardy_cli.commands.convert_cmd:command",

@@ -162,3 +162,8 @@ class CubeError(NardyError):
 class CubeRecordError(GameRecordError):
     """A cube action a game record cannot hold (a double by the side without the cube, a take with no double,
     a move after a drop, a double in the Crawford game); the readers add the game, the turn and the line."""
+
+
+class BenchmarkFileError(NardyError):
+    """A benchmark database file that is damaged (a digest that does not match), of another format, or built
+    with other settings than a resumed build asks for; the message names the file."""

@@ -40,15 +40,21 @@ STAGED_FROM = 6
 
 @dataclass(frozen=True)
 class StageFilter:
-    """Keep the plays within `margin` of the best, or the best `count` (with ties)."""
+    """Keep the plays within `margin` of the best, or the best `count` (with ties), or both (`top8:0.16`: the
+    best eight of those within 0.16)."""
 
     margin: float | None = None
     count: int | None = None
 
     @classmethod
     def parse(cls, text: str) -> "StageFilter":
-        """`0.2` (a margin in equity) or `top5` (the best five)."""
+        """`0.2` (a margin in equity), `top5` (the best five) or `top5:0.2` (the best five within 0.2)."""
         t = text.strip().lower()
+        if t.startswith("top") and ":" in t:
+            count, margin = (cls.parse(part) for part in t.split(":", 1))
+            if count.count is None or margin.margin is None:
+                raise FilterError(f"bad stage filter {text!r}: give a count and a margin such as 'top8:0.16'")
+            return cls(margin.margin, count.count)
         try:
             if t.startswith("top"):
                 n = int(t[3:])
@@ -66,12 +72,17 @@ class StageFilter:
     def keep(self, scores: np.ndarray) -> np.ndarray:
         """Indices kept, best first."""
         order = np.argsort(-scores, kind="stable")
+        if self.count is not None and self.margin is not None:
+            order = order[scores[order] >= scores[order[0]] - self.margin]
+            return order[scores[order] >= scores[order[min(self.count, len(order)) - 1]]]
         if self.count is not None:
             cut = scores[order[min(self.count, len(order)) - 1]]
             return order[scores[order] >= cut]
         return order[scores[order] >= scores[order[0]] - self.margin]
 
     def __str__(self) -> str:
+        if self.count is not None and self.margin is not None:
+            return f"top{self.count}:{self.margin:g}"
         return f"top{self.count}" if self.count is not None else f"{self.margin:g}"
 
 

@@ -1,0 +1,103 @@
+"""`nardy benchmark`: a policy's error rate against the benchmark database; `nardy benchmark build` makes it."""
+
+from __future__ import annotations
+
+import click
+
+from .common import exit_if_interrupted, format_option, handle_errors, rules_options
+from .policy_names import check_policy
+
+PHASE_CHOICES = ("all", "contact", "blocked", "race", "bearoff", "opening")   # phases.PHASES, kept here for --help
+
+
+@click.group("benchmark", invoke_without_command=True, epilog="""\b
+Examples:
+  nardy benchmark --policy neural
+  nardy benchmark --policy heuristic --phase race
+  nardy benchmark --policy lookahead:neural --format json
+  nardy benchmark build --output reports/bench.jsonl.gz --positions 20 --games 36
+""")
+@click.option("--policy", default="neural", show_default=True, metavar="NAME", callback=check_policy,
+              help="The policy whose choices are measured (any policy `nardy policies` lists).")
+@click.option("--phase", type=click.Choice(PHASE_CHOICES), default="all", show_default=True,
+              help="Measure only the positions of this phase (docs/strength.md, \"Phases\").")
+@click.option("--db", "db_file", type=click.Path(exists=True, dir_okay=False), default=None, metavar="FILE",
+              help="The benchmark database (default: the one shipped with nardy).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=2026, show_default=True,
+              help="Seed of a randomised policy's choices.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@format_option
+@click.pass_context
+@handle_errors
+def command(ctx, policy, phase, db_file, seed, quiet, fmt) -> None:
+    """A policy's error rate (equity lost per decision, in millipoints) against the benchmark database."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from ..benchmark import measure_policy
+    from ..benchmark_db import default_benchmark_path, read_benchmark
+    from ..render import frame_text, to_json
+    from .progress import StepBar
+    bench = read_benchmark(db_file or default_benchmark_path())
+    bar = StepBar("decisions", not quiet, unit="decisions")
+    try:
+        result = measure_policy(bench, policy, phase=None if phase == "all" else phase, seed=seed, progress=bar)
+    finally:
+        bar.close()
+    if fmt == "json":
+        click.echo(to_json(result.to_dict()))
+        return
+    if fmt == "csv":
+        click.echo(frame_text(result.frame(), "csv"))
+        return
+    click.echo(result.title())
+    click.echo()
+    click.echo(frame_text(result.table(), "table"))
+    click.echo()
+    for line in result.notes():
+        click.echo(line)
+
+
+@command.command("build", epilog="""\b
+Examples:
+  nardy benchmark build --output reports/bench.jsonl.gz --positions 20 --games 36
+  nardy benchmark build --output nardy_cli/data/benchmark.jsonl.gz --positions 1500 --seed 2026
+""")
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, writable=True), required=True,
+              metavar="FILE", help="The database file (.jsonl.gz): made, or resumed when it exists.")
+@click.option("--positions", type=click.IntRange(min=1), default=1500, show_default=True,
+              help="Build up to this many positions.")
+@click.option("--seed", type=click.IntRange(0, 2**62), default=2026, show_default=True,
+              help="Seed of the sampled games and the rollouts.")
+@click.option("--games", type=click.IntRange(min=1), default=216, show_default=True,
+              help="Rollout games per rolled-out play (a multiple of 36 keeps the first roll stratified).")
+@click.option("--truncate", type=click.IntRange(min=0), default=10, show_default=True,
+              help="Truncate each rollout game after this many plies (scored by the network).")
+@click.option("--filter", "play_filter", default="top8:0.16", show_default=True, metavar="FILTER",
+              help="Which plays are rolled out, by their 1-ply equity: the best 8 within 0.16 by default.")
+@click.option("--no-vr", is_flag=True, help="Roll out without variance reduction.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@rules_options
+@handle_errors
+def build_command(output, positions, seed, games, truncate, play_filter, no_vr, quiet, rules) -> None:
+    """Build or resume the benchmark database: positions of bot games, their plays rolled out."""
+    from ..benchmark_build import BuildSettings, build_benchmark
+    from ..study.staged import StageFilter
+    from .progress import StepBar
+    StageFilter.parse(play_filter)
+    settings = BuildSettings(seed=seed, games=games, truncate=truncate, vr=not no_vr, filter=play_filter, rules=rules)
+    bar = StepBar("positions", not quiet, unit="positions", delay=0)
+    try:
+        result = build_benchmark(output, positions, settings, progress=bar)
+    finally:
+        bar.close()
+    if result.dropped_partial:
+        click.echo("A last line cut short (a killed build) was dropped.", err=True)
+    state = "interrupted" if result.interrupted else "done"
+    click.echo(f"{result.path}: {result.total} of {result.target} positions ({result.found} found, "
+               f"{result.added} added; {state})")
+    if result.interrupted:
+        click.echo("Run the same command again to resume.", err=True)
+    exit_if_interrupted(result.interrupted)
+
+
+
