@@ -28,6 +28,7 @@ import pandas as pd
 from .benchmark_db import Benchmark, BenchPosition
 from .engine import enumerate_board, plays_from_kernel
 from .errors import ArgumentError, BenchmarkFileError
+from .i18n import N_, _, translate
 from .kernels.evaluate import choice_scratch
 from .kernels.movegen import Workspace
 from .kernels.rng import policy_state
@@ -37,6 +38,9 @@ from .policies import Policy, as_policy
 from .policies.base import Turn
 from .position_id import format_position_id
 from .rules import rules_from_dict
+
+PHASE_WORDS = (N_("contact"), N_("blocked"), N_("race"), N_("bearoff"), N_("opening"), N_("all"))
+"""The phases as a table shows them (`translate` gives them in the language in use)."""
 
 MILLI = 1000.0
 BOOTSTRAP = 400
@@ -117,31 +121,33 @@ class BenchmarkResult:
                                            "unrolled", "bias_mp"])
 
     def table(self) -> pd.DataFrame:
-        """The summary as printed text columns."""
+        """The summary as printed text columns (headers and phases in the language in use)."""
         f = self.frame()
-        return pd.DataFrame({"phase": f["phase"], "decisions": f["decisions"],
-                             "error (mp)": [f"{e:.1f} ± {s:.1f}" if s == s else f"{e:.1f}"
-                                            for e, s in zip(f["error_mp"], f["error_se_mp"])],
-                             "agreement": [f"{a:.1%}" for a in f["agreement"]],
-                             "valued at 1-ply": f["unrolled"],
-                             "bias (mp)": [f"+{abs(b):.1f}" for b in f["bias_mp"]]})
+        return pd.DataFrame({_("phase"): [translate(p) for p in f["phase"]], _("decisions"): f["decisions"],
+                             _("error (mp)"): [f"{e:.1f} ± {s:.1f}" if s == s else f"{e:.1f}"
+                                               for e, s in zip(f["error_mp"], f["error_se_mp"])],
+                             _("agreement"): [f"{a:.1%}" for a in f["agreement"]],
+                             _("valued at 1-ply"): f["unrolled"],
+                             _("bias (mp)"): [f"+{abs(b):.1f}" for b in f["bias_mp"]]})
 
     def title(self) -> str:
         """The first line: policy, database and its size."""
         roll = self.settings.get("rollout", {})
-        return (f"{self.policy} against {self.path}: {self.positions} positions, "
-                f"{len(self.decisions)} measured (rollouts: {roll.get('policy')}, {roll.get('games_per_play')} games "
-                f"a play, VR {'on' if roll.get('vr') else 'off'}, truncated at {roll.get('truncate')} plies)")
+        return _("{policy} against {path}: {positions} positions, {measured} measured (rollouts: {rollout}, "
+                 "{games} games a play, VR {vr}, truncated at {truncate} plies)").format(
+            policy=self.policy, path=self.path, positions=self.positions, measured=len(self.decisions),
+            rollout=roll.get("policy"), games=roll.get("games_per_play"),
+            vr=_("on") if roll.get("vr") else _("off"), truncate=roll.get("truncate"))
 
     def notes(self) -> list[str]:
         """What the columns mean."""
-        return ["error: mean equity lost per decision against the rolled-out best, in millipoints, ± its SE over "
-                "decisions; agreement: share of decisions where the policy chose the rolled-out best (or a play "
-                "as good).",
-                "valued at 1-ply: choices outside the rolled-out plays, valued by their 1-ply equity shifted by "
-                "the position's mean rollout-minus-1-ply offset.",
-                "bias: the rolled-out best is the best of noisy estimates, so each error rate is biased high by "
-                "about this much (a bootstrap of the rollouts' SEs; docs/strength.md)."]
+        return [_("error: mean equity lost per decision against the rolled-out best, in millipoints, ± its SE over "
+                  "decisions; agreement: share of decisions where the policy chose the rolled-out best (or a play "
+                  "as good)."),
+                _("valued at 1-ply: choices outside the rolled-out plays, valued by their 1-ply equity shifted by "
+                  "the position's mean rollout-minus-1-ply offset."),
+                _("bias: the rolled-out best is the best of noisy estimates, so each error rate is biased high by "
+                  "about this much (a bootstrap of the rollouts' SEs; docs/strength.md).")]
 
     def to_dict(self) -> dict:
         """Plain data for JSON: the summary rows, the database and its settings."""
