@@ -13,7 +13,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from nardy_cli.mat import format_mat, parse_mat
+from nardy_cli.mat import parse_mat
+from nardy_cli.mat_write import format_mat
 from nardy_cli.match_records import MatchRecord, format_match, parse_match
 from nardy_cli.review import review_game
 from nardy_cli.selfplay import play_game

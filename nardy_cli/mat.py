@@ -6,7 +6,7 @@ left player's roll and play in one column and the right player's in the other
 (`  3) 65: 24/13                   42: 24/18 24/22`), ending with `Wins N points`.  The
 player whose column holds the first move is White.  Points are numbered in the
 mover's own way, from its head (24) down to its last home point (1), `0` for off
-(`--mat-numbering head-24`; `head-1` numbers them as nardy does).  Every play is
+(`--mat-numbering head-24`; `head-1` numbers them as nardy does); `mat_write` writes them.  Every play is
 replayed and matched like a typed play of a game record (`records.match_play`), and
 the scores are checked like a match record's (`match_records.Scorer`).  nardy writes
 its own tags as `; [Name "value"]` lines and comments as `; {text}` lines.  Cube actions
@@ -24,11 +24,10 @@ from .cube_actions import CubeTracker, parse_action
 from .dice import parse_dice
 from .engine import legal_plays, outcome
 from .errors import CubeRecordError, GameRecordError, MatchRecordError, NardyError
-from .match_records import (MatchRecord, Resignation, Scorer, class_points, format_points, game_points,
-                            is_finished, resignation)
-from .mat_points import DEFAULT_NUMBERING, NUMBERINGS, check_numbering, format_mat_play, translate_play
+from .match_records import MatchRecord, Resignation, Scorer, class_points, format_points
+from .mat_points import DEFAULT_NUMBERING, NUMBERINGS, check_numbering, translate_play
 from .position import BLACK, SIDE_NAMES, START, WHITE, other_side, parse_position
-from .records import GameRecord, Ply, _escape, _rules_from_tags, _unescape, header_tags, match_play
+from .records import GameRecord, Ply, _rules_from_tags, _unescape, match_play
 
 RIGHT_COLUMN = 33  # where the right player's entries start in a written transcript
 SPLIT_COLUMN = 16  # a lone entry starting at this column or later is the right player's
@@ -429,90 +428,6 @@ def _read_game(lines: list[tuple[int, str]], i: int, number: int, numbering: str
     return i
 
 
-# ---------------------------------------------------------------- writing
-
-
-def _game_tags(record: GameRecord) -> list[tuple[str, str]]:
-    """The tags a transcript writes for a game: all but what its own lines say, and the defaults."""
-    skip = {("Date", "?"), ("Rules", "federation")}
-    return [(k, v) for k, v in header_tags(record) if k not in OWN_TAGS and (k, v) not in skip]
-
-
-def _wins_line(column: int, text: str) -> str:
-    return (" " * (RIGHT_COLUMN + 1) if column else " " * 6) + text
-
-
-def _format_game(record: GameRecord, number: int, names: tuple[str, str], scores: tuple[float, float],
-                 numbering: str, last: bool) -> list[str]:
-    """The lines of one game: header, tags, comments, turns and its end."""
-    left = f"{names[0]} : {format_points(scores[0])}"
-    lines = [f" Game {number}", f" {left:<31}{names[1]} : {format_points(scores[1])}"]
-    lines += [f'; [{k} "{_escape(v)}"]' for k, v in _game_tags(record)]
-    if record.comment:
-        lines.append(f"; {{{record.comment}}}")
-    white = 0 if names[0] == record.white else 1
-    column = {WHITE: white, BLACK: 1 - white}
-    turn = 0
-    open_line: list[str] | None = None   # [number, left entry] of a turn whose right entry may follow
-    after_left = False                   # the last ply was a left entry of the current turn
-    entries = []   # (side, text, comment): each ply's cube actions, then its roll and play
-    for ply in record.plies:
-        entries += [(a.side, str(a), "") for a in ply.actions]
-        entries.append((ply.side, f"{ply.dice.high}{ply.dice.low}: {format_mat_play(ply.play, numbering)}".rstrip(),
-                        ply.comment))
-    entries += [(a.side, str(a), "") for a in record.end_actions]
-    for side, entry, comment in entries:
-        if column[side] == 0:
-            if open_line is not None:
-                lines.append(f"{open_line[0]} {open_line[1]}".rstrip())
-            turn += 1
-            open_line, after_left = [f"{turn:3d})", entry], True
-        else:
-            if open_line is not None:
-                lines.append(f"{open_line[0]} {open_line[1]:<{RIGHT_COLUMN - 6}} {entry}")
-            elif after_left:
-                lines.append(" " * RIGHT_COLUMN + entry)
-            else:
-                turn += 1
-                lines.append(f"{turn:3d}) {'':<{RIGHT_COLUMN - 6}} {entry}")
-            open_line, after_left = None, False
-        if comment:
-            if open_line is not None:
-                lines.append(f"{open_line[0]} {open_line[1]}".rstrip())
-                open_line = None
-            lines.append(f"; {{{comment}}}")
-    if open_line is not None:
-        lines.append(f"{open_line[0]} {open_line[1]}".rstrip())
-    res, resigned = record.result, resignation(record)
-    if res is not None and res.winner is None:
-        lines.append(_wins_line(0, "Draw"))
-    elif is_finished(record):
-        points = max(game_points(record))
-        winner = (res.winner if res is not None else other_side(resigned.side) if resigned is not None
-                  else other_side(record.dropped.side))
-        plural = "" if points == 1 else "s"
-        lines.append(_wins_line(column[winner], f"Wins {format_points(points)} point{plural}"
-                                + (" and the match" if last else "")))
-    return lines + [""]
-
-
-def format_mat(record: GameRecord | MatchRecord, *, numbering: str = DEFAULT_NUMBERING) -> str:
-    """A transcript of a match, or of one game as a money session (`0 point match`), that `parse_mat` reads back."""
-    check_numbering(numbering)
-    if isinstance(record, GameRecord):  # its own tags, all of them (a match numbers its games itself)
-        MatchRecord(0, (record,))
-        return "\n".join([" 0 point match", ""] + _format_game(record, 1, (record.white, record.black), (0, 0),
-                                                               numbering, False))
-    match = record
-    lines = [f'; [{k} "{_escape(v)}"]' for k, v in match.tags]
-    lines += ([""] if lines else []) + [f" {match.length} point match", ""]
-    names, standings, over = match.players, match.standings(), match.is_over
-    for index, game in enumerate(match.games):
-        lines += _format_game(game, index + 1, names, standings[index], numbering,
-                              over and index == len(match.games) - 1)
-    return "\n".join(lines)
-
-
 def is_mat_text(text: str) -> bool:
     """True when the text is a transcript: its first line that is not blank or a `;`/`#` comment is `N point match`."""
     for line in text.splitlines():
@@ -528,4 +443,4 @@ def parse_mat_games(text: str, *, numbering: str = DEFAULT_NUMBERING) -> GameRec
     return games[0] if length == 0 and len(games) == 1 and not tags else MatchRecord(length, tuple(games), tags)
 
 
-__all__ = ["NUMBERINGS", "DEFAULT_NUMBERING", "parse_mat", "parse_mat_games", "format_mat", "is_mat_text"]
+__all__ = ["NUMBERINGS", "DEFAULT_NUMBERING", "parse_mat", "parse_mat_games", "is_mat_text"]

@@ -12,7 +12,8 @@ import tempfile
 from pathlib import Path
 
 from .errors import GameRecordError, WriteError
-from .mat import DEFAULT_NUMBERING, format_mat, is_mat_text, parse_mat_games
+from .mat import DEFAULT_NUMBERING, is_mat_text, parse_mat_games
+from .mat_write import format_mat
 from .match_records import MatchRecord, format_record, parse_record
 from .records import GameRecord, read_record_text
 

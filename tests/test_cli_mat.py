@@ -7,7 +7,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from nardy_cli.cli import cli
-from nardy_cli.mat import format_mat, parse_mat
+from nardy_cli.mat import parse_mat
+from nardy_cli.mat_write import format_mat
 from nardy_cli.match_records import MatchRecord
 from nardy_cli.selfplay import play_games
 

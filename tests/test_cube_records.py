@@ -15,7 +15,8 @@ from nardy_cli.cube_records import record_from_turns
 from nardy_cli.dice import parse_dice
 from nardy_cli.engine import legal_plays
 from nardy_cli.errors import CubeRecordError, GameRecordError, MatchRecordError
-from nardy_cli.mat import format_mat, parse_mat
+from nardy_cli.mat import parse_mat
+from nardy_cli.mat_write import format_mat
 from nardy_cli.match_records import MatchRecord, format_match, game_points, parse_match
 from nardy_cli.position import START, parse_position
 from nardy_cli.records import format_game, parse_game

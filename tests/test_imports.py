@@ -16,8 +16,8 @@ LAYERS = (
     ("values", "errors dice outcomes rules match_table match cube cube_match position position_id play stats network "
                "suggest board_svg interrupts i18n phases"),
     ("policies", "policies"),
-    ("engine", "engine scoring bearoff cube_bearoff cube_actions records cube_records match_records mat_points mat "
-               "record_files positions_file "
+    ("engine", "engine scoring bearoff cube_bearoff cube_actions record_plays records cube_records match_records mat_points mat "
+               "mat_write record_files positions_file "
                "diagram benchmark_db"),
     ("games layer", "games"),
     ("analyses", "rollout duel deficit estimate evaluators review cube_review selfplay training cube_analysis "

@@ -11,7 +11,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from nardy_cli.errors import GameRecordError, OutputError
-from nardy_cli.mat import format_mat, is_mat_text, parse_mat
+from nardy_cli.mat import is_mat_text, parse_mat
+from nardy_cli.mat_write import format_mat
 from nardy_cli.match_records import MatchRecord, format_match, parse_match, read_record
 from nardy_cli.record_files import convert, parse_games, read_games, write_text
 from nardy_cli.records import format_game, read_game

@@ -77,7 +77,7 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
     frame = played.frame()
     transcript = None
     if fmt == "mat":
-        from ..mat import format_mat
+        from ..mat_write import format_mat
         from ..match_records import MatchRecord
         transcript = format_mat(MatchRecord(0, played.records), numbering=mat_numbering)
     if output is not None:
@@ -115,7 +115,7 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
 def _play_matches(white, black, matches, position, seed, day, output, rules, fmt, mat_numbering, match,
                   cube=None) -> None:
     """`nardy play A B --match N [--cube]`: whole matches written as match records or .mat transcripts."""
-    from ..mat import format_mat
+    from ..mat_write import format_mat
     from ..match_play import MatchSettings, match_record
     from ..match_records import format_match
     from ..policies import as_policy
