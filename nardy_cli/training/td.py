@@ -12,15 +12,22 @@ wins and losses swapped.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
+from .. import kernels
+from ..kernels import drop_stale_cache
 from ..kernels.board import IN_PLAY, N_POINTS, flip, game_status, opp_on_board
 from ..kernels.evaluate import NEURAL, EvalArgs, choice_scratch, choose_play
 from ..kernels.game import game_dice
 from ..kernels.movegen import enumerate_plays, play_space
 from ..kernels.value import swap_view
 from ..kernels.neural import MAX_ACTIVE, N_CLASSES, class_mask, encode, exact_probs, forward, layers
+
+# numba checks only this file for its cached loop, which has the kernels' choosers compiled in
+drop_stale_cache(Path(__file__).parent, also=(Path(kernels.__file__).parent,))
 
 MAX_PLIES = 600
 # stats cells
