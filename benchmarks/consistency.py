@@ -34,11 +34,12 @@ import numpy as np
 from numba import njit
 
 from nardy_cli.bearoff import tables
-from nardy_cli.kernels.board import IN_PLAY, flip, game_status, on_board, opp_on_board
+from nardy_cli.kernels.board import IN_PLAY, KernelRules, flip, game_status, on_board, opp_on_board
 from nardy_cli.kernels.bearoff import both_home
-from nardy_cli.kernels.evaluate import NEURAL, NO_SCREEN, ROLL_WEIGHT, best_replies, choice_scratch, choose_play
-from nardy_cli.kernels.movegen import enumerate_plays, memo_arrays
-from nardy_cli.kernels.neural import single_precision
+from nardy_cli.kernels.evaluate import (NEURAL, NO_SCREEN, ROLL_WEIGHT, EvalArgs, best_replies,
+                                        choice_scratch, choose_play)
+from nardy_cli.kernels.movegen import PlaySpace, enumerate_plays, memo_arrays
+from nardy_cli.kernels.neural import H_LAST_ROLL, single_precision
 from nardy_cli.kernels.value import equity_of_probs, position_probs, value_probs, value_scratch
 from nardy_cli.network import default_network, load_network
 from nardy_cli.positions_file import read_positions
@@ -88,8 +89,9 @@ def self_play_positions(params, root, root_white, seed, games, head_rule, block_
                 d1, d2 = d2, d1
             n, _ = enumerate_plays(board, 15 - opp_on_board(board), d1, d2, head_rule, block_check, boards,
                                    steps_from, steps_die, memo, stamp)
-            pick = choose_play(boards, n, NEURAL, params, MONEY, False, rstate, white, head_rule, block_check,
-                               s_boards, s_from, s_die, s_memo, s_stamp, choice)
+            pick = choose_play(boards, n, EvalArgs(NEURAL, params, MONEY), False, rstate, white,
+                               KernelRules(head_rule, block_check, last_roll),
+                               PlaySpace(s_boards, s_from, s_die, s_memo, s_stamp), choice)
             flip(boards[pick], board)
             white = not white
         finals[g] = board
@@ -106,9 +108,11 @@ def best_replies_of(params, boards, white, head_rule, block_check, out):
     s_die = np.zeros((4096, 4), np.int8)
     memo, stamp = memo_arrays()
     net = single_precision(params)
+    rules = KernelRules(head_rule, block_check, params[H_LAST_ROLL] != 0.0)   # the network's rules
+    judge = EvalArgs(NEURAL, params, MONEY)
+    space = PlaySpace(s_boards, s_from, s_die, memo, stamp)
     for i in range(boards.shape[0]):
-        best_replies(boards[i], white[i], head_rule, block_check, NEURAL, params, MONEY, net, NO_SCREEN, choice,
-                     s_boards, s_from, s_die, memo, stamp, out[i])
+        best_replies(boards[i], white[i], judge, rules, net, NO_SCREEN, choice, space, out[i])
 
 
 @njit

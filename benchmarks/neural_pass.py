@@ -21,10 +21,10 @@ import numpy as np
 from numba import njit
 
 from nardy_cli.kernels import neural as kn
-from nardy_cli.kernels.board import IN_PLAY, flip, game_status, opp_on_board
-from nardy_cli.kernels.evaluate import NEURAL, choice_scratch, choose_play
+from nardy_cli.kernels.board import IN_PLAY, KernelRules, flip, game_status, opp_on_board
+from nardy_cli.kernels.evaluate import NEURAL, EvalArgs, choice_scratch, choose_play
 from nardy_cli.kernels.features import opponent_terms
-from nardy_cli.kernels.movegen import memo_arrays, enumerate_plays
+from nardy_cli.kernels.movegen import PlaySpace, memo_arrays, enumerate_plays
 from nardy_cli.kernels.turnpass import turn_scores
 from nardy_cli.network import default_network
 from nardy_cli.outcomes import money_valuation
@@ -42,6 +42,8 @@ def self_play_turns(params, values, n_turns, seed):
     s_memo, s_stamp = memo_arrays()
     choice = choice_scratch()
     rstate = np.zeros(1, np.uint64)
+    judge, rules = EvalArgs(NEURAL, params, values), KernelRules(0, 0, True)
+    search = PlaySpace(s_boards, s_from, s_die, s_memo, s_stamp)
     np.random.seed(seed)
     results = np.zeros((n_turns * 24, 24), np.int8)
     counts = np.zeros(n_turns, np.int64)
@@ -66,8 +68,8 @@ def self_play_turns(params, values, n_turns, seed):
         counts[k], white[k] = n, mover_white
         j += n
         k += 1
-        pick = 0 if n == 1 else choose_play(boards, n, NEURAL, params, values, False, rstate, mover_white, 0, 0,
-                                            s_boards, s_from, s_die, s_memo, s_stamp, choice)
+        pick = 0 if n == 1 else choose_play(boards, n, judge, False, rstate, mover_white, rules,
+                                            search, choice)
         flip(boards[pick], board)
         mover_white = not mover_white
     return results[:j], counts[:k], white[:k]

@@ -39,14 +39,15 @@ class BearoffTables:
     draw2: np.ndarray
     last_roll: bool
 
-    def arrays(self) -> tuple:
-        """In the order the kernels take them."""
-        return self.comp, self.all_dist, self.first_dist, self.win2, self.draw2
+    def arrays(self) -> kb.RaceTables:
+        """As the kernels take them (in `board_race_probabilities`' order)."""
+        return kb.RaceTables(self.comp, self.all_dist, self.first_dist, self.win2, self.draw2)
 
 
-def empty_tables() -> tuple:
+def empty_tables() -> kb.RaceTables:
     """Placeholder arrays of the right types for kernels run without the databases."""
-    return (kb.COMP, np.zeros((0, kb.T_MAX)), np.zeros((0, kb.T_MAX)), np.zeros((2, 0, 0)), np.zeros((2, 0, 0)))
+    return kb.RaceTables(kb.COMP, np.zeros((0, kb.T_MAX)), np.zeros((0, kb.T_MAX)),
+                         np.zeros((2, 0, 0)), np.zeros((2, 0, 0)))
 
 
 def cache_dir() -> Path:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from nardy_cli.kernels import board as kb
 from nardy_cli.kernels import neural as kn
-from nardy_cli.kernels.evaluate import NEURAL, choice_scratch, choose_play, neural_score
+from nardy_cli.kernels.evaluate import NEURAL, EvalArgs, choice_scratch, choose_play, neural_score
 from nardy_cli.kernels.features import opponent_terms
 from nardy_cli.kernels.movegen import Workspace, enumerate_plays
 from nardy_cli.kernels.turnpass import N_DENSE, result_probs, turn_scores, turn_sums
@@ -18,6 +19,7 @@ from tests.randomgames import random_game_positions
 
 FED = PRESETS["federation"]
 MONEY = money_valuation(FED).kernel_values()
+RULES = kb.kernel_rules(FED)
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +60,7 @@ def test_turn_pass_equals_the_full_pass_in_double_precision(turns):
             kn.board_probs(params, b, white, s.opp, s.feats, s.idx, s.val, s.mask, s.hidden, full)
             np.testing.assert_allclose(part, full, atol=1e-12, rtol=0)
             checked += 1
-            finished += kn.game_over_after(b, white, True)
+            finished += kb.status_after(b, white, True) != kb.IN_PLAY
     assert checked > 30000 and finished > 0
 
 
@@ -73,8 +75,9 @@ def test_chooser_picks_what_the_full_pass_picks(turns):
         if len(boards) < 2:
             continue
         full = full_scores(params, boards, white, s)
-        pick = choose_play(boards.copy(), len(boards), NEURAL, params, MONEY, False, rstate, white, 0, 0,
-                           *ws.arrays(), s)
+        judge = EvalArgs(NEURAL, params, MONEY)
+        pick = choose_play(boards.copy(), len(boards), judge, False, rstate, white, RULES,
+                           ws.arrays(), s)
         assert pick == int(np.argmax(full))
         np.testing.assert_allclose(s.scores[:len(boards)], full, atol=1e-12, rtol=0)
         chose += 1
@@ -133,7 +136,8 @@ def test_single_precision_reply_search_finds_the_full_pass_best_replies():
     searched = 0
     for pos, _ in random_game_positions(150, seed=26, every=2, greedy=0.3):
         board, white = pos.board()[0], pos.turn == "w"
-        got = best_replies(board, white, 0, 0, NEURAL, single, MONEY, net32, NO_SCREEN, s, *search_ws.arrays(), out)
+        got = best_replies(board, white, EvalArgs(NEURAL, single, MONEY), RULES, net32, NO_SCREEN,
+                           s, search_ws.arrays(), out)
         want = 0.0
         for r, (high, low) in enumerate(zip(*_rolls())):
             n, _ = enumerate_plays(board, 15 - int(-board[board < 0].sum()), high, low, 0, 0, *ws.arrays())

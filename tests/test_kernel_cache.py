@@ -37,3 +37,21 @@ def test_touch_without_change_keeps_the_cache(tmp_path):
     assert len(list(cache.glob("*.nb?"))) == 2
     drop_stale_cache(tmp_path)
     assert len(list(cache.glob("*.nb?"))) == 2
+
+
+def test_edit_in_a_folder_the_cache_also_depends_on_drops_it(tmp_path):
+    """Catches `training/td.py`'s cached self-play loop kept after a kernel it compiled in changed
+    (numba checks only td.py itself): the loop would go on playing by the old chooser."""
+    here, kernels = tmp_path / "training", tmp_path / "kernels"
+    here.mkdir()
+    kernels.mkdir()
+    (kernels / "evaluate.py").write_text("x = 1\n")
+    cache = _package(here)
+    drop_stale_cache(here, also=(kernels,))                 # the stamp of both folders' sources
+    (cache / "a.f-1.py311.nbi").write_text("index")
+    (cache / "a.f-1.py311.1.nbc").write_text("code")
+    drop_stale_cache(here, also=(kernels,))
+    assert len(list(cache.glob("*.nb?"))) == 2              # nothing changed: kept
+    (kernels / "evaluate.py").write_text("x = 2\n")
+    drop_stale_cache(here, also=(kernels,))
+    assert list(cache.glob("*.nb?")) == []

@@ -80,15 +80,17 @@ def test_lookahead_replies_give_the_same_luck_as_a_fresh_search():
     """Would catch: the luck of a turn after a lookahead play read from the wrong candidate's replies,
     or from the wrong side's view (issue 9: VR reuses the search's best replies for the next roll)."""
     import numpy as np
-    from nardy_cli.kernels.board import flip, opp_on_board
-    from nardy_cli.kernels.evaluate import HEURISTIC, choice_scratch, choose_play
-    from nardy_cli.kernels.game import luck_of_replies, luck_of_roll, no_scoring
+    from nardy_cli.kernels.board import flip, kernel_rules, opp_on_board
+    from nardy_cli.kernels.evaluate import HEURISTIC, EvalArgs, choice_scratch, choose_play
+    from nardy_cli.kernels.game import luck_of_replies, luck_of_roll, no_scoring, score_workspace
     from nardy_cli.kernels.movegen import Workspace, enumerate_plays
     from nardy_cli.policies.registry import get_policy
     from tests.randomgames import random_game_positions
     weights = get_policy("heuristic").kernel_params(make_rules("federation"))
     money = money_valuation(make_rules("federation")).kernel_values()
-    opts, tables, coefs, _, _, _, _, sws = no_scoring()
+    args, sws = no_scoring(), score_workspace()
+    rules = kernel_rules(make_rules("federation"))
+    judge = EvalArgs(HEURISTIC, weights, money)
     ws, replies_ws = Workspace(), Workspace()
     choice = choice_scratch()
     compared = not_first = 0
@@ -96,17 +98,20 @@ def test_lookahead_replies_give_the_same_luck_as_a_fresh_search():
         board = pos.board()[0]
         white = pos.turn == "w"
         n, _ = enumerate_plays(board, 15 - opp_on_board(board), 6, 3, 0, 0, *ws.arrays())
-        pick = choose_play(ws.boards, n, HEURISTIC, weights, money, True, np.zeros(1, np.uint64), white, 0, 0,
-                           *replies_ws.arrays(), choice)
+        pick = choose_play(ws.boards, n, judge, True, np.zeros(1, np.uint64), white, rules,
+                           replies_ws.arrays(), choice)
         if choice.searched[0] < 0:
             continue
         after = np.empty(24, dtype=np.int8)
         flip(ws.boards[pick], after)                    # the opponent to roll, in its own view
-        fresh, reused = np.zeros(10), np.zeros(10)
-        luck_of_roll(after, not white, True, 4, 2, 15 - opp_on_board(after), 0, 0, True, HEURISTIC, weights,
-                     money, HEURISTIC, weights, weights, tables, coefs, choice, sws, fresh)
-        luck_of_replies(choice.replies[choice.searched[0]].copy(), not white, True, 4, 2, True, HEURISTIC,
-                        weights, tables, coefs, choice, sws, reused)
+        sws.luck[:] = 0.0
+        screened = args._replace(screen=weights)
+        luck_of_roll(after, not white, True, 4, 2, rules, judge, judge, screened, choice, sws)
+        fresh = sws.luck.copy()
+        sws.luck[:] = 0.0
+        replies = choice.replies[choice.searched[0]].copy()
+        luck_of_replies(replies, not white, True, 4, 2, rules, judge, args, choice, sws)
+        reused = sws.luck.copy()
         np.testing.assert_allclose(reused, fresh, atol=1e-12)
         compared += 1
         not_first += choice.searched[0] > 0
@@ -119,9 +124,9 @@ def test_screened_luck_scores_the_heuristics_top_results_of_each_roll_with_the_n
     them.  Brute force: every roll's legal results, the heuristic's top SCREEN_WIDTH (ties: the earlier
     result), the best of those by the network's double-precision equity."""
     import numpy as np
-    from nardy_cli.kernels.board import opp_on_board
-    from nardy_cli.kernels.evaluate import (NEURAL, NO_SCREEN, ROLL_HIGH, ROLL_LOW, SCREEN_WIDTH, best_replies,
-                                            choice_scratch, heuristic_score)
+    from nardy_cli.kernels.board import kernel_rules, opp_on_board
+    from nardy_cli.kernels.evaluate import (NEURAL, NO_SCREEN, ROLL_HIGH, ROLL_LOW, SCREEN_WIDTH,
+                                            EvalArgs, best_replies, choice_scratch, heuristic_score)
     from nardy_cli.kernels.features import opponent_terms
     from nardy_cli.kernels.movegen import Workspace, enumerate_plays
     from nardy_cli.kernels.neural import single_precision
@@ -139,9 +144,11 @@ def test_screened_luck_scores_the_heuristics_top_results_of_each_roll_with_the_n
     screened_rolls = differs_from_full = 0
     for pos, _ in random_game_positions(60, seed=11, every=3, greedy=0.5):
         board, white = pos.board()[0], pos.turn == "w"
-        best_replies(board, white, 0, 0, NEURAL, params, money, net, screen, choice, *search_ws.arrays(), out)
+        judge = EvalArgs(NEURAL, params, money)
+        space = search_ws.arrays()
+        best_replies(board, white, judge, kernel_rules(rules), net, screen, choice, space, out)
         full = np.zeros((21, 24), dtype=np.int8)
-        best_replies(board, white, 0, 0, NEURAL, params, money, net, NO_SCREEN, choice, *search_ws.arrays(), full)
+        best_replies(board, white, judge, kernel_rules(rules), net, NO_SCREEN, choice, space, full)
         opp = np.zeros(choice.opp.size, dtype=np.int64)
         opponent_terms(board, opp)
         for r in range(21):

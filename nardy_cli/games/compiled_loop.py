@@ -15,6 +15,7 @@ import numpy as np
 
 from ..interrupts import held_interrupts
 from ..kernels import game
+from ..kernels.board import kernel_rules
 from ..kernels.evaluate import N_WEIGHTS
 from ..kernels.user import Evaluators
 from .tally import OUTCOMES, PAIRS, RESULTS, Tally
@@ -52,8 +53,8 @@ def game_setup(spec, max_plies: int) -> game.GameSetup:
     dice = spec.position.dice
     rules = spec.rules
     return game.GameSetup(board, spec.position.turn == "w", dice.high if dice else 0, dice.low if dice else 0,
-                          np.uint64(spec.seed), bool(spec.stratify), int(rules.head_code), int(rules.block_code),
-                          bool(rules.last_roll), int(max_plies))
+                          np.uint64(spec.seed), bool(spec.stratify), kernel_rules(rules),
+                          int(max_plies))
 
 
 def play_compiled(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:

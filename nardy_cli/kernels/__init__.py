@@ -10,7 +10,9 @@ that inlines a function from another file would keep stale machine code after
 that file changes.  `drop_stale_cache` clears this package's cache whenever any
 kernel source differs from the one the cache was built from.  It runs once, at
 import; the usual case (nothing changed) costs one `stat` per source file: the
-sources are hashed only when a file's size or modification time moved.
+sources are hashed only when a file's size or modification time moved.  A package
+outside this one whose cached functions call kernels (`training/td.py`) runs the same
+check over its own sources and these (`also`).
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ import hashlib
 from pathlib import Path
 
 
-def drop_stale_cache(here: Path = Path(__file__).parent) -> None:
-    """Delete numba's cache files in `here/__pycache__` unless `here/*.py` hold the sources they came from."""
-    sources = sorted(here.glob("*.py"))
+def drop_stale_cache(here: Path = Path(__file__).parent, also: tuple[Path, ...] = ()) -> None:
+    """Delete numba's cache files in `here/__pycache__` unless `here/*.py` (and the `*.py` of the
+    folders `also`) hold the sources they came from."""
+    sources = sorted(here.glob("*.py")) + [p for d in also for p in sorted(d.glob("*.py"))]
     cache = here / "__pycache__"
     stamp = cache / "kernels-source.sha256"  # line 1: content digest; line 2: the files' sizes and times
     try:

@@ -21,6 +21,8 @@ always has a checker off, so every win is an oin.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -28,6 +30,17 @@ from .board import DRAW, HOME_MARS, LOSE_BASE, N_POINTS, OIN, WIN_BASE
 from .codes import N_CLASSES
 
 N_HOME = 6
+
+
+class RaceTables(NamedTuple):
+    """The databases' arrays as the game kernels take them (`bearoff.BearoffTables.arrays()`;
+    empty arrays when not loaded)."""
+
+    comp: np.ndarray        # the ranking's compositions (`COMP`)
+    all_dist: np.ndarray    # one-sided: turns to bear off every checker
+    first_dist: np.ndarray  # one-sided: turns until the first checker is off
+    win2: np.ndarray        # two-sided: win and draw chances of the side to move
+    draw2: np.ndarray
 MAX_CHECKERS = 15
 T_MAX = 40          # turn counts 0..T_MAX-1; the build checks no probability falls past the end
 N_TWO = 6           # checkers a side covered by the two-sided database

@@ -1,6 +1,15 @@
-"""Board primitives for the kernels: flipping, off counts, blocks (R6), outcome (R8, R9)."""
+"""Board primitives for the kernels: flipping, off counts, blocks (R6), the rules' codes, end of
+game and outcome (R8, R9).
+
+The end of game and the outcome class are written once, here: `end_status` (R8) from the
+checkers each side has left, seen before a roll (`game_status`) or right after a play
+(`status_after`); `loser_class` (R9) of either side of a board; `result_of` and `final_result`
+the result code of a finished game.
+"""
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from numba import njit
 
@@ -12,6 +21,19 @@ from .codes import DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, N_RESULTS, OIN, UNFIN
 
 # Game status codes returned by `game_status`.
 IN_PLAY, WHITE_WON, BLACK_WON, DRAWN = 0, 1, 2, 3
+
+
+class KernelRules(NamedTuple):
+    """The rules as the kernels read them (`kernel_rules` makes it from a `Rules`)."""
+
+    head_rule: int      # `movegen.HEAD_*`: `Rules.head_code`
+    block_check: int    # `movegen.BLOCK_*`: `Rules.block_code`
+    last_roll: bool     # R8's last roll
+
+
+def kernel_rules(rules) -> KernelRules:
+    """The kernels' `KernelRules` of a `rules.Rules` value."""
+    return KernelRules(int(rules.head_code), int(rules.block_code), bool(rules.last_roll))
 
 
 @njit(cache=True)
@@ -88,21 +110,26 @@ def forbidden_block(board, opp_off):
 
 
 @njit(cache=True)
-def loser_class(board):
-    """Outcome class (R9) of the mover as loser: oin, home-mars, mars or koks."""
-    n = on_board(board)
-    if n < 15:
-        return OIN
+def loser_class(board, sign=1):
+    """Outcome class (R9) as a loss of the side whose checkers have sign `sign` on a mover-relative
+    board (1: the mover, -1: its opponent): oin, home-mars, mars or koks."""
+    on = 0
     home = 0
-    for p in range(HOME_START, N_POINTS):
-        if board[p] > 0:
-            home += board[p]
+    back = False
+    for p in range(N_POINTS):
+        c = board[p] * sign
+        if c > 0:
+            q = p if sign > 0 else (p - 12 if p >= 12 else p + 12)    # the side's own numbering
+            on += c
+            if q >= HOME_START:
+                home += c
+            elif q < 12:
+                back = True
+    if on < 15:
+        return OIN
     if home == 15:
         return HOME_MARS
-    for p in range(12):
-        if board[p] > 0:
-            return KOKS
-    return MARS
+    return KOKS if back else MARS
 
 
 @njit(cache=True)
@@ -114,13 +141,12 @@ def all_home(board):
     return True
 
 
-@njit(cache=True)
-def game_status(board, mover_is_white, last_roll):
-    """IN_PLAY, WHITE_WON, BLACK_WON or DRAWN for a mover-relative board (R8)."""
-    mine = on_board(board)
-    theirs = opp_on_board(board)
-    white_left = mine if mover_is_white else theirs
-    black_left = theirs if mover_is_white else mine
+@njit(cache=True, inline="always")
+def end_status(left, other_left, white, home, last_roll):
+    """IN_PLAY, WHITE_WON, BLACK_WON or DRAWN (R8) from the checkers left on the board by the side
+    to roll (`left`; White when `white`; `home`: all of them are in its home) and by the other."""
+    white_left = left if white else other_left
+    black_left = other_left if white else left
     if white_left == 0 and black_left == 0:
         return DRAWN
     if black_left == 0:
@@ -128,7 +154,54 @@ def game_status(board, mover_is_white, last_roll):
     if white_left == 0:
         # White finished.  Black gets the last roll when it is Black's turn,
         # the option is on, and every Black checker on the board is home.
-        if last_roll and not mover_is_white and all_home(board):
+        if last_roll and not white and home:
             return IN_PLAY
         return WHITE_WON
     return IN_PLAY
+
+
+@njit(cache=True)
+def game_status(board, mover_is_white, last_roll):
+    """IN_PLAY, WHITE_WON, BLACK_WON or DRAWN for a mover-relative board, the mover to roll (R8)."""
+    return end_status(on_board(board), opp_on_board(board), mover_is_white, all_home(board),
+                      last_roll)
+
+
+@njit(cache=True)
+def status_after(board, mover_white, last_roll):
+    """`game_status` of a mover-relative board right after the mover's play (the opponent to roll
+    next)."""
+    on = 0
+    opp_on = 0
+    opp_out = 0
+    for p in range(N_POINTS):
+        c = board[p]
+        if c > 0:
+            on += c
+        elif c < 0:
+            opp_on -= c
+            q = p - 12 if p >= 12 else p + 12
+            if q < HOME_START:
+                opp_out -= c
+    return end_status(opp_on, on, not mover_white, opp_out == 0, last_roll)
+
+
+@njit(cache=True)
+def result_of(board, white, status):
+    """The result code of a finished game (`status`) for the side whose checkers are positive on
+    `board` (White when `white`): a win or a loss by its class (R9), or DRAW."""
+    if status == DRAWN:
+        return DRAW
+    if (status == WHITE_WON) == white:
+        return WIN_BASE + loser_class(board, -1)
+    return LOSE_BASE + loser_class(board, 1)
+
+
+@njit(cache=True)
+def final_result(board, mover_white, root_white, status):
+    """The result code of a finished game for the root side (colour `root_white`), `board`
+    mover-relative."""
+    result = result_of(board, mover_white, status)
+    if mover_white == root_white or result == DRAW:
+        return result
+    return result + LOSE_BASE if result < LOSE_BASE else result - LOSE_BASE

@@ -6,12 +6,13 @@ The one copy of the money model: `cube.py`'s Python functions call
 are relative to the side on roll (`CENTRE`, `ROLLER`, `OPPONENT`); equities are
 per unit of the current cube, double/pass = +1.
 
-`play_cube_game` is the game loop of `game.play_one_game` with cube actions
-before each random roll and without the rollout scoring options (a game is
-played to its end: its value is its class's points times the cube, or the cube
-before the double when the double is passed).  Each colour has a cube behaviour:
-`MODEL` (its policy's evaluator gives the cubeless chances of the position before
-the roll, Janowski's model decides) or `NODOUBLE` (never doubles, always takes).
+`play_cube_game` is the game loop of `game.play_one_game` (its turn step,
+`game.take_turn`) with cube actions before each random roll and without the
+rollout scoring options (a game is played to its end: its value is its class's
+points times the cube, or the cube before the double when the double is passed).
+Each colour has a cube behaviour: `MODEL` (its policy's evaluator gives the
+cubeless chances of the position before the roll, Janowski's model decides) or
+`NODOUBLE` (never doubles, always takes).
 A game whose cube is never turned plays exactly the plays and dice of the plain
 loop with database bear-offs off, so its result is the same.
 """
@@ -23,13 +24,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .bearoff import both_home
-from .board import (DRAW, IN_PLAY, LOSE_BASE, N_POINTS, UNFINISHED, WIN_BASE, flip, game_status, opp_on_board)
-from .evaluate import RANDOM, choose_play
-from .game import bearoff_pick, final_result, game_dice, record_turn, score_workspace, workspace
-from .movegen import enumerate_plays
+from .bearoff import RaceTables, both_home
+from .board import (DRAW, IN_PLAY, LOSE_BASE, N_POINTS, UNFINISHED, WIN_BASE, final_result,
+                    game_status)
+from .game import game_dice, score_workspace, take_turn, workspace
 from .rng import policy_state
-from .user import USER, best_by
 from .value import position_probs
 
 CENTRE, ROLLER, OPPONENT = 0, 1, 2                       # the owner seen by the side on roll
@@ -53,7 +52,7 @@ class CubeArgs(NamedTuple):
     contact: float          # the cube efficiency with contact (races: `race_efficiency`)
     points: np.ndarray      # float64[4]: the classes' points (oin, home mars, mars, koks)
     db_policy: bool         # built-in policies bear off by the databases
-    tables: tuple           # the bear-off databases' arrays (value_probs is exact in races)
+    tables: RaceTables      # the bear-off databases' arrays (value_probs is exact in races)
     coefs: np.ndarray       # the heuristic's logistic outcome model
     same_evaluator: bool    # both colours judge by the same evaluator: the taker reuses the doubler's chances
     hold_first: bool        # the side on roll at the start does not double before its first roll (a cube
@@ -170,7 +169,7 @@ def cube_turn(board, mover_white, last_roll, owner, kinds, weights, cube, choice
     other = 1 - side
     if cube.behaviour[side] != MODEL or not (owner == NOBODY or owner == side):
         return 0
-    scratch, pbuf, flipped2 = sws[5], sws[6], sws[8]
+    scratch, pbuf, flipped2 = sws.value, sws.probs, sws.flipped
     x = efficiency(board, cube.contact)
     rel = CENTRE if owner == NOBODY else ROLLER
     position_probs(board, mover_white, last_roll, kinds[side], weights[side], cube.tables, cube.coefs, choice,
@@ -194,15 +193,18 @@ def play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws):
     """Play game number `game` of `setup` with the cube to its end; return (result code for the root side,
     plies, stratum, the root side's points in units of the starting cube, doubles, passed).
 
-    The turn loop of `game.play_one_game` (no rollout scoring) with `cube_turn` before each random roll.  A
-    passed double ends the game: the doubler scores an oin's points times the cube before the double, and the
-    game counts as the doubler's oin among the result codes (rules decision 29).
+    The turn loop of `game.play_one_game` (no rollout scoring; the same turn step,
+    `game.take_turn`) with `cube_turn` before each random roll.  A passed double ends the game:
+    the doubler scores an oin's points times the cube before the double, and the game counts as
+    the doubler's oin among the result codes (rules decision 29).
     """
-    (out_boards, out_from, out_die, memo, memo_stamp, s_boards, s_from, s_die, s_memo, s_stamp, board, rstate,
-     choice) = ws
-    root_board, root_white, root_d1, root_d2, seed, stratify, head_rule, block_check, last_roll, max_plies = setup
-    kinds, weights, lookahead, values = policies
-    board[:] = root_board
+    board, rstate, choice = ws.board, ws.rstate, ws.choice
+    rules = setup.rules
+    last_roll = rules.last_roll
+    root_white, root_d1, root_d2 = setup.white, setup.d1, setup.d2
+    seed, stratify = setup.seed, setup.stratify
+    kinds, weights = policies.kinds, policies.params
+    board[:] = setup.board
     mover_white = root_white
     rstate[0] = policy_state(seed, game)
     stratum = 0
@@ -216,7 +218,7 @@ def play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws):
             result = final_result(board, mover_white, root_white, status)
             return result, turn, stratum, game_points(result, cube.points, mult, cube.jacoby and doubles == 0
                                                       and cube.owner == NOBODY), doubles, False
-        if turn >= max_plies:
+        if turn >= setup.max_plies:
             return UNFINISHED, turn, stratum, 0.0, doubles, False
         given = root_d1 > 0 and turn == 0
         side = 0 if mover_white else 1
@@ -237,21 +239,8 @@ def play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws):
         d1, d2, s = game_dice(seed, game, turn, stratify, root_d1, root_d2)
         if turn == 0 or (root_d1 > 0 and turn == 1):
             stratum = s
-        opp_off = 15 - opp_on_board(board)
-        n, nsteps = enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
-                                    out_boards, out_from, out_die, memo, memo_stamp)
-        record_turn(deficit, side, d1, d2, nsteps, out_die[0, 0], out_boards, n)
-        if n == 1:
-            pick = 0
-        elif kinds[side] == USER:
-            pick = best_by(out_boards, n, evaluators[side])
-        elif cube.db_policy and kinds[side] != RANDOM and both_home(board) and opp_on_board(board) > 0:
-            pick = bearoff_pick(out_boards, n, mover_white, last_roll, cube.tables, sws[5], sws[6])
-        else:
-            pick = choose_play(out_boards, n, kinds[side], weights[side], values, lookahead[side], rstate,
-                               mover_white, head_rule, block_check, s_boards, s_from, s_die, s_memo, s_stamp,
-                               choice)
-        flip(out_boards[pick], board)
+        take_turn(board, mover_white, d1, d2, rules, policies, evaluators, cube.db_policy,
+                  cube.tables, deficit, ws, sws)
         mover_white = not mover_white
         turn += 1
 

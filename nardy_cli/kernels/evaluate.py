@@ -16,14 +16,14 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .board import HOME_START, N_POINTS, flip, opp_on_board
+from .board import HOME_START, IN_PLAY, N_POINTS, flip, opp_on_board, status_after
 from .features import (F_BLOCK, F_CONTACT, F_HEAD, F_HOME, F_OFF, F_OPP_BLOCKED, F_OPP_HEAD,  # noqa: F401
                        F_OPP_MOBILITY, F_OWN_BLOCKED, F_OWN_MOBILITY, F_PIPS, F_RACE_OFF, F_RACE_PIPS,
                        F_SPREAD, F_STACK, F_ZONE, N_FEATURES, N_OPP, features, masks, movable_points,
                        opponent_terms)
 from .movegen import enumerate_plays
-from .neural import (HEADER, H_LAST_ROLL, H_SINGLE, MAX_ACTIVE, N_CLASSES, board_probs, board_probs_from,
-                     equity_of, game_over_after, layers, point_sums, single_layers, single_precision)
+from .neural import (HEADER, H_SINGLE, MAX_ACTIVE, N_CLASSES, board_probs, board_probs_from,
+                     equity_of, layers, point_sums, single_layers, single_precision)
 from .rng import below, next_random
 from .turnpass import N_DENSE, result_probs, turn_scores, turn_sums
 
@@ -41,6 +41,15 @@ TERMINAL = 1000.0        # score of a play that bears off the last checker
 ROLL_HIGH = np.array([h for h in range(6, 0, -1) for l in range(h, 0, -1)], dtype=np.int64)
 ROLL_LOW = np.array([l for h in range(6, 0, -1) for l in range(h, 0, -1)], dtype=np.int64)
 ROLL_WEIGHT = np.array([1.0 if h == l else 2.0 for h, l in zip(ROLL_HIGH, ROLL_LOW)]) / 36.0
+
+
+class EvalArgs(NamedTuple):
+    """One side's built-in evaluator as the choosers take it (`choose_play`, `best_replies`)."""
+
+    kind: int               # RANDOM, RACER, HEURISTIC or NEURAL
+    weights: np.ndarray     # float64: its parameters (the heuristic's weights, a network's vector)
+    values: np.ndarray      # float64[2, 9]: each colour's values of the result codes
+                            # (`Valuation.kernel_values`)
 
 
 @njit(cache=True)
@@ -95,10 +104,11 @@ def neural_score(board, weights, values, mover_white, opp, feats, idx, val, mask
 
 
 @njit(cache=True)
-def best_replies(board, mover_white, head_rule, block_check, kind, weights, values, net, screen, scratch,
-                 scratch_boards, scratch_from, scratch_die, memo, memo_stamp, out):
-    """out[r] = the result of roll r with the best static score for the side to move on `board` (its own
-    view; colour `mover_white`); return the expected best score over the 21 rolls.
+def best_replies(board, mover_white, judge, rules, net, screen, scratch, space, out):
+    """out[r] = the result of roll r with the best static score by `judge` (`EvalArgs`) for the side
+    to move on `board` (its own view; colour `mover_white`) under `rules` (`KernelRules`);
+    return the expected best score over the 21 rolls.  `scratch` is a `ChoiceScratch`, `space` the
+    `movegen.PlaySpace` it enumerates in.
 
     The neural kind evaluates with `net` (`single_precision` of the weights): the
     first-layer sums of `board` once, then per result only the point units its
@@ -108,6 +118,10 @@ def best_replies(board, mover_white, head_rule, block_check, kind, weights, valu
     SCREEN_WIDTH results of each roll the heuristic ranks first: the
     luck of a turn the lookahead did not search, for about 60% of the cost.
     """
+    kind, weights, values = judge.kind, judge.weights, judge.values
+    head_rule, block_check, last_roll = rules.head_rule, rules.block_check, rules.last_roll
+    scratch_boards, scratch_from, scratch_die = space.boards, space.step_from, space.step_die
+    memo, memo_stamp = space.memo, space.memo_stamp
     opp_off = 15 - opp_on_board(board)
     total = 0.0
     opp = scratch.opp
@@ -119,7 +133,6 @@ def best_replies(board, mover_white, head_rule, block_check, kind, weights, valu
         point_sums(net, board, sums)
     screened = neural and screen.shape[0] > 0
     turn_pass = neural and weights[H_SINGLE] != 0.0     # single precision: each roll's results by the turn pass
-    last_roll = weights[H_LAST_ROLL] != 0.0
     roll_sums = np.empty(net[1].shape[0], dtype=np.float32)
     dense = np.empty(N_DENSE, dtype=np.float64)
     top = np.empty(SCREEN_WIDTH, dtype=np.int64)
@@ -144,8 +157,9 @@ def best_replies(board, mover_white, head_rule, block_check, kind, weights, valu
                              opp, scratch.feats, scratch.idx, scratch.val, scratch.mask, hidden32, scratch.probs)
                 v = equity_of(values, mover_white, scratch.probs)
             elif neural:
-                board_probs_from(weights, net, sums, board, scratch_boards[i], mover_white, opp, scratch.feats,
-                                 scratch.idx, scratch.val, scratch.mask, hidden32, scratch.probs)
+                board_probs_from(net, last_roll, sums, board, scratch_boards[i], mover_white, opp,
+                                 scratch.feats, scratch.idx, scratch.val, scratch.mask, hidden32,
+                                 scratch.probs)
                 v = equity_of(values, mover_white, scratch.probs)
             elif kind == HEURISTIC:
                 v = heuristic_score(scratch_boards[i], weights, scratch.feats, opp)
@@ -208,14 +222,16 @@ def choice_scratch():
 
 
 @njit(cache=True)
-def choose_play(boards, n, kind, weights, values, lookahead, rstate, mover_white, head_rule, block_check,
-                scratch_boards, scratch_from, scratch_die, memo, memo_stamp, scratch):
-    """Index of the chosen result among boards[:n] (mover-relative, before the turn passes).
+def choose_play(boards, n, judge, lookahead, rstate, mover_white, rules, search, scratch):
+    """Index of the chosen result among boards[:n] (mover-relative, before the turn passes) by
+    `judge` (`EvalArgs`), one ply deeper with `lookahead`, under `rules` (`KernelRules`).
 
-    `scratch_*`, `memo*` are a second enumeration workspace (for the lookahead);
-    `scratch` comes from `choice_scratch`.
+    `rstate` is the random policy's stream (`rng.policy_state`), `search` a
+    second `movegen.PlaySpace` (for the lookahead's replies) and `scratch` comes
+    from `choice_scratch`.
     """
     scratch.searched[0] = -1
+    kind, weights, values = judge.kind, judge.weights, judge.values
     if kind == RANDOM:
         return below(next_random(rstate), n)
     scores, opp = scratch.scores, scratch.opp
@@ -223,17 +239,19 @@ def choose_play(boards, n, kind, weights, values, lookahead, rstate, mover_white
     # the scratch tuple is unpacked here once: passing it whole to every play's score costs 40% of the
     # heuristic's time
     feats = scratch.feats
+    last_roll = rules.last_roll
     if kind == HEURISTIC:
         for i in range(n):
             scores[i] = heuristic_score(boards[i], weights, feats, opp)
     elif kind == NEURAL:
-        last = weights[H_LAST_ROLL] != 0.0
         if weights[H_SINGLE] != 0.0:        # `neural.with_single`: the single-precision pass
-            turn_scores(single_layers(weights), last, values, boards, n, mover_white, opp, feats, scratch.idx,
-                        scratch.val, scratch.mask, np.empty(MAX_HIDDEN, dtype=np.float32), scratch.probs, scores)
+            turn_scores(single_layers(weights), last_roll, values, boards, n, mover_white, opp,
+                        feats, scratch.idx, scratch.val, scratch.mask,
+                        np.empty(MAX_HIDDEN, dtype=np.float32), scratch.probs, scores)
         else:
-            turn_scores(layers(weights), last, values, boards, n, mover_white, opp, feats, scratch.idx, scratch.val,
-                        scratch.mask, scratch.hidden, scratch.probs, scores)
+            turn_scores(layers(weights), last_roll, values, boards, n, mover_white, opp, feats,
+                        scratch.idx, scratch.val, scratch.mask, scratch.hidden, scratch.probs,
+                        scores)
     else:       # RACER (RANDOM has returned; users' evaluators are not chosen here)
         for i in range(n):
             scores[i] = racer_score(boards[i])
@@ -243,7 +261,6 @@ def choose_play(boards, n, kind, weights, values, lookahead, rstate, mover_white
             best = i
     if not lookahead or n == 1 or scores[best] >= TERMINAL:
         return best
-    last_roll = kind == NEURAL and weights[H_LAST_ROLL] != 0.0
     order = np.argsort(-scores[:n])
     flipped = np.empty(N_POINTS, dtype=np.int8)
     best_value = -1e18
@@ -264,13 +281,12 @@ def choose_play(boards, n, kind, weights, values, lookahead, rstate, mover_white
     for j in range(width):
         i = order[j]
         searched = -1
-        if kind == NEURAL and game_over_after(boards[i], mover_white, last_roll):
+        if kind == NEURAL and status_after(boards[i], mover_white, last_roll) != IN_PLAY:
             v = scores[i]
         else:
             flip(boards[i], flipped)      # the opponent to roll, in its own view
-            v = -best_replies(flipped, not mover_white, head_rule, block_check, kind, weights, values, net,
-                              NO_SCREEN, scratch, scratch_boards, scratch_from, scratch_die, memo, memo_stamp,
-                              scratch.replies[j])
+            v = -best_replies(flipped, not mover_white, judge, rules, net, NO_SCREEN, scratch,
+                              search, scratch.replies[j])
             searched = j
         if v > best_value:
             best_value = v

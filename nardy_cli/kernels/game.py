@@ -11,15 +11,16 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .bearoff import board_race_probabilities, both_home
-from .board import (DRAW, DRAWN, IN_PLAY, LOSE_BASE, N_POINTS, N_RESULTS, UNFINISHED, WHITE_WON,
-                    bears_off_last, flip, game_status, loser_class, on_board, opp_on_board)
-from .evaluate import (NEURAL, RANDOM, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, best_replies, choice_scratch, choose_play)
+from .bearoff import RaceTables, board_race_probabilities, both_home
+from .board import (IN_PLAY, N_POINTS, N_RESULTS, UNFINISHED, KernelRules, bears_off_last,
+                    final_result, flip, game_status, on_board, opp_on_board)
+from .evaluate import (NEURAL, RANDOM, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, ChoiceScratch, EvalArgs,
+                       best_replies, choice_scratch, choose_play)
 from .neural import HEADER, single_precision
-from .movegen import enumerate_plays, memo_arrays
+from .movegen import PlaySpace, enumerate_plays, play_space
 from .rng import policy_state, roll_index
 from .user import USER, Evaluators, best_by
-from .value import position_probs, swap_view, value_probs, value_scratch
+from .value import ValueScratch, position_probs, swap_view, value_probs, value_scratch
 
 class GameSetup(NamedTuple):
     """What every game of a chunk starts from and plays by (`games.compiled_loop.game_setup` makes it)."""
@@ -30,9 +31,7 @@ class GameSetup(NamedTuple):
     d2: int
     seed: np.uint64
     stratify: bool        # stratify the first two rolls (see `game_dice`)
-    head_rule: int        # the rules' codes (`Rules.head_code`, `block_code`, `last_roll`)
-    block_check: int
-    last_roll: bool
+    rules: KernelRules    # the rules' codes (`board.kernel_rules`)
     max_plies: int        # a game still going after this many plies is UNFINISHED
 
 
@@ -49,12 +48,36 @@ class ScoringArgs(NamedTuple):
     """The scored loop's inputs (`scoring.kernel_arguments`): options, databases, models, points."""
 
     opts: np.ndarray        # int64[N_OPTS]: O_EXACT_BEAROFF, O_TRUNCATE, O_VR, O_DB_POLICY
-    tables: tuple           # the bear-off databases' arrays (empty when not needed)
+    tables: RaceTables      # the bear-off databases' arrays (empty when not needed)
     coefs: np.ndarray       # the logistic outcome model
     values: np.ndarray      # float64[2, N_RESULTS]: the root side's money points and valuation values per result code
     indicators: np.ndarray  # [key, result code]: the reported probabilities (outcomes.PROB_KEYS)
     screen: np.ndarray      # the heuristic's weights: VR's screened reply search (`luck_of_roll`)
     luck_net: np.ndarray    # a network that values the luck instead of the policy's evaluator (length 0: none)
+
+
+class Workspace(NamedTuple):
+    """Scratch of one game loop (`workspace`); `movegen.Workspace` is one `PlaySpace` held from
+    Python."""
+
+    plays: PlaySpace        # the roll's legal results
+    search: PlaySpace       # the lookahead's reply search
+    board: np.ndarray       # int8[24]: the game's position, mover-relative
+    rstate: np.ndarray      # uint64[1]: the random policy's stream (`rng.policy_state`)
+    choice: ChoiceScratch   # the choosers' scratch (`evaluate.choice_scratch`)
+
+
+class ScoreScratch(NamedTuple):
+    """Scratch and per-game outputs of the scored game loop (`score_workspace`), also the cube's."""
+
+    plays: PlaySpace        # a third enumeration space: each of the 21 rolls' results (the luck)
+    value: ValueScratch     # `value.value_probs`' scratch
+    probs: np.ndarray       # float64[N_RESULTS]: one evaluation's probabilities (its side's view)
+    root: np.ndarray        # float64[N_RESULTS]: the same in the root side's view
+    flipped: np.ndarray     # int8[24]: `value.position_probs`' flipped board
+    replies: np.ndarray     # int8[21, 24]: the mover's play of each of the 21 rolls (the luck)
+    game: np.ndarray        # float64[N_RESULTS]: a game stopped early: the root side's chances
+    luck: np.ndarray        # float64[N_RESULTS]: the game's luck, the root side's view (VR)
 
 
 # deficit array columns, per side
@@ -138,41 +161,19 @@ def game_dice(seed, game, turn, stratify, root_d1, root_d2):
 
 
 @njit(cache=True)
-def final_result(board, mover_white, root_white, status):
-    """Result code for the root side: win/loss by class, or DRAW."""
-    if status == DRAWN:
-        return DRAW
-    winner_white = status == WHITE_WON
-    if winner_white == mover_white:
-        loser = np.empty(N_POINTS, dtype=np.int8)
-        flip(board, loser)
-    else:
-        loser = board
-    cls = loser_class(loser)
-    return cls if winner_white == root_white else LOSE_BASE + cls
-
-
-@njit(cache=True)
 def workspace():
-    """Scratch arrays of one game loop: the play list and, for lookahead, a second one for replies."""
-    memo, memo_stamp = memo_arrays()
-    s_memo, s_stamp = memo_arrays()
-    return (np.zeros((4096, N_POINTS), dtype=np.int8), np.zeros((4096, 4), dtype=np.int8),
-            np.zeros((4096, 4), dtype=np.int8), memo, memo_stamp,
-            np.zeros((4096, N_POINTS), dtype=np.int8), np.zeros((4096, 4), dtype=np.int8),
-            np.zeros((4096, 4), dtype=np.int8), s_memo, s_stamp,
-            np.empty(N_POINTS, dtype=np.int8), np.zeros(1, dtype=np.uint64), choice_scratch())
+    """A game loop's `Workspace`: the play list and, for lookahead, a second one for replies."""
+    return Workspace(play_space(), play_space(), np.empty(N_POINTS, dtype=np.int8),
+                     np.zeros(1, dtype=np.uint64), choice_scratch())
 
 
 @njit(cache=True)
 def score_workspace():
-    """Scratch of the scored game loop: a third enumeration space and the chosen result of each of the 21
-    rolls (the luck), value scratch."""
-    memo, memo_stamp = memo_arrays()
-    return (np.zeros((4096, N_POINTS), dtype=np.int8), np.zeros((4096, 4), dtype=np.int8),
-            np.zeros((4096, 4), dtype=np.int8), memo, memo_stamp, value_scratch(),
-            np.zeros(N_RESULTS), np.zeros(N_RESULTS), np.empty(N_POINTS, dtype=np.int8),
-            np.zeros((21, N_POINTS), dtype=np.int8))
+    """The scored game loop's `ScoreScratch`: a third enumeration space, value scratch, the chosen
+    result of each of the 21 rolls (the luck), the game's probabilities and luck."""
+    return ScoreScratch(play_space(), value_scratch(), np.zeros(N_RESULTS), np.zeros(N_RESULTS),
+                        np.empty(N_POINTS, dtype=np.int8), np.zeros((21, N_POINTS), dtype=np.int8),
+                        np.zeros(N_RESULTS), np.zeros(N_RESULTS))
 
 
 @njit(cache=True)
@@ -185,37 +186,36 @@ def to_root(p, mover_white, root_white, out):
 
 
 @njit(cache=True)
-def luck_of_roll(board, mover_white, root_white, d1, d2, opp_off, head_rule, block_check, last_roll, kind,
-                 weights, values, value_kind, value_weights, screen, tables, coefs, choice, sws, luck):
-    """Add to `luck` (root side's view) the value of this roll minus its mean over the 21 rolls.
+def luck_of_roll(board, mover_white, root_white, d1, d2, rules, judge, valuer, args, choice, sws):
+    """Add to `sws.luck` (root side's view) the value of this roll minus its mean over the 21 rolls.
 
-    The value of a roll is the probabilities (by `value_kind`, `value_weights`:
-    the policy's own evaluator, or a luck network) after the play the mover's
-    static score (`kind`, `weights`) prefers (`best_replies`; the first of the
-    results for the random policy and users' evaluators); the same function for
-    every roll, so the term has mean 0.  For the neural kind the network scores
-    only the results the heuristic weights `screen` rank first (`best_replies`):
+    The value of a roll is the probabilities (by `valuer`, an `EvalArgs`: the
+    policy's own evaluator, or a luck network) after the play the mover's
+    static score (`judge`) prefers (`best_replies`; the first of the results for
+    the random policy and users' evaluators); the same function for every roll,
+    so the term has mean 0.  For the neural kind the network scores only the
+    results the heuristic weights `args.screen` rank first (`best_replies`):
     still one function for every roll, for about 60% of a full search's cost.
     """
-    v_boards, v_from, v_die, v_memo, v_stamp, replies = sws[0], sws[1], sws[2], sws[3], sws[4], sws[9]
+    replies, space = sws.replies, sws.plays
+    kind = judge.kind
     if kind == RANDOM or kind == USER:
+        opp_off = 15 - opp_on_board(board)
         for r in range(21):
-            enumerate_plays(board, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
-                            v_boards, v_from, v_die, v_memo, v_stamp)
-            replies[r] = v_boards[0]
+            enumerate_plays(board, opp_off, ROLL_HIGH[r], ROLL_LOW[r], rules.head_rule,
+                            rules.block_check, space.boards, space.step_from, space.step_die,
+                            space.memo, space.memo_stamp)
+            replies[r] = space.boards[0]
     else:
-        net = single_precision(weights if kind == NEURAL else np.zeros(HEADER))
-        best_replies(board, mover_white, head_rule, block_check, kind, weights, values, net, screen, choice,
-                     v_boards, v_from, v_die, v_memo, v_stamp, replies)
-    luck_of_replies(replies, mover_white, root_white, d1, d2, last_roll, value_kind, value_weights, tables, coefs,
-                    choice, sws, luck)
+        net = single_precision(judge.weights if kind == NEURAL else np.zeros(HEADER))
+        best_replies(board, mover_white, judge, rules, net, args.screen, choice, space, replies)
+    luck_of_replies(replies, mover_white, root_white, d1, d2, rules, valuer, args, choice, sws)
 
 
 @njit(cache=True)
-def luck_of_replies(replies, mover_white, root_white, d1, d2, last_roll, kind, weights, tables, coefs, choice,
-                    sws, luck):
-    """`luck_of_roll` with each roll's play taken from the previous turn's lookahead (`replies[r]`), valued by
-    `kind`, `weights`.
+def luck_of_replies(replies, mover_white, root_white, d1, d2, rules, valuer, args, choice, sws):
+    """`luck_of_roll` with each roll's play taken from the previous turn's lookahead
+    (`replies[r]`), valued by `valuer`.
 
     The search that chose the previous play already found the mover's best reply
     to every roll by the same static score, so this costs 21 evaluations instead
@@ -223,16 +223,16 @@ def luck_of_replies(replies, mover_white, root_white, d1, d2, last_roll, kind, w
     the roll, so the term still has mean 0.
     """
     for r in range(21):
-        add_roll_luck(replies[r], r, mover_white, root_white, d1, d2, last_roll, kind, weights, tables, coefs,
-                      choice, sws, luck)
+        add_roll_luck(replies[r], r, mover_white, root_white, d1, d2, rules, valuer, args, choice,
+                      sws)
 
 
 @njit(cache=True)
-def add_roll_luck(played, r, mover_white, root_white, d1, d2, last_roll, kind, weights, tables, coefs, choice,
-                  sws, luck):
+def add_roll_luck(played, r, mover_white, root_white, d1, d2, rules, valuer, args, choice, sws):
     """Add roll r's share of the luck: its value (probabilities after `played`) minus its weight times it."""
-    vscratch, pbuf, rbuf = sws[5], sws[6], sws[7]
-    value_probs(played, mover_white, last_roll, kind, weights, tables, coefs, choice, vscratch, pbuf)
+    pbuf, rbuf, luck = sws.probs, sws.root, sws.luck
+    value_probs(played, mover_white, rules.last_roll, valuer.kind, valuer.weights, args.tables,
+                args.coefs, choice, sws.value, pbuf)
     to_root(pbuf, mover_white, root_white, rbuf)
     w = ROLL_WEIGHT[r]
     actual = ROLL_HIGH[r] == d1 and ROLL_LOW[r] == d2
@@ -245,16 +245,15 @@ def add_roll_luck(played, r, mover_white, root_white, d1, d2, last_roll, kind, w
 @njit(cache=True)
 def bearoff_pick(boards, n, mover_white, last_roll, tables, vscratch, pbuf):
     """The result the bear-off databases prefer: the highest equity (points 1 each class) for the mover."""
-    comp, all_dist, first_dist, win2, draw2 = tables
-    flipped, _, _, counts = vscratch
+    flipped, counts = vscratch.flipped, vscratch.counts
     best = 0
     best_eq = -1e300
     for i in range(n):
         if on_board(boards[i]) == 0:
             return i
         flip(boards[i], flipped)
-        board_race_probabilities(flipped, not mover_white, last_roll, comp, all_dist, first_dist, win2, draw2,
-                                 counts, pbuf)
+        board_race_probabilities(flipped, not mover_white, last_roll, tables.comp, tables.all_dist,
+                                 tables.first_dist, tables.win2, tables.draw2, counts, pbuf)
         eq = 0.0
         for k in range(4):
             eq += (pbuf[4 + k] - pbuf[k]) * (1.0 if k == 0 else 2.0)  # the opponent's losses are the mover's wins
@@ -265,100 +264,125 @@ def bearoff_pick(boards, n, mover_white, last_roll, tables, vscratch, pbuf):
 
 
 @njit(cache=True)
-def play_one_game(setup, game, policies, evaluators, deficit, ws, scoring):
-    """Play game number `game` of `setup` to its end; return (result code for the root side, plies, stratum).
+def take_turn(board, mover_white, d1, d2, rules, policies, evaluators, db_policy, tables, deficit,
+              ws, sws):
+    """Play the mover's roll (d1, d2) on `board` and leave it in the opponent's view; return j of
+    the chosen result's replies in `ws.choice.replies` (its lookahead searched them), or -1.
+
+    The turn step of both game loops: the legal results (`ws.plays`), the
+    turn's deficit figures into `deficit[side]`, the pick of the side's policy
+    (`policies`, `evaluators`; with `db_policy` built-in policies bear off by
+    the databases `tables`, with `sws`' value scratch).
+    """
+    plays, choice = ws.plays, ws.choice
+    side = 0 if mover_white else 1
+    kind = policies.kinds[side]
+    opp_off = 15 - opp_on_board(board)
+    n, nsteps = enumerate_plays(board, opp_off, d1, d2, rules.head_rule, rules.block_check,
+                                plays.boards, plays.step_from, plays.step_die, plays.memo,
+                                plays.memo_stamp)
+    record_turn(deficit, side, d1, d2, nsteps, plays.step_die[0, 0], plays.boards, n)
+    searched = -1
+    if n == 1:
+        pick = 0
+    elif kind == USER:
+        pick = best_by(plays.boards, n, evaluators[side])
+    elif db_policy and kind != RANDOM and both_home(board) and opp_on_board(board) > 0:
+        pick = bearoff_pick(plays.boards, n, mover_white, rules.last_roll, tables, sws.value,
+                            sws.probs)
+    else:
+        judge = EvalArgs(kind, policies.params[side], policies.values)
+        pick = choose_play(plays.boards, n, judge, policies.lookahead[side], ws.rstate, mover_white,
+                           rules, ws.search, choice)
+        searched = choice.searched[0]
+    flip(plays.boards[pick], board)
+    return searched
+
+
+@njit(cache=True)
+def play_one_game(setup, game, policies, evaluators, deficit, ws, args, sws):
+    """Play game number `game` of `setup` to its end; return (result code for the root side, plies,
+    stratum).
 
     `policies` (`SidePolicies`) and `evaluators` choose side s's plays (0 White,
-    1 Black); deficit figures are added into `deficit[side]`.  `scoring` is
-    (opts, tables, coefs, screen, luck_net, gvec, luck, sws): with `opts[O_EXACT_BEAROFF]` the
-    game stops once both sides are all home and is scored by the bear-off databases, with
-    `opts[O_TRUNCATE]` >= 0 it stops after that many plies and is scored by the evaluator; both
-    return SCORED with the root side's probabilities in `gvec`.  With `opts[O_VR]` each random
-    roll's luck is added into `luck` (valued by `luck_net` when it is not empty); with
-    `opts[O_DB_POLICY]` built-in policies bear off by the databases.  The plays, and so the
-    dice and policy draws, never depend on these options.
+    1 Black); deficit figures are added into `deficit[side]`; `ws` is the loop's
+    `Workspace`.  `args` is the `ScoringArgs` and `sws` the `ScoreScratch`: with
+    `args.opts[O_EXACT_BEAROFF]` the game stops once both sides are all home and is
+    scored by the bear-off databases, with `opts[O_TRUNCATE]` >= 0 it stops after
+    that many plies and is scored by the evaluator; both return SCORED with the
+    root side's probabilities in `sws.game`.  With `opts[O_VR]` each random roll's
+    luck is added into `sws.luck` (valued by `args.luck_net` when it is not empty);
+    with `opts[O_DB_POLICY]` built-in policies bear off by the databases.  The
+    plays, and so the dice and policy draws, never depend on these options.
     """
-    (out_boards, out_from, out_die, memo, memo_stamp, s_boards, s_from, s_die, s_memo, s_stamp, board, rstate,
-     choice) = ws
-    opts, tables, coefs, screen, luck_net, gvec, luck, sws = scoring
-    root_board, root_white, root_d1, root_d2, seed, stratify, head_rule, block_check, last_roll, max_plies = setup
-    policy_kind, policy_weights, policy_lookahead, values = policies
-    board[:] = root_board
+    board, rstate, choice = ws.board, ws.rstate, ws.choice
+    opts, tables, luck_net = args.opts, args.tables, args.luck_net
+    gvec, luck = sws.game, sws.luck
+    rules = setup.rules
+    last_roll = rules.last_roll
+    root_white, root_d1, root_d2 = setup.white, setup.d1, setup.d2
+    seed, stratify = setup.seed, setup.stratify
+    policy_kind, policy_weights, values = policies.kinds, policies.params, policies.values
+    board[:] = setup.board
     mover_white = root_white
     rstate[0] = policy_state(seed, game)
     stratum = 0
     turn = 0
-    searched = -1        # the previous turn's lookahead: which of choice.replies holds this turn's replies
+    searched = -1        # the previous turn's lookahead: the choice.replies of this turn's replies
     for k in range(N_RESULTS):
         luck[k] = 0.0
     while True:
         status = game_status(board, mover_white, last_roll)
         if status != IN_PLAY:
             return final_result(board, mover_white, root_white, status), turn, stratum
-        if turn >= max_plies:
+        if turn >= setup.max_plies:
             return UNFINISHED, turn, stratum
         given = root_d1 > 0 and turn == 0
         if (opts[O_EXACT_BEAROFF] and not given and both_home(board) and on_board(board) > 0
                 and opp_on_board(board) > 0):
-            comp, all_dist, first_dist, win2, draw2 = tables
-            pbuf = sws[6]
-            board_race_probabilities(board, mover_white, last_roll, comp, all_dist, first_dist, win2, draw2,
-                                     sws[5][3], pbuf)
-            to_root(pbuf, mover_white, root_white, gvec)
+            board_race_probabilities(board, mover_white, last_roll, tables.comp, tables.all_dist,
+                                     tables.first_dist, tables.win2, tables.draw2, sws.value.counts,
+                                     sws.probs)
+            to_root(sws.probs, mover_white, root_white, gvec)
             return SCORED, turn, stratum
         if 0 <= opts[O_TRUNCATE] <= turn:
             side = 0 if mover_white else 1
-            pbuf = sws[6]
-            position_probs(board, mover_white, last_roll, policy_kind[side], policy_weights[side], tables, coefs,
-                           choice, sws[5], sws[8], pbuf)
-            to_root(pbuf, mover_white, root_white, gvec)
+            position_probs(board, mover_white, last_roll, policy_kind[side], policy_weights[side],
+                           tables, args.coefs, choice, sws.value, sws.flipped, sws.probs)
+            to_root(sws.probs, mover_white, root_white, gvec)
             return SCORED, turn, stratum
         d1, d2, s = game_dice(seed, game, turn, stratify, root_d1, root_d2)
         if turn == 0 or (root_d1 > 0 and turn == 1):
             stratum = s
-        opp_off = 15 - opp_on_board(board)
-        side = 0 if mover_white else 1
         if opts[O_VR] and not given:
+            side = 0 if mover_white else 1
             value_kind, value_weights = policy_kind[side], policy_weights[side]
             if luck_net.shape[0] > 0:
                 value_kind, value_weights = NEURAL, luck_net
+            valuer = EvalArgs(value_kind, value_weights, values)
             if searched >= 0:
-                luck_of_replies(choice.replies[searched], mover_white, root_white, d1, d2, last_roll, value_kind,
-                                value_weights, tables, coefs, choice, sws, luck)
+                luck_of_replies(choice.replies[searched], mover_white, root_white, d1, d2, rules,
+                                valuer, args, choice, sws)
             else:
-                luck_of_roll(board, mover_white, root_white, d1, d2, opp_off, head_rule, block_check, last_roll,
-                             policy_kind[side], policy_weights[side], values, value_kind, value_weights, screen,
-                             tables, coefs, choice, sws, luck)
-        n, nsteps = enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
-                                    out_boards, out_from, out_die, memo, memo_stamp)
-        record_turn(deficit, side, d1, d2, nsteps, out_die[0, 0], out_boards, n)
-        searched = -1
-        if n == 1:
-            pick = 0
-        elif policy_kind[side] == USER:
-            pick = best_by(out_boards, n, evaluators[side])
-        elif (opts[O_DB_POLICY] and policy_kind[side] != RANDOM
-              and both_home(board) and opp_on_board(board) > 0):
-            pick = bearoff_pick(out_boards, n, mover_white, last_roll, tables, sws[5], sws[6])
-        else:
-            pick = choose_play(out_boards, n, policy_kind[side], policy_weights[side], values,
-                               policy_lookahead[side], rstate, mover_white, head_rule, block_check,
-                               s_boards, s_from, s_die, s_memo, s_stamp, choice)
-            searched = choice.searched[0]
-        flip(out_boards[pick], board)
+                judge = EvalArgs(policy_kind[side], policy_weights[side], values)
+                luck_of_roll(board, mover_white, root_white, d1, d2, rules, judge, valuer, args,
+                             choice, sws)
+        searched = take_turn(board, mover_white, d1, d2, rules, policies, evaluators,
+                             opts[O_DB_POLICY] != 0, tables, deficit, ws, sws)
         mover_white = not mover_white
         turn += 1
 
 
 @njit(cache=True)
 def no_scoring():
-    """The `scoring` argument of a plain game: every option off, empty databases."""
+    """The `ScoringArgs` of a plain game: every option off, empty databases."""
     comp = np.zeros((1, 1), dtype=np.int64)
-    tables = (comp, np.zeros((0, 1)), np.zeros((0, 1)), np.zeros((2, 0, 0)), np.zeros((2, 0, 0)))
+    tables = RaceTables(comp, np.zeros((0, 1)), np.zeros((0, 1)), np.zeros((2, 0, 0)),
+                        np.zeros((2, 0, 0)))
     opts = np.zeros(N_OPTS, dtype=np.int64)
     opts[O_TRUNCATE] = -1
-    return (opts, tables, np.zeros((7, 17)), np.zeros(0), np.zeros(0), np.zeros(N_RESULTS), np.zeros(N_RESULTS),
-            score_workspace())
+    return ScoringArgs(opts, tables, np.zeros((7, 17)), np.zeros((2, N_RESULTS)),
+                       np.zeros((N_KEYS, N_RESULTS)), np.zeros(0), np.zeros(0))
 
 
 @njit(cache=True)
@@ -409,15 +433,14 @@ def play_games(setup, game_lo, game_hi, policies, evaluators, args, counts, defi
     `args.indicators`), and games stopped early are counted in `scored[stratum]`
     instead of `counts`.
     """
-    opts, tables, coefs, values, indicators, screen, luck_net = args
+    opts, values, indicators = args.opts, args.values, args.indicators
     ws = workspace()
     sws = score_workspace()
-    gvec = np.zeros(N_RESULTS)
-    luck = np.zeros(N_RESULTS)
-    scoring = (opts, tables, coefs, screen, luck_net, gvec, luck, sws)
+    gvec, luck = sws.game, sws.luck
     fractional = opts[O_EXACT_BEAROFF] != 0 or opts[O_TRUNCATE] >= 0 or opts[O_VR] != 0
     for game in range(game_lo, game_hi):
-        result, turns, stratum = play_one_game(setup, game, policies, evaluators, deficit, ws, scoring)
+        result, turns, stratum = play_one_game(setup, game, policies, evaluators, deficit, ws, args,
+                                               sws)
         plies[0] += turns
         if result == SCORED:
             scored[stratum] += 1
@@ -437,7 +460,7 @@ def play_duel(setup, game_lo, game_hi, policies, evaluators, joint, deficit, pli
     r2 with B there; `policies` and `evaluators` hold A at index 0 and B at 1.
     """
     ws = workspace()
-    scoring = no_scoring()
+    args, sws = no_scoring(), score_workspace()
     # per-side policies (index 0 White) with A, then B, playing the root side
     swapped = SidePolicies(policies.kinds[::-1].copy(), policies.params[::-1].copy(),
                            policies.lookahead[::-1].copy(), policies.values)   # values stay by colour
@@ -447,8 +470,8 @@ def play_duel(setup, game_lo, game_hi, policies, evaluators, joint, deficit, pli
     a_evals = evaluators if setup.white else evals_swapped
     b_evals = evals_swapped if setup.white else evaluators
     for game in range(game_lo, game_hi):
-        r1, t1, _ = play_one_game(setup, game, a_first, a_evals, deficit, ws, scoring)
-        r2, t2, _ = play_one_game(setup, game, b_first, b_evals, deficit, ws, scoring)
+        r1, t1, _ = play_one_game(setup, game, a_first, a_evals, deficit, ws, args, sws)
+        r2, t2, _ = play_one_game(setup, game, b_first, b_evals, deficit, ws, args, sws)
         joint[r1, r2] += 1
         plies[0] += t1 + t2
 
@@ -457,9 +480,9 @@ def play_duel(setup, game_lo, game_hi, policies, evaluators, joint, deficit, pli
 def play_games_each(setup, game_lo, game_hi, policies, evaluators, results, deficit, plies):
     """Like `play_games`, but write each game's result code into results[game - game_lo]."""
     ws = workspace()
-    scoring = no_scoring()
+    args, sws = no_scoring(), score_workspace()
     for game in range(game_lo, game_hi):
-        result, turns, _ = play_one_game(setup, game, policies, evaluators, deficit, ws, scoring)
+        result, turns, _ = play_one_game(setup, game, policies, evaluators, deficit, ws, args, sws)
         results[game - game_lo] = result
         plies[0] += turns
 
@@ -468,14 +491,11 @@ def play_games_each(setup, game_lo, game_hi, policies, evaluators, results, defi
 def play_games_values(setup, game_lo, game_hi, policies, evaluators, args, deficit, plies, probs, probs_adj):
     """Like `play_games`, but write each game's result-code probabilities for the root side (one-hot for a
     finished game) into probs[game - game_lo], and the same minus the game's luck into probs_adj."""
-    opts, tables, coefs = args.opts, args.tables, args.coefs
     ws = workspace()
     sws = score_workspace()
-    gvec = np.zeros(N_RESULTS)
-    luck = np.zeros(N_RESULTS)
-    scoring = (opts, tables, coefs, args.screen, args.luck_net, gvec, luck, sws)
+    gvec, luck = sws.game, sws.luck
     for game in range(game_lo, game_hi):
-        result, turns, _ = play_one_game(setup, game, policies, evaluators, deficit, ws, scoring)
+        result, turns, _ = play_one_game(setup, game, policies, evaluators, deficit, ws, args, sws)
         plies[0] += turns
         if result != SCORED:
             for k in range(N_RESULTS):

@@ -10,6 +10,8 @@ first, lower points first) is kept as the canonical one.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -34,8 +36,28 @@ def memo_arrays():
     return np.zeros((MEMO_SIZE + 5, 2), dtype=np.uint64), np.zeros(MEMO_SIZE + 19, dtype=np.int64)
 
 
+class PlaySpace(NamedTuple):
+    """One enumeration's outputs and state table: `enumerate_plays`' last five arguments, in
+    their order."""
+
+    boards: np.ndarray      # int8[capacity, 24]: the distinct results
+    step_from: np.ndarray   # int8[capacity, 4]: each result's steps, their points ...
+    step_die: np.ndarray    # ... and dice
+    memo: np.ndarray        # the state table (`memo_arrays`)
+    memo_stamp: np.ndarray
+
+
+@njit(cache=True)
+def play_space():
+    """An empty `PlaySpace` of MAX_RESULTS results (the kernels' loops make theirs with this)."""
+    memo, memo_stamp = memo_arrays()
+    return PlaySpace(np.zeros((MAX_RESULTS, N_POINTS), dtype=np.int8),
+                     np.zeros((MAX_RESULTS, 4), dtype=np.int8),
+                     np.zeros((MAX_RESULTS, 4), dtype=np.int8), memo, memo_stamp)
+
+
 class Workspace:
-    """Scratch arrays one enumeration needs; reuse one per thread."""
+    """Scratch arrays one enumeration needs, held from Python; reuse one per thread."""
 
     def __init__(self, max_results: int = MAX_RESULTS) -> None:
         self.boards = np.zeros((max_results, N_POINTS), dtype=np.int8)
@@ -43,9 +65,9 @@ class Workspace:
         self.step_die = np.zeros((max_results, 4), dtype=np.int8)
         self.memo, self.memo_stamp = memo_arrays()
 
-    def arrays(self):
-        """The arrays in the order `enumerate_plays` takes them."""
-        return self.boards, self.step_from, self.step_die, self.memo, self.memo_stamp
+    def arrays(self) -> PlaySpace:
+        """The arrays as the kernels' `PlaySpace` (in the order `enumerate_plays` takes them)."""
+        return PlaySpace(self.boards, self.step_from, self.step_die, self.memo, self.memo_stamp)
 
 
 @njit(cache=True)

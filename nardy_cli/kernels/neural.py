@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .board import HOME_START, N_POINTS
+from .board import HOME_START, IN_PLAY, N_POINTS, result_of, status_after
 from .codes import N_CLASSES
 from .features import N_FEATURES, N_OPP, features, opponent_terms
 
@@ -351,69 +351,15 @@ def point_changes(before, after, idx, val, m):
 
 
 @njit(cache=True)
-def _loser_class(board, sign):
-    """R9 class of the side whose checkers have sign `sign` on a mover-relative board, as its loss."""
-    on = 0
-    home = 0
-    back = False
-    for p in range(N_POINTS):
-        c = board[p] * sign
-        if c > 0:
-            q = p if sign > 0 else (p - 12 if p >= 12 else p + 12)
-            on += c
-            if q >= HOME_START:
-                home += c
-            elif q < 12:
-                back = True
-    if on < 15:
-        return 0
-    if home == 15:
-        return 1
-    return 3 if back else 2
-
-
-@njit(cache=True)
-def game_over_after(board, mover_white, last_roll):
-    """True when the game has ended with the mover's play (no turn, not even R8's last roll, follows)."""
-    on = 0
-    opp_on = 0
-    opp_out = 0
-    for p in range(N_POINTS):
-        c = board[p]
-        if c > 0:
-            on += c
-        elif c < 0:
-            opp_on -= c
-            q = p - 12 if p >= 12 else p + 12
-            if q < HOME_START:
-                opp_out -= c
-    if opp_on == 0:
-        return True
-    if on > 0:
-        return False
-    return not (last_roll and mover_white and opp_out == 0)   # R8: Black still has its last roll
-
-
-@njit(cache=True)
 def exact_probs(board, mover_white, last_roll, probs):
-    """When the game is over after the mover's play, write its class (one-hot) and return True."""
-    if not game_over_after(board, mover_white, last_roll):
+    """When the game is over after the mover's play (`board.status_after`), write its result code
+    (one-hot) and return True."""
+    status = status_after(board, mover_white, last_roll)
+    if status == IN_PLAY:
         return False
-    mine_left = False
-    theirs_left = False
-    for p in range(N_POINTS):
-        if board[p] > 0:
-            mine_left = True
-        elif board[p] < 0:
-            theirs_left = True
     for c in range(N_CLASSES):
         probs[c] = 0.0
-    if not mine_left and not theirs_left:
-        probs[DRAW_CLASS] = 1.0
-    elif not mine_left:
-        probs[_loser_class(board, -1)] = 1.0
-    else:
-        probs[4 + _loser_class(board, 1)] = 1.0
+    probs[result_of(board, mover_white, status)] = 1.0
     return True
 
 
@@ -432,15 +378,16 @@ def board_probs(params, board, mover_white, opp, feats, idx, val, mask, hidden, 
 
 
 @njit(cache=True)
-def board_probs_from(params, net, sums, before, board, mover_white, opp, feats, idx, val, mask, hidden, probs):
-    """`board_probs` of `board`, given `sums` = `point_sums(net, before)` of a board one play `before` it.
+def board_probs_from(net, last_roll, sums, before, board, mover_white, opp, feats, idx, val, mask,
+                     hidden, probs):
+    """`board_probs` of `board` under the rules' `last_roll`, given `sums` = `point_sums(net,
+    before)` of a board one play `before` it.
 
     Only the point units that changed since `before` are added to the sums, so
     evaluating every result of one roll costs a fraction of full passes.  With
     `net` from `single_precision` (and `hidden` of its dtype) the result equals
     `board_probs` to single precision.
     """
-    last_roll = params[H_LAST_ROLL] != 0.0
     if exact_probs(board, mover_white, last_roll, probs):
         return
     m = encode_globals(board, mover_white, opp, feats, idx, val, 0)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .board import HOME_START, N_POINTS
+from .board import HOME_START, IN_PLAY, N_POINTS, end_status
 from .codes import N_CLASSES
 from .features import N_FEATURES, features
 from .neural import (DRAW_CLASS, G_BACK, G_CONTACT, G_HOME, G_OFF, G_OUT, G_PIP_DIFF, G_PIPS, N_GLOBALS,
@@ -79,8 +79,9 @@ def result_probs(net, last_roll, sums, dense, ref, board, mover_white, opp, feat
                 out += c
                 if p < 12:
                     back = 1
-    if opp_on == 0 or (on == 0 and not (last_roll and mover_white and opp_out == 0)):
-        exact_probs(board, mover_white, last_roll, probs)      # the game is over (`neural.game_over_after`)
+    # the game is over (`board.status_after`, from the counts at hand)
+    if end_status(opp_on, on, not mover_white, opp_out == 0, last_roll) != IN_PLAY:
+        exact_probs(board, mover_white, last_roll, probs)
         return
     for k in range(N_CLASSES):                                 # `neural.class_mask`
         mask[k] = True

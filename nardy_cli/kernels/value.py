@@ -14,11 +14,13 @@ Variance reduction and truncated rollouts use it; it never changes a play.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from .board import (DRAW, DRAWN, HOME_MARS, IN_PLAY, KOKS, LOSE_BASE, MARS, N_POINTS, OIN, WHITE_WON, WIN_BASE,
-                    flip, game_status, loser_class, on_board, opp_on_board)
+from .board import (DRAW, HOME_MARS, IN_PLAY, KOKS, LOSE_BASE, MARS, N_POINTS, OIN, WIN_BASE, flip,
+                    game_status, on_board, opp_on_board, result_of, status_after)
 from .bearoff import MAX_CHECKERS, N_CLASSES, N_HOME, board_race_probabilities, both_home, home_counts, rank
 from .evaluate import NEURAL, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, choice_scratch
 from .movegen import enumerate_plays, memo_arrays
@@ -29,6 +31,15 @@ N_MODEL = 7
 # result code of each class of the logistic model (win oin, win mars, win koks, lose ..., draw)
 MODEL_CODE = np.array([WIN_BASE + OIN, WIN_BASE + MARS, WIN_BASE + KOKS, LOSE_BASE + OIN, LOSE_BASE + MARS,
                        LOSE_BASE + KOKS, DRAW], dtype=np.int64)
+
+
+class ValueScratch(NamedTuple):
+    """Scratch arrays of `value_probs` (`value_scratch`)."""
+
+    flipped: np.ndarray     # int8[24]: the board in the opponent's view
+    feats: np.ndarray       # the heuristic features (the logistic model)
+    opp: np.ndarray         # the opponent's terms
+    counts: np.ndarray      # a home board's counts (the databases)
 
 
 @njit(cache=True)
@@ -68,25 +79,19 @@ def logistic_probs(board, coefs, feats, opp, out):
 def value_probs(board, mover_white, last_roll, kind, weights, tables, coefs, choice, scratch, out):
     """Probabilities (result codes 0..8) for the side that just played `board` (see the module doc).
 
-    `tables`: (comp, all_dist, first_dist, win2, draw2) of the bear-off databases,
-    empty arrays when not loaded; `coefs`: the logistic model; `choice`: the
+    `tables`: the bear-off databases' `bearoff.RaceTables` (empty arrays when
+    not loaded); `coefs`: the logistic model; `choice`: the
     scratch of `evaluate.choice_scratch`; `scratch`: from `value_scratch`.
     """
-    comp, all_dist, first_dist, win2, draw2 = tables
-    flipped, feats, opp, counts = scratch
+    comp, all_dist, first_dist = tables.comp, tables.all_dist, tables.first_dist
+    win2, draw2 = tables.win2, tables.draw2
+    flipped, feats, opp, counts = scratch.flipped, scratch.feats, scratch.opp, scratch.counts
     flip(board, flipped)
-    status = game_status(flipped, not mover_white, last_roll)
+    status = status_after(board, mover_white, last_roll)
     for k in range(N_CLASSES):
         out[k] = 0.0
     if status != IN_PLAY:
-        if status == DRAWN:
-            out[DRAW] = 1.0
-            return
-        mover_won = (status == WHITE_WON) == mover_white
-        if mover_won:
-            out[WIN_BASE + loser_class(flipped)] = 1.0
-        else:
-            out[LOSE_BASE + loser_class(board)] = 1.0
+        out[result_of(board, mover_white, status)] = 1.0
         return
     have_db = all_dist.shape[0] > 0
     if on_board(board) == 0:
@@ -117,9 +122,9 @@ def value_probs(board, mover_white, last_roll, kind, weights, tables, coefs, cho
 
 @njit(cache=True)
 def value_scratch():
-    """Scratch arrays of `value_probs`."""
-    return (np.empty(N_POINTS, dtype=np.int8), np.empty(N_FEATURES, dtype=np.float64),
-            np.empty(5 + N_POINTS, dtype=np.int64), np.empty(N_HOME, dtype=np.int64))
+    """Scratch arrays of `value_probs` (a `ValueScratch`)."""
+    return ValueScratch(np.empty(N_POINTS, dtype=np.int8), np.empty(N_FEATURES, dtype=np.float64),
+                        np.empty(5 + N_POINTS, dtype=np.int64), np.empty(N_HOME, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -163,7 +168,7 @@ def one_ply(boards, n, mover_white, last_roll, head_rule, block_check, kind, wei
     r_from = np.zeros((4096, 4), dtype=np.int8)
     r_die = np.zeros((4096, 4), dtype=np.int8)
     memo, memo_stamp = memo_arrays()
-    have_db = tables[1].shape[0] > 0
+    have_db = tables.all_dist.shape[0] > 0
     for i in range(n):
         board = boards[i]
         flip(board, flipped)

@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 import numpy as np
 
 from ..errors import PolicyError
-from ..kernels.evaluate import (HEURISTIC, N_WEIGHTS, NEURAL, RACER, RANDOM, choice_scratch, choose_play,
-                                opponent_terms, static_score)
+from ..kernels.board import kernel_rules
+from ..kernels.evaluate import (HEURISTIC, N_WEIGHTS, NEURAL, RACER, RANDOM, EvalArgs,
+                                choice_scratch, choose_play, opponent_terms, static_score)
 
 if TYPE_CHECKING:
     from ..kernels.movegen import Workspace
@@ -199,9 +200,10 @@ class CompiledPolicy(Policy):
             from ..kernels.user import best_by
             return int(best_by(turn.boards, len(turn.plays), self.kernel_evaluator()))
         rules = turn.rules
-        return int(choose_play(turn.boards.copy(), len(turn.plays), self.kind, self.kernel_params(rules),
-                               turn.valuation.kernel_values(), self.lookahead, turn.rstate, turn.position.turn == "w", rules.head_code,
-                               rules.block_code, *turn.scratch.arrays(), turn.choice))
+        judge = EvalArgs(self.kind, self.kernel_params(rules), turn.valuation.kernel_values())
+        return int(choose_play(turn.boards.copy(), len(turn.plays), judge, self.lookahead,
+                               turn.rstate, turn.position.turn == "w", kernel_rules(rules),
+                               turn.scratch.arrays(), turn.choice))
 
     def kernel_params(self, rules) -> np.ndarray:
         """`weight_array(rules)`, computed once per rules (the network's vector is not free)."""

@@ -12,15 +12,22 @@ wins and losses swapped.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
+from .. import kernels
+from ..kernels import drop_stale_cache
 from ..kernels.board import IN_PLAY, N_POINTS, flip, game_status, opp_on_board
-from ..kernels.evaluate import NEURAL, choice_scratch, choose_play
+from ..kernels.evaluate import NEURAL, EvalArgs, choice_scratch, choose_play
 from ..kernels.game import game_dice
-from ..kernels.movegen import enumerate_plays, memo_arrays
+from ..kernels.movegen import enumerate_plays, play_space
 from ..kernels.value import swap_view
 from ..kernels.neural import MAX_ACTIVE, N_CLASSES, class_mask, encode, exact_probs, forward, layers
+
+# numba checks only this file for its cached loop, which has the kernels' choosers compiled in
+drop_stale_cache(Path(__file__).parent, also=(Path(kernels.__file__).parent,))
 
 MAX_PLIES = 600
 # stats cells
@@ -75,19 +82,21 @@ def root_of_game(game, n_roots, start_share):
 
 @njit(cache=True)
 def train_games(params, player, values, roots, roots_white, start_share, game_lo, game_hi, seed, lr, lam,
-                head_rule, block_check, last_roll, stats):
+                rules, stats):
     """Play games game_lo..game_hi-1 and train `params` in place.
 
     The plays are the 0-ply choices of `player` by the money `values`
     (`Valuation.kernel_values`): `params` itself for self-play,
     or another network's parameters, which stay fixed.  Game g starts from
     roots[root_of_game(g, ...)] (mover-relative; White to move when roots_white
-    says so): roots[0] is normally the starting position.
+    says so): roots[0] is normally the starting position.  `rules` is the
+    kernels' `KernelRules`.
     """
-    out_boards = np.zeros((4096, N_POINTS), dtype=np.int8)
-    out_from = np.zeros((4096, 4), dtype=np.int8)
-    out_die = np.zeros((4096, 4), dtype=np.int8)
-    memo, memo_stamp = memo_arrays()
+    space = play_space()
+    out_boards, out_from, out_die = space.boards, space.step_from, space.step_die
+    memo, memo_stamp = space.memo, space.memo_stamp
+    head_rule, block_check, last_roll = rules.head_rule, rules.block_check, rules.last_roll
+    player_eval = EvalArgs(NEURAL, player, values)
     scratch = choice_scratch()
     rstate = np.zeros(1, dtype=np.uint64)     # unused: the neural choice draws no random numbers
     feats, opp, idx, val, mask, hidden, probs = (scratch.feats, scratch.opp, scratch.idx, scratch.val, scratch.mask,
@@ -117,8 +126,8 @@ def train_games(params, player, values, roots, roots_white, start_share, game_lo
             n, _ = enumerate_plays(board, opp_off, d1, d2, head_rule, block_check, out_boards, out_from, out_die,
                                    memo, memo_stamp)
             # the 0-ply neural choice; it also leaves this roll's opponent terms in `opp` for `encode`
-            best = choose_play(out_boards, n, NEURAL, player, values, False, rstate, mover_white, head_rule,
-                               block_check, out_boards, out_from, out_die, memo, memo_stamp, scratch)
+            best = choose_play(out_boards, n, player_eval, False, rstate, mover_white, rules, space,
+                               scratch)
             chosen = out_boards[best]
             if exact_probs(chosen, mover_white, last_roll, probs):
                 st_exact[t] = True

@@ -16,6 +16,7 @@ from typing import Callable
 import numpy as np
 
 from ..errors import ArgumentError
+from ..kernels.board import kernel_rules
 from ..outcomes import money_valuation
 from ..network import (Network, games_in_all, load_network, new_network, save_network, widened,
                        untrained_meta)
@@ -121,7 +122,7 @@ def train(out_dir: str | Path, games: int, config: TrainConfig | None = None,
         lr = config.lr_at(done)
         t0 = time.perf_counter()
         train_games(params, player, values, roots, roots_white, config.start_share, done, done + config.chunk,
-                    np.uint64(config.seed), lr, config.lam, rules.head_code, rules.block_code, rules.last_roll, stats)
+                    np.uint64(config.seed), lr, config.lam, kernel_rules(rules), stats)
         dt = time.perf_counter() - t0
         seconds += dt
         done += config.chunk
