@@ -183,3 +183,34 @@ def _kernel_values(policy, boards):
                                 *Workspace().arrays(), np.empty((21, 24), dtype=np.int8))
         out.append(-total)
     return np.array(out)
+
+
+@pytest.fixture
+def second_network(fresh):
+    """A second network registered as one entry (`register`), removed afterwards."""
+    from nardy_cli.network import default_network, widened
+    from nardy_cli.policies.analysis import NeuralEvaluator
+    from nardy_cli.policies.evaluator import NetworkForm
+    net = widened(default_network(), default_network().hidden, seed=1)   # the same layers, another value
+    registry.register("neural-copy", Evaluator("neural-copy", "the shipped layers as a second network",
+                                               NetworkForm(net), NeuralEvaluator("neural-copy", net),
+                                               outcomes=True))
+    yield net
+    registry._REGISTERED.pop("neural-copy")
+
+
+def test_a_second_network_is_one_registry_entry(second_network):
+    """Catches an evaluator that needs more than its entry to run: its network not reaching the game
+    kernel (it would play the shipped one's vector by accident only) or the review, or its name unknown
+    to `lookahead:` and to the listing.  The copy plays and judges exactly like `neural`."""
+    from nardy_cli.duel import duel
+    from nardy_cli.records import parse_game
+    from nardy_cli.review import review_game
+    policy = get_policy("neural-copy")
+    assert policy.kernel_params(FED) is not get_policy("neural").kernel_params(FED)
+    np.testing.assert_array_equal(policy.kernel_params(FED), get_policy("neural").kernel_params(FED))
+    assert get_policy("lookahead:neural-copy").lookahead and "neural-copy" in known_policies()
+    assert duel("neural-copy", "neural", 4, seed=3).points_per_game == 0.0
+    record = parse_game(open("games/bearoff-blunder.txt").read())
+    mine, theirs = review_game(record, "neural-copy"), review_game(record, "neural")
+    assert mine.frame["equity_played"].tolist() == theirs.frame["equity_played"].tolist()

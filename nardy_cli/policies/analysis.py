@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -87,16 +88,19 @@ class NeuralEvaluator:
     """The trained network at 0-ply: equity from its nine class probabilities (`network.result_equities`)."""
 
     name: str = "neural"
+    network: Any = None     # a `Network`; None: the shipped one
 
     def equities(self, boards: np.ndarray, white: np.ndarray, rules: Rules) -> np.ndarray:
         """The mover's equity of each result board under the rules' points."""
         from ..network import result_equities
-        return result_equities(boards, np.broadcast_to(np.asarray(white, dtype=bool), (len(boards),)), rules)
+        return result_equities(boards, np.broadcast_to(np.asarray(white, dtype=bool), (len(boards),)), rules,
+                               self.network)
 
     def outcome_probabilities(self, boards: np.ndarray, white: np.ndarray, rules: Rules) -> np.ndarray:
         """n x 9 class probabilities (result-code order) for the side that just played each board."""
         from ..network import result_probabilities
-        return result_probabilities(boards, np.broadcast_to(np.asarray(white, dtype=bool), (len(boards),)), rules)
+        return result_probabilities(boards, np.broadcast_to(np.asarray(white, dtype=bool), (len(boards),)), rules,
+                                    self.network)
 
 
 HEURISTIC_ESTIMATE = EstimateEvaluator()
