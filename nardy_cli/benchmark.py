@@ -88,7 +88,8 @@ def turn_of(bench: BenchPosition, rules, valuation, seed: int) -> Turn:
     boards, step_from, step_die, n, nsteps = enumerate_board(board, opp_off, bench.dice, rules)
     plays = plays_from_kernel(position, bench.dice, boards, step_from, step_die, n, nsteps)
     rstate = np.array([policy_state(np.uint64(seed), bench.index)], dtype=np.uint64)
-    return Turn(position, plays, boards, rules, valuation, rstate, np.random.default_rng([seed, bench.index]))
+    return Turn(position, plays, boards, rules, valuation, rstate,
+                np.random.default_rng([seed, bench.index]))
 
 
 @dataclass(frozen=True)

@@ -32,8 +32,8 @@ from .errors import PolicyError
 from .kernels import board as kb
 from .outcomes import DRAW, LOSE_BASE, WIN_BASE, Valuation, money_valuation
 from .policies import Evaluator as EvaluatorValue
-from .policies.analysis import (HEURISTIC_ESTIMATE, NEURAL_EVALUATOR, EstimateEvaluator,  # noqa: F401
-                                NeuralEvaluator)
+from .policies.analysis import (HEURISTIC_ESTIMATE, NEURAL_EVALUATOR,  # noqa: F401
+                                EstimateEvaluator, NeuralEvaluator)
 from .policies.base import CompiledPolicy, Policy, Turn
 from .policies.registry import register, resolve, wrap
 from .position import Position, mover_board, other_side
@@ -154,13 +154,14 @@ def result_values(evaluator: Evaluator, boards: np.ndarray, white: np.ndarray | 
     return out
 
 
-# ---------------------------------------------------------------- evaluators by name, and the lookahead
+# ------------------------------------------------------- evaluators by name, and the lookahead
 
 
 @dataclass(frozen=True)
 class Judge:
-    """What a review judges plays by: an evaluator's Python form (`evaluator`), and for `lookahead:NAME` the
-    compiled policy whose kernel search goes one ply deeper (`search`; None at 0 ply)."""
+    """What a review judges plays by: an evaluator's Python form (`evaluator`), and for
+    `lookahead:NAME` the compiled policy whose kernel search goes one ply deeper (`search`; None at
+    0 ply)."""
 
     name: str
     evaluator: Any
@@ -173,12 +174,13 @@ class Judge:
 
 
 def register_evaluator(name: str, evaluator: Any) -> None:
-    """Make `evaluator` (an object with `equities`, or anything the registry takes) known as `name`."""
+    """Make `evaluator` (an object with `equities`, or anything the registry takes) known."""
     register(name, evaluator)
 
 
 def get_evaluator(evaluator: str | Any) -> Judge:
-    """The `Judge` for a name (resolved by the one registry), a policy, or an object with `equities`.
+    """The `Judge` for a name (resolved by the one registry), a policy, or an object with
+    `equities`.
 
     Raises `PolicyError` (an unknown name: `UnknownPolicyError`, listing the known names).
     """
@@ -190,20 +192,22 @@ def get_evaluator(evaluator: str | Any) -> Judge:
         found = wrap(getattr(evaluator, "name", None) or type(evaluator).__name__, evaluator)
     ev = found if isinstance(found, EvaluatorValue) else found.evaluator
     if ev is None or ev.python is None:
-        raise PolicyError(f"evaluator {found.name!r} has no equities(boards, white, rules) method: it values "
-                          "no results (evaluators: heuristic, neural, lookahead:NAME, module:attribute)")
+        raise PolicyError(f"evaluator {found.name!r} has no equities(boards, white, rules) method: "
+                          "it values no results (evaluators: heuristic, neural, lookahead:NAME, "
+                          "module:attribute)")
     search = found if isinstance(found, Policy) and found.lookahead else None
     return Judge(found.name, ev.python, search)
 
 
-def lookahead_values(search: CompiledPolicy, python: Any, boards: np.ndarray, white: bool, rules: Rules,
-                     valuation: Valuation | None = None) -> np.ndarray:
-    """Each result's value for the mover one ply deeper, by the kernel's lookahead: the mean over the
-    opponent's 21 rolls of minus the value (by `python`, exact where decided) of the reply the policy's
-    evaluator picks (`kernels.evaluate.best_replies`); a decided result keeps its exact value."""
+def lookahead_values(search: CompiledPolicy, python: Any, boards: np.ndarray, white: bool,
+                     rules: Rules, valuation: Valuation | None = None) -> np.ndarray:
+    """Each result's value for the mover one ply deeper, by the kernel's lookahead: the mean over
+    the opponent's 21 rolls of minus the value (by `python`, exact where decided) of the reply the
+    policy's evaluator picks (`kernels.evaluate.best_replies`); a decided result keeps its exact
+    value."""
     from .kernels.board import flip
-    from .kernels.evaluate import (HEADER, NEURAL, NO_SCREEN, ROLL_WEIGHT, best_replies, choice_scratch,
-                                   single_precision)
+    from .kernels.evaluate import (HEADER, NEURAL, NO_SCREEN, ROLL_WEIGHT, best_replies,
+                                   choice_scratch, single_precision)
     from .kernels.movegen import Workspace
     params = search.kernel_params(rules)
     kind = search.kind
@@ -219,14 +223,14 @@ def lookahead_values(search: CompiledPolicy, python: Any, boards: np.ndarray, wh
             out[i] = exact
             continue
         flip(board, flipped)
-        best_replies(flipped, not white, rules.head_code, rules.block_code, kind, params, values, net, NO_SCREEN,
-                     scratch, *arrays, replies)
+        best_replies(flipped, not white, rules.head_code, rules.block_code, kind, params, values,
+                     net, NO_SCREEN, scratch, *arrays, replies)
         out[i] = -float(ROLL_WEIGHT @ result_values(python, replies, not white, rules, valuation))
     return out
 
 
 def search_candidates(search: CompiledPolicy, scores: np.ndarray) -> list[int]:
-    """The results (indices into `scores`, the kernel's 0-ply scores) the policy's lookahead searches."""
+    """The results (indices into `scores`, the kernel's 0-ply scores) the lookahead searches."""
     from .kernels.evaluate import search_candidates as kernel_candidates
     scores = np.ascontiguousarray(scores, dtype=np.float64)
     return [int(i) for i in kernel_candidates(scores, len(scores), search.kind)]
@@ -248,8 +252,8 @@ def roll_boards(position: Position, dice: Dice, rules: Rules) -> np.ndarray:
 
 @dataclass(frozen=True)
 class EvaluatorPlayer(Policy):
-    """A policy that plays the result its evaluator values most (0-ply), in the Python turn loop, by the
-    turn's own rules and valuation.
+    """A policy that plays the result its evaluator values most (0-ply), in the Python turn loop,
+    by the turn's own rules and valuation.
 
     `nardy play nardy_cli.evaluators:estimate_player racer` plays the heuristic estimate;
     its games reviewed with the same evaluator lose no equity.
@@ -276,7 +280,8 @@ class EvaluatorPlayer(Policy):
         """Index of the play whose result the evaluator values most (the first on ties)."""
         mover = turn.position.turn
         boards = np.stack([result_board(p.result, mover) for p in turn.plays])
-        return int(np.argmax(result_values(self.evaluator_, boards, mover == "w", turn.rules, turn.valuation)))
+        values = result_values(self.evaluator_, boards, mover == "w", turn.rules, turn.valuation)
+        return int(np.argmax(values))
 
 
 estimate_player = EvaluatorPlayer.of(HEURISTIC_ESTIMATE)

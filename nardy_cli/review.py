@@ -7,7 +7,8 @@ rolled minus the mean over the 21 rolls of the best result's value.  Forced
 plays (one legal result) are listed, not scored.  A lookahead evaluator searches
 the results the kernel's lookahead searches (`policies.base.CompiledPolicy.pruning`, at
 most `width` of them) plus the played one, each valued by the opponent's replies the
-kernel's lookahead picks (`evaluators.lookahead_values`); luck is always measured at 0-ply.  `rollout_games` re-scores the flagged decisions by
+kernel's lookahead picks (`evaluators.lookahead_values`); luck is always measured at 0-ply.
+`rollout_games` re-scores the flagged decisions by
 rollouts of their candidates with common dice.
 
 At a match score every decision is judged by match winning chance (`mwc_*`
@@ -31,8 +32,8 @@ import pandas as pd
 from .dice import ALL_ROLLS
 from .engine import enumerate_board, plays_from_kernel
 from .errors import ArgumentError, GameRecordError, NoGamesError, NotationError
-from .evaluators import (ROLL_WEIGHTS, exact_value, get_evaluator, lookahead_values, result_board, result_values,
-                         roll_boards, search_candidates)
+from .evaluators import (ROLL_WEIGHTS, exact_value, get_evaluator, lookahead_values, result_board,
+                         result_values, roll_boards, search_candidates)
 from .interrupts import held_interrupts
 from .match import MatchState, match_valuation
 from .position import SIDE_NAMES, WHITE
@@ -174,7 +175,8 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides
             continue
         rows.append(_score_ply(i, ply, record, ev, base, rules, width, thresholds, valuation))
     frame = pd.DataFrame(rows, columns=COLUMNS + (MATCH_COLUMNS if match is not None else []))
-    params = {"evaluator": ev.name, "luck_evaluator": ev.base_name, "width": width, "sides": list(sides),
+    params = {"evaluator": ev.name, "luck_evaluator": ev.base_name, "width": width,
+              "sides": list(sides),
               "thresholds": {"doubtful": thresholds.doubtful, "error": thresholds.error,
                              "blunder": thresholds.blunder},
               "rollout_games": rollout_games, "rollout_policy": rollout_policy if rollout_games else None,

@@ -198,8 +198,8 @@ def test_a_build_resumed_with_other_settings_is_refused(built):
 
 
 def _one_ply(boards, white, rules):
-    """Each result's value one ply deeper by brute force: the mean over the opponent's 21 rolls of minus
-    its best reply's value by the network (exact where decided)."""
+    """Each result's value one ply deeper by brute force: the mean over the opponent's 21 rolls of
+    minus its best reply's value by the network (exact where decided)."""
     from nardy_cli.dice import ALL_ROLLS
     from nardy_cli.engine import enumerate_board
     from nardy_cli.evaluators import NEURAL_EVALUATOR, ROLL_WEIGHTS, result_values
@@ -207,8 +207,8 @@ def _one_ply(boards, white, rules):
     for board in boards:
         opp = np.ascontiguousarray(-board[np.r_[12:24, 0:12]])
         off = 15 - int(np.maximum(board, 0).sum())
-        best = [result_values(NEURAL_EVALUATOR, enumerate_board(opp, off, dice, rules)[0].copy(), not white,
-                              rules).max() for dice in ALL_ROLLS]
+        replies = [enumerate_board(opp, off, dice, rules)[0].copy() for dice in ALL_ROLLS]
+        best = [result_values(NEURAL_EVALUATOR, r, not white, rules).max() for r in replies]
         out.append(-float(np.dot(ROLL_WEIGHTS, best)))
     return np.array(out)
 

@@ -55,8 +55,9 @@ def test_long_parameter_vectors_are_zero_padded_per_side():
     """Catches per-side parameter rows built at the kernel's fixed length (a network's long vector cut
     off or a broadcast error), or a short side not zero-padded: a heuristic whose weights come as a long
     float64 array (trailing zeros) must play exactly like the heuristic."""
+    weights = np.asarray(HEURISTIC.evaluator.kernel.weights)
     long = weights_policy("long-heuristic", "padded",
-                          np.concatenate([np.asarray(HEURISTIC.evaluator.kernel.weights), np.zeros(3 * N_WEIGHTS)]))
+                          np.concatenate([weights, np.zeros(3 * N_WEIGHTS)]))
     rules = make_rules()
     sides, _ = kernel_policies(long, HEURISTIC, rules, money_valuation(rules))
     assert sides.params.shape == (2, 4 * N_WEIGHTS) and sides.params.dtype == np.float64

@@ -1,5 +1,6 @@
-"""The one registry: every name form (built-in, `lookahead:NAME`, a plugin, `module:attribute`), resolved
-once per process, and an unknown name listing the known ones; review and games resolve through it."""
+"""The one registry: every name form (built-in, `lookahead:NAME`, a plugin, `module:attribute`),
+resolved once per process, and an unknown name listing the known ones; review and games resolve
+through it."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import pytest
 from nardy_cli.errors import PolicyError, UnknownPolicyError
 from nardy_cli.evaluators import get_evaluator, lookahead_values, search_candidates
 from nardy_cli.kernels import evaluate as ev
-from nardy_cli.policies import CompiledPolicy, Evaluator, PythonPolicy, Turn, get_policy, known_policies
+from nardy_cli.policies import (CompiledPolicy, Evaluator, PythonPolicy, Turn, get_policy,
+                                known_policies)
 from nardy_cli.policies import registry
 from nardy_cli.policies.evaluator import UserFunction, _network_params
 from nardy_cli.position import parse_position
@@ -42,10 +44,11 @@ def fresh():
 
 @pytest.fixture
 def plugins(fresh, monkeypatch):
-    """Two fake entry points of the `nardy_cli.policies` group: a bot and a Python-only evaluator."""
+    """Two fake entry points of the `nardy_cli.policies` group: a bot, a Python-only evaluator."""
     eps = [EntryPoint("fake-first", "tests.bots.simple:FirstPlay", registry.ENTRY_POINT_GROUP),
            EntryPoint("fake-pips", "tests.test_registry:Pips", registry.ENTRY_POINT_GROUP)]
-    monkeypatch.setattr(registry, "entry_points", lambda group: [e for e in eps if e.group == group])
+    monkeypatch.setattr(registry, "entry_points",
+                        lambda group: [e for e in eps if e.group == group])
 
 
 def test_built_in_names_are_the_built_in_values_and_one_evaluator_each(fresh):
@@ -54,31 +57,35 @@ def test_built_in_names_are_the_built_in_values_and_one_evaluator_each(fresh):
     as a review evaluator, unrelated), or a built-in rebuilt on every lookup."""
     for name in ("random", "racer", "heuristic", "neural"):
         policy = get_policy(name)
-        assert isinstance(policy, CompiledPolicy) and policy is get_policy(name) and not policy.lookahead
+        assert isinstance(policy, CompiledPolicy) and policy is get_policy(name)
+        assert not policy.lookahead
     heuristic = get_policy("heuristic")
     assert get_evaluator("heuristic").evaluator is heuristic.evaluator.python
     assert heuristic.evaluator.kernel.kind == ev.HEURISTIC and heuristic.has_evaluator
     assert get_evaluator("neural").evaluator is get_policy("neural").evaluator.python
 
 
-def test_lookahead_prefix_is_the_same_evaluator_searched_one_ply_deeper_with_the_kernels_pruning(fresh):
-    """Catches `lookahead:NAME` parsed differently for games and for review (another evaluator, or no
-    search), a pruning other than the kernel's, and a lookahead of a lookahead or of `random` accepted."""
+def test_lookahead_prefix_is_the_same_evaluator_one_ply_deeper_with_the_kernels_pruning(fresh):
+    """Catches `lookahead:NAME` parsed differently for games and for review (another evaluator, or
+    no search), a pruning other than the kernel's, and a lookahead of a lookahead or of `random`
+    accepted."""
     for name, width, margin in (("heuristic", ev.LOOKAHEAD_WIDTH, None),
                                 ("neural", ev.NEURAL_WIDTH, ev.NEURAL_MARGIN)):
         deep = get_policy(f"lookahead:{name}")
         assert deep.lookahead and deep.depth == 1 and deep.evaluator is get_policy(name).evaluator
         assert deep.pruning == (width, margin)
         judge = get_evaluator(f"lookahead:{name}")
-        assert judge.search is deep and judge.name == f"lookahead:{name}" and judge.base_name == name
+        assert judge.search is deep and judge.name == f"lookahead:{name}"
+        assert judge.base_name == name
     for bad in ("lookahead:lookahead:heuristic", "lookahead:random"):
         with pytest.raises(PolicyError, match="lookahead needs"):
             get_policy(bad)
 
 
 def test_a_plugin_is_found_through_its_entry_point_and_listed(plugins):
-    """Catches plugins not consulted (or listed but not found), a plugin policy that does not travel to
-    workers by its name, and a plugin evaluator (equities only) refused by review or accepted as a bot."""
+    """Catches plugins not consulted (or listed but not found), a plugin policy that does not travel
+    to workers by its name, and a plugin evaluator (equities only) refused by review or accepted as
+    a bot."""
     assert {"fake-first", "fake-pips"} <= set(known_policies())
     bot = get_policy("fake-first")
     assert isinstance(bot, PythonPolicy) and bot.source == "fake-first"
@@ -88,8 +95,9 @@ def test_a_plugin_is_found_through_its_entry_point_and_listed(plugins):
 
 
 def test_module_attribute_names_each_kind_of_object_once_per_process(fresh):
-    """Catches `module:attribute` resolved anew on every lookup (a bot class instantiated per call), a
-    numba function not run as a kernel evaluator, and an evaluator object (equities only) refused."""
+    """Catches `module:attribute` resolved anew on every lookup (a bot class instantiated per call),
+    a numba function not run as a kernel evaluator (or not sent to workers by its name), and an
+    evaluator object (equities only) refused."""
     bot = get_policy("tests.bots.simple:FirstPlay")
     assert isinstance(bot, PythonPolicy) and bot is get_policy("tests.bots.simple:FirstPlay")
     compiled = get_policy("tests.bots.user_evaluators:fewest_pips")
@@ -107,13 +115,14 @@ def test_an_unknown_name_is_one_error_listing_the_known_names(plugins):
         with pytest.raises(UnknownPolicyError) as err:
             ask("alphanardy")
         message = str(err.value)
-        assert message.startswith("unknown policy 'alphanardy'; known policies: random, racer, heuristic, neural, ")
+        assert message.startswith("unknown policy 'alphanardy'; known policies: random, racer, "
+                                  "heuristic, neural, ")
         assert "lookahead:NAME" in message and "fake-first" in message and "fake-pips" in message
 
 
 def test_the_network_vector_is_built_once_per_rules_outside_the_policy(fresh):
-    """Catches the network's kernel vector rebuilt on every pick (seconds per game), or a vector cached
-    for one rules value served for another (the last-roll option lives in its header)."""
+    """Catches the network's kernel vector rebuilt on every pick (seconds per game), or a vector
+    cached for one rules value served for another (the last-roll option lives in its header)."""
     neural = get_policy("neural")
     first = neural.kernel_params(FED)
     assert neural.kernel_params(FED) is first
@@ -123,8 +132,9 @@ def test_the_network_vector_is_built_once_per_rules_outside_the_policy(fresh):
 
 
 def test_a_turn_carries_only_public_data():
-    """Catches kernel scratch (workspaces, the chooser's arrays) put back into the `pick(turn)` protocol."""
-    assert [f.name for f in fields(Turn)] == ["position", "plays", "boards", "rules", "valuation", "rstate", "rng"]
+    """Catches kernel scratch (workspaces, the chooser's arrays) put back into `pick(turn)`."""
+    assert [f.name for f in fields(Turn)] == ["position", "plays", "boards", "rules", "valuation",
+                                              "rstate", "rng"]
 
 
 def test_rules_are_required_where_they_matter():
@@ -142,9 +152,10 @@ CONTACT = "W:1x9,4x2,6x2,10,14 B:1x8,5x2,8x2,11,12,15 w"
 
 @pytest.mark.parametrize("name", ["heuristic", "neural"])
 def test_review_lookahead_is_the_kernels_search(name):
-    """Catches review searching with its own lookahead: its candidates not the kernel's (`choose_play`
-    picks among them), or the replies it values not the ones the kernel's search picks (for the
-    network they are the best replies, so the review's value is the kernel's own to 1e-5)."""
+    """Catches review searching with its own lookahead: its candidates not the kernel's
+    (`choose_play` picks among them), or the replies it values not the ones the kernel's search
+    picks (for the network they are the best replies, so the review's value is the kernel's own to
+    1e-5)."""
     from nardy_cli.engine import legal_plays
     from nardy_cli.evaluators import result_board
     policy = get_policy(f"lookahead:{name}")
@@ -154,8 +165,8 @@ def test_review_lookahead_is_the_kernels_search(name):
     scores = policy.static_scores(boards, True, FED)
     cands = search_candidates(policy, scores)
     assert 1 <= len(cands) <= policy.pruning[0] and cands[0] == int(np.argmax(scores))
-    turn = Turn(position.with_dice("6-1"), plays, boards.copy(), FED, _money(), np.array([1], dtype=np.uint64),
-                np.random.default_rng(0))
+    turn = Turn(position.with_dice("6-1"), plays, boards.copy(), FED, _money(),
+                np.array([1], dtype=np.uint64), np.random.default_rng(0))
     assert policy.pick(turn) in cands
     values = lookahead_values(policy, get_evaluator(name).evaluator, boards[cands], True, FED)
     assert np.isfinite(values).all()
@@ -191,24 +202,25 @@ def second_network(fresh):
     from nardy_cli.network import default_network, widened
     from nardy_cli.policies.analysis import NeuralEvaluator
     from nardy_cli.policies.evaluator import NetworkForm
-    net = widened(default_network(), default_network().hidden, seed=1)   # the same layers, another value
-    registry.register("neural-copy", Evaluator("neural-copy", "the shipped layers as a second network",
-                                               NetworkForm(net), NeuralEvaluator("neural-copy", net),
-                                               outcomes=True))
+    net = widened(default_network(), default_network().hidden, seed=1)   # same layers, new value
+    evaluator = Evaluator("neural-copy", "the shipped layers again", NetworkForm(net),
+                          NeuralEvaluator("neural-copy", net), outcomes=True)
+    registry.register("neural-copy", evaluator)
     yield net
     registry._REGISTERED.pop("neural-copy")
 
 
 def test_a_second_network_is_one_registry_entry(second_network):
     """Catches an evaluator that needs more than its entry to run: its network not reaching the game
-    kernel (it would play the shipped one's vector by accident only) or the review, or its name unknown
-    to `lookahead:` and to the listing.  The copy plays and judges exactly like `neural`."""
+    kernel (it would play the shipped one's vector by accident only) or the review, or its name
+    unknown to `lookahead:` and to the listing.  The copy plays and judges exactly like `neural`."""
     from nardy_cli.duel import duel
     from nardy_cli.records import parse_game
     from nardy_cli.review import review_game
     policy = get_policy("neural-copy")
     assert policy.kernel_params(FED) is not get_policy("neural").kernel_params(FED)
-    np.testing.assert_array_equal(policy.kernel_params(FED), get_policy("neural").kernel_params(FED))
+    shipped = get_policy("neural").kernel_params(FED)
+    np.testing.assert_array_equal(policy.kernel_params(FED), shipped)
     assert get_policy("lookahead:neural-copy").lookahead and "neural-copy" in known_policies()
     assert duel("neural-copy", "neural", 4, seed=3).points_per_game == 0.0
     record = parse_game(open("games/bearoff-blunder.txt").read())

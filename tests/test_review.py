@@ -12,7 +12,8 @@ from nardy_cli.cli import cli
 from nardy_cli.dice import ALL_ROLLS
 from nardy_cli.engine import legal_plays
 from nardy_cli.errors import NardyError
-from nardy_cli.evaluators import HEURISTIC_ESTIMATE, exact_value, get_evaluator, result_board, result_values
+from nardy_cli.evaluators import (HEURISTIC_ESTIMATE, exact_value, get_evaluator, result_board,
+                                  result_values)
 from nardy_cli.position import START, parse_position
 from nardy_cli.records import parse_game, record_from_plays
 from nardy_cli.review import Thresholds, parse_thresholds, review_game
@@ -127,9 +128,9 @@ class PipEvaluator:
 
 
 def test_any_object_with_equities_plugs_in():
-    """The review needs only `equities(boards, white, rules)`: a user's evaluator scores a game (its
-    lookahead needs a kernel form, which a Python object has not).  Catches: review code that reaches
-    into the built-in estimate."""
+    """The review needs only `equities(boards, white, rules)`: a user's evaluator scores a game
+    (its lookahead needs a kernel form, which a Python object has not).  Catches: review code that
+    reaches into the built-in estimate."""
     record = play_game("racer", "heuristic", seed=6, max_plies=10)
     flat = review_game(record, PipEvaluator())
     assert flat.params["evaluator"] == "pips" and (flat.decisions()["lost"] >= 0).all()

@@ -83,7 +83,8 @@ def play_python(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
         return
     results = np.zeros(hi - lo, dtype=np.int8)
     for game in range(lo, hi):
-        result, turns, stratum = play_game(spec, spec.white, spec.black, game, max_plies, tally.deficit)
+        result, turns, stratum = play_game(spec, spec.white, spec.black, game, max_plies,
+                                           tally.deficit)
         tally.plies[0] += turns
         if tally.mode == OUTCOMES:
             tally.counts[stratum, result] += 1

@@ -210,8 +210,8 @@ def choice_scratch():
 @njit(cache=True)
 def search_candidates(scores, n, kind):
     """The results the lookahead searches among scores[:n] (0-ply scores), best first: at most
-    LOOKAHEAD_WIDTH; for the network at most NEURAL_WIDTH, only those within NEURAL_MARGIN of the best
-    (one left: nothing to search)."""
+    LOOKAHEAD_WIDTH; for the network at most NEURAL_WIDTH, only those within NEURAL_MARGIN of
+    the best (one left: nothing to search)."""
     order = np.argsort(-scores[:n])
     if kind != NEURAL:
         return order[:min(n, LOOKAHEAD_WIDTH)]

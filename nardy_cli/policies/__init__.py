@@ -15,5 +15,5 @@ from .base import CompiledPolicy, Policy, PythonPolicy, Turn
 from .evaluator import Evaluator
 from .registry import as_policy, get_policy, known_policies, register, resolve
 
-__all__ = ["CompiledPolicy", "Evaluator", "Policy", "PythonPolicy", "Turn", "as_policy", "get_policy",
-           "known_policies", "register", "resolve", "transport"]
+__all__ = ["CompiledPolicy", "Evaluator", "Policy", "PythonPolicy", "Turn", "as_policy",
+           "get_policy", "known_policies", "register", "resolve", "transport"]

@@ -1,4 +1,4 @@
-"""What a policy is: an evaluator plus a search, and how a side asks it for one of the distinct results of its roll.
+"""What a policy is: an evaluator plus a search, asked for one of the distinct results of a roll.
 
 Every policy is asked the same way, `policy.pick(turn) -> index into turn.plays`.
 A `CompiledPolicy` is an `Evaluator` with a kernel form (`evaluator.py`) and a
@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 import numpy as np
 
 from ..errors import PolicyError
-from ..kernels.evaluate import (LOOKAHEAD_WIDTH, NEURAL, NEURAL_MARGIN, NEURAL_WIDTH, choice_scratch,
-                                choose_play)
+from ..kernels.evaluate import (LOOKAHEAD_WIDTH, NEURAL, NEURAL_MARGIN, NEURAL_WIDTH,
+                                choice_scratch, choose_play)
 from .evaluator import Evaluator, UserFunction
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ class Policy:
     description: str
     source: str | None
     in_kernel: ClassVar[bool] = False   # True: the compiled game loop can run it without Python
-    lookahead = False                    # True: searches one ply deeper than its evaluator (`lookahead:NAME`)
+    lookahead = False                    # True: one ply deeper (`lookahead:NAME`)
 
     def pick(self, turn: Turn) -> int:
         """The index in `turn.plays` of the play this policy makes."""
@@ -84,7 +84,8 @@ class Policy:
 
     @property
     def has_evaluator(self) -> bool:
-        """True when its evaluator gives outcome probabilities (heuristic, neural), as truncation and VR need."""
+        """True when its evaluator gives outcome probabilities (heuristic, neural), as truncation
+        and VR need."""
         return False
 
     @property
@@ -93,7 +94,8 @@ class Policy:
         return False
 
     def static_scorer(self) -> CompiledPolicy | None:
-        """The compiled policy whose 0-ply scores rank this policy's results, or None (random, Python bots)."""
+        """The compiled policy whose 0-ply scores rank this policy's results, or None (random,
+        Python bots)."""
         return None
 
     def resolvable_as(self, name: str) -> "Policy":
@@ -103,7 +105,7 @@ class Policy:
 
 @dataclass(frozen=True)
 class CompiledPolicy(Policy):
-    """A policy the game kernel runs itself: an evaluator with a kernel form, searched 0 or 1 ply deep.
+    """A policy the game kernel runs itself: an evaluator with a kernel form, 0 or 1 ply deep.
 
     At 0 ply it plays the result its evaluator scores best (the random kind: a
     uniform one); with `lookahead` it searches the candidates `pruning` keeps one
@@ -148,29 +150,31 @@ class CompiledPolicy(Policy):
 
     @property
     def pruning(self) -> tuple[int, float | None]:
-        """(candidates searched at most, equity margin to the 0-ply best or None): the kernel's rule."""
+        """(most candidates searched, equity margin to the 0-ply best or None): the kernel's."""
         return (NEURAL_WIDTH, NEURAL_MARGIN) if self.kind == NEURAL else (LOOKAHEAD_WIDTH, None)
 
     def static_scorer(self) -> CompiledPolicy | None:
-        """Itself: its `static_scores` rank results at 0 ply (None for `random`, which scores nothing)."""
+        """Itself: its `static_scores` rank results at 0 ply (None for `random`: it scores none)."""
         return None if self.is_random else self
 
-    def static_scores(self, boards, mover_white: bool, rules: Rules, valuation: Valuation | None = None
-                      ) -> np.ndarray:
-        """Its evaluator's 0-ply score of each mover-relative board just after the mover's play (higher:
-        better); the network scores by `valuation` (money under `rules` when None)."""
+    def static_scores(self, boards, mover_white: bool, rules: Rules,
+                      valuation: Valuation | None = None) -> np.ndarray:
+        """Its evaluator's 0-ply score of each mover-relative board just after the mover's play
+        (higher: better); the network scores by `valuation` (money under `rules` when None)."""
         return self.evaluator.static_scores(boards, mover_white, rules, valuation)
 
     def resolvable_as(self, name: str) -> "CompiledPolicy":
-        """This policy, pickled as `name` from now on; built-ins are plain data and pickle as they are."""
-        return replace(self, source=name) if isinstance(self.evaluator.kernel, UserFunction) else self
+        """This policy, pickled as `name` from now on; built-ins are plain data, pickled as such."""
+        if isinstance(self.evaluator.kernel, UserFunction):
+            return replace(self, source=name)
+        return self
 
     def kernel_params(self, rules: Rules) -> np.ndarray:
-        """The kernel's parameter vector under `rules`: weights padded to the fixed length, or the network."""
+        """The kernel's parameter vector under `rules`: padded weights, or the network's."""
         return self.evaluator.kernel.params(rules)
 
     def kernel_evaluator(self):
-        """Its evaluator as the game kernel's first-class function argument (`no_evaluator` for a built-in)."""
+        """Its evaluator as the game kernel's first-class function argument."""
         return self.evaluator.kernel.function()
 
     def pick(self, turn: Turn) -> int:
@@ -180,17 +184,17 @@ class CompiledPolicy(Policy):
             return int(best_by(turn.boards, len(turn.plays), self.kernel_evaluator()))
         rules = turn.rules
         workspace, choice = _scratch()
-        return int(choose_play(turn.boards.copy(), len(turn.plays), self.kind, self.kernel_params(rules),
-                               turn.valuation.kernel_values(), self.lookahead, turn.rstate,
-                               turn.position.turn == "w", rules.head_code, rules.block_code,
-                               *workspace.arrays(), choice))
+        return int(choose_play(turn.boards.copy(), len(turn.plays), self.kind,
+                               self.kernel_params(rules), turn.valuation.kernel_values(),
+                               self.lookahead, turn.rstate, turn.position.turn == "w",
+                               rules.head_code, rules.block_code, *workspace.arrays(), choice))
 
 
 _SCRATCH = threading.local()
 
 
 def _scratch():
-    """This thread's kernel scratch for `CompiledPolicy.pick` (a second enumeration workspace, the chooser's)."""
+    """This thread's kernel scratch for `CompiledPolicy.pick` (a workspace, the chooser's)."""
     found = getattr(_SCRATCH, "arrays", None)
     if found is None:
         from ..kernels.movegen import Workspace

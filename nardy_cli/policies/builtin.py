@@ -36,9 +36,9 @@ HEURISTIC_WEIGHTS = {
 
 
 def weights_policy(name: str, description: str, weights=(0.0,) * ev.N_WEIGHTS) -> CompiledPolicy:
-    """A heuristic with other weights (tuning): the heuristic's kind, valued by the same estimate."""
-    evaluator = Evaluator("heuristic", description, Weights(ev.HEURISTIC, tuple(float(w) for w in weights)),
-                          HEURISTIC_ESTIMATE, outcomes=True)
+    """A heuristic with other weights (tuning): its kind, valued by the same estimate."""
+    kernel = Weights(ev.HEURISTIC, tuple(float(w) for w in weights))
+    evaluator = Evaluator("heuristic", description, kernel, HEURISTIC_ESTIMATE, outcomes=True)
     return CompiledPolicy(name, description, evaluator)
 
 
@@ -46,27 +46,31 @@ def _zero_ply(evaluator: Evaluator) -> CompiledPolicy:
     return CompiledPolicy(evaluator.name, evaluator.description, evaluator)
 
 
-RANDOM = _zero_ply(Evaluator("random", "uniform over the distinct legal results", Weights(ev.RANDOM)))
-RACER = _zero_ply(Evaluator("racer", "greedy: fewest pips left and most checkers off, then fewest blocked faces",
-                            Weights(ev.RACER)))
-HEURISTIC = weights_policy("heuristic", "hand-built evaluator: pips, blocks, head tempo, mobility and "
-                                        "deficits, race", heuristic_weights())
-NEURAL = _zero_ply(Evaluator("neural", "neural network trained by TD(lambda) self-play: best equity under the "
-                                       "active points", NetworkForm(), NEURAL_EVALUATOR, outcomes=True))
+RANDOM = _zero_ply(Evaluator("random", "uniform over the distinct legal results",
+                             Weights(ev.RANDOM)))
+RACER = _zero_ply(Evaluator("racer", "greedy: fewest pips left and most checkers off, then fewest "
+                                     "blocked faces", Weights(ev.RACER)))
+HEURISTIC = weights_policy("heuristic", "hand-built evaluator: pips, blocks, head tempo, mobility "
+                                        "and deficits, race", heuristic_weights())
+NEURAL = _zero_ply(Evaluator("neural", "neural network trained by TD(lambda) self-play: best "
+                                       "equity under the active points", NetworkForm(),
+                             NEURAL_EVALUATOR, outcomes=True))
 
 NEURAL_SINGLE = replace(NEURAL, name="neural-single",
                         evaluator=replace(NEURAL.evaluator, kernel=NetworkForm(single=True)),
-                        description="neural with the turn's results scored in single precision (faster; choices "
-                                    "between results within about 1e-6 can differ)")
-"""Not a built-in name: the single-precision pass, for measuring it against `neural` (docs/architecture.md)."""
+                        description="neural with the turn's results scored in single precision "
+                                    "(faster; choices between results within about 1e-6 can "
+                                    "differ)")
+"""Not a built-in name: the single-precision pass, measured against `neural` (architecture.md)."""
 
 BUILTINS: dict[str, CompiledPolicy] = {p.name: p for p in (RANDOM, RACER, HEURISTIC, NEURAL)}
-"""The registry's built-in entries: adding an evaluator adds its policy here (docs/architecture.md)."""
+"""The registry's built-in entries: a new evaluator adds its policy here (docs/architecture.md)."""
 
 
 def lookahead_of(base: Policy, name: str) -> CompiledPolicy:
     """`lookahead:NAME`: NAME's evaluator searched one ply deeper."""
     if base.evaluator_name is None or base.lookahead:
-        raise PolicyError(f"policy {name!r}: lookahead needs a built-in evaluator such as 'neural' or 'heuristic'")
+        raise PolicyError(f"policy {name!r}: lookahead needs a built-in evaluator such as 'neural' "
+                          "or 'heuristic'")
     return replace(base, name=name, lookahead=True,
                    description=f"one-ply expectimax with {base.name}'s evaluator")

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import PolicyError
-from ..kernels.evaluate import N_WEIGHTS, NEURAL, RANDOM, choice_scratch, opponent_terms, static_score
+from ..kernels.evaluate import (N_WEIGHTS, NEURAL, RANDOM, choice_scratch, opponent_terms,
+                                static_score)
 
 if TYPE_CHECKING:
     from ..outcomes import Valuation
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Weights:
-    """A built-in kind (random, racer, heuristic) and its weights, zero-padded to at least `N_WEIGHTS`."""
+    """A built-in kind (random, racer, heuristic) and its weights (zero-padded to `N_WEIGHTS`)."""
 
     kind: int
     weights: tuple[float, ...] = (0.0,) * N_WEIGHTS
@@ -42,7 +43,7 @@ class Weights:
         return out
 
     def function(self):
-        """The kernel's first-class evaluator argument: `no_evaluator`, never called for a built-in."""
+        """The kernel's first-class evaluator argument: `no_evaluator` (never called)."""
         from ..kernels.user import no_evaluator
         return no_evaluator()
 
@@ -53,18 +54,18 @@ class Weights:
 
 @dataclass(frozen=True)
 class NetworkForm:
-    """The neural kind: a `Network` (None: the shipped one), its turn pass in double or single precision."""
+    """The neural kind: a `Network` (None: the shipped one), its turn pass in double or single."""
 
     network: Any = None
     single: bool = False
     kind = NEURAL
 
     def params(self, rules: Rules) -> np.ndarray:
-        """The network's kernel vector under `rules` (its last-roll option), computed once per process."""
+        """The network's kernel vector under `rules` (its last-roll option), once per process."""
         return _network_params(self.network, rules, self.single)
 
     def function(self):
-        """The kernel's first-class evaluator argument: `no_evaluator`, never called for a built-in."""
+        """The kernel's first-class evaluator argument: `no_evaluator` (never called)."""
         from ..kernels.user import no_evaluator
         return no_evaluator()
 
@@ -75,7 +76,7 @@ class NetworkForm:
 
 @lru_cache(maxsize=16)
 def _network_params(network, rules: Rules, single: bool) -> np.ndarray:
-    """`Network.kernel_params`, once per (network, rules, precision): building the vector is not free."""
+    """`Network.kernel_params`, once per (network, rules, precision): the vector is not free."""
     from ..network import default_network
     net = network if network is not None else default_network()
     return net.kernel_params(rules, single=single)
@@ -99,21 +100,24 @@ class UserFunction:
         return np.zeros(N_WEIGHTS, dtype=np.float64)
 
     def function(self):
-        """The function as the game kernel's first-class argument; a `PolicyError` when it cannot be one."""
+        """The function as the game kernel's first-class argument; `PolicyError` if it cannot be."""
         from ..kernels import user
         try:
             return user.first_class(self.function_)
         except Exception as exc:   # numba's typing and lowering errors have no common base
-            lines = [line for line in str(exc).splitlines() if line.strip() and not line.startswith("Failed in")]
-            raise PolicyError(f"policy {self.name!r}: its evaluator cannot score a board (int8[24] -> float): "
-                              f"{lines[0] if lines else type(exc).__name__}") from None
+            lines = [line for line in str(exc).splitlines()
+                     if line.strip() and not line.startswith("Failed in")]
+            reason = lines[0] if lines else type(exc).__name__
+            raise PolicyError(f"policy {self.name!r}: its evaluator cannot score a board "
+                              f"(int8[24] -> float): {reason}") from None
 
     def scores(self, boards, mover_white: bool, rules: Rules, valuation: Valuation) -> np.ndarray:
         """The function's score of each board."""
         return np.array([float(self.function_(board)) for board in boards])
 
 
-def _kernel_scores(kind: int, params: np.ndarray, boards, mover_white: bool, valuation: Valuation) -> np.ndarray:
+def _kernel_scores(kind: int, params: np.ndarray, boards, mover_white: bool,
+                   valuation: Valuation) -> np.ndarray:
     scratch = choice_scratch()
     values = valuation.kernel_values()
     out = np.empty(len(boards))
@@ -151,10 +155,11 @@ class Evaluator:
         """True for the uniform random chooser, which scores nothing."""
         return isinstance(self.kernel, Weights) and self.kernel.kind == RANDOM
 
-    def static_scores(self, boards, mover_white: bool, rules: Rules, valuation: Valuation | None = None
-                      ) -> np.ndarray:
-        """The kernel's 0-ply score of each mover-relative board just after the mover's play (higher:
-        better), by `valuation` (money under `rules` when None) where the kind values outcomes."""
+    def static_scores(self, boards, mover_white: bool, rules: Rules,
+                      valuation: Valuation | None = None) -> np.ndarray:
+        """The kernel's 0-ply score of each mover-relative board just after the mover's play
+        (higher: better), by `valuation` (money under `rules` when None) where the kind values
+        outcomes."""
         if self.kernel is None or self.is_random:
             raise PolicyError(f"policy {self.name!r} scores no results")
         from ..outcomes import money_valuation

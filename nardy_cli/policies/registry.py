@@ -33,15 +33,16 @@ def _plugins() -> dict[str, object]:
 
 
 def register(name: str, obj: object) -> None:
-    """Make `obj` (a policy, a bot, a numba function, an evaluator, or a class of one) known as `name`."""
+    """Make `obj` (a policy, a bot, a numba function, an evaluator, a class) known as `name`."""
     _REGISTERED[name] = obj
     resolve.cache_clear()
 
 
 def known_policies() -> dict[str, str]:
-    """Every name with a one-line description: built-ins first, then registered names and plugins."""
+    """Every name with a one-line description: built-ins, then registered names and plugins."""
     names = {name: p.description for name, p in BUILTINS.items()}
-    names["lookahead:NAME"] = "one-ply expectimax over the opponent's 21 rolls, judged by NAME's evaluator"
+    names["lookahead:NAME"] = ("one-ply expectimax over the opponent's 21 rolls, judged by NAME's "
+                               "evaluator")
     for name, obj in _REGISTERED.items():
         names.setdefault(name, _first_line(obj) or "registered in this process")
     for name, ep in sorted(_plugins().items()):
@@ -63,7 +64,8 @@ def wrap(name: str, obj: object) -> Policy | Evaluator:
     from numba.core.dispatcher import Dispatcher
     if isinstance(obj, Dispatcher):  # a user's numba evaluator score(board) -> float
         description = _first_line(obj.py_func) or "user evaluator (compiled)"
-        return CompiledPolicy(name, description, Evaluator(name, description, UserFunction(obj, name)))
+        evaluator = Evaluator(name, description, UserFunction(obj, name))
+        return CompiledPolicy(name, description, evaluator)
     if isinstance(obj, type):
         try:
             obj = obj()
@@ -72,14 +74,14 @@ def wrap(name: str, obj: object) -> Policy | Evaluator:
     if isinstance(obj, ChoosesPlays):
         return PythonPolicy(name, obj, _first_line(obj) or "user policy (Python)")
     if callable(getattr(obj, "equities", None)):
-        return Evaluator(getattr(obj, "name", None) or name, _first_line(obj) or "user evaluator (Python)",
-                         python=obj)
+        description = _first_line(obj) or "user evaluator (Python)"
+        return Evaluator(getattr(obj, "name", None) or name, description, python=obj)
     raise PolicyError(f"policy {name!r} has no choose(position, dice, plays, rng) method "
                       "(nor equities(boards, white, rules), as an evaluator)")
 
 
 def _import_user_module(module: str):
-    """Import a `module:attr` policy's module, also from the current folder (as docs/policies.md says)."""
+    """Import a `module:attr` policy's module, also from the current folder (docs/policies.md)."""
     cwd = os.getcwd()
     if cwd not in sys.path and "" not in sys.path:
         sys.path.insert(0, cwd)  # kept, so worker processes started later can import it too
@@ -88,7 +90,7 @@ def _import_user_module(module: str):
 
 @lru_cache(maxsize=None)
 def resolve(name: str) -> Policy | Evaluator:
-    """What `name` names, found once per process; raises `UnknownPolicyError` listing the known names."""
+    """What `name` names, found once per process; `UnknownPolicyError` lists the known names."""
     if name in BUILTINS:
         return BUILTINS[name]
     if name in _REGISTERED:
@@ -119,11 +121,11 @@ def _named(found: Policy | Evaluator, name: str) -> Policy | Evaluator:
 
 
 def get_policy(name: str) -> Policy:
-    """The policy called `name`; raises `PolicyError` (`UnknownPolicyError` listing the known names)."""
+    """The policy called `name`; raises `PolicyError` (`UnknownPolicyError`: the known names)."""
     found = resolve(name)
     if isinstance(found, Evaluator):
-        raise PolicyError(f"policy {name!r} is an evaluator with no choose(position, dice, plays, rng) method: "
-                          "it can review games but not play them")
+        raise PolicyError(f"policy {name!r} is an evaluator with no choose(position, dice, plays, "
+                          "rng) method: it can review games but not play them")
     return found
 
 
