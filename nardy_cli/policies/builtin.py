@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from ..errors import PolicyError
 from ..kernels import evaluate as ev
-from .analysis import HEURISTIC_ESTIMATE, NEURAL_EVALUATOR
+from .analysis import HEURISTIC_ESTIMATE, NEURAL_EVALUATOR, NeuralEvaluator
 from .base import CompiledPolicy, Policy
 from .evaluator import Evaluator, NetworkForm, Weights
 
@@ -39,6 +39,13 @@ def weights_policy(name: str, description: str, weights=(0.0,) * ev.N_WEIGHTS) -
     """A heuristic with other weights (tuning): its kind, valued by the same estimate."""
     kernel = Weights(ev.HEURISTIC, tuple(float(w) for w in weights))
     evaluator = Evaluator("heuristic", description, kernel, HEURISTIC_ESTIMATE, outcomes=True)
+    return CompiledPolicy(name, description, evaluator)
+
+
+def network_policy(name: str, network, description: str = "a neural network") -> CompiledPolicy:
+    """The neural kind playing `network` (a `Network`): training's candidates, a second network."""
+    evaluator = Evaluator(name, description, NetworkForm(network), NeuralEvaluator(name, network),
+                          outcomes=True)
     return CompiledPolicy(name, description, evaluator)
 
 
