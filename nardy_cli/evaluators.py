@@ -190,7 +190,7 @@ def get_evaluator(evaluator: str | Any) -> Judge:
         found = resolve(evaluator)
     else:
         found = wrap(getattr(evaluator, "name", None) or type(evaluator).__name__, evaluator)
-    ev = found if isinstance(found, EvaluatorValue) else found.evaluator
+    ev = found if isinstance(found, EvaluatorValue) else getattr(found, "evaluator", None)
     if ev is None or ev.python is None:
         raise PolicyError(f"evaluator {found.name!r} has no equities(boards, white, rules) method: "
                           "it values no results (evaluators: heuristic, neural, lookahead:NAME, "
