@@ -19,7 +19,6 @@ from nardy_cli.games import MAX_PLIES, GameSpec
 from nardy_cli.games.python_loop import play_game
 from nardy_cli.kernels import board as kb
 from nardy_cli.kernels.game import N_DEFICIT
-from nardy_cli.kernels.movegen import Workspace
 from nardy_cli.policies import Policy, Turn
 from nardy_cli.policies.builtin import HEURISTIC
 from nardy_cli.rules import make_rules
@@ -53,12 +52,11 @@ def self_play(games: int, seed: int):
     forced plays (one legal result) carry no decision and are not recorded.
     """
     spec = GameSpec(START, make_rules(), HEURISTIC, HEURISTIC, seed, False)
-    scratch = Workspace()
     deficit = np.zeros((2, N_DEFICIT), dtype=np.int64)
     xs, ys, game_ids = [], [], []
     for g in range(games):
         bot = Explorer()
-        white_result, _, _ = play_game(spec, bot, bot, g, MAX_PLIES, deficit, scratch)
+        white_result, _, _ = play_game(spec, bot, bot, g, MAX_PLIES, deficit)
         if white_result == kb.UNFINISHED:
             continue
         for feats, white in bot.rows:

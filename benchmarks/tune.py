@@ -11,13 +11,11 @@ import time
 
 from nardy_cli.duel import duel
 from nardy_cli.policies.base import CompiledPolicy
-from nardy_cli.policies.builtin import HEURISTIC_WEIGHTS, heuristic_weights
-from nardy_cli.kernels import evaluate as ev
+from nardy_cli.policies.builtin import HEURISTIC_WEIGHTS, heuristic_weights, weights_policy
 
 
 def policy(weights: dict) -> CompiledPolicy:
-    return CompiledPolicy("candidate", ev.HEURISTIC, "tuning candidate",
-                          heuristic_weights(**weights))
+    return weights_policy("candidate", "tuning candidate", heuristic_weights(**weights))
 
 
 def objective(weights: dict, games: int, seed: int) -> tuple[float, dict]:

@@ -29,8 +29,6 @@ from .benchmark_db import Benchmark, BenchPosition
 from .engine import enumerate_board, plays_from_kernel
 from .errors import ArgumentError, BenchmarkFileError
 from .i18n import N_, _, translate
-from .kernels.evaluate import choice_scratch
-from .kernels.movegen import Workspace
 from .kernels.rng import policy_state
 from .outcomes import money_valuation
 from .phases import PHASES
@@ -90,8 +88,8 @@ def turn_of(bench: BenchPosition, rules, valuation, seed: int) -> Turn:
     boards, step_from, step_die, n, nsteps = enumerate_board(board, opp_off, bench.dice, rules)
     plays = plays_from_kernel(position, bench.dice, boards, step_from, step_die, n, nsteps)
     rstate = np.array([policy_state(np.uint64(seed), bench.index)], dtype=np.uint64)
-    return Turn(position, plays, boards, rules, valuation, rstate, np.random.default_rng([seed, bench.index]),
-                Workspace(), choice_scratch())
+    return Turn(position, plays, boards, rules, valuation, rstate,
+                np.random.default_rng([seed, bench.index]))
 
 
 @dataclass(frozen=True)

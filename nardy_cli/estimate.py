@@ -16,10 +16,9 @@ import numpy as np
 
 from .errors import PolicyError
 from .outcomes import RESULT_KEYS, money_valuation, swap
-from .kernels.evaluate import N_FEATURES, N_OPP, features, opponent_terms
+from .policies.analysis import feature_vector, logistic_coefficients, possible_classes
 from .policies.base import Policy
 from .position import Position
-from .scoring import logistic_coefficients
 from .i18n import N_
 
 CLASSES = ("win_oin", "win_mars", "win_koks", "lose_oin", "lose_mars", "lose_koks", "draw")
@@ -54,15 +53,6 @@ def class_probabilities(feats: np.ndarray, coefficients: np.ndarray) -> np.ndarr
     return e / e.sum()
 
 
-def feature_vector(board: np.ndarray) -> np.ndarray:
-    """The evaluator's features of a mover-relative board."""
-    out = np.zeros(N_FEATURES)
-    opp = np.zeros(N_OPP, dtype=np.int64)
-    opponent_terms(board, opp)
-    features(board, out, opp)
-    return out
-
-
 def static_estimate(position: Position, policy: Policy | None = None) -> StaticEstimate:
     """The outcome chances of the side to move, estimated from the heuristic's features."""
     from .policies.builtin import HEURISTIC as HEURISTIC_POLICY
@@ -84,15 +74,6 @@ def static_estimate(position: Position, policy: Policy | None = None) -> StaticE
              "lose": float(swapped["lose_oin"] + swapped["lose_mars"] + swapped["lose_koks"]),
              **{k: float(v) for k, v in swapped.items()}}
     return StaticEstimate(position, policy.name, probs, 0.0)
-
-
-def possible_classes(board: np.ndarray) -> np.ndarray:
-    """1 for each logistic class the rules still allow from this board (side that just moved), else 0."""
-    from .kernels.neural import N_CLASSES, class_mask
-    mask = np.ones(N_CLASSES, dtype=np.bool_)
-    class_mask(board, True, mask)
-    # result-code classes -> the model's: win oin, win mars (+home-mars), win koks, the same lost, draw
-    return np.array([mask[0], mask[1] or mask[2], mask[3], mask[4], mask[5] or mask[6], mask[7], mask[8]], dtype=float)
 
 
 def estimate_equity(probs: dict[str, float], points) -> float:

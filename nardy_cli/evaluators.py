@@ -1,24 +1,26 @@
 """Evaluators for game review: the equity of result boards for the side that just moved.
 
-An `Evaluator` scores mover-relative boards right after the mover's play (the
-opponent rolls next), in the kernels' convention, and returns the mover's equity
-under the rules' points table.  At a match score (an `outcomes.Valuation` of a
-match) an evaluator is asked for `values(boards, white, rules, valuation)`, or
-for its nine `outcome_probabilities(boards, white, rules)`, which the valuation
-turns into match equity; the built-in evaluators have both.  `result_values`
-scores finished games exactly (and Black's last roll, R8) and asks the
-evaluator only about games in progress.
+An evaluator's Python form (`policies.analysis`: the heuristic's logistic
+estimate, the network; or a user's object) scores mover-relative boards right
+after the mover's play (the opponent rolls next), in the kernels' convention, and
+returns the mover's equity under the rules' points table.  At a match score (an
+`outcomes.Valuation` of a match) it is asked for `values(boards, white, rules,
+valuation)`, or for its nine `outcome_probabilities(boards, white, rules)`, which
+the valuation turns into match equity; the built-in evaluators have both.
+`result_values` scores finished games exactly (and Black's last roll, R8) and
+asks the evaluator only about games in progress.
 
-Built in: `heuristic`, the logistic static estimate over the heuristic's features
-(`nardy eval`'s model), and `lookahead:NAME`, NAME one ply deeper (expectimax over
-the opponent's 21 rolls).  Any object with `name` and `equities(boards, white, rules)`
-plugs in: pass it directly, register it with `register_evaluator`, or name it as
-`module:attribute`.
+Names resolve in the one registry (`policies.registry`): `get_evaluator` gives
+a `Judge`, an evaluator's Python form and, for `lookahead:NAME`, the policy whose
+kernel search values a result one ply deeper (`lookahead_values`: the
+opponent's reply to each roll as the kernel's lookahead picks it,
+`kernels.evaluate.best_replies`, valued by the Python form).  Any object with
+`name` and `equities(boards, white, rules)` plugs in: pass it directly, register
+it with `register_evaluator`, or name it as `module:attribute`.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -29,6 +31,11 @@ from .engine import enumerate_board
 from .errors import PolicyError
 from .kernels import board as kb
 from .outcomes import DRAW, LOSE_BASE, WIN_BASE, Valuation, money_valuation
+from .policies import Evaluator as EvaluatorValue
+from .policies.analysis import (HEURISTIC_ESTIMATE, NEURAL_EVALUATOR,  # noqa: F401
+                                EstimateEvaluator, NeuralEvaluator)
+from .policies.base import CompiledPolicy, Policy, Turn
+from .policies.registry import register, resolve, wrap
 from .position import Position, mover_board, other_side
 from .rules import Rules
 
@@ -147,151 +154,86 @@ def result_values(evaluator: Evaluator, boards: np.ndarray, white: np.ndarray | 
     return out
 
 
-# ---------------------------------------------------------------- built-in evaluators
+# ------------------------------------------------------- evaluators by name, and the lookahead
 
 
 @dataclass(frozen=True)
-class EstimateEvaluator:
-    """The logistic static estimate over the heuristic's features (the model of `nardy eval`)."""
+class Judge:
+    """What a review judges plays by: an evaluator's Python form (`evaluator`), and for
+    `lookahead:NAME` the compiled policy whose kernel search goes one ply deeper (`search`; None at
+    0 ply)."""
 
-    name: str = "heuristic"
+    name: str
+    evaluator: Any
+    search: CompiledPolicy | None = None
 
-    def probabilities(self, boards: np.ndarray, rules: Rules | None = None) -> np.ndarray:
-        """n x 7 chances in `estimate.CLASSES` order for the side that just moved (no draw without R8's
-        last roll under `rules`)."""
-        from .estimate import feature_vector, possible_classes
-        from .scoring import logistic_coefficients
-        coefficients = logistic_coefficients()
-        x = np.empty((len(boards), coefficients.shape[1]))
-        x[:, -1] = 1.0
-        possible = np.empty((len(boards), coefficients.shape[0]))
-        for i, b in enumerate(boards):
-            x[i, :-1] = feature_vector(b)
-            possible[i] = possible_classes(b)   # classes the rules rule out (R9) get 0, as in `nardy eval`
-        if rules is not None and not rules.last_roll:
-            possible[:, -1] = 0.0
-        z = x @ coefficients.T
-        z -= z.max(axis=1, keepdims=True)
-        e = np.exp(z) * possible
-        return e / e.sum(axis=1, keepdims=True)
-
-    def equities(self, boards: np.ndarray, white: np.ndarray, rules: Rules) -> np.ndarray:
-        """Money equity of its chances (mars here includes home-mars) by the rules' points."""
-        return self.outcome_probabilities(boards, white, rules) @ money_valuation(rules).for_side(True)
-
-    def outcome_probabilities(self, boards: np.ndarray, white: np.ndarray, rules: Rules) -> np.ndarray:
-        """n x 9 chances in result-code order (its mars, which includes home-mars, counts as mars)."""
-        from .kernels.value import MODEL_CODE
-        p7 = self.probabilities(boards, rules)
-        out = np.zeros((len(boards), 9))
-        out[:, MODEL_CODE] = p7
-        return out
-
-
-@dataclass(frozen=True)
-class LookaheadEvaluator:
-    """`base` one ply deeper: the mean over the opponent's 21 rolls of minus its best reply's value."""
-
-    base: Any
-    name: str = ""
-
-    def __post_init__(self) -> None:
-        if not self.name:
-            object.__setattr__(self, "name", f"lookahead:{self.base.name}")
-
-    def equities(self, boards: np.ndarray, white: np.ndarray, rules: Rules) -> np.ndarray:
-        """Expectimax over the opponent's replies, all replies scored in one call of the base."""
-        return self.values(boards, white, rules, None)
-
-    def values(self, boards: np.ndarray, white: np.ndarray, rules: Rules, valuation: Valuation | None
-               ) -> np.ndarray:
-        """`equities` by `valuation`'s values (money when None): the replies are valued by it too."""
-        white = np.broadcast_to(np.asarray(white, dtype=bool), (len(boards),))
-        replies, starts, reply_white = [], [], []
-        count = 0
-        for b, w in zip(boards, white):
-            before = count
-            opp = np.ascontiguousarray(-b[_HALF_TURN])
-            opp_off = 15 - kb.on_board(b)
-            for dice in ALL_ROLLS:
-                got = enumerate_board(opp, opp_off, dice, rules)[0]
-                starts.append(count)
-                replies.append(got.copy())
-                count += len(got)
-            reply_white.append(np.full(count - before, not w))
-        all_replies = np.concatenate(replies)
-        values = result_values(self.base, all_replies, np.concatenate(reply_white), rules, valuation)
-        best = np.maximum.reduceat(values, np.array(starts)).reshape(len(boards), len(ALL_ROLLS))
-        return -(best @ ROLL_WEIGHTS)
-
-
-@dataclass(frozen=True)
-class NeuralEvaluator:
-    """The trained network at 0-ply: equity from its nine class probabilities (`network.result_equities`)."""
-
-    name: str = "neural"
-
-    def equities(self, boards: np.ndarray, white: np.ndarray, rules: Rules) -> np.ndarray:
-        """The mover's equity of each result board under the rules' points."""
-        from .network import result_equities
-        return result_equities(boards, np.broadcast_to(np.asarray(white, dtype=bool), (len(boards),)), rules)
-
-    def outcome_probabilities(self, boards: np.ndarray, white: np.ndarray, rules: Rules) -> np.ndarray:
-        """n x 9 class probabilities (result-code order) for the side that just played each board."""
-        from .network import result_probabilities
-        return result_probabilities(boards, np.broadcast_to(np.asarray(white, dtype=bool), (len(boards),)), rules)
-
-
-HEURISTIC_ESTIMATE = EstimateEvaluator()
-NEURAL_EVALUATOR = NeuralEvaluator()
-_REGISTERED: dict[str, Any] = {"neural": NEURAL_EVALUATOR, "heuristic": HEURISTIC_ESTIMATE,
-                               "estimate": HEURISTIC_ESTIMATE}
+    @property
+    def base_name(self) -> str:
+        """The 0-ply evaluator's name (luck is measured at 0 ply)."""
+        return self.search.evaluator.name if self.search is not None else self.name
 
 
 def register_evaluator(name: str, evaluator: Any) -> None:
-    """Make `evaluator` (an `Evaluator`, or a function returning one) known as `name`."""
-    _REGISTERED[name] = evaluator
+    """Make `evaluator` (an object with `equities`, or anything the registry takes) known."""
+    register(name, evaluator)
 
 
-def known_evaluators() -> list[str]:
-    """Evaluator names `get_evaluator` accepts, besides `lookahead:NAME` and `module:attribute`."""
-    return list(_REGISTERED)
+def get_evaluator(evaluator: str | Any) -> Judge:
+    """The `Judge` for a name (resolved by the one registry), a policy, or an object with
+    `equities`.
 
-
-def get_evaluator(name: str | Any) -> Any:
-    """The evaluator called `name`: registered, `lookahead:NAME`, or `module:attribute`.
-
-    Raises `PolicyError` listing the known names.
+    Raises `PolicyError` (an unknown name: `UnknownPolicyError`, listing the known names).
     """
-    if not isinstance(name, str):
-        return _checked(name, getattr(name, "name", type(name).__name__))
-    if name in _REGISTERED:
-        found = _REGISTERED[name]
-        return _checked(found() if callable(found) and not isinstance(found, Evaluator) else found, name)
-    if name.startswith("lookahead:"):
-        return LookaheadEvaluator(get_evaluator(name.split(":", 1)[1]), name)
-    if ":" in name:
-        module, _, attr = name.partition(":")
-        try:
-            obj = getattr(importlib.import_module(module), attr)
-        except (ImportError, AttributeError) as exc:
-            raise PolicyError(f"cannot import evaluator {name!r}: {exc}") from None
-        return _checked(obj() if isinstance(obj, type) else obj, name)
-    known = ", ".join([*_REGISTERED, "lookahead:NAME", "module:attribute"])
-    raise PolicyError(f"unknown evaluator {name!r}; known evaluators: {known}")
+    if isinstance(evaluator, Judge):
+        return evaluator
+    if isinstance(evaluator, str):
+        found = resolve(evaluator)
+    else:
+        found = wrap(getattr(evaluator, "name", None) or type(evaluator).__name__, evaluator)
+    ev = found if isinstance(found, EvaluatorValue) else getattr(found, "evaluator", None)
+    if ev is None or ev.python is None:
+        raise PolicyError(f"evaluator {found.name!r} has no equities(boards, white, rules) method: "
+                          "it values no results (evaluators: heuristic, neural, lookahead:NAME, "
+                          "module:attribute)")
+    search = found if isinstance(found, Policy) and found.lookahead else None
+    return Judge(found.name, ev.python, search)
 
 
-def _checked(obj: Any, name: str) -> Any:
-    if not isinstance(obj, Evaluator):
-        raise PolicyError(f"evaluator {name!r} has no equities(boards, white, rules) method")
-    return obj
+def lookahead_values(search: CompiledPolicy, python: Any, boards: np.ndarray, white: bool,
+                     rules: Rules, valuation: Valuation | None = None) -> np.ndarray:
+    """Each result's value for the mover one ply deeper, by the kernel's lookahead: the mean over
+    the opponent's 21 rolls of minus the value (by `python`, exact where decided) of the reply the
+    policy's evaluator picks (`kernels.evaluate.best_replies`); a decided result keeps its exact
+    value."""
+    from .kernels.board import flip, kernel_rules
+    from .kernels.evaluate import (HEADER, NEURAL, NO_SCREEN, ROLL_WEIGHT, EvalArgs, best_replies,
+                                   choice_scratch, single_precision)
+    from .kernels.movegen import Workspace
+    params = search.kernel_params(rules)
+    kind = search.kind
+    values = (valuation if valuation is not None else money_valuation(rules)).kernel_values()
+    net = single_precision(params if kind == NEURAL else np.zeros(HEADER))
+    space, scratch = Workspace().arrays(), choice_scratch()
+    judge, krules = EvalArgs(kind, params, values), kernel_rules(rules)
+    flipped = np.empty(24, dtype=np.int8)
+    replies = np.empty((len(ALL_ROLLS), 24), dtype=np.int8)
+    out = np.empty(len(boards))
+    for i, board in enumerate(boards):
+        exact = exact_value(board, white, rules, valuation)
+        if exact is not None:
+            out[i] = exact
+            continue
+        flip(board, flipped)
+        best_replies(flipped, not white, judge, krules, net, NO_SCREEN, scratch, space, replies)
+        out[i] = -float(ROLL_WEIGHT @ result_values(python, replies, not white, rules, valuation))
+    return out
 
 
-def base_evaluator(evaluator: Any) -> Any:
-    """The 0-ply evaluator under any number of lookahead wrappers."""
-    while isinstance(evaluator, LookaheadEvaluator):
-        evaluator = evaluator.base
-    return evaluator
+def search_candidates(search: CompiledPolicy, scores: np.ndarray) -> list[int]:
+    """The results (indices into `scores`, the kernel's 0-ply scores) the lookahead searches."""
+    from .kernels.evaluate import search_candidates as kernel_candidates
+    scores = np.ascontiguousarray(scores, dtype=np.float64)
+    return [int(i) for i in kernel_candidates(scores, len(scores), search.kind)]
 
 
 # ---------------------------------------------------------------- boards of plays, and a player
@@ -308,26 +250,39 @@ def roll_boards(position: Position, dice: Dice, rules: Rules) -> np.ndarray:
     return enumerate_board(board, opp_off, dice, rules)[0].copy()
 
 
-class EvaluatorPlayer:
-    """A bot that plays the result its evaluator values most (0-ply): `choose(position, dice, plays, rng)`.
+@dataclass(frozen=True)
+class EvaluatorPlayer(Policy):
+    """A policy that plays the result its evaluator values most (0-ply), in the Python turn loop,
+    by the turn's own rules and valuation.
 
     `nardy play nardy_cli.evaluators:estimate_player racer` plays the heuristic estimate;
     its games reviewed with the same evaluator lose no equity.
     """
 
-    def __init__(self, evaluator: Any, rules: Rules | None = None) -> None:
-        self.evaluator = get_evaluator(evaluator)
-        self.rules = rules
-        self.name = f"player:{self.evaluator.name}"
+    evaluator_: Any
+    name: str = ""
+    description: str = "plays the best result by an evaluator's values (0-ply)"
+    source: str | None = None
 
-    def choose(self, position: Position, dice: Dice, plays: list, rng) -> int:
+    @property
+    def evaluator(self) -> EvaluatorValue:
+        """Its evaluator: the Python form it plays by (no kernel form)."""
+        return EvaluatorValue(getattr(self.evaluator_, "name", self.name), self.description,
+                              python=self.evaluator_)
+
+    @classmethod
+    def of(cls, evaluator: Any) -> "EvaluatorPlayer":
+        """The player of an evaluator (a name or an object with `equities`)."""
+        judge = get_evaluator(evaluator)
+        return cls(judge.evaluator, f"player:{judge.name}")
+
+    def pick(self, turn: Turn) -> int:
         """Index of the play whose result the evaluator values most (the first on ties)."""
-        from .rules import PRESETS
-        rules = self.rules or PRESETS["federation"]
-        mover = position.turn
-        boards = np.stack([result_board(p.result, mover) for p in plays])
-        return int(np.argmax(result_values(self.evaluator, boards, mover == "w", rules)))
+        mover = turn.position.turn
+        boards = np.stack([result_board(p.result, mover) for p in turn.plays])
+        values = result_values(self.evaluator_, boards, mover == "w", turn.rules, turn.valuation)
+        return int(np.argmax(values))
 
 
-estimate_player = EvaluatorPlayer(HEURISTIC_ESTIMATE)
+estimate_player = EvaluatorPlayer.of(HEURISTIC_ESTIMATE)
 """The heuristic estimate as a player (0-ply), for `nardy play nardy_cli.evaluators:estimate_player B`."""

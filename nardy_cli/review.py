@@ -5,8 +5,10 @@ result of the roll, the equity lost, a mark (doubtful / error / blunder at the
 `Thresholds`), and the luck of the roll: the best result's value for the roll
 rolled minus the mean over the 21 rolls of the best result's value.  Forced
 plays (one legal result) are listed, not scored.  A lookahead evaluator searches
-the `width` best results of the 0-ply evaluator plus the played one; luck is
-always measured at 0-ply.  `rollout_games` re-scores the flagged decisions by
+the results the kernel's lookahead searches (`policies.base.CompiledPolicy.pruning`, at
+most `width` of them) plus the played one, each valued by the opponent's replies the
+kernel's lookahead picks (`evaluators.lookahead_values`); luck is always measured at 0-ply.
+`rollout_games` re-scores the flagged decisions by
 rollouts of their candidates with common dice.
 
 At a match score every decision is judged by match winning chance (`mwc_*`
@@ -30,8 +32,8 @@ import pandas as pd
 from .dice import ALL_ROLLS
 from .engine import enumerate_board, plays_from_kernel
 from .errors import ArgumentError, GameRecordError, NoGamesError, NotationError
-from .evaluators import (ROLL_WEIGHTS, LookaheadEvaluator, base_evaluator, exact_value, get_evaluator,
-                         result_board, result_values, roll_boards)
+from .evaluators import (ROLL_WEIGHTS, exact_value, get_evaluator, lookahead_values, result_board,
+                         result_values, roll_boards, search_candidates)
 from .interrupts import held_interrupts
 from .match import MatchState, match_valuation
 from .position import SIDE_NAMES, WHITE
@@ -164,7 +166,7 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides
     if not record.plies and not record.end_actions:
         raise GameRecordError("the game record holds no plies: nothing to review")
     ev = get_evaluator(evaluator)
-    base = base_evaluator(ev)
+    base = ev.evaluator
     rules = record.rules
     valuation = None if match is None else match_valuation(match, rules)
     rows = []
@@ -173,7 +175,8 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides
             continue
         rows.append(_score_ply(i, ply, record, ev, base, rules, width, thresholds, valuation))
     frame = pd.DataFrame(rows, columns=COLUMNS + (MATCH_COLUMNS if match is not None else []))
-    params = {"evaluator": ev.name, "luck_evaluator": base.name, "width": width, "sides": list(sides),
+    params = {"evaluator": ev.name, "luck_evaluator": ev.base_name, "width": width,
+              "sides": list(sides),
               "thresholds": {"doubtful": thresholds.doubtful, "error": thresholds.error,
                              "blunder": thresholds.blunder},
               "rollout_games": rollout_games, "rollout_policy": rollout_policy if rollout_games else None,
@@ -229,9 +232,10 @@ def _score_ply(i, ply, record, ev, base, rules, width, thresholds, valuation=Non
     luck = float(best_per_roll[k] - best_per_roll @ ROLL_WEIGHTS)
     level = "0-ply"
     values = {j: float(v0[j]) for j in range(n)}
-    if isinstance(ev, LookaheadEvaluator) and n > 1:
-        cands = sorted(set(np.argsort(-v0, kind="stable")[:width].tolist()) | {played})
-        deep = result_values(ev, boards[cands], white, rules, valuation)
+    if ev.search is not None and n > 1:
+        scores = ev.search.static_scores(boards, white, rules, valuation)
+        cands = sorted(set(search_candidates(ev.search, scores)[:width]) | {played})
+        deep = lookahead_values(ev.search, base, boards[cands], white, rules, valuation)
         values = {j: float(v) for j, v in zip(cands, deep)}
         level = ev.name
     best = max(values, key=lambda j: (values[j], -j))

@@ -13,7 +13,6 @@ chunks.  See docs/rollouts.md for the estimator.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -24,6 +23,7 @@ from .kernels.game import (FIX_SCALE, N_FRAC, N_OPTS, O_DB_POLICY, O_EXACT_BEARO
                            ScoringArgs, X_ADJ, X_EQ, X_EQ2, X_EQ_ADJ, X_EQ_ADJ2, X_KEY2, X_KEY_ADJ2, X_P,
                            X_VAL, X_VAL2, X_VAL_ADJ, X_VAL_ADJ2)
 from .outcomes import PROB_KEYS, Valuation, money_valuation, result_values
+from .policies.analysis import logistic_coefficients  # noqa: F401  (the heuristic's outcome model)
 from .rules import Rules
 from .stats import INDICATORS
 
@@ -91,15 +91,6 @@ def vr_pays(policy) -> bool:
     the CPU for 9% less SE), while a lookahead turn costs about 64 (+1/3).
     """
     return policy.has_evaluator and policy.lookahead
-
-
-@lru_cache(maxsize=1)
-def logistic_coefficients() -> np.ndarray:
-    """The heuristic's outcome model (data/estimate.json) as a 7 x 17 array."""
-    import json
-    from importlib import resources
-    data = json.loads(resources.files("nardy_cli").joinpath("data/estimate.json").read_text())
-    return np.ascontiguousarray(np.array(data["coefficients"], dtype=np.float64))
 
 
 INDICATOR_MATRIX = np.array([INDICATORS[k] for k in PROB_KEYS], dtype=np.float64)

@@ -19,7 +19,6 @@ from .errors import ArgumentError
 from .games import DEFAULT_SEED, GameSpec, python_loop
 from .outcomes import class_code, class_points
 from .kernels.game import N_DEFICIT
-from .kernels.movegen import Workspace
 from .play import Play
 from .policies import Policy, as_policy
 from .position import START, WHITE, Position
@@ -88,7 +87,7 @@ def play_game(white: str | Policy, black: str | Policy, *, position: Position = 
         return _play_cube_game(spec, sides, game, max_plies, date, tags, cube, judge, crawford)
     played: list[tuple[Dice, Play]] = []
     python_loop.play_game(spec, sides["w"], sides["b"], game, max_plies, np.zeros((2, N_DEFICIT), dtype=np.int64),
-                          Workspace(), on_play=lambda dice, play: played.append((dice, play)))
+                          on_play=lambda dice, play: played.append((dice, play)))
     return record_from_plays(played, position.with_dice(None), rules, white=sides["w"].name,
                              black=sides["b"].name, date=date,
                              tags=(("Seed", str(seed)), ("Game", str(game + 1))) + tuple(tags))
@@ -121,7 +120,7 @@ def _play_cube_game(spec, sides, game: int, max_plies: int, date: str, tags: tup
         pending.clear()
 
     python_loop.play_game(spec, sides["w"], sides["b"], game, max_plies, np.zeros((2, N_DEFICIT), dtype=np.int64),
-                          Workspace(), on_play=on_play, before_roll=before_roll)
+                          on_play=on_play, before_roll=before_roll)
     rule_tags = tuple((name, "on") for name, on in (("Jacoby", cube.start.jacoby), ("Beavers", cube.start.beavers))
                       if on)
     return record_from_turns(turns, spec.position.with_dice(None), spec.rules, end=tuple(end), cube=True,

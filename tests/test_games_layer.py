@@ -14,8 +14,8 @@ from nardy_cli.games import OUTCOMES, PAIRS, RESULTS, GameSpec, Tally
 from nardy_cli.games.compiled_loop import kernel_policies, play_compiled
 from nardy_cli.games.python_loop import play_python
 from nardy_cli.kernels.evaluate import N_WEIGHTS
-from nardy_cli.policies import CompiledPolicy, PythonPolicy, get_policy
-from nardy_cli.policies.builtin import HEURISTIC
+from nardy_cli.policies import PythonPolicy, get_policy
+from nardy_cli.policies.builtin import HEURISTIC, weights_policy
 from nardy_cli.rules import make_rules
 
 
@@ -55,8 +55,9 @@ def test_long_parameter_vectors_are_zero_padded_per_side():
     """Catches per-side parameter rows built at the kernel's fixed length (a network's long vector cut
     off or a broadcast error), or a short side not zero-padded: a heuristic whose weights come as a long
     float64 array (trailing zeros) must play exactly like the heuristic."""
-    long = CompiledPolicy("long-heuristic", HEURISTIC.kind, "padded",
-                          np.concatenate([np.asarray(HEURISTIC.weights), np.zeros(3 * N_WEIGHTS)]))
+    weights = np.asarray(HEURISTIC.evaluator.kernel.weights)
+    long = weights_policy("long-heuristic", "padded",
+                          np.concatenate([weights, np.zeros(3 * N_WEIGHTS)]))
     rules = make_rules()
     sides, _ = kernel_policies(long, HEURISTIC, rules, money_valuation(rules))
     assert sides.params.shape == (2, 4 * N_WEIGHTS) and sides.params.dtype == np.float64

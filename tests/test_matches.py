@@ -34,15 +34,13 @@ def _choice(text: str, dice: str, valuation) -> str:
     """The neural policy's 0-ply choice by the compiled chooser (`choose_play`) under `valuation`."""
     from nardy_cli.engine import enumerate_board, plays_from_kernel
     from nardy_cli.dice import parse_dice
-    from nardy_cli.kernels.evaluate import choice_scratch
-    from nardy_cli.kernels.movegen import Workspace
     from nardy_cli.policies.base import Turn
     pos, d = parse_position(text), parse_dice(dice)
     board, _, opp_off = pos.board()
     boards, step_from, step_die, n, nsteps = enumerate_board(board, opp_off, d, FED)
     plays = plays_from_kernel(pos, d, boards, step_from, step_die, n, nsteps)
     turn = Turn(pos.with_dice(d), plays, boards[:n].copy(), FED, valuation, np.array([1], dtype=np.uint64),
-                np.random.default_rng(0), Workspace(), choice_scratch())
+                np.random.default_rng(0))
     return str(plays[get_policy("neural").pick(turn)].result)
 
 

@@ -9,8 +9,6 @@ from nardy_cli.outcomes import money_valuation
 from nardy_cli import parse_position
 from nardy_cli.dice import parse_dice
 from nardy_cli.engine import enumerate_board, plays_from_kernel
-from nardy_cli.kernels.evaluate import choice_scratch
-from nardy_cli.kernels.movegen import Workspace
 from nardy_cli.policies import get_policy
 from nardy_cli.policies.base import Turn
 from nardy_cli.rules import make_rules
@@ -70,7 +68,7 @@ def _turn(text: str, dice: str) -> Turn:
     plays = plays_from_kernel(position, d, boards, step_from, step_die, n, nsteps)
     return Turn(position.with_dice(d), plays, boards[:n].copy(), rules, money_valuation(rules),
                 np.array([1], dtype=np.uint64),
-                np.random.default_rng(0), Workspace(), choice_scratch())
+                np.random.default_rng(0))
 
 
 @pytest.mark.parametrize("name", ["racer", "heuristic", "neural", USER])
@@ -89,4 +87,4 @@ def test_random_scores_nothing():
     """Catches `random` silently scoring results (its kind would be read as an evaluator's)."""
     from nardy_cli.errors import PolicyError
     with pytest.raises(PolicyError, match="'random'"):
-        get_policy("random").static_scores([np.zeros(24, dtype=np.int8)], True)
+        get_policy("random").static_scores([np.zeros(24, dtype=np.int8)], True, make_rules())

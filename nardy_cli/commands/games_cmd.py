@@ -184,10 +184,11 @@ Examples:
 @click.option("--side", type=click.Choice(["white", "black", "both"]), default="both", show_default=True,
               help="Whose decisions to score.")
 @click.option("--evaluator", default=None, metavar="NAME",
-              help="Evaluator of results: heuristic (static estimate), neural, lookahead:NAME, module:attribute "
-                   "[default: neural, the trained network].")
+              help="Evaluator of results: heuristic (valued by its logistic estimate), neural, "
+                   "lookahead:NAME, module:attribute [default: neural, the trained network].")
 @click.option("--width", type=click.IntRange(1, None), default=5, show_default=True,
-              help="With lookahead: results searched deeper (best at 0-ply, plus the played one).")
+              help="With lookahead: at most this many of the results the kernel's lookahead "
+                   "searches, plus the played one.")
 @click.option("--rollout", "rollout_games", type=click.IntRange(0, None), default=0, show_default=True,
               metavar="N", help="Re-score flagged decisions by N rollout games per candidate (0: off).")
 @click.option("--rollout-policy", default="neural", show_default=True, metavar="NAME",

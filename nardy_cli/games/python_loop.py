@@ -17,16 +17,14 @@ import numpy as np
 from ..dice import Dice
 from ..engine import enumerate_board, plays_from_kernel
 from ..kernels import board as kb
-from ..kernels.evaluate import choice_scratch
 from ..kernels.game import final_result, game_dice, record_turn
-from ..kernels.movegen import Workspace
 from ..kernels.rng import policy_state
 from ..policies.base import Turn
 from ..position import WHITE
 from .tally import OUTCOMES, PAIRS, RESULTS, Tally
 
 
-def play_game(spec, white, black, game: int, max_plies: int, deficit: np.ndarray, scratch: Workspace,
+def play_game(spec, white, black, game: int, max_plies: int, deficit: np.ndarray,
               on_play: Callable | None = None, before_roll: Callable | None = None) -> tuple[int, int, int]:
     """Play game `game` from spec.position with these policies; return (result for the root side, plies, stratum).
 
@@ -43,7 +41,6 @@ def play_game(spec, white, black, game: int, max_plies: int, deficit: np.ndarray
     pos = spec.position.with_dice(None)
     rstate = np.array([policy_state(seed, game)], dtype=np.uint64)
     rng = np.random.default_rng([spec.seed, game])
-    choice = choice_scratch()
     turn = 0
     stratum = 0
     while True:
@@ -65,7 +62,7 @@ def play_game(spec, white, black, game: int, max_plies: int, deficit: np.ndarray
         if n == 1:
             chosen = plays[0]
         else:
-            ask = Turn(pos.with_dice(dice), plays, boards, rules, spec.values, rstate, rng, scratch, choice)
+            ask = Turn(pos.with_dice(dice), plays, boards, rules, spec.values, rstate, rng)
             chosen = plays[sides[pos.turn].pick(ask)]
         if on_play is not None:
             on_play(dice, chosen)
@@ -75,19 +72,19 @@ def play_game(spec, white, black, game: int, max_plies: int, deficit: np.ndarray
 
 def play_python(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
     """Play games lo..hi-1 of `spec` in the Python loop, adding into `tally` (by its mode)."""
-    scratch = Workspace()
     if tally.mode == PAIRS:  # A (spec.white) on the root side, then B, on the same dice
         a, b = spec.white, spec.black
         first, second = ((a, b), (b, a)) if spec.position.turn == WHITE else ((b, a), (a, b))
         for game in range(lo, hi):
-            r1, t1, _ = play_game(spec, *first, game, max_plies, tally.deficit, scratch)
-            r2, t2, _ = play_game(spec, *second, game, max_plies, tally.deficit, scratch)
+            r1, t1, _ = play_game(spec, *first, game, max_plies, tally.deficit)
+            r2, t2, _ = play_game(spec, *second, game, max_plies, tally.deficit)
             tally.counts[r1, r2] += 1
             tally.plies[0] += t1 + t2
         return
     results = np.zeros(hi - lo, dtype=np.int8)
     for game in range(lo, hi):
-        result, turns, stratum = play_game(spec, spec.white, spec.black, game, max_plies, tally.deficit, scratch)
+        result, turns, stratum = play_game(spec, spec.white, spec.black, game, max_plies,
+                                           tally.deficit)
         tally.plies[0] += turns
         if tally.mode == OUTCOMES:
             tally.counts[stratum, result] += 1

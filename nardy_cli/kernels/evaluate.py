@@ -222,6 +222,21 @@ def choice_scratch():
 
 
 @njit(cache=True)
+def search_candidates(scores, n, kind):
+    """The results the lookahead searches among scores[:n] (0-ply scores), best first: at most
+    LOOKAHEAD_WIDTH; for the network at most NEURAL_WIDTH, only those within NEURAL_MARGIN of
+    the best (one left: nothing to search)."""
+    order = np.argsort(-scores[:n])
+    if kind != NEURAL:
+        return order[:min(n, LOOKAHEAD_WIDTH)]
+    width = min(n, NEURAL_WIDTH)
+    close = 1
+    while close < width and scores[order[close]] >= scores[order[0]] - NEURAL_MARGIN:
+        close += 1
+    return order[:close]
+
+
+@njit(cache=True)
 def choose_play(boards, n, judge, lookahead, rstate, mover_white, rules, search, scratch):
     """Index of the chosen result among boards[:n] (mover-relative, before the turn passes) by
     `judge` (`EvalArgs`), one ply deeper with `lookahead`, under `rules` (`KernelRules`).
@@ -261,19 +276,13 @@ def choose_play(boards, n, judge, lookahead, rstate, mover_white, rules, search,
             best = i
     if not lookahead or n == 1 or scores[best] >= TERMINAL:
         return best
-    order = np.argsort(-scores[:n])
+    order = search_candidates(scores, n, kind)
+    width = order.shape[0]
+    if width == 1:
+        return best
     flipped = np.empty(N_POINTS, dtype=np.int8)
     best_value = -1e18
     pick = order[0]
-    width = min(n, LOOKAHEAD_WIDTH)
-    if kind == NEURAL:
-        width = min(n, NEURAL_WIDTH)
-        close = 1
-        while close < width and scores[order[close]] >= scores[best] - NEURAL_MARGIN:
-            close += 1
-        if close == 1:
-            return best
-        width = close
     if kind == NEURAL and weights[H_SINGLE] != 0.0:
         net = single_layers(weights)        # the same float32 values, not converted again
     else:

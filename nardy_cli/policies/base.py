@@ -1,12 +1,13 @@
-"""What a policy is: a description of how a side picks one of the distinct legal results of its roll.
+"""What a policy is: an evaluator plus a search, asked for one of the distinct results of a roll.
 
 Every policy is asked the same way, `policy.pick(turn) -> index into turn.plays`.
-Two kinds exist.  A `CompiledPolicy` (a built-in evaluator, a user's numba
-evaluator, the network) also runs inside the compiled game loop (`in_kernel`), so
-whole games never leave compiled code; a `PythonPolicy` wraps any object with
-`choose(position, dice, plays, rng) -> play` and runs in the Python turn loop.
-Callers ask a policy what it is (`evaluator_name`, `has_evaluator`, `is_random`,
-`lookahead`, `static_scorer`) rather than test its class or kind code.
+A `CompiledPolicy` is an `Evaluator` with a kernel form (`evaluator.py`) and a
+search depth (0, or 1 for `lookahead:NAME`, pruned as `pruning` says); the game
+kernel runs it itself (`in_kernel`), so whole games never leave compiled code.
+A `PythonPolicy` wraps any object with `choose(position, dice, plays, rng) -> play`
+and runs in the Python turn loop.  Callers ask a policy what it is
+(`evaluator_name`, `has_evaluator`, `is_random`, `lookahead`, `static_scorer`)
+rather than test its class or kind code.
 
 A policy found by name (`module:attribute` or an entry point) remembers that
 name as its `source`; `transport` then pickles it as the name alone.
@@ -14,18 +15,19 @@ name as its `source`; `transport` then pickles it as the name alone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import threading
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
 from ..errors import PolicyError
 from ..kernels.board import kernel_rules
-from ..kernels.evaluate import (HEURISTIC, N_WEIGHTS, NEURAL, RACER, RANDOM, EvalArgs,
-                                choice_scratch, choose_play, opponent_terms, static_score)
+from ..kernels.evaluate import (LOOKAHEAD_WIDTH, NEURAL, NEURAL_MARGIN, NEURAL_WIDTH, EvalArgs,
+                                choice_scratch, choose_play)
+from .evaluator import Evaluator, UserFunction
 
 if TYPE_CHECKING:
-    from ..kernels.movegen import Workspace
     from ..outcomes import Valuation
     from ..position import Position
     from ..rules import Rules
@@ -56,8 +58,6 @@ class Turn:
     valuation: Valuation
     rstate: np.ndarray
     rng: np.random.Generator
-    scratch: Workspace
-    choice: tuple
 
     @property
     def dice(self):
@@ -72,7 +72,7 @@ class Policy:
     description: str
     source: str | None
     in_kernel: ClassVar[bool] = False   # True: the compiled game loop can run it without Python
-    lookahead = False                    # True: searches one ply deeper than its evaluator (`lookahead:NAME`)
+    lookahead = False                    # True: one ply deeper (`lookahead:NAME`)
 
     def pick(self, turn: Turn) -> int:
         """The index in `turn.plays` of the play this policy makes."""
@@ -85,8 +85,9 @@ class Policy:
 
     @property
     def has_evaluator(self) -> bool:
-        """True when its evaluator gives outcome probabilities (heuristic, neural), as truncation and VR need."""
-        return self.evaluator_name in OUTCOME_EVALUATORS
+        """True when its evaluator gives outcome probabilities (heuristic, neural), as truncation
+        and VR need."""
+        return False
 
     @property
     def is_random(self) -> bool:
@@ -94,7 +95,8 @@ class Policy:
         return False
 
     def static_scorer(self) -> CompiledPolicy | None:
-        """The compiled policy whose 0-ply scores rank this policy's results, or None (random, Python bots)."""
+        """The compiled policy whose 0-ply scores rank this policy's results, or None (random,
+        Python bots)."""
         return None
 
     def resolvable_as(self, name: str) -> "Policy":
@@ -102,123 +104,103 @@ class Policy:
         return replace(self, source=name)  # type: ignore[type-var]
 
 
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True)
 class CompiledPolicy(Policy):
-    """A policy the game kernel runs itself: a built-in evaluator kind and its weights,
-    or a user's numba `evaluator(board) -> float` of the board after the mover's play.
+    """A policy the game kernel runs itself: an evaluator with a kernel form, 0 or 1 ply deep.
 
-    `weights` may be any length (a tuple or a float64 array): the kernel gets them
-    zero-padded to at least `N_WEIGHTS`.
+    At 0 ply it plays the result its evaluator scores best (the random kind: a
+    uniform one); with `lookahead` it searches the candidates `pruning` keeps one
+    ply deeper (`kernels.evaluate.choose_play`).
     """
 
     name: str
-    kind: int
     description: str
-    weights: Any = field(default=(0.0,) * N_WEIGHTS)
+    evaluator: Evaluator
     lookahead: bool = False
-    evaluator: Any = None   # a user's numba function score(board) -> float, or None for a built-in
-    network: Any = None     # the neural kind's `Network`; None means the shipped one
-    single: bool = False    # the neural kind scores a turn's results in single precision (`Network.kernel_params`)
     source: str | None = None   # the name that re-creates it in another process (see `transport`)
 
     in_kernel: ClassVar[bool] = True
 
     @property
+    def kind(self) -> int:
+        """Its evaluator's kind code in the game kernel."""
+        return self.evaluator.kernel.kind
+
+    kernel_kind = kind
+
+    @property
     def evaluator_name(self) -> str | None:
         """The built-in evaluator it judges results by; None for `random` and a user's function."""
-        return EVALUATOR_NAMES.get(self.kind) if self.evaluator is None else None
+        ev = self.evaluator
+        return ev.name if ev.builtin and not ev.is_random else None
+
+    @property
+    def has_evaluator(self) -> bool:
+        """True when the kernel values its results as outcome probabilities (heuristic, neural)."""
+        return self.evaluator.outcomes
 
     @property
     def is_random(self) -> bool:
         """True for the uniform random policy."""
-        return self.evaluator is None and self.kind == RANDOM
-
-    def static_scorer(self) -> CompiledPolicy | None:
-        """Itself: its `static_scores` rank results at 0 ply (None for `random`, which scores nothing)."""
-        return None if self.is_random else self
-
-    def static_scores(self, boards, mover_white: bool, rules=None, valuation=None) -> np.ndarray:
-        """Its evaluator's 0-ply score of each mover-relative board just after the mover's play (higher: better).
-
-        The network scores by `valuation` (money under `rules` when None); the other evaluators ignore it.
-        """
-        if self.evaluator is not None:
-            return np.array([float(self.evaluator(board)) for board in boards])
-        if self.is_random:
-            raise PolicyError(f"policy {self.name!r} scores no results")
-        from ..outcomes import money_valuation
-        from ..rules import PRESETS
-        scratch = choice_scratch()
-        params = self.kernel_params(rules)
-        values = (valuation or money_valuation(rules or PRESETS["federation"])).kernel_values()
-        scores = np.empty(len(boards))
-        for i, board in enumerate(boards):
-            opponent_terms(board, scratch.opp)
-            scores[i] = static_score(board, self.kind, params, values, mover_white, scratch)
-        return scores
-
-    def resolvable_as(self, name: str) -> "CompiledPolicy":
-        """This policy, pickled as `name` from now on; built-ins are plain data and pickle as they are."""
-        return replace(self, source=name) if self.evaluator is not None else self
-
-    def weight_array(self, rules=None) -> np.ndarray:
-        """The kernel's parameter vector: weights padded to the fixed length, or the network under `rules`
-        (its last-roll option)."""
-        if self.kind == NEURAL:
-            from ..network import default_network
-            from ..rules import PRESETS
-            net = self.network if self.network is not None else default_network()
-            return net.kernel_params(rules if rules is not None else PRESETS["federation"], single=self.single)
-        weights = np.asarray(self.weights, dtype=np.float64).ravel()
-        w = np.zeros(max(N_WEIGHTS, weights.size), dtype=np.float64)
-        w[: weights.size] = weights
-        return w
+        return self.evaluator.is_random
 
     @property
-    def kernel_kind(self) -> int:
-        """Its kind code in the game kernel: the built-in evaluator's, or `kernels.user.USER` for a user's function."""
-        if self.evaluator is None:
-            return self.kind
-        from ..kernels.user import USER
-        return USER
+    def depth(self) -> int:
+        """Plies searched beyond the evaluator's own: 0, or 1 for `lookahead:NAME`."""
+        return 1 if self.lookahead else 0
+
+    @property
+    def pruning(self) -> tuple[int, float | None]:
+        """(most candidates searched, equity margin to the 0-ply best or None): the kernel's."""
+        return (NEURAL_WIDTH, NEURAL_MARGIN) if self.kind == NEURAL else (LOOKAHEAD_WIDTH, None)
+
+    def static_scorer(self) -> CompiledPolicy | None:
+        """Itself: its `static_scores` rank results at 0 ply (None for `random`: it scores none)."""
+        return None if self.is_random else self
+
+    def static_scores(self, boards, mover_white: bool, rules: Rules,
+                      valuation: Valuation | None = None) -> np.ndarray:
+        """Its evaluator's 0-ply score of each mover-relative board just after the mover's play
+        (higher: better); the network scores by `valuation` (money under `rules` when None)."""
+        return self.evaluator.static_scores(boards, mover_white, rules, valuation)
+
+    def resolvable_as(self, name: str) -> "CompiledPolicy":
+        """This policy, pickled as `name` from now on; built-ins are plain data, pickled as such."""
+        if isinstance(self.evaluator.kernel, UserFunction):
+            return replace(self, source=name)
+        return self
+
+    def kernel_params(self, rules: Rules) -> np.ndarray:
+        """The kernel's parameter vector under `rules`: padded weights, or the network's."""
+        return self.evaluator.kernel.params(rules)
 
     def kernel_evaluator(self):
-        """Its evaluator as the game kernel's first-class function argument (`no_evaluator` for a built-in)."""
-        from ..kernels import user
-        if self.evaluator is None:
-            return user.no_evaluator()
-        try:
-            return user.first_class(self.evaluator)
-        except Exception as exc:   # numba's typing and lowering errors have no common base
-            lines = [line for line in str(exc).splitlines() if line.strip() and not line.startswith("Failed in")]
-            raise PolicyError(f"policy {self.name!r}: its evaluator cannot score a board (int8[24] -> float): "
-                              f"{lines[0] if lines else type(exc).__name__}") from None
+        """Its evaluator as the game kernel's first-class function argument."""
+        return self.evaluator.kernel.function()
 
     def pick(self, turn: Turn) -> int:
         """The kernel's choice among the turn's results (same chooser, same random stream)."""
-        if self.evaluator is not None:
+        if isinstance(self.evaluator.kernel, UserFunction):
             from ..kernels.user import best_by
             return int(best_by(turn.boards, len(turn.plays), self.kernel_evaluator()))
         rules = turn.rules
+        workspace, choice = _scratch()
         judge = EvalArgs(self.kind, self.kernel_params(rules), turn.valuation.kernel_values())
         return int(choose_play(turn.boards.copy(), len(turn.plays), judge, self.lookahead,
                                turn.rstate, turn.position.turn == "w", kernel_rules(rules),
-                               turn.scratch.arrays(), turn.choice))
-
-    def kernel_params(self, rules) -> np.ndarray:
-        """`weight_array(rules)`, computed once per rules (the network's vector is not free)."""
-        cached = self.__dict__.get("_params_cache")
-        if cached is None or cached[0] is not rules:
-            cached = (rules, self.weight_array(rules))
-            object.__setattr__(self, "_params_cache", cached)
-        return cached[1]
+                               workspace.arrays(), choice))
 
 
-EVALUATOR_NAMES = {RACER: "racer", HEURISTIC: "heuristic", NEURAL: "neural"}
-"""The built-in evaluators by kernel kind code (`random` has none)."""
+_SCRATCH = threading.local()
 
-OUTCOME_EVALUATORS = ("heuristic", "neural")
-"""The evaluators whose scores are outcome probabilities."""
+
+def _scratch():
+    """This thread's kernel scratch for `CompiledPolicy.pick` (a workspace, the chooser's)."""
+    found = getattr(_SCRATCH, "arrays", None)
+    if found is None:
+        from ..kernels.movegen import Workspace
+        found = _SCRATCH.arrays = (Workspace(), choice_scratch())
+    return found
 
 
 @dataclass(frozen=True)
@@ -229,6 +211,7 @@ class PythonPolicy(Policy):
     obj: Any
     description: str = "user policy (Python)"
     source: str | None = None   # the name that re-creates it in another process (see `transport`)
+    evaluator: ClassVar[None] = None   # a bot judges by itself, not by an evaluator
 
     def choose(self, position, dice, plays, rng):
         """Ask the wrapped object for its choice."""

@@ -84,11 +84,13 @@ class PlayRanking:
                            "dropped_after": rp.dropped_after} for i, rp in enumerate(self.plays)]}
 
 
-def prefilter(position: Position, plays: list[Play], top: int, policy, valuation=None) -> tuple[list[Play], list[Play]]:
-    """The `top` plays by the policy's evaluator (heuristic for policies without one), and the rest."""
+def prefilter(position: Position, plays: list[Play], top: int, policy, rules: Rules, valuation=None
+              ) -> tuple[list[Play], list[Play]]:
+    """The `top` plays by the policy's evaluator (heuristic for policies without one) under
+    `rules`, and the rest."""
     scorer = policy.static_scorer() or HEURISTIC
     boards = [Position.unchecked(p.result.white, p.result.black, position.turn).board()[0] for p in plays]
-    scores = scorer.static_scores(boards, position.turn == "w", valuation=valuation)
+    scores = scorer.static_scores(boards, position.turn == "w", rules, valuation)
     order = np.argsort(-scores, kind="stable")
     keep = sorted(order[:top])
     return [plays[i] for i in keep], [plays[i] for i in order[top:]]
@@ -185,7 +187,8 @@ def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="neur
         plays = legal_plays(position, dice, rules)
         dropped_pre: list[Play] = []
         if top is not None:
-            plays, dropped_pre = prefilter(position, plays, top, white if position.turn == "w" else black, valuation)
+            mover = white if position.turn == "w" else black
+            plays, dropped_pre = prefilter(position, plays, top, mover, rules, valuation)
         specs = [GameSpec(p.result, rules, white, black, seed, stratify, valuation=valuation) for p in plays]
         values = valuation.root_values(position.turn == "w")
         todo.append(_Problem(position, dice, plays, dropped_pre, specs, values, not valuation.is_money))

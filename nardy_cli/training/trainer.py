@@ -78,8 +78,8 @@ def duel_points(a, b, pairs: int, seed: int = BENCH_SEED, preset: str = "federat
 
 def _neural(params: np.ndarray, name: str):
     """A neural policy playing the network in `params`."""
-    from ..policies.builtin import NEURAL as N
-    return replace(N, name=name, network=Network.from_flat(params))
+    from ..policies.builtin import network_policy
+    return network_policy(name, Network.from_flat(params))
 
 
 def train(out_dir: str | Path, games: int, config: TrainConfig | None = None,
