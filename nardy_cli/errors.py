@@ -109,7 +109,7 @@ class ResultsError(NardyError):
 
 
 class ReportKindError(ResultsError):
-    """Results of a kind no report renders (a results.json's `kind`); names the kind and the known ones."""
+    """Results of a kind no report renders (a results.json's `kind`); names the known kinds."""
 
 
 class PositionsFileError(NardyError):

@@ -147,8 +147,8 @@ def write_folder(output: str | Path, render: Render, *, interrupted: bool = Fals
 
 
 def write_report(data: dict, output: str | Path, render: Render, *, force: bool = False) -> Path:
-    """Write the report folder of results `data` by `render` (`write_folder`), to `DIR-interrupted` when the
-    run was interrupted; returns the folder written."""
+    """Write the report folder of results `data` by `render` (`write_folder`), to
+    `DIR-interrupted` when the run was interrupted; returns the folder written."""
     return write_folder(output, render, interrupted=is_interrupted(data), force=force)
 
 

@@ -57,12 +57,12 @@ class ColumnGroup:
 
 ROLLOUT_ROW = (ColumnGroup("head", _head, True), ColumnGroup("match", _match, False),
                ColumnGroup("probabilities", _probabilities, True),
-               ColumnGroup("standard errors", _standard_errors, False), ColumnGroup("cube", _cube, False),
-               ColumnGroup("plies, deficit", _tail, True))
+               ColumnGroup("standard errors", _standard_errors, False),
+               ColumnGroup("cube", _cube, False), ColumnGroup("plies, deficit", _tail, True))
 
 
 def rollout_row(result: dict, *, report: bool = False) -> dict:
-    """One flat row of a rollout's JSON object: every column, or with `report` a report's columns only."""
+    """One flat row of a rollout's JSON object: every column, or with `report` the report's."""
     row: dict = {}
     for group in ROLLOUT_ROW:
         if group.in_report or not report:

@@ -263,7 +263,8 @@ def write_review(review: GameReview, output: str | Path, *, top: int = 5, html: 
             from .review_page import game_data, page_data, review_units, write_page
             (folder / "report.html").write_text(_html(folder, md))
             units, columns = review_units(review)
-            write_page(page_data([game_data(review, columns=columns)], units=units), folder / "review.html")
+            write_page(page_data([game_data(review, columns=columns)], units=units),
+                       folder / "review.html")
         (folder / "params.json").write_text(json.dumps(review.params, indent=1) + "\n")
     return write_folder(output, render, interrupted=bool(review.params.get("interrupted")))
 

@@ -24,8 +24,9 @@ LAYERS = (
                  "study.analyze study.staged study.openings study.batch met match_play match_cube_play "
                  "benchmark_build benchmark"),
     ("output", "render report_folder review_report review_page study.report study.report_tables study.charts "
-               "study.figures study.board_figure study.deficit_folder study.met_figure study.glossary study.report_summary study.board_folder "
-               "study.report_parts study.report_rollout study.report_analysis study.report_openings"),
+               "study.figures study.board_figure study.deficit_folder study.met_figure "
+               "study.glossary study.report_summary study.board_folder study.report_parts "
+               "study.report_rollout study.report_analysis study.report_openings"),
     ("command line", "cli commands __main__"),
 )
 

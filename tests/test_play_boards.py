@@ -55,7 +55,8 @@ def test_a_checker_borne_off_is_drawn_into_its_tray():
 def test_analyze_and_opening_reports_draw_the_best_plays(tmp_path, monkeypatch):
     """Catches reports without the boards of the top candidate plays and of each opening's best play."""
     drawn = []
-    monkeypatch.setattr(report_parts, "save_figure", lambda fig, path: (drawn.append(fig), Path(path).touch()))
+    monkeypatch.setattr(report_parts, "save_figure",
+                        lambda fig, path: (drawn.append(fig), Path(path).touch()))
     for kind in ("analyze", "openings"):
         folder = tmp_path / kind
         folder.mkdir()

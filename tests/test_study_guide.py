@@ -21,7 +21,8 @@ from nardy_cli.report_folder import interrupted_path, write_report
 from nardy_cli.study import charts
 from nardy_cli.study import report_parts
 from nardy_cli.study.board_figure import draw_board
-from nardy_cli.study.report import build_report, chart_kinds, folder_renderer, regenerate, render_folder
+from nardy_cli.study.report import (build_report, chart_kinds, folder_renderer, regenerate,
+                                    render_folder)
 
 DATA = Path(__file__).parent / "data" / "reports"
 

@@ -305,8 +305,9 @@ def chart_command(results, kind, index, list_kinds, out) -> None:
         data = json.loads(Path(results).read_text(encoding="utf-8"))
         kinds = chart_kinds(data)
     except ReportKindError:
-        raise ResultsError(f"{results!r} holds {data['kind']!r} results, of which nardy chart draws no chart "
-                           "(it draws rollout, batch, analyze and openings results)") from None
+        raise ResultsError(f"{results!r} holds {data['kind']!r} results, of which nardy chart "
+                           "draws no chart (it draws rollout, batch, analyze and openings "
+                           "results)") from None
     except (ValueError, KeyError, TypeError):
         raise ResultsError(f"{results!r} is not a nardy results.json") from None
     if list_kinds or kind is None:

@@ -28,9 +28,9 @@ def write_boards(items: list[NamedPosition], output: str | Path, *, numbering: s
 
     def render(folder: Path) -> None:
         count = (_("1 position") if len(items) == 1 else _("{n} positions").format(n=len(items)))
-        lines, listed = [f"# {translate(title)}", "", _("{count}, drawn with {sides} numbering along the "
-                                                        "bottom.").format(count=count, **side_words(numbering)),
-                         ""], []
+        heading = _("{count}, drawn with {sides} numbering along the bottom.").format(
+            count=count, **side_words(numbering))
+        lines, listed = [f"# {translate(title)}", "", heading, ""], []
         for k, item in enumerate(items, 1):
             name = board_file(k, item.name, "svg" if svg else "png")
             save_figure(draw_board(item.position, numbering, name=item.name), folder / name)

@@ -57,7 +57,8 @@ def write_deficit_folder(items: list[NamedPosition], rules: Rules, output: str |
             slug = "" if len(items) == 1 else f"-{i + 1}"
             save_figure(charts.deficit_heatmap(data), folder / f"static-deficit{slug}.{ext}")
             save_figure(charts.static_face_chart(data), folder / f"static-face-deficit{slug}.{ext}")
-        (folder / "deficit.json").write_text(json.dumps({"kind": "deficit", "rules": rules.to_dict(),
-                                                         "rules_label": _english_label(rules), "results": records},
-                                                        indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        marker = {"kind": "deficit", "rules": rules.to_dict(), "rules_label": _english_label(rules),
+                  "results": records}
+        text = json.dumps(marker, indent=1, ensure_ascii=False) + "\n"
+        (folder / "deficit.json").write_text(text, encoding="utf-8")
     return write_folder(output, render, force=force)

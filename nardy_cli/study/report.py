@@ -25,14 +25,16 @@ from ..errors import ReportKindError
 from ..i18n import N_, _, translate
 
 TEMPLATES = Path(__file__).parent / "templates"
-RANDOM_WARNING = N_("These numbers come from **random play** (policy `random`): both sides pick any legal play "
-                    "at random, which no player does. Use them to study the rules, not strategy; for realistic "
-                    "odds re-run with `--policy heuristic` or a stronger bot.")
+RANDOM_WARNING = N_("These numbers come from **random play** (policy `random`): both sides pick "
+                    "any legal play at random, which no player does. Use them to study the rules, "
+                    "not strategy; for realistic odds re-run with `--policy heuristic` or a "
+                    "stronger bot.")
 
-REPORT_KINDS: dict[str, ReportKind] = {k.kind: k for k in (RolloutReport(), BatchReport(), AnalysisReport(),
-                                                           OpeningsReport())}
+REPORT_KINDS: dict[str, ReportKind] = {k.kind: k for k in (RolloutReport(), BatchReport(),
+                                                           AnalysisReport(), OpeningsReport())}
 
-__all__ = ["REPORT_KINDS", "chart_kinds", "folder_renderer", "regenerate", "render_folder", "report_for", "save_figure"]
+__all__ = ["REPORT_KINDS", "chart_kinds", "folder_renderer", "regenerate", "render_folder",
+           "report_for", "save_figure"]
 
 
 def report_for(kind: str) -> ReportKind:
@@ -62,8 +64,8 @@ def _run_facts(data: dict) -> tuple[dict, list[str]]:
     if "random" in _policies(params):
         warnings.append(translate(RANDOM_WARNING))
     if _interrupted(data):
-        warnings.append(_("This run was **interrupted**: the figures cover only the games finished before it "
-                          "stopped."))
+        warnings.append(_("This run was **interrupted**: the figures cover only the games finished "
+                          "before it stopped."))
     return params, warnings
 
 
@@ -72,11 +74,13 @@ def _interrupted(data: dict) -> bool:
 
 
 def _games_done(data: dict) -> int:
-    """The most games any position, play or opening got: what the run really played (per position or play)."""
+    """The most games any position, play or opening got: what the run really played (per position
+    or play)."""
     counts = [0]
     for r in data["results"]:
         counts.append(r.get("games", 0))
-        counts += [p["games"] for p in r.get("plays", [])] + [row["games"] for row in r.get("rows", [])]
+        counts += [p["games"] for p in r.get("plays", [])]
+        counts += [row["games"] for row in r.get("rows", [])]
     return max(counts)
 
 
@@ -95,9 +99,10 @@ def build_report(folder: Path, data: dict, ext: str = "png") -> dict:
     elif params.get("until_se"):
         games += _(" (at most)")
     return {"title": report.title(data), "run": run_line(params, n_games, games),
-            "seed": params.get("seed"), "warnings": warnings, "overview": overview, "sections": sections,
-            "headline": report.headline(data),
-            "params": w.table(report_summary.params_frame(params, data["kind"]), _("Run parameters")),
+            "seed": params.get("seed"), "warnings": warnings, "overview": overview,
+            "sections": sections, "headline": report.headline(data),
+            "params": w.table(report_summary.params_frame(params, data["kind"]),
+                              _("Run parameters")),
             "glossary_md": glossary.glossary_markdown(), "glossary_html": glossary.glossary_html()}
 
 
@@ -105,21 +110,24 @@ def render_folder(folder: Path, data: dict, *, html: bool = False, svg: bool = F
     """Write every file of a report folder from `data` into `folder`, by the report of its kind."""
     report = report_for(data["kind"])
     data = {**data, "format": {"html": html, "svg": svg}}
-    (folder / "results.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    (folder / "results.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n",
+                                         encoding="utf-8")
     report.table(data).to_csv(folder / "results.csv", index=False)
     for name, frame in report.extra_tables(data).items():
         frame.to_csv(folder / name, index=False)
     built = build_report(folder, data, "svg" if svg else "png")
     env = _environment()
-    (folder / "report.md").write_text(env.get_template("report.md.j2").render(report=built), encoding="utf-8")
+    (folder / "report.md").write_text(env.get_template("report.md.j2").render(report=built),
+                                      encoding="utf-8")
     if html:
-        report_html = env.get_template("report.html.j2").render(report=built,
-                                                                 image=lambda f: _data_uri(folder / f))
+        report_html = env.get_template("report.html.j2").render(
+            report=built, image=lambda f: _data_uri(folder / f))
         (folder / "report.html").write_text(report_html, encoding="utf-8")
 
 
 def folder_renderer(data: dict, *, html: bool = False, svg: bool = False) -> Callable[[Path], None]:
-    """The function that writes `data`'s report into the folder it is given (`report_folder.write_report`)."""
+    """The function that writes `data`'s report into the folder it is given (for
+    `report_folder.write_report`)."""
     return lambda folder: render_folder(folder, data, html=html, svg=svg)
 
 
@@ -127,7 +135,8 @@ def _environment():
     import jinja2
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES),
                              autoescape=jinja2.select_autoescape(["html.j2"]), trim_blocks=True,
-                             lstrip_blocks=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+                             lstrip_blocks=True, keep_trailing_newline=True,
+                             undefined=jinja2.StrictUndefined)
     env.filters["inline_md"] = _inline_md
     env.globals["_"] = _
     return env

@@ -1,4 +1,4 @@
-"""What every kind of report is made of: the writer of its figures and tables, and the kinds' base class.
+"""What every kind of report is made of: the writer of its figures and tables, the kinds' class.
 
 A report kind (`study/report.py`'s `REPORT_KINDS`) says how one kind of results
 file becomes a report: its results table, the charts `nardy chart` can draw, its
@@ -33,7 +33,7 @@ def report_tables():
 
 
 class ReportWriter:
-    """Draws figures into the folder under unique names and numbers the tables, keeping their captions."""
+    """Draws figures into the folder under unique names and numbers the tables, with captions."""
 
     def __init__(self, folder: Path, ext: str) -> None:
         self.folder, self.ext, self.used, self.tables = folder, ext, set(), 0
@@ -47,10 +47,11 @@ class ReportWriter:
         return {"file": name, "caption": caption}
 
     def table(self, frame: pd.DataFrame, caption: str) -> dict:
-        """A table as Markdown and HTML (numbered in the order the report adds them), with its caption."""
+        """A table as Markdown and HTML (numbered in the order they are added), with its caption."""
         self.tables += 1
         rt = report_tables()
-        return {"caption": caption, "md": rt.to_markdown(frame), "html": rt.to_html(frame, f"t{self.tables}")}
+        return {"caption": caption, "md": rt.to_markdown(frame),
+                "html": rt.to_html(frame, f"t{self.tables}")}
 
 
 def names(data: dict) -> list[str | None]:
