@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Callable
 
-from .figures import run_line, save_figure
+from .figures import run_line
 from .report_analysis import AnalysisReport
 from .report_openings import OpeningsReport
 from .report_parts import Chart, ReportKind, ReportWriter
@@ -34,7 +34,7 @@ REPORT_KINDS: dict[str, ReportKind] = {k.kind: k for k in (RolloutReport(), Batc
                                                            AnalysisReport(), OpeningsReport())}
 
 __all__ = ["REPORT_KINDS", "chart_kinds", "folder_renderer", "regenerate", "render_folder",
-           "report_for", "save_figure"]
+           "report_for"]
 
 
 def report_for(kind: str) -> ReportKind:
