@@ -108,6 +108,10 @@ class ResultsError(NardyError):
     """Saved results that cannot be read, or that lack what was asked of them (a chart's data)."""
 
 
+class ReportKindError(ResultsError):
+    """Results of a kind no report renders (a results.json's `kind`); names the known kinds."""
+
+
 class PositionsFileError(NardyError):
     """A positions file that cannot be read or has a bad line."""
 

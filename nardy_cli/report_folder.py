@@ -5,6 +5,10 @@ so a failure leaves nothing half-written. A complete report replaces an older
 report folder; the report of an interrupted run never does (it goes to
 `DIR-interrupted`). A folder that is not a nardy report is replaced only with
 `force`. Folders get the permissions the umask gives, like any other.
+
+What goes into a folder is not this module's business: `write_folder` takes the
+function that renders it (a report of results data, `study/report.render_folder`;
+a game review, `review_report`; a deficit or boards folder; `nardy play`'s games).
 """
 
 from __future__ import annotations
@@ -14,9 +18,12 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 from .errors import NotAReportError, OutputError, WriteError
 from .render import to_json
+
+Render = Callable[[Path], None]     # writes every file of a folder into the folder it is given
 
 
 def prepare_output(path: str | Path) -> tuple[Path, Path]:
@@ -119,24 +126,30 @@ def is_interrupted(data: dict) -> bool:
     return bool(data.get("interrupted")) or any(r.get("interrupted") for r in data["results"])
 
 
-def write_report(data: dict, output: str | Path, *, html: bool = False, svg: bool = False,
+def write_folder(output: str | Path, render: Render, *, interrupted: bool = False,
                  force: bool = False) -> Path:
-    """Render a report folder from results `data` into `output`, all or nothing; returns the folder written.
+    """Write a folder by `render(folder)` into `output`, all or nothing; returns the folder written.
 
-    The report of an interrupted run goes to `interrupted_path(output)` instead,
-    so it never replaces a complete report. `force` replaces a folder that is not
-    a nardy report.
+    `render` writes every file into the empty temporary folder it is given; when it
+    raises, that folder is removed and `output` is left as it was. The folder of an
+    interrupted run goes to `interrupted_path(output)` instead, so it never replaces
+    a complete one. `force` replaces a folder that is not a nardy report.
     """
-    from .study.report import render_folder
     tmp, final = prepare_output(output)
-    if is_interrupted(data):
+    if interrupted:
         final = interrupted_path(final)
     try:
-        render_folder(tmp, data, html=html, svg=svg)
+        render(tmp)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return commit_output(tmp, final, force)
+
+
+def write_report(data: dict, output: str | Path, render: Render, *, force: bool = False) -> Path:
+    """Write the report folder of results `data` by `render` (`write_folder`), to
+    `DIR-interrupted` when the run was interrupted; returns the folder written."""
+    return write_folder(output, render, interrupted=is_interrupted(data), force=force)
 
 
 def rollout_data(results, kind: str = "rollout", comments: list[str] | None = None,

@@ -6,7 +6,6 @@ from __future__ import annotations
 import base64
 import html as html_lib
 import json
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +17,7 @@ from .errors import NardyError
 from .position import Position, parse_checkers, parse_position
 from .records import format_game
 from .render import to_json
-from .report_folder import commit_output, interrupted_path, prepare_output
+from .report_folder import write_folder
 from .review import GameReview
 from .study.glossary import glossary_markdown
 from .study.report_summary import params_frame, review_headline
@@ -240,20 +239,18 @@ def _html(folder: Path, md: str) -> str:
 def write_review(review: GameReview, output: str | Path, *, top: int = 5, html: bool = False) -> Path:
     """Write the review folder into `output`, replacing an older one; all or nothing.  The review of an
     interrupted run goes to `output`-interrupted, so it never replaces a complete one."""
-    tmp, final = prepare_output(output)
-    if review.params.get("interrupted"):
-        final = interrupted_path(final)
-    try:
-        (tmp / "review.json").write_text(to_json(review.to_dict()) + "\n")
-        review.frame.to_csv(tmp / "review.csv", index=False)
+
+    def render(folder: Path) -> None:
+        (folder / "review.json").write_text(to_json(review.to_dict()) + "\n")
+        review.frame.to_csv(folder / "review.csv", index=False)
         if review.cube is not None:
-            review.cube.to_csv(tmp / "cube.csv", index=False)
-        (tmp / "game.txt").write_text(format_game(review.record))
-        _save(equity_chart(review), tmp / "equity.png")
+            review.cube.to_csv(folder / "cube.csv", index=False)
+        (folder / "game.txt").write_text(format_game(review.record))
+        _save(equity_chart(review), folder / "equity.png")
         boards = []
         for k, (_, row) in enumerate(review.worst(top).iterrows(), 1):
             name = f"decision-{k}.png"
-            _save(decision_figure(row), tmp / name)
+            _save(decision_figure(row), folder / name)
             boards.append(name)
         md = report_markdown(review, top, boards)
         if review.params.get("interrupted"):
@@ -261,17 +258,15 @@ def write_review(review: GameReview, output: str | Path, *, top: int = 5, html: 
             md = (f"{title}\n\n" + i18n._("> **Warning.** This review was **interrupted** during its rollouts: the "
                                        "decisions not reached keep their first evaluation (level column).")
                   + "\n" + rest)
-        (tmp / "report.md").write_text(md)
+        (folder / "report.md").write_text(md)
         if html:
             from .review_page import game_data, page_data, review_units, write_page
-            (tmp / "report.html").write_text(_html(tmp, md))
+            (folder / "report.html").write_text(_html(folder, md))
             units, columns = review_units(review)
-            write_page(page_data([game_data(review, columns=columns)], units=units), tmp / "review.html")
-        (tmp / "params.json").write_text(json.dumps(review.params, indent=1) + "\n")
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return commit_output(tmp, final)
+            write_page(page_data([game_data(review, columns=columns)], units=units),
+                       folder / "review.html")
+        (folder / "params.json").write_text(json.dumps(review.params, indent=1) + "\n")
+    return write_folder(output, render, interrupted=bool(review.params.get("interrupted")))
 
 
 def _localised(frame):
@@ -284,18 +279,16 @@ def write_match_review(review, output: str | Path, *, html: bool = False) -> Pat
     summary.csv (the players' totals), match.txt and report.md; with `html`, review.html (every game,
     a game selector, match-chance losses). All or nothing."""
     from .match_records import format_match
-    tmp, final = prepare_output(output)
-    if review.interrupted:
-        final = interrupted_path(final)
-    try:
-        (tmp / "review.json").write_text(to_json(review.to_dict()) + "\n")
-        review.frame().to_csv(tmp / "review.csv", index=False)
+
+    def render(folder: Path) -> None:
+        (folder / "review.json").write_text(to_json(review.to_dict()) + "\n")
+        review.frame().to_csv(folder / "review.csv", index=False)
         summary = review.summary()
-        summary.to_csv(tmp / "summary.csv", index=False)
+        summary.to_csv(folder / "summary.csv", index=False)
         cube = review.cube_frame()
         if cube is not None:
-            cube.to_csv(tmp / "cube.csv", index=False)
-        (tmp / "match.txt").write_text(format_match(review.match))
+            cube.to_csv(folder / "cube.csv", index=False)
+        (folder / "match.txt").write_text(format_match(review.match))
         m = review.match
         lines = [i18n._("# Match review: {a} vs {b}, match to {length}").format(
                      a=m.players[0], b=m.players[1], length=m.length), "",
@@ -313,7 +306,7 @@ def write_match_review(review, output: str | Path, *, html: bool = False) -> Pat
                                                black=g.record.black, result=_end(g.record, i18n._("not finished"))),
                       "",
                       _localised(_shown_summary(g.summary())).to_markdown(index=False, floatfmt=".3f"), ""]
-        (tmp / "report.md").write_text("\n".join(lines))
+        (folder / "report.md").write_text("\n".join(lines))
         if html:
             from .review_page import game_data, page_data, review_units, write_page
             games = []
@@ -326,8 +319,5 @@ def write_match_review(review, output: str | Path, *, html: bool = False) -> Pat
                                        columns=columns))
             write_page(page_data(games, title=i18n._("{a} vs {b}, match to {length}").format(
                                      a=m.players[0], b=m.players[1], length=m.length),
-                                 units=units), tmp / "review.html")
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return commit_output(tmp, final)
+                                 units=units), folder / "review.html")
+    return write_folder(output, render, interrupted=review.interrupted)

@@ -23,6 +23,7 @@ from .kernels.game import F_LOST, F_ROLLED, LOST_PIPS, PARTIAL, PASSES, TURNS
 from .match import MatchState, match_valuation
 from .policies import Policy
 from .position import Position
+from .result_schema import rollout_row
 from .rules import PRESETS, Rules
 from .scoring import Scoring, scored_table
 from .outcomes import PROB_KEYS
@@ -82,21 +83,8 @@ class RolloutResult:
         return pd.DataFrame(rows)
 
     def summary_row(self) -> dict:
-        """One flat row (for CSV and batch tables)."""
-        row = {"name": self.name or "", "position": str(self.position), "games": self.games,
-               "equity": self.equity, "equity_se": self.equity_se}
-        if self.mwc is not None:
-            row |= {"mwc": self.mwc, "mwc_se": self.mwc_se}
-        row.update({k: self.probabilities[k] for k in PROB_KEYS})
-        row.update({f"se_{k}": self.se[k] for k in PROB_KEYS})
-        if self.cube is not None:
-            row |= {f"cube_{k}": self.cube[k] for k in ("equity", "equity_se", "doubled_share", "passed_share")}
-        row["mean_plies"] = self.mean_plies
-        for side, d in self.deficit.items():
-            row[f"{side}_lost_pips_per_game"] = d["lost_pips_per_game"]
-            row[f"{side}_pass_share"] = d["pass_share"]
-        row["interrupted"] = self.interrupted
-        return row
+        """One flat row (for CSV and batch tables): every column of `result_schema.ROLLOUT_ROW`."""
+        return rollout_row(self.to_dict())
 
 
 def _deficit_figures(deficit: np.ndarray, games: int) -> dict[str, dict]:

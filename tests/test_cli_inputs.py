@@ -186,8 +186,8 @@ def test_an_interrupted_report_says_dir_was_left_only_when_it_existed(tmp_path, 
     folder = tmp_path / "rep"
     if existed:
         folder.mkdir()
-    monkeypatch.setattr(report_folder, "write_report", lambda data, output, **k: report_folder.interrupted_path(
-        __import__("pathlib").Path(output)))
+    monkeypatch.setattr(report_folder, "write_report", lambda data, output, render, **k:
+                        report_folder.interrupted_path(__import__("pathlib").Path(output)))
     lines = []
     monkeypatch.setattr(click, "echo", lambda text, err=False: lines.append(text + "\n"))
     finish_report({}, str(folder), False, False, False)

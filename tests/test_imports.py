@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "nardy_cli"
 LAYERS = (
     ("kernels", "kernels"),
     ("values", "errors dice outcomes rules match_table match cube cube_match position position_id play stats network "
-               "suggest board_svg interrupts i18n phases"),
+               "suggest board_svg interrupts i18n phases result_schema"),
     ("policies", "policies"),
     ("engine", "engine scoring bearoff cube_bearoff cube_actions record_plays records cube_records match_records mat_points mat "
                "mat_write record_files positions_file "
@@ -24,7 +24,9 @@ LAYERS = (
                  "study.analyze study.staged study.openings study.batch met match_play match_cube_play "
                  "benchmark_build benchmark"),
     ("output", "render report_folder review_report review_page study.report study.report_tables study.charts "
-               "study.figures study.board_figure study.deficit_folder study.met_figure study.glossary study.report_summary study.board_folder"),
+               "study.figures study.board_figure study.deficit_folder study.met_figure "
+               "study.glossary study.report_summary study.board_folder study.report_parts "
+               "study.report_rollout study.report_analysis study.report_openings"),
     ("command line", "cli commands __main__"),
 )
 

@@ -13,7 +13,7 @@ from matplotlib.patches import FancyArrowPatch
 from nardy_cli.cli import cli
 from nardy_cli.engine import legal_plays
 from nardy_cli.position import Position
-from nardy_cli.study import report as report_module
+from nardy_cli.study import report_parts
 from nardy_cli.study.board_figure import ARROW, _point_xy, _tray_xy, draw_play
 from nardy_cli.study.report import render_folder
 
@@ -55,7 +55,8 @@ def test_a_checker_borne_off_is_drawn_into_its_tray():
 def test_analyze_and_opening_reports_draw_the_best_plays(tmp_path, monkeypatch):
     """Catches reports without the boards of the top candidate plays and of each opening's best play."""
     drawn = []
-    monkeypatch.setattr(report_module, "save_figure", lambda fig, path: (drawn.append(fig), Path(path).touch()))
+    monkeypatch.setattr(report_parts, "save_figure",
+                        lambda fig, path: (drawn.append(fig), Path(path).touch()))
     for kind in ("analyze", "openings"):
         folder = tmp_path / kind
         folder.mkdir()

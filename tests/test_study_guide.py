@@ -19,9 +19,10 @@ import pytest
 
 from nardy_cli.report_folder import interrupted_path, write_report
 from nardy_cli.study import charts
-from nardy_cli.study import report as report_module
+from nardy_cli.study import report_parts
 from nardy_cli.study.board_figure import draw_board
-from nardy_cli.study.report import build_report, chart_kinds, regenerate, render_folder
+from nardy_cli.study.report import (build_report, chart_kinds, folder_renderer, regenerate,
+                                    render_folder)
 
 DATA = Path(__file__).parent / "data" / "reports"
 
@@ -39,7 +40,7 @@ def texts(fig) -> str:
 @pytest.fixture
 def no_drawing(monkeypatch):
     """Skip rendering images to disk: structure tests need the files' names, not their pixels."""
-    monkeypatch.setattr(report_module, "save_figure", lambda fig, path: Path(path).write_bytes(b""))
+    monkeypatch.setattr(report_parts, "save_figure", lambda fig, path: Path(path).write_bytes(b""))
 
 
 @pytest.fixture
@@ -49,7 +50,7 @@ def no_figures(monkeypatch, no_drawing):
 
     import nardy_cli.study.board_figure as board_figure
     stub = types.SimpleNamespace(**{name: (lambda *a, **k: None) for name in dir(charts) if not name.startswith("_")})
-    monkeypatch.setattr(report_module, "_charts", lambda: stub)
+    monkeypatch.setattr(report_parts, "charts", lambda: stub)
     monkeypatch.setattr(board_figure, "draw_board", lambda *a, **k: None)
     monkeypatch.setattr(board_figure, "draw_play", lambda *a, **k: None)
 
@@ -215,11 +216,11 @@ def test_regenerate_is_byte_identical(tmp_path):
 def test_interrupted_run_never_replaces_a_complete_report(tmp_path, no_drawing):
     """Bug: an interrupted re-run replaced an earlier complete report folder."""
     out = tmp_path / "study"
-    write_report(load("rollout"), out)
+    write_report(load("rollout"), out, folder_renderer(load("rollout")))
     before = (out / "results.json").read_text()
     broken = copy.deepcopy(load("rollout"))
     broken["results"][0]["interrupted"] = True
-    written = write_report(broken, out)
+    written = write_report(broken, out, folder_renderer(broken))
     assert written == interrupted_path(out) and (out / "results.json").read_text() == before
     assert "**interrupted**" in (written / "report.md").read_text()
 
@@ -228,7 +229,7 @@ def test_report_folders_get_normal_permissions(tmp_path, no_drawing):
     """Bug: report folders were created drwx------ (mkdtemp's mode) whatever the umask."""
     old = os.umask(0o022)
     try:
-        out = write_report(load("rollout"), tmp_path / "rep")
+        out = write_report(load("rollout"), tmp_path / "rep", folder_renderer(load("rollout")))
     finally:
         os.umask(old)
     assert stat.S_IMODE(out.stat().st_mode) == 0o755
@@ -242,9 +243,9 @@ def test_a_folder_that_is_not_a_report_is_not_replaced(tmp_path, no_drawing):
     other.mkdir()
     (other / "keep.py").write_text("x = 1\n")
     with pytest.raises(NardyError, match="not a nardy report"):
-        write_report(load("rollout"), other)
+        write_report(load("rollout"), other, folder_renderer(load("rollout")))
     assert (other / "keep.py").exists()
-    write_report(load("rollout"), other, force=True)
+    write_report(load("rollout"), other, folder_renderer(load("rollout")), force=True)
     assert not (other / "keep.py").exists()
 
 

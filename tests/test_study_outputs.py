@@ -17,6 +17,7 @@ from nardy_cli.position import START, parse_position
 from nardy_cli.positions_file import read_positions
 from nardy_cli.render import to_json
 from nardy_cli.report_folder import write_report
+from nardy_cli.study.report import folder_renderer
 from nardy_cli.rollout import rollout
 from nardy_cli.study.analyze import rank_many, rank_plays
 from tests.cases import ROOT
@@ -98,7 +99,7 @@ def test_a_failed_report_leaves_the_old_one_and_no_debris(tmp_path):
     bad = json.loads((out / "results.json").read_text())
     bad["results"][0]["probabilities"] = "not a table"      # rendering must fail on this
     with pytest.raises(Exception):
-        write_report(bad, out)
+        write_report(bad, out, folder_renderer(bad))
     after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert after == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"], "no temporary folder left behind"

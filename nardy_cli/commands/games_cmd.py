@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from datetime import date as date_cls
 
 import click
@@ -56,7 +55,7 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
     With --match N, --games whole matches to N (from 0-0, colours by lot, then --next-white), each a
     match record (or .mat): one printed, or match-001.txt (.mat), ... in DIR.
     """
-    from ..report_folder import commit_output, ensure_writable, prepare_output
+    from ..report_folder import ensure_writable, write_folder
     from ..rollout import DEFAULT_SEED
     from ..selfplay import play_games
     if len(position) != 1:
@@ -81,18 +80,14 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
         from ..match_records import MatchRecord
         transcript = format_mat(MatchRecord(0, played.records), numbering=mat_numbering)
     if output is not None:
-        tmp, final = prepare_output(output)
-        try:
+        def render(folder) -> None:
             if transcript is not None:
-                (tmp / "games.mat").write_text(transcript)
+                (folder / "games.mat").write_text(transcript)
             for i, record in enumerate(played.records if transcript is None else (), 1):
-                (tmp / f"game-{i:03d}.txt").write_text(format_game(record))
-            frame.to_csv(tmp / "summary.csv", index=False)
-            (tmp / "summary.json").write_text(json.dumps(played.summary(), indent=1) + "\n")
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
-        commit_output(tmp, final)
+                (folder / f"game-{i:03d}.txt").write_text(format_game(record))
+            frame.to_csv(folder / "summary.csv", index=False)
+            (folder / "summary.json").write_text(json.dumps(played.summary(), indent=1) + "\n")
+        write_folder(output, render)
     if fmt == "json":
         for record, row in zip(played.records, frame.to_dict(orient="records")):
             click.echo(to_json({**row, "record": format_game(record)}))
@@ -120,7 +115,7 @@ def _play_matches(white, black, matches, position, seed, day, output, rules, fmt
     from ..match_records import format_match
     from ..policies import as_policy
     from ..position import START
-    from ..report_folder import commit_output, prepare_output
+    from ..report_folder import write_folder
     if position != START:
         raise BadInput("--match plays whole matches from the start of each game: drop --position")
     if match.score != (0, 0):
@@ -140,15 +135,11 @@ def _play_matches(white, black, matches, position, seed, day, output, rules, fmt
     import pandas as pd
     frame = pd.DataFrame(rows)
     if output is not None:
-        tmp, final = prepare_output(output)
-        try:
+        def render(folder) -> None:
             for m, text in enumerate(texts, 1):
-                (tmp / f"match-{m:03d}.{'mat' if fmt == 'mat' else 'txt'}").write_text(text)
-            frame.to_csv(tmp / "summary.csv", index=False)
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
-        commit_output(tmp, final)
+                (folder / f"match-{m:03d}.{'mat' if fmt == 'mat' else 'txt'}").write_text(text)
+            frame.to_csv(folder / "summary.csv", index=False)
+        write_folder(output, render)
     if fmt == "json":
         for row, text in zip(rows, texts):
             click.echo(to_json({**row, "record": text}))

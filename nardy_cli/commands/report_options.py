@@ -39,8 +39,9 @@ def finish_report(data: dict, output, html: bool, svg: bool, force: bool) -> Non
     from pathlib import Path
 
     from ..report_folder import write_report
+    from ..study.report import folder_renderer
     existed = Path(output).exists()
-    path = write_report(data, output, html=html, svg=svg, force=force)
+    path = write_report(data, output, folder_renderer(data, html=html, svg=svg), force=force)
     if str(path) != str(output):
         kept = _("; {output} was left as it was").format(output=output) if existed else ""
         click.echo(_("Warning: the run was interrupted, so its report went to {written}").format(written=path) + kept,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import ArgumentError, PositionsFileError, ResultsError, WriteError
+from ..errors import ArgumentError, PositionsFileError, ReportKindError, ResultsError, WriteError
 from ..games.executors import default_workers
 from ..positions_file import read_positions
 from ..render import frame_text, to_json
@@ -304,11 +304,12 @@ def chart_command(results, kind, index, list_kinds, out) -> None:
     try:
         data = json.loads(Path(results).read_text(encoding="utf-8"))
         kinds = chart_kinds(data)
+    except ReportKindError:
+        raise ResultsError(f"{results!r} holds {data['kind']!r} results, of which nardy chart "
+                           "draws no chart (it draws rollout, batch, analyze and openings "
+                           "results)") from None
     except (ValueError, KeyError, TypeError):
         raise ResultsError(f"{results!r} is not a nardy results.json") from None
-    if not kinds:
-        raise ResultsError(f"{results!r} holds {data['kind']!r} results, of which nardy chart draws no chart "
-                           "(it draws rollout, batch, analyze and openings results)")
     if list_kinds or kind is None:
         if kind is None and not list_kinds:
             raise BadInput(f"choose --kind: {', '.join(kinds)}")

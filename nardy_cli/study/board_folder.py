@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 from ..positions_file import NamedPosition
@@ -23,26 +22,24 @@ def board_file(k: int, name: str | None, ext: str = "png") -> str:
 def write_boards(items: list[NamedPosition], output: str | Path, *, numbering: str = "w", svg: bool = False,
                  title: str = N_("Positions"), force: bool = False) -> Path:
     """Draw every position into `output` (all or nothing, replacing an older nardy folder); returns the folder."""
-    from ..report_folder import commit_output, prepare_output
+    from ..report_folder import write_folder
     from .board_figure import draw_board
     from .figures import save_figure
-    tmp, final = prepare_output(output)
-    try:
+
+    def render(folder: Path) -> None:
         count = (_("1 position") if len(items) == 1 else _("{n} positions").format(n=len(items)))
-        lines, listed = [f"# {translate(title)}", "", _("{count}, drawn with {sides} numbering along the bottom.").format(
-            count=count, **side_words(numbering)), ""], []
+        heading = _("{count}, drawn with {sides} numbering along the bottom.").format(
+            count=count, **side_words(numbering))
+        lines, listed = [f"# {translate(title)}", "", heading, ""], []
         for k, item in enumerate(items, 1):
             name = board_file(k, item.name, "svg" if svg else "png")
-            save_figure(draw_board(item.position, numbering, name=item.name), tmp / name)
+            save_figure(draw_board(item.position, numbering, name=item.name), folder / name)
             listed.append({"name": item.name, "position": str(item.position), "file": name})
             lines += [f"## {k}. {item.name or item.position}", "", _("Position:") + f" `{item.position}`", ""]
             if item.comment:
                 lines += [f"*{item.comment}*", ""]
             lines += [f"![{item.name or item.position}]({name})", ""]
-        (tmp / INDEX).write_text("\n".join(lines), encoding="utf-8")
-        (tmp / MARKER).write_text(json.dumps({"kind": "boards", "boards": listed}, indent=1, ensure_ascii=False)
-                                  + "\n", encoding="utf-8")
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return commit_output(tmp, final, force)
+        (folder / INDEX).write_text("\n".join(lines), encoding="utf-8")
+        (folder / MARKER).write_text(json.dumps({"kind": "boards", "boards": listed}, indent=1,
+                                                ensure_ascii=False) + "\n", encoding="utf-8")
+    return write_folder(output, render, force=force)

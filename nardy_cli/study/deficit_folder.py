@@ -37,31 +37,28 @@ def write_deficit_folder(items: list[NamedPosition], rules: Rules, output: str |
                          force: bool = False) -> Path:
     """Write deficit.csv, faces.csv, steps.csv and two charts per position into `output`, all or nothing."""
     import json
-    import shutil
 
     from ..deficit import static_deficit
     from ..render import to_json
-    from ..report_folder import commit_output, prepare_output
+    from ..report_folder import write_folder
     from . import charts
     from .figures import save_figure
-    tmp, final = prepare_output(output)
-    try:
+
+    def render(folder: Path) -> None:
         summary, faces, steps = deficit_frames(items, rules)
-        summary.to_csv(tmp / "deficit.csv", index=False)
-        faces.to_csv(tmp / "faces.csv", index=False)
-        steps.to_csv(tmp / "steps.csv", index=False)
+        summary.to_csv(folder / "deficit.csv", index=False)
+        faces.to_csv(folder / "faces.csv", index=False)
+        steps.to_csv(folder / "steps.csv", index=False)
         ext = "svg" if svg else "png"
         records = []
         for i, item in enumerate(items):
             data = {**json.loads(to_json(static_deficit(item.position, rules).to_dict())), "name": item.name}
             records.append(data)
             slug = "" if len(items) == 1 else f"-{i + 1}"
-            save_figure(charts.deficit_heatmap(data), tmp / f"static-deficit{slug}.{ext}")
-            save_figure(charts.static_face_chart(data), tmp / f"static-face-deficit{slug}.{ext}")
-        (tmp / "deficit.json").write_text(json.dumps({"kind": "deficit", "rules": rules.to_dict(),
-                                                      "rules_label": _english_label(rules), "results": records},
-                                                     indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return commit_output(tmp, final, force)
+            save_figure(charts.deficit_heatmap(data), folder / f"static-deficit{slug}.{ext}")
+            save_figure(charts.static_face_chart(data), folder / f"static-face-deficit{slug}.{ext}")
+        marker = {"kind": "deficit", "rules": rules.to_dict(), "rules_label": _english_label(rules),
+                  "results": records}
+        text = json.dumps(marker, indent=1, ensure_ascii=False) + "\n"
+        (folder / "deficit.json").write_text(text, encoding="utf-8")
+    return write_folder(output, render, force=force)
