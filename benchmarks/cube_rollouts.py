@@ -96,8 +96,10 @@ def add_cubeless(row: dict, games: int, seed: int) -> None:
 def measure(name, position, group, games: int, seed: int) -> dict:
     """The two cubeful rollouts of one position and the model beside them."""
     other = "black" if position.turn == "w" else "white"
-    nd = rollout(position, "neural", games=games, seed=seed, rules=RULES, cube=CubePlay(CubeState(), hold_first=True))
-    dt = rollout(position, "neural", games=games, seed=seed, rules=RULES, cube=CubePlay(CubeState(2, other)))
+    nd = rollout(position, "neural", games=games, seed=seed, rules=RULES,
+                 cube=CubePlay(CubeState(), hold_first=True))
+    dt = rollout(position, "neural", games=games, seed=seed, rules=RULES,
+                 cube=CubePlay(CubeState(2, other)))
     nd_eq, dt_eq = nd.cube["equity"], 2.0 * dt.cube["equity"]
     return {"name": name, "position": str(position), "set": group, "games": games, "seed": seed,
             "nd": nd_eq, "nd_se": nd.cube["equity_se"], "dt": dt_eq, "dt_se": 2.0 * dt.cube["equity_se"],

@@ -11,8 +11,8 @@ import pandas as pd
 from . import __version__
 from .cube import CubePlay
 from .errors import ArgumentError, NoGamesError
-from .games import (CHUNK, PAIRS, GameSpec, RunConfig, Tally, chunks, job_size, policy_pair, require_in_play,
-                    run_config, run_games)
+from .games import (CHUNK, PAIRS, GameSpec, RunConfig, Tally, chunks, job_size, policy_pair,
+                    require_in_play, run_config, run_games)
 from .kernels.board import DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, WIN_BASE
 from .policies import Policy
 from .position import START, Position
@@ -107,12 +107,13 @@ def cube_duel_figures(sums: np.ndarray, pairs: int) -> dict:
             "passed_share": float(sums[0, C_PASSED] / (2 * pairs))}
 
 
-def duel(a: str | Policy, b: str | Policy, *, run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
-         position: Position = START, cube: CubePlay | None = None, **fields) -> DuelResult:
+def duel(a: str | Policy, b: str | Policy, *, run: RunConfig | None = None,
+         rules: Rules = PRESETS["federation"], position: Position = START,
+         cube: CubePlay | None = None, **fields) -> DuelResult:
     """A against B over `run.games` games (rounded up to pairs) with duplicate dice.
 
-    `run` is a `RunConfig` or its fields as keywords (games=10000, seed, workers, stratify, executor,
-    scheduler, progress; a duel has no stop rule); `progress` hears the pairs' `Tally` so far.
+    `run` is a `RunConfig` or its fields as keywords (games=10000, seed, workers, stratify,
+    executor, scheduler, progress; a duel has no stop rule); `progress` hears the pairs' `Tally`.
 
     With a `cube` (its `white` behaviour is A's, `black` B's) every game is played with the cube and the
     result's `cube` holds A's cubeful points per game; the other figures count the games' result classes

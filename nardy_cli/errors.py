@@ -72,8 +72,9 @@ class ArgumentTypeError(ArgumentError, TypeError):
 
 
 class RunConfigError(ArgumentError):
-    """A run configuration out of range: games below 1, a seed outside 0..2**63-1, a stop rule that is not
-    positive, no workers, an unknown executor or a scheduler without Dask (`games.RunConfig`)."""
+    """A run configuration out of range (`games.RunConfig`): games below 1, a seed outside
+    0..2**63-1, a stop rule that is not positive, no workers, an unknown executor, a scheduler
+    without Dask or Dask without one."""
 
 
 def check_type(value: object, kinds: type | tuple[type, ...], keyword: str, what: str, hint: str = "") -> None:

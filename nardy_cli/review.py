@@ -147,8 +147,9 @@ def _cube_totals(cube: pd.DataFrame, side: str) -> dict:
 
 
 def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides: tuple[str, ...] = ("w", "b"),
-                thresholds: Thresholds = Thresholds(), width: int = 5, rollout: RunConfig | None = None,
-                rollout_policy: str = "neural", match: MatchState | None = None, cube: bool = False,
+                thresholds: Thresholds = Thresholds(), width: int = 5,
+                rollout: RunConfig | None = None, rollout_policy: str = "neural",
+                match: MatchState | None = None, cube: bool = False,
                 crawford: bool = False) -> GameReview:
     """Score every ply of `record` played by `sides` ('w', 'b') with `evaluator` (a name or object); at a
     `match` score (the score before this game) by match winning chance and normalised equity.
@@ -156,9 +157,9 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides
     A cube game (cube actions in the record, or `cube`) has its cube actions rated too; `crawford` says
     the game is a match's Crawford game (no cube decisions).
 
-    With a `rollout` (a `RunConfig`: games per candidate, seed, workers, ...) the flagged decisions are
-    re-scored by rollouts of `rollout_policy`; its `progress(done, total)` hears of each flagged decision
-    re-scored; Ctrl-C stops
+    With a `rollout` (a `RunConfig`: games per candidate, seed, workers, ...) the flagged
+    decisions are re-scored by rollouts of `rollout_policy`; its `progress(done, total)` hears of
+    each flagged decision re-scored; Ctrl-C stops
     the rollouts: the decisions re-scored so far keep their rollout figures, the others their first
     evaluation, and `params["interrupted"]` says so.  Raises `GameRecordError` for a record without
     plies: there is nothing to review.
@@ -190,8 +191,8 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides
         params["cube"] = {"crawford": crawford}
     if rollout:
         params["seed"] = rollout.seed
-        frame, params["interrupted"] = _rollout_flagged(frame, record, base, thresholds, rollout, rollout_policy,
-                                                        valuation)
+        frame, params["interrupted"] = _rollout_flagged(frame, record, base, thresholds, rollout,
+                                                        rollout_policy, valuation)
     return GameReview(record, frame, thresholds, params, cube_frame)
 
 

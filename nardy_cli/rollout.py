@@ -16,8 +16,8 @@ import pandas as pd
 from . import __version__
 from .cube import CubePlay
 from .errors import ArgumentError, CubeError, NoGamesError
-from .games import (CHUNK, DEFAULT_SEED, OUTCOMES, GameSpec, RunConfig, Tally, chunks, job_size, policy_pair,
-                    require_in_play, run_config, run_games)
+from .games import (CHUNK, DEFAULT_SEED, OUTCOMES, GameSpec, RunConfig, Tally, chunks, job_size,
+                    policy_pair, require_in_play, run_config, run_games)
 from .kernels.board import UNFINISHED
 from .kernels.game import F_LOST, F_ROLLED, LOST_PIPS, PARTIAL, PASSES, TURNS
 from .match import MatchState, match_valuation
@@ -168,9 +168,9 @@ def cube_scoring(scoring: Scoring, match: MatchState | None, white, black, cube:
 
 
 def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] = "random", *,
-            run: RunConfig | None = None, rules: Rules = PRESETS["federation"], name: str | None = None,
-            scoring: Scoring = Scoring(), match: MatchState | None = None, cube: CubePlay | None = None,
-            **fields) -> RolloutResult:
+            run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
+            name: str | None = None, scoring: Scoring = Scoring(), match: MatchState | None = None,
+            cube: CubePlay | None = None, **fields) -> RolloutResult:
     """Play up to `run.games` games from `position` and return the outcome statistics.
 
     `policies` is one policy for both sides or a (white, black) pair, by name or
@@ -194,7 +194,8 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
     require_in_play(position, rules)
     if cube is not None:
         scoring = cube_scoring(scoring, match, white, black, cube)
-    spec = GameSpec(position, rules, white, black, run.seed, run.stratify, scoring.resolved(white, black),
+    spec = GameSpec(position, rules, white, black, run.seed, run.stratify,
+                    scoring.resolved(white, black),
                     None if match is None else match_valuation(match, rules), cube)
 
     trace: list[tuple[int, float, float]] = []
@@ -215,8 +216,8 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
             progress(summarize(spec, tally, games, until_se, False, name))
 
     size = job_size(games, run.workers if run.executor == "local" else 1)
-    tally, interrupted = run_games([(spec, None, lo, hi) for lo, hi in chunks(games, size)], OUTCOMES,
-                                   **run.executors, stop=stop, report=report)
+    jobs = [(spec, None, lo, hi) for lo, hi in chunks(games, size)]
+    tally, interrupted = run_games(jobs, OUTCOMES, **run.executors, stop=stop, report=report)
     if interrupted and tally.games == 0:
         raise NoGamesError(f"the rollout of {position} was interrupted before any game finished")
     result = summarize(spec, tally, games, until_se, interrupted, name)

@@ -1,5 +1,5 @@
-"""The games layer (issue 8): one tally in four modes, two turn loops that play the same games, policies
-asked one way, parameter rows padded for long vectors, policies pickled by name."""
+"""The games layer (issue 8): one tally in four modes, two turn loops that play the same games,
+policies asked one way, parameter rows padded for long vectors, policies pickled by name."""
 
 from __future__ import annotations
 
@@ -130,10 +130,10 @@ def test_ctrl_c_during_a_compiled_loop_call_waits_until_it_returns(other_thread)
 
 
 def test_values_tallies_of_chunks_add_up_like_the_counts():
-    """Catches a VALUES tally whose chunks do not merge: a chunk's per-game values lost or overwritten in
-    `add` (keyed by the chunk, not by (key, first game)), its deficits or plies not summed, or values for
-    other games than the counts: two chunks added in either order hold the one run's per-game values, and
-    a finished game's values (one-hot) sum to the OUTCOMES counts of the same games."""
+    """Catches a VALUES tally whose chunks do not merge: a chunk's per-game values lost or
+    overwritten in `add` (keyed by the chunk, not by (key, first game)), its deficits or plies not
+    summed, or values for other games than the counts: two chunks added in either order hold the
+    one run's per-game values, and finished games' values (one-hot) sum to the OUTCOMES counts."""
     spec = GameSpec(START, make_rules(), HEURISTIC, get_policy("random"), 11, True)
     whole = play_chunk(spec, VALUES, "k", 0, 72)
     merged = Tally(VALUES)
@@ -149,8 +149,9 @@ def test_values_tallies_of_chunks_add_up_like_the_counts():
 
 
 def test_values_need_compiled_policies():
-    """Catches a Python bot's games in VALUES mode returning no values at all (an empty ranking) instead
-    of saying why."""
-    spec = GameSpec(START, make_rules(), HeuristicInPython("py", CompiledChoice()), get_policy("random"), 1, True)
+    """Catches a Python bot's games in VALUES mode returning no values at all (an empty ranking)
+    instead of saying why."""
+    bot = HeuristicInPython("py", CompiledChoice())
+    spec = GameSpec(START, make_rules(), bot, get_policy("random"), 1, True)
     with pytest.raises(PolicyError, match="compiled policies"):
         play_chunk(spec, VALUES, "k", 0, 2)

@@ -88,7 +88,8 @@ def test_duel_is_reproducible_across_workers(pool_submits):
 def test_lookahead_plays_whole_games_and_beats_heuristic():
     r = rollout(START, "lookahead:heuristic", games=12, seed=3)
     assert r.mean_plies > 60 and r.unfinished == 0
-    assert duel("lookahead:heuristic", "heuristic", games=200, seed=12, workers=1).points_per_game > 0
+    deep = duel("lookahead:heuristic", "heuristic", games=200, seed=12, workers=1)
+    assert deep.points_per_game > 0
 
 
 def test_heuristic_beats_random_and_racer():
@@ -159,7 +160,8 @@ def test_user_compiled_evaluator_runs_in_the_kernel_and_matches_python():
     assert (a.counts == b.counts).all() and (a.plies == b.plies).all()
     r = rollout(START, ("tests.bots.user_evaluators:fewest_pips", "random"), games=300, seed=1, workers=2)
     assert r.games == 300 and r.probabilities["win"] > 0.6
-    d = duel("tests.bots.user_evaluators:fewest_pips", "tests.bots.user_evaluators:fewest_pips", games=40, seed=1)
+    d = duel("tests.bots.user_evaluators:fewest_pips", "tests.bots.user_evaluators:fewest_pips",
+             games=40, seed=1)
     assert d.points_per_game == 0.0
     with pytest.raises(PolicyError, match="lookahead needs"):
         get_policy("lookahead:tests.bots.user_evaluators:fewest_pips")

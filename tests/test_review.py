@@ -159,7 +159,8 @@ def test_thresholds_and_evaluator_names():
 def test_rollout_rescores_flagged_decisions():
     """Catches: --rollout ignoring flagged rows, or rows keeping 0-ply values after the rollout."""
     record = play_game("racer", "random", seed=9, max_plies=8)
-    review = review_game(record, "heuristic", rollout=RunConfig(games=36), rollout_policy="racer", sides=("b",),
+    review = review_game(record, "heuristic", rollout=RunConfig(games=36), rollout_policy="racer",
+                         sides=("b",),
                          thresholds=Thresholds(0.0, 0.0, 0.0))
     flagged = review.frame[review.frame["level"] == "rollout 36"]
     assert len(flagged) == len(review.decisions()) > 0

@@ -217,8 +217,8 @@ def duel_command(a, b, position, matches, run, quiet, rules, match, fmt, cube) -
             bar.update(fig["games"], fig["points_per_game"], fig["se"], what="points/game")
 
     try:
-        result = duel(a, b, run=run.with_progress(progress), rules=rules, position=position[0].position,
-                      cube=cube)
+        result = duel(a, b, run=run.with_progress(progress), rules=rules,
+                      position=position[0].position, cube=cube)
     finally:
         bar.close()
     if fmt == "json":
@@ -233,7 +233,8 @@ def duel_command(a, b, position, matches, run, quiet, rules, match, fmt, cube) -
         where = _("the start position") if start.position == START else f"'{start.position}'"
         where += f" ({start.name})" if start.name else ""
         click.echo(_("{a} vs {b}: {games:,} games from {where} with duplicate dice, seed {seed}, {rules}").format(
-            a=result.a, b=result.b, games=result.games, where=where, seed=run.seed, rules=rules_label(rules)))
+            a=result.a, b=result.b, games=result.games, where=where, seed=run.seed,
+            rules=rules_label(rules)))
         click.echo(_("points per game for {a}: {ppg:+.4f}  95% CI [{lo:+.4f}, {hi:+.4f}]  SE {se:.4f}").format(
             a=result.a, ppg=result.points_per_game, lo=lo, hi=hi, se=result.se))
         click.echo(_("wins {wins:.2%}   draws {draws:.2%}").format(wins=result.win_share, draws=result.draw_share))

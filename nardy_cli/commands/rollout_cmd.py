@@ -58,8 +58,9 @@ Examples:
 @format_option
 @report_options
 @handle_errors
-def command(positions, policy, white_policy, black_policy, run, quiet, exact_bearoff, truncate, vr, luck_network,
-            rules, match, cube, never_double, fmt, output, html, svg, force, no_block_validation) -> None:
+def command(positions, policy, white_policy, black_policy, run, quiet, exact_bearoff, truncate, vr,
+            luck_network, rules, match, cube, never_double, fmt, output, html, svg, force,
+            no_block_validation) -> None:
     """Roll out POSITION: chances of every outcome for the side to move, equity, move deficits."""
     items = flatten(positions)
     cube_play = rollout_cube_play(cube, never_double)
@@ -71,8 +72,8 @@ def command(positions, policy, white_policy, black_policy, run, quiet, exact_bea
     for item in items:
         bar = Progress(run.games, f"{item.name}: " if item.name else "", enabled=not quiet)
         try:
-            result = rollout(item.position, pols, run=run.with_progress(bar), rules=rules, name=item.name,
-                             scoring=scoring, match=match, cube=cube_play)
+            result = rollout(item.position, pols, run=run.with_progress(bar), rules=rules,
+                             name=item.name, scoring=scoring, match=match, cube=cube_play)
         except (NoGamesError, KeyboardInterrupt):      # in this position, or between two positions
             if not results:
                 raise

@@ -15,8 +15,9 @@ RUN_FIELDS = ("games", "until_se", "seed", "workers", "stratify", "executor", "s
 
 
 def run_options(func: Callable) -> Callable:
-    """--games, --until-se, --seed, --workers, --stratify, --executor, --scheduler and --quiet: the command
-    receives `run` (a `RunConfig` without progress; --workers defaults to all cores) and `quiet`."""
+    """--games, --until-se, --seed, --workers, --stratify, --executor, --scheduler and --quiet: the
+    command receives `run` (a `RunConfig` without progress; --workers defaults to all cores) and
+    `quiet`."""
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         fields = {name: kwargs.pop(name) for name in RUN_FIELDS}
@@ -31,8 +32,10 @@ def run_options(func: Callable) -> Callable:
         click.option("--games", type=click.IntRange(min=1), default=10000, show_default=True,
                      help="Games to play (the maximum with --until-se)."),
         click.option("--until-se", type=float, default=None, metavar="X",
-                     help="Stop once the equity's standard error is at most X (checked every 1,296 games)."),
-        click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=DEFAULT_SEED, show_default=True,
+                     help="Stop once the equity's standard error is at most X (checked every 1,296 "
+                          "games)."),
+        click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=DEFAULT_SEED,
+                     show_default=True,
                      help="Random seed; game i's dice depend only on the seed and i."),
         click.option("--workers", type=click.IntRange(min=1), default=None,
                      help="Worker processes [default: all cores]."),

@@ -73,9 +73,9 @@ Examples:
 @scoring_options
 @study_options
 @cube_options
-def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_bearoff, truncate, vr, luck_network,
-                    policy, run, quiet, rules, match, fmt, output, html, svg, force, no_block_validation,
-                    cube) -> None:
+def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_bearoff, truncate,
+                    vr, luck_network, policy, run, quiet, rules, match, fmt, output, html, svg,
+                    force, no_block_validation, cube) -> None:
     """Rank every legal play of a roll by rollouts with common dice (equity ± SE, difference to the best).
 
     A roll with many plays is ranked in stages (0-ply, 1-ply, then rollouts of the
@@ -109,13 +109,13 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
         staged = filters is not None or scoring_given or (top is None and len(plays) >= STAGED_FROM)
     if staged:
         _analyze_staged(item, dice, policy, run, quiet, rules, filters,
-                        scoring_from(exact_bearoff, truncate, vr, luck_network), fmt, output, html, svg, force,
-                        match, cube_record)
+                        scoring_from(exact_bearoff, truncate, vr, luck_network), fmt, output, html,
+                        svg, force, match, cube_record)
         return
     bar = StepBar(_("analyze (games per play)"), not quiet, unit="games")
     try:
-        ranking = rank_plays(item.position, dice, policy, run=run.with_progress(bar), rules=rules, top=top,
-                             match=match)
+        ranking = rank_plays(item.position, dice, policy, run=run.with_progress(bar), rules=rules,
+                             top=top, match=match)
     finally:
         bar.close()
     frame = ranking.frame()
@@ -125,7 +125,8 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
         click.echo(frame_text(frame, "csv"))
     else:
         click.echo(_("{position}   to play {dice}   ({policy} rollouts, seed {seed}, {rules}{match})").format(
-            position=ranking.position, dice=ranking.dice, policy=policy, seed=run.seed, rules=rules_label(rules),
+            position=ranking.position, dice=ranking.dice, policy=policy, seed=run.seed,
+            rules=rules_label(rules),
             match=', ' + match.label() if match else ''))
         columns = ["rank", "play", "games", "equity", "equity_se", "diff", "diff_se", "win", "lose", "dropped_after"]
         if match is not None:
@@ -162,8 +163,8 @@ def _cube_first(position, cube, rules, match, fmt) -> dict:
     return {"cube": {"state": cube.to_dict(), **decision.to_dict()}}
 
 
-def _analyze_staged(item, dice, policy, run, quiet, rules, filters, scoring, fmt, output, html, svg, force,
-                    match=None, cube_record=None) -> None:
+def _analyze_staged(item, dice, policy, run, quiet, rules, filters, scoring, fmt, output, html, svg,
+                    force, match=None, cube_record=None) -> None:
     """`analyze` in stages: run, print every stage, write the report (at a `match` score by match equity)."""
     from ..study.staged import staged_rank
     bars = StageBars("analyze", not quiet)
@@ -193,15 +194,15 @@ Examples:
 @click.option("--top", type=click.IntRange(min=1), default=None,
               help="Roll out only the K best plays by the evaluator (replies default to 6).")
 @study_options
-def openings_command(rolls, replies, reply_games, top, policy, run, quiet, rules, match, fmt, output, html, svg,
-                     force) -> None:
+def openings_command(rolls, replies, reply_games, top, policy, run, quiet, rules, match, fmt,
+                     output, html, svg, force) -> None:
     """The opening table: every legal White play of each opening roll, rolled out and ranked."""
     dice = parse_rolls(rolls)
     check_report_flags(output, html, svg, force)
     bar = StepBar("openings", not quiet, unit="analyses")
     try:
-        table = opening_table(dice, policy, run=run.with_progress(bar), rules=rules, replies=replies,
-                              reply_games=reply_games, top=top, match=match)
+        table = opening_table(dice, policy, run=run.with_progress(bar), rules=rules,
+                              replies=replies, reply_games=reply_games, top=top, match=match)
     finally:
         bar.close()
     frame = table.frame()
@@ -219,7 +220,8 @@ def openings_command(rolls, replies, reply_games, top, policy, run, quiet, rules
             click.echo(frame_text(table.replies_frame()[["white_roll", "white_play", "black_roll", "black_reply",
                                                           "candidates", "black_equity", "black_equity_se"]], "table"))
         click.echo(_("({seconds:.0f} s, {policy} rollouts, seed {seed}, {rules})").format(
-            seconds=table.params['seconds'], policy=policy, seed=run.seed, rules=rules_label(rules)), err=True)
+            seconds=table.params['seconds'], policy=policy, seed=run.seed,
+            rules=rules_label(rules)), err=True)
     missed = until_se_note(table.params, table.params["games_per_play"], table.params.get("worst_se", 0.0))
     if missed:
         click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")
@@ -244,7 +246,8 @@ def batch_command(file, policy, run, quiet, rules, match, fmt, output, html, svg
     check_report_flags(output, html, svg, force)
     bar = StepBar("batch", not quiet, unit="positions")
     try:
-        results = batch_rollout(positions, policy, run=run.with_progress(bar), rules=rules, match=match)
+        results = batch_rollout(positions, policy, run=run.with_progress(bar), rules=rules,
+                                match=match)
     finally:
         bar.close()
     frame = batch_frame(results)

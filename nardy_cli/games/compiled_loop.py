@@ -75,7 +75,7 @@ def play_compiled(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
     elif tally.mode == VALUES:
         from ..scoring import kernel_arguments
         plain, adjusted = np.zeros((hi - lo, N_RESULTS)), np.zeros((hi - lo, N_RESULTS))
-        call_kernel(game.play_games_values, setup, lo, hi, sides, evaluators,
-                    kernel_arguments(spec.scoring, spec.rules, spec.values, spec.position.turn == "w"),
-                    tally.deficit, tally.plies, plain, adjusted)
+        args = kernel_arguments(spec.scoring, spec.rules, spec.values, spec.position.turn == "w")
+        call_kernel(game.play_games_values, setup, lo, hi, sides, evaluators, args, tally.deficit,
+                    tally.plies, plain, adjusted)
         tally.values[lo] = (plain, adjusted)

@@ -1,4 +1,4 @@
-"""A run's configuration as one value: how many games, the stop rule, the seed and where the games run."""
+"""A run's configuration as one value: how many games, the stop rule, the seed, where games run."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from .spec import DEFAULT_SEED
 
 @dataclass(frozen=True)
 class RunConfig:
-    """How games are run: `games` (the maximum with `until_se`), the stop rule `until_se` (stop once the
-    equity's standard error is at most that), the `seed`, `workers`, stratification of the first two
-    rolls, the `executor` (`local` or `dask`) and its `scheduler`, and `progress`, who hears of progress
-    (what it hears is the analysis's own: see each function).  Checked when made: `RunConfigError`."""
+    """How games are run: `games` (the maximum with `until_se`), the stop rule `until_se` (stop once
+    the equity's standard error is at most that), the `seed`, `workers`, stratification of the first
+    two rolls, the `executor` (`local` or `dask`) and its `scheduler`, and `progress`, who hears of
+    progress (what it hears is each analysis's own).  Checked when made: `RunConfigError`."""
 
     games: int = 10000
     until_se: float | None = None
@@ -47,7 +47,7 @@ class RunConfig:
 
 
 def run_config(run: RunConfig | None, fields: dict, **defaults) -> RunConfig:
-    """`run`, or (when None) a `RunConfig` of `fields` over a function's own `defaults`; not both."""
+    """`run`, or (when None) a `RunConfig` of `fields` over a function's `defaults`; not both."""
     if run is None:
         return RunConfig(**{**defaults, **fields})
     if fields:

@@ -64,16 +64,18 @@ def default_workers() -> int:
 
 
 def check_executor(workers: int, executor: str, scheduler: str | None) -> None:
-    """Raise `RunConfigError` for an unknown executor, a worker count below 1, a scheduler without Dask or
-    Dask without a scheduler."""
+    """Raise `RunConfigError` for an unknown executor, a worker count below 1, a scheduler without
+    Dask or Dask without a scheduler."""
     if executor not in EXECUTORS:
-        raise RunConfigError(f"unknown {{executor}} {executor!r}: choose one of {', '.join(EXECUTORS)}")
+        raise RunConfigError(f"unknown {{executor}} {executor!r}: choose one of "
+                             f"{', '.join(EXECUTORS)}")
     if workers < 1:
         raise RunConfigError(f"{{workers}} must be at least 1, got {workers}")
     if executor != "dask" and scheduler is not None:
         raise RunConfigError("{scheduler} needs {executor} dask")
     if executor == "dask" and not scheduler:
-        raise RunConfigError("{executor} dask needs {scheduler} ADDRESS (e.g. tcp://127.0.0.1:8786)")
+        raise RunConfigError("{executor} dask needs {scheduler} ADDRESS "
+                             "(e.g. tcp://127.0.0.1:8786)")
 
 
 def leaves_process(workers: int, executor: str, jobs: int) -> bool:

@@ -1,4 +1,4 @@
-"""Playing chunks of games, here or on workers: the one entry point rollouts, duels and analyses use."""
+"""Playing chunks of games, here or on workers: the one entry point every analysis uses."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from .tally import RESULTS, VALUES, Tally
 def play_chunk(spec: GameSpec, mode: str, key: Hashable, lo: int, hi: int, max_plies: int = MAX_PLIES) -> Tally:
     """Games lo..hi-1 of `spec` as a `mode` tally: in the compiled loop, or the Python loop for Python bots.
 
-    In `RESULTS` mode the per-game codes are kept under (key, lo), in `VALUES` mode the per-game values.
+    In `RESULTS` mode the per-game codes are kept under (key, lo), in `VALUES` mode the per-game
+    values.
     """
     tally = Tally(mode)
     (play_cube if spec.cube is not None else play_compiled if spec.in_kernel else play_python)(

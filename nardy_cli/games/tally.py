@@ -1,4 +1,4 @@
-"""One tally of finished games, in one of four modes; tallies of chunks add up exactly, in any order.
+"""One tally of finished games, in one of four modes; chunks' tallies add up exactly, in any order.
 
 - `OUTCOMES`: games counted by (stratum, result code for the root side), plus the
   scored rollouts' fixed-point sums (see `scoring`);
@@ -39,7 +39,7 @@ class Tally:
     frac: np.ndarray = field(default_factory=lambda: _fixed_point_sums())
     cube: np.ndarray = field(default_factory=lambda: _zeros(N_STRATA, N_CUBE_SUMS))   # games with the cube
     results: dict = field(default_factory=dict)   # RESULTS: (key, first game) -> result codes
-    values: dict = field(default_factory=dict)    # VALUES: (key, first game) -> (plain, adjusted) per game
+    values: dict = field(default_factory=dict)    # VALUES: (key, first game) -> (plain, adjusted)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:

@@ -164,15 +164,17 @@ class _Problem:
 
 
 def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="neural", *,
-              run: RunConfig | None = None, rules: Rules = PRESETS["federation"], top: int | None = None,
-              match: MatchState | None = None, **fields) -> list[PlayRanking]:
+              run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
+              top: int | None = None, match: MatchState | None = None,
+              **fields) -> list[PlayRanking]:
     """Rank the plays of several (position, roll) problems; their games run side by side on the workers.
 
     `run` is a `RunConfig` or its fields as keywords (games=2592, seed, until_se, workers, stratify,
     executor, scheduler, progress); `progress(done, games)` hears the games per play so far.
     At a `match` score the games are played and the plays ranked by match equity (`mwc` on each play)."""
     run = run_config(run, fields, games=2592)
-    games, seed, until_se, stratify, progress = run.games, run.seed, run.until_se, run.stratify, run.progress
+    games, seed, until_se, stratify = run.games, run.seed, run.until_se, run.stratify
+    progress = run.progress
     if top is not None and top < 1:
         raise ArgumentError(f"{{top}} must be at least 1, got {top}")
     white, black = policy_pair(policies)
@@ -221,7 +223,8 @@ def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="neur
     return [prob.ranking(stratify, rules, params, interrupted) for prob in todo]
 
 
-def rank_plays(position: Position, dice: Dice | str | None = None, policies="neural", **options) -> PlayRanking:
+def rank_plays(position: Position, dice: Dice | str | None = None, policies="neural",
+               **options) -> PlayRanking:
     """Roll out every distinct legal play of the roll and rank them by equity for the mover.
 
     Options as `rank_many`: run (or its fields), rules, top, match.

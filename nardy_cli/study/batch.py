@@ -19,12 +19,14 @@ class BatchResults(list):
     interrupted: bool = False
 
 
-def batch_rollout(positions: list[NamedPosition], policies="neural", *, run: RunConfig | None = None,
-                  rules: Rules = PRESETS["federation"], match: MatchState | None = None, **fields) -> BatchResults:
+def batch_rollout(positions: list[NamedPosition], policies="neural", *,
+                  run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
+                  match: MatchState | None = None, **fields) -> BatchResults:
     """Roll out each position (same seed and settings for all), in file order.
 
-    `run` is a `RunConfig` or its fields as keywords (games=5000 per position, seed, until_se, workers,
-    stratify, executor, scheduler, progress); `progress(done, total)` hears the positions done.
+    `run` is a `RunConfig` or its fields as keywords (games=5000 per position, seed, until_se,
+    workers, stratify, executor, scheduler, progress); `progress(done, total)` hears the positions
+    done.
     Ctrl-C stops the batch: the positions finished so far (and the interrupted one's games, if any) are
     returned, marked `interrupted`; before any game finished it raises `NoGamesError`.
     """
@@ -36,7 +38,8 @@ def batch_rollout(positions: list[NamedPosition], policies="neural", *, run: Run
     results = BatchResults()
     for i, item in enumerate(positions):
         try:
-            results.append(rollout(item.position, policies, run=each, rules=rules, name=item.name, match=match))
+            results.append(rollout(item.position, policies, run=each, rules=rules, name=item.name,
+                                   match=match))
         except (NoGamesError, KeyboardInterrupt):      # in this position, or between two positions
             if not results:
                 raise

@@ -66,19 +66,22 @@ class OpeningTable:
         return {"rows": self.rows, "replies": self.replies, "params": self.params, "interrupted": self.interrupted}
 
 
-def opening_table(rolls: list[Dice] | None = None, policies="neural", *, run: RunConfig | None = None,
-                  rules: Rules = PRESETS["federation"], replies: bool = False, reply_games: int = 1296,
-                  top: int | None = None, match=None, **fields) -> OpeningTable:
+def opening_table(rolls: list[Dice] | None = None, policies="neural", *,
+                  run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
+                  replies: bool = False, reply_games: int = 1296, top: int | None = None,
+                  match=None, **fields) -> OpeningTable:
     """Roll out every legal White play of each roll from the start; with `replies`, Black's best answers.
 
-    `run` is a `RunConfig` or its fields as keywords (games=2592 per play, seed, until_se, workers,
-    stratify, executor, scheduler, progress); the replies play `reply_games` games each, on the same run
-    otherwise; `progress(done, total)` hears the steps done (the openings, then each opening's replies).
+    `run` is a `RunConfig` or its fields as keywords (games=2592 per play, seed, until_se,
+    workers, stratify, executor, scheduler, progress); the replies play `reply_games` games each,
+    on the same run otherwise; `progress(done, total)` hears the steps done (the openings, then
+    each opening's replies).
     At a `match` score (a `MatchState` before the game) plays rank by match winning chance (`mwc`).
     Ctrl-C keeps what finished (the rounds every play completed, the replies found), marked `interrupted`.
     """
     run = run_config(run, fields, games=2592)
-    games, seed, until_se, stratify, progress = run.games, run.seed, run.until_se, run.stratify, run.progress
+    games, seed, until_se, stratify = run.games, run.seed, run.until_se, run.stratify
+    progress = run.progress
     rolls = rolls or list(ALL_ROLLS)
     started = time.monotonic()
     rows = []
@@ -87,8 +90,8 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", *, run: Ru
     def report(step: int):
         return (lambda done, total: progress(step * total + done, steps * total)) if progress else None
 
-    rankings = rank_many([(START, d) for d in rolls], policies, run=run.with_progress(report(0)), rules=rules,
-                         top=top, match=match)
+    rankings = rank_many([(START, d) for d in rolls], policies, run=run.with_progress(report(0)),
+                         rules=rules, top=top, match=match)
     for dice, ranking in zip(rolls, rankings):
         for rank, rp in enumerate(ranking.plays, 1):
             row = {"roll": str(dice), "play": str(rp.play), "rank": rank, "result": str(rp.play.result),
@@ -106,9 +109,9 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", *, run: Ru
         for step, (dice, ranking) in enumerate(zip(rolls, rankings), 1):
             best = ranking.plays[0]
             try:
+                replies_run = replace(run, games=reply_games, progress=report(step))
                 answers = rank_many([(best.play.result, r) for r in ALL_ROLLS], policies,
-                                    run=replace(run, games=reply_games, progress=report(step)), rules=rules,
-                                    top=top or 6, match=match)
+                                    run=replies_run, rules=rules, top=top or 6, match=match)
             except NoGamesError:        # interrupted before this opening's replies played a game
                 interrupted = True
                 break

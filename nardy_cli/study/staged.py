@@ -22,8 +22,8 @@ from .. import __version__
 from ..dice import Dice, parse_dice
 from ..engine import legal_plays
 from ..errors import ArgumentError, FilterError, NoGamesError, PolicyError
-from ..games import (CHUNK, VALUES, GameSpec, RunConfig, chunks, job_size, policy_pair, require_in_play,
-                     run_config, run_games)
+from ..games import (CHUNK, VALUES, GameSpec, RunConfig, chunks, job_size, policy_pair,
+                     require_in_play, run_config, run_games)
 from ..games.tally import N_STRATA
 from ..interrupts import held_interrupts
 from ..play import Play
@@ -196,8 +196,8 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
                 valuation: Valuation | None = None, **fields) -> StagedRanking:
     """Rank the plays of a roll in three stages (see the module doc); `filters` are the two stage filters.
 
-    `run` is a `RunConfig` or its fields as keywords (games=12960 per play at most, until_se=0.01, seed,
-    workers, stratify, executor, scheduler, progress).
+    `run` is a `RunConfig` or its fields as keywords (games=12960 per play at most,
+    until_se=0.01, seed, workers, stratify, executor, scheduler, progress).
     With a `valuation` (a match score) plays are ranked by its values (match equity), money otherwise.
     `progress(stage, done, total)` hears of every stage: "0-ply" and "1-ply" count plays scored,
     "rollouts" games per play.  Ctrl-C keeps the rollout rounds every live play finished, marked
@@ -205,7 +205,8 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
     """
     from ..kernels.value import one_ply, zero_ply
     run = run_config(run, fields, games=12960, until_se=0.01)
-    games, seed, until_se, stratify, progress = run.games, run.seed, run.until_se, run.stratify, run.progress
+    games, seed, until_se, stratify = run.games, run.seed, run.until_se, run.stratify
+    progress = run.progress
     if len(filters) != 2:
         raise FilterError(f"give two stage filters (0-ply to 1-ply, 1-ply to rollouts), got {len(filters)}")
     stage_filters = [StageFilter.parse(f) for f in filters]
@@ -281,7 +282,7 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
             if interrupted:
                 break
             with held_interrupts():     # a round counts for every live play or for none
-                # the candidate position's side to move is the opponent of the player who made the play
+                # the candidate's side to move is the opponent of the player who made the play
                 for (i, lo), (plain, adj) in sorted(tally.values.items()):
                     per_game[i].append((swap(plain), swap(adj)))
                 done = hi
