@@ -88,7 +88,7 @@ def add_cubeless(row: dict, games: int, seed: int) -> None:
     """Add the model from a cubeless neural rollout's chances (`model_rollout`): the model's error then
     leaves out the network's error in the cubeless chances, so it is the cube efficiency's alone."""
     position = parse_position(row["position"])
-    r = rollout(position, "neural", games, seed, RULES)
+    r = rollout(position, "neural", games=games, seed=seed, rules=RULES)
     row["cubeless_games"] = games
     row["model_rollout"] = model_of(r.probabilities, position)
 
@@ -96,8 +96,10 @@ def add_cubeless(row: dict, games: int, seed: int) -> None:
 def measure(name, position, group, games: int, seed: int) -> dict:
     """The two cubeful rollouts of one position and the model beside them."""
     other = "black" if position.turn == "w" else "white"
-    nd = rollout(position, "neural", games, seed, RULES, cube=CubePlay(CubeState(), hold_first=True))
-    dt = rollout(position, "neural", games, seed, RULES, cube=CubePlay(CubeState(2, other)))
+    nd = rollout(position, "neural", games=games, seed=seed, rules=RULES,
+                 cube=CubePlay(CubeState(), hold_first=True))
+    dt = rollout(position, "neural", games=games, seed=seed, rules=RULES,
+                 cube=CubePlay(CubeState(2, other)))
     nd_eq, dt_eq = nd.cube["equity"], 2.0 * dt.cube["equity"]
     return {"name": name, "position": str(position), "set": group, "games": games, "seed": seed,
             "nd": nd_eq, "nd_se": nd.cube["equity_se"], "dt": dt_eq, "dt_se": 2.0 * dt.cube["equity_se"],

@@ -46,7 +46,7 @@ def main() -> None:
         else:
             games = args.games
         t = time.time()
-        r = duel(a, b, games, args.seed, workers=default_workers())
+        r = duel(a, b, games=games, seed=args.seed, workers=default_workers())
         rows.append((r, time.time() - t))
         print(f"{a:>20} vs {b:<20} {r.points_per_game:+.3f} [{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}] "
               f"wins {r.win_share:.1%} ({time.time() - t:.0f} s)", flush=True)

@@ -21,8 +21,8 @@ def policy(weights: dict) -> CompiledPolicy:
 def objective(weights: dict, games: int, seed: int) -> tuple[float, dict]:
     """Points per game against random and racer plus win share against random (duplicate dice)."""
     cand = policy(weights)
-    vs_random = duel(cand, "random", games, seed, workers=2)
-    vs_racer = duel(cand, "racer", games, seed + 1, workers=2)
+    vs_random = duel(cand, "random", games=games, seed=seed, workers=2)
+    vs_racer = duel(cand, "racer", games=games, seed=seed + 1, workers=2)
     score = vs_random.points_per_game + vs_racer.points_per_game + 2.0 * vs_random.win_share
     return score, {"ppg_random": round(vs_random.points_per_game, 4), "win_random": round(vs_random.win_share, 4),
                    "ppg_racer": round(vs_racer.points_per_game, 4)}

@@ -11,8 +11,8 @@ import pandas as pd
 from . import __version__
 from .cube import CubePlay
 from .errors import ArgumentError, NoGamesError
-from .games import (CHUNK, DEFAULT_SEED, PAIRS, GameSpec, Tally, chunks, job_size, policy_pair, require_in_play,
-                    run_games)
+from .games import (CHUNK, PAIRS, GameSpec, RunConfig, Tally, chunks, job_size, policy_pair,
+                    require_in_play, run_config, run_games)
 from .kernels.board import DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, WIN_BASE
 from .policies import Policy
 from .position import START, Position
@@ -107,18 +107,24 @@ def cube_duel_figures(sums: np.ndarray, pairs: int) -> dict:
             "passed_share": float(sums[0, C_PASSED] / (2 * pairs))}
 
 
-def duel(a: str | Policy, b: str | Policy, games: int = 10000, seed: int = DEFAULT_SEED,
-         rules: Rules = PRESETS["federation"], *, position: Position = START, stratify: bool = True,
-         workers: int = 1, executor: str = "local", scheduler: str | None = None, progress=None,
-         cube: CubePlay | None = None) -> DuelResult:
-    """A against B over `games` games (rounded up to pairs) with duplicate dice.
+def duel(a: str | Policy, b: str | Policy, *, run: RunConfig | None = None,
+         rules: Rules = PRESETS["federation"], position: Position = START,
+         cube: CubePlay | None = None, **fields) -> DuelResult:
+    """A against B over `run.games` games (rounded up to pairs) with duplicate dice.
+
+    `run` is a `RunConfig` or its fields as keywords (games=10000, seed, workers, stratify,
+    executor, scheduler, progress; a duel has no stop rule); `progress` hears the pairs' `Tally`.
 
     With a `cube` (its `white` behaviour is A's, `black` B's) every game is played with the cube and the
     result's `cube` holds A's cubeful points per game; the other figures count the games' result classes
     (a passed double as the doubler's oin).
     """
+    run = run_config(run, fields)
+    games, seed, stratify, progress = run.games, run.seed, run.stratify, run.progress
     if games < 2:
         raise ArgumentError(f"{{games}} must be at least 2 for a duel, got {games}")
+    if run.until_se is not None:
+        raise ArgumentError("{until_se} is not supported by duel; use {games}")
     require_in_play(position, rules)
     pa, pb = policy_pair((a, b))
     if cube is not None:
@@ -131,10 +137,10 @@ def duel(a: str | Policy, b: str | Policy, games: int = 10000, seed: int = DEFAU
         if progress is not None:
             progress(tally)
 
-    size = job_size(pairs, workers if executor == "local" else 1, CHUNK // 2)   # a short duel uses every worker
+    # a short duel uses every worker
+    size = job_size(pairs, run.workers if run.executor == "local" else 1, CHUNK // 2)
     jobs = [(spec, None, lo, hi) for lo, hi in chunks(pairs, size)]
-    tally, interrupted = run_games(jobs, PAIRS, workers=workers, executor=executor, scheduler=scheduler,
-                                   report=report)
+    tally, interrupted = run_games(jobs, PAIRS, **run.executors, report=report)
     if interrupted and not tally.joint.sum():
         raise NoGamesError("the duel was interrupted before any game finished")
     figures = duel_figures(tally.joint, rules)

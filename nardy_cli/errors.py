@@ -71,6 +71,12 @@ class ArgumentTypeError(ArgumentError, TypeError):
     """An argument of the wrong type, e.g. a swapped call `legal_plays("6-5", position)`; also a `TypeError`."""
 
 
+class RunConfigError(ArgumentError):
+    """A run configuration out of range (`games.RunConfig`): games below 1, a seed outside
+    0..2**63-1, a stop rule that is not positive, no workers, an unknown executor, a scheduler
+    without Dask or Dask without one."""
+
+
 def check_type(value: object, kinds: type | tuple[type, ...], keyword: str, what: str, hint: str = "") -> None:
     """Raise `ArgumentTypeError` naming `keyword` unless `value` is one of `kinds` (`what` says what it must be)."""
     if not isinstance(value, kinds):

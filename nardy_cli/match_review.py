@@ -87,8 +87,8 @@ def review_match(match: MatchRecord, evaluator: Any = DEFAULT_EVALUATOR, *, next
                  draw_points: float = DEFAULT_DRAW_POINTS, thresholds: Thresholds = Thresholds(), progress=None,
                  **options) -> MatchReview:
     """Review every game of `match` at its score (a money session, length 0, at money), its cube actions too
-    in a cube game (the Crawford game has none); `options` as `review_game` (sides, width, rollout_games,
-    rollout_policy, seed, workers, cube)."""
+    in a cube game (the Crawford game has none); `options` as `review_game` (sides, width, rollout,
+    rollout_policy, cube)."""
     reviews = []
     scores = match.scores()
     crawford = match.crawford_games()

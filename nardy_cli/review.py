@@ -34,6 +34,7 @@ from .engine import enumerate_board, plays_from_kernel
 from .errors import ArgumentError, GameRecordError, NoGamesError, NotationError
 from .evaluators import (ROLL_WEIGHTS, exact_value, get_evaluator, lookahead_values, result_board,
                          result_values, roll_boards, search_candidates)
+from .games import RunConfig
 from .interrupts import held_interrupts
 from .match import MatchState, match_valuation
 from .position import SIDE_NAMES, WHITE
@@ -148,9 +149,9 @@ def _cube_totals(cube: pd.DataFrame, side: str) -> dict:
 
 
 def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides: tuple[str, ...] = ("w", "b"),
-                thresholds: Thresholds = Thresholds(), width: int = 5, rollout_games: int = 0,
-                rollout_policy: str = "neural", seed: int | None = None, workers: int = 1,
-                match: MatchState | None = None, progress=None, cube: bool = False,
+                thresholds: Thresholds = Thresholds(), width: int = 5,
+                rollout: RunConfig | None = None, rollout_policy: str = "neural",
+                match: MatchState | None = None, cube: bool = False,
                 crawford: bool = False) -> GameReview:
     """Score every ply of `record` played by `sides` ('w', 'b') with `evaluator` (a name or object); at a
     `match` score (the score before this game) by match winning chance and normalised equity.
@@ -158,7 +159,9 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides
     A cube game (cube actions in the record, or `cube`) has its cube actions rated too; `crawford` says
     the game is a match's Crawford game (no cube decisions).
 
-    With `rollout_games`, `progress(done, total)` hears of each flagged decision re-scored; Ctrl-C stops
+    With a `rollout` (a `RunConfig`: games per candidate, seed, workers, ...) the flagged
+    decisions are re-scored by rollouts of `rollout_policy`; its `progress(done, total)` hears of
+    each flagged decision re-scored; Ctrl-C stops
     the rollouts: the decisions re-scored so far keep their rollout figures, the others their first
     evaluation, and `params["interrupted"]` says so.  Raises `GameRecordError` for a record without
     plies: there is nothing to review.
@@ -179,7 +182,8 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides
               "sides": list(sides),
               "thresholds": {"doubtful": thresholds.doubtful, "error": thresholds.error,
                              "blunder": thresholds.blunder},
-              "rollout_games": rollout_games, "rollout_policy": rollout_policy if rollout_games else None,
+              "rollout_games": rollout.games if rollout else 0,
+              "rollout_policy": rollout_policy if rollout else None,
               "rules": rules.to_dict(), "self_reviewed": _self_reviewed(frame, record, ev.name)}
     if match is not None:
         params["match"] = match.to_dict()
@@ -188,11 +192,10 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides
         from .cube_review import review_cube
         cube_frame = review_cube(record, sides, match, crawford)
         params["cube"] = {"crawford": crawford}
-    if rollout_games:
-        from .rollout import DEFAULT_SEED
-        params["seed"] = DEFAULT_SEED if seed is None else seed
-        frame, params["interrupted"] = _rollout_flagged(frame, record, base, thresholds, rollout_games,
-                                                        rollout_policy, params["seed"], workers, progress, valuation)
+    if rollout:
+        params["seed"] = rollout.seed
+        frame, params["interrupted"] = _rollout_flagged(frame, record, base, thresholds, rollout,
+                                                        rollout_policy, valuation)
     return GameReview(record, frame, thresholds, params, cube_frame)
 
 
@@ -260,15 +263,14 @@ def _score_ply(i, ply, record, ev, base, rules, width, thresholds, valuation=Non
             "best_result": str(plays[best].result)}
 
 
-def _rollout_flagged(frame: pd.DataFrame, record: GameRecord, base: Any, thresholds: Thresholds, games: int,
-                     policy: str, seed: int, workers: int, progress=None, valuation=None
-                     ) -> tuple[pd.DataFrame, bool]:
+def _rollout_flagged(frame: pd.DataFrame, record: GameRecord, base: Any, thresholds: Thresholds,
+                     run: RunConfig, policy: str, valuation=None) -> tuple[pd.DataFrame, bool]:
     """Re-score flagged decisions by rolling out the played result and the cheaper level's top three (at
     a match score by match equity, then normalised as `_score_ply` does); (frame, interrupted): Ctrl-C keeps the decisions whose every candidate was rolled out in full."""
     frame = frame.copy()
     flagged = frame.index[frame["mark"].isin(MARKS)]
     try:
-        _rescore(frame, flagged, record, base, thresholds, games, policy, seed, workers, progress, valuation)
+        _rescore(frame, flagged, record, base, thresholds, run, policy, valuation)
     except (_Stopped, KeyboardInterrupt):
         return frame, True
     return frame, False
@@ -278,10 +280,11 @@ class _Stopped(Exception):
     """Ctrl-C during the re-scoring rollouts."""
 
 
-def _rescore(frame, flagged, record, base, thresholds, games, policy, seed, workers, progress, valuation) -> None:
+def _rescore(frame, flagged, record, base, thresholds, run, policy, valuation) -> None:
     """Re-score each flagged decision of `frame` in place; `_Stopped` on Ctrl-C (a decision counts whole)."""
     from .rollout import rollout
     rules = record.rules
+    games, progress, each = run.games, run.progress, run.with_progress(None)
     for done, idx in enumerate(flagged):
         if progress is not None:
             progress(done, len(flagged))
@@ -303,8 +306,7 @@ def _rescore(frame, flagged, record, base, thresholds, games, policy, seed, work
                 continue
             match = None if valuation is None else valuation.match
             try:
-                r = rollout(plays[j].result, policy, games=games, seed=seed, rules=rules, workers=workers,
-                            match=match)
+                r = rollout(plays[j].result, policy, run=each, rules=rules, match=match)
             except (NoGamesError, KeyboardInterrupt):
                 raise _Stopped from None
             if r.interrupted:

@@ -16,8 +16,8 @@ import pandas as pd
 from . import __version__
 from .cube import CubePlay
 from .errors import ArgumentError, CubeError, NoGamesError
-from .games import (CHUNK, DEFAULT_SEED, OUTCOMES, GameSpec, Tally, chunks, job_size, policy_pair,
-                    require_in_play, run_games)
+from .games import (CHUNK, DEFAULT_SEED, OUTCOMES, GameSpec, RunConfig, Tally, chunks, job_size,
+                    policy_pair, require_in_play, run_config, run_games)
 from .kernels.board import UNFINISHED
 from .kernels.game import F_LOST, F_ROLLED, LOST_PIPS, PARTIAL, PASSES, TURNS
 from .match import MatchState, match_valuation
@@ -155,17 +155,17 @@ def cube_scoring(scoring: Scoring, match: MatchState | None, white, black, cube:
     return Scoring(exact_bearoff=False, truncate=None, vr=False, bearoff_policy=False)
 
 
-def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] = "random", games: int = 10000,
-            seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *, stratify: bool = True,
-            until_se: float | None = None, workers: int = 1, executor: str = "local",
-            scheduler: str | None = None, progress: ProgressFn | None = None,
+def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] = "random", *,
+            run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
             name: str | None = None, scoring: Scoring = Scoring(), match: MatchState | None = None,
-            cube: CubePlay | None = None) -> RolloutResult:
-    """Play up to `games` games from `position` and return the outcome statistics.
+            cube: CubePlay | None = None, **fields) -> RolloutResult:
+    """Play up to `run.games` games from `position` and return the outcome statistics.
 
     `policies` is one policy for both sides or a (white, black) pair, by name or
-    object.  `until_se` stops once the equity's standard error is at most that
-    (checked after each chunk of 1,296 games, never before 1,296 games).
+    object.  `run` (a `RunConfig`, or its fields as keywords: games=10000, seed, until_se, workers,
+    stratify, executor, scheduler, progress) says how the games run; `until_se` stops once the
+    equity's standard error is at most that (checked after each chunk of 1,296 games, never before
+    1,296 games); `progress` hears a `RolloutResult` of the games so far.
     Ctrl-C (or SIGTERM, SIGHUP under the command line) returns the games finished so far, marked
     `interrupted`; before any game finished it raises `NoGamesError`.
     `scoring` sets exact bear-offs (on), truncation (off) and variance
@@ -177,16 +177,13 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
     equity in units of the starting cube.
     """
     white, black = policy_pair(policies)
-    if games < 1:
-        raise ArgumentError(f"{{games}} must be at least 1, got {games}")
-    if not 0 <= seed < 2**63:
-        raise ArgumentError(f"{{seed}} must be between 0 and 2**63-1, got {seed}")
-    if until_se is not None and until_se <= 0:
-        raise ArgumentError(f"{{until_se}} must be positive, got {until_se}")
+    run = run_config(run, fields)
+    games, until_se, progress = run.games, run.until_se, run.progress
     require_in_play(position, rules)
     if cube is not None:
         scoring = cube_scoring(scoring, match, white, black, cube)
-    spec = GameSpec(position, rules, white, black, seed, stratify, scoring.resolved(white, black),
+    spec = GameSpec(position, rules, white, black, run.seed, run.stratify,
+                    scoring.resolved(white, black),
                     None if match is None else match_valuation(match, rules), cube)
 
     trace: list[tuple[int, float, float]] = []
@@ -206,9 +203,9 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
         if progress is not None:
             progress(summarize(spec, tally, games, until_se, False, name))
 
-    size = job_size(games, workers if executor == "local" else 1)
-    tally, interrupted = run_games([(spec, None, lo, hi) for lo, hi in chunks(games, size)], OUTCOMES, workers=workers,
-                                   executor=executor, scheduler=scheduler, stop=stop, report=report)
+    size = job_size(games, run.workers if run.executor == "local" else 1)
+    jobs = [(spec, None, lo, hi) for lo, hi in chunks(games, size)]
+    tally, interrupted = run_games(jobs, OUTCOMES, **run.executors, stop=stop, report=report)
     if interrupted and tally.games == 0:
         raise NoGamesError(f"the rollout of {position} was interrupted before any game finished")
     result = summarize(spec, tally, games, until_se, interrupted, name)

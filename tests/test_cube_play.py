@@ -73,8 +73,8 @@ def test_compiled_cube_decision_equals_the_reference_decision_on_random_chances(
 def test_a_cubeful_rollout_that_never_doubles_is_the_cubeless_rollout():
     """Catches the cube loop playing other games than the plain loop (another dice or policy stream, a turn
     skipped) or scoring them differently: nobody doubles, so with the same seed every figure is the same."""
-    cubeful = rollout(REPLY, "heuristic", 144, 5, FED, cube=NEVER)
-    plain = rollout(REPLY, "heuristic", 144, 5, FED, scoring=PLAIN)
+    cubeful = rollout(REPLY, "heuristic", games=144, seed=5, rules=FED, cube=NEVER)
+    plain = rollout(REPLY, "heuristic", games=144, seed=5, rules=FED, scoring=PLAIN)
     assert cubeful.probabilities == plain.probabilities and cubeful.deficit == plain.deficit
     assert cubeful.mean_plies == plain.mean_plies
     assert cubeful.cube["equity"] == pytest.approx(plain.equity, abs=1e-9)
@@ -85,7 +85,8 @@ def test_a_cubeful_rollout_that_never_doubles_is_the_cubeless_rollout():
 def test_a_passed_double_scores_the_cube_before_the_double():
     """Catches a pass scored at the doubled value, or the game played on after it: White, 93% to win, redoubles
     its 2-cube and Black passes in every game, so White wins one starting cube (2 points) each game."""
-    result = rollout(PASS_RACE, "heuristic", 72, 1, FED, cube=CubePlay(CubeState(2, "white")))
+    result = rollout(PASS_RACE, "heuristic", games=72, seed=1, rules=FED,
+                     cube=CubePlay(CubeState(2, "white")))
     assert result.cube["equity"] == 1.0 and result.cube["equity_se"] == 0.0
     assert (result.cube["doubled_share"], result.cube["passed_share"]) == (1.0, 1.0)
     assert result.mean_plies == 0.0 and result.probabilities["win_oin"] == 1.0
@@ -94,7 +95,8 @@ def test_a_passed_double_scores_the_cube_before_the_double():
 def test_a_taken_double_plays_on_for_twice_the_stake():
     """Catches the taker's own evaluator ignored or the cube not doubled: a side that always takes takes the
     same double, and every game is then worth 2 points a win (no mars in this race)."""
-    result = rollout(PASS_RACE, "heuristic", 72, 1, FED, cube=CubePlay(white="model", black="nodouble"))
+    result = rollout(PASS_RACE, "heuristic", games=72, seed=1, rules=FED,
+                     cube=CubePlay(white="model", black="nodouble"))
     assert result.cube["passed_share"] == 0.0 and result.cube["doubled_share"] == 1.0
     won = result.probabilities["win"] - result.probabilities["lose"]
     assert result.cube["equity"] == pytest.approx(2.0 * won)
@@ -103,8 +105,8 @@ def test_a_taken_double_plays_on_for_twice_the_stake():
 def test_the_opponents_cube_is_not_doubled():
     """Catches a side doubling a cube its opponent owns: Black owns the 2-cube, so White, though 93% to win,
     cannot double, and the games are worth their cubeless points."""
-    result = rollout(PASS_RACE, "heuristic", 72, 1, FED, cube=CubePlay(CubeState(2, "black"),
-                                                                         white="model", black="nodouble"))
+    result = rollout(PASS_RACE, "heuristic", games=72, seed=1, rules=FED,
+                     cube=CubePlay(CubeState(2, "black"), white="model", black="nodouble"))
     assert result.cube["doubled_share"] == 0.0
     assert result.cube["equity"] == pytest.approx(result.probabilities["win"] - result.probabilities["lose"])
 
@@ -112,10 +114,11 @@ def test_the_opponents_cube_is_not_doubled():
 def test_jacoby_counts_no_mars_in_a_game_never_doubled():
     """Catches Jacoby ignored in the game loop: with a centred cube never turned every win and loss counts one
     point, mars and koks included; without Jacoby the same games are worth their cubeless points."""
-    jac = rollout(REPLY, "heuristic", 144, 5, FED, cube=CubePlay(CubeState(jacoby=True), "nodouble", "nodouble"))
+    jac = rollout(REPLY, "heuristic", games=144, seed=5, rules=FED,
+                  cube=CubePlay(CubeState(jacoby=True), "nodouble", "nodouble"))
     assert jac.probabilities["win_koks"] > 0
     assert jac.cube["equity"] == pytest.approx(jac.probabilities["win"] - jac.probabilities["lose"], abs=1e-9)
-    plain = rollout(REPLY, "heuristic", 144, 5, FED, cube=NEVER)
+    plain = rollout(REPLY, "heuristic", games=144, seed=5, rules=FED, cube=NEVER)
     assert plain.cube["equity"] == pytest.approx(plain.equity, abs=1e-9)
 
 
@@ -134,22 +137,24 @@ def test_cube_rollouts_refuse_cubeless_scoring_matches_and_sides_without_an_eval
     """Catches a cubeful equity mixed with cubeless luck or bear-off scores, a match rolled out with the money
     cube, or a random bot asked to judge a double."""
     with pytest.raises(ArgumentError, match="vr"):
-        rollout(REPLY, "heuristic", 10, cube=CubePlay(), scoring=Scoring(vr=True))
+        rollout(REPLY, "heuristic", games=10, cube=CubePlay(), scoring=Scoring(vr=True))
     with pytest.raises(ArgumentError, match="exact_bearoff"):
-        rollout(REPLY, "heuristic", 10, cube=CubePlay(), scoring=Scoring(exact_bearoff=True))
+        rollout(REPLY, "heuristic", games=10, cube=CubePlay(), scoring=Scoring(exact_bearoff=True))
     from nardy_cli.match import match_state
     with pytest.raises(CubeError, match="money games"):
-        rollout(REPLY, "heuristic", 10, cube=CubePlay(), match=match_state(7, "0-0"))
+        rollout(REPLY, "heuristic", games=10, cube=CubePlay(), match=match_state(7, "0-0"))
     with pytest.raises(PolicyError, match="'random' has no evaluator"):
-        rollout(REPLY, "random", 10, cube=CubePlay())
-    rollout(REPLY, ("random", "heuristic"), 10, cube=CubePlay(white="nodouble"))  # a side that never doubles may
+        rollout(REPLY, "random", games=10, cube=CubePlay())
+    # a side that never doubles may
+    rollout(REPLY, ("random", "heuristic"), games=10, cube=CubePlay(white="nodouble"))
 
 
 def test_a_cube_duel_where_nobody_doubles_is_the_plain_duel():
     """Catches the duel's cube sums taken from the wrong game of a pair or with the wrong sign: without
     doubles A's points per game with the cube are its plain points per game."""
-    plain = duel("heuristic", "racer", 144, 3, FED)
-    cubeful = duel("heuristic", "racer", 144, 3, FED, cube=CubePlay(white="nodouble", black="nodouble"))
+    plain = duel("heuristic", "racer", games=144, seed=3, rules=FED)
+    cubeful = duel("heuristic", "racer", games=144, seed=3, rules=FED,
+                   cube=CubePlay(white="nodouble", black="nodouble"))
     assert cubeful.points_per_game == plain.points_per_game
     assert cubeful.cube["points_per_game"] == pytest.approx(plain.points_per_game, abs=1e-9)
     assert cubeful.cube["se"] == pytest.approx(plain.se, abs=1e-9)
@@ -158,7 +163,7 @@ def test_a_cube_duel_where_nobody_doubles_is_the_plain_duel():
 def test_a_cube_duel_credits_the_doubler_on_both_colours():
     """Catches the cube behaviours not following A and B when they change colours in a pair: A doubles and B
     only takes, so from a race A leads by 93% the doubled games favour A from whichever side it plays."""
-    result = duel("heuristic", "heuristic", 72, 3, FED, position=PASS_RACE,
+    result = duel("heuristic", "heuristic", games=72, seed=3, rules=FED, position=PASS_RACE,
                   cube=CubePlay(white="model", black="nodouble"))
     # A on White doubles and wins about 2 x 0.9; B on White is not doubled by A (it is B who is ahead)
     assert result.points_per_game == 0.0
@@ -230,7 +235,8 @@ def test_played_cube_games_are_the_cube_loops_games():
     from nardy_cli.records import format_game, parse_game
     from nardy_cli.selfplay import play_games, points_for_white
     played = play_games("heuristic", "heuristic", 24, seed=9, cube=CubePlay())
-    result = rollout(START, "heuristic", 24, 9, FED, stratify=False, cube=CubePlay())
+    result = rollout(START, "heuristic", games=24, seed=9, rules=FED, stratify=False,
+                     cube=CubePlay())
     points = [points_for_white(r) for r in played.records]
     assert np.mean(points) == pytest.approx(result.cube["equity"], abs=1e-12)
     assert sum(r.dropped is not None for r in played.records) == round(24 * result.cube["passed_share"])

@@ -37,8 +37,9 @@ def test_dask_result_equals_local(cluster):
 
 def test_dask_duel_equals_local(cluster):
     from nardy_cli.duel import duel
-    a = duel("heuristic", "racer", 400, seed=2)
-    b = duel("heuristic", "racer", 400, seed=2, executor="dask", scheduler=cluster.scheduler_address)
+    a = duel("heuristic", "racer", games=400, seed=2)
+    b = duel("heuristic", "racer", games=400, seed=2, executor="dask",
+             scheduler=cluster.scheduler_address)
     assert to_json(a.to_dict()) == to_json(b.to_dict())
 
 

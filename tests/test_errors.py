@@ -24,7 +24,7 @@ FINISHED = parse_position("W:- B:1x15 b")
 
 
 @pytest.mark.parametrize("run", [lambda: rollout(FINISHED, "random", games=10),
-                                 lambda: duel("random", "random", 10, position=FINISHED),
+                                 lambda: duel("random", "random", games=10, position=FINISHED),
                                  lambda: legal_plays(FINISHED, "6-5"),
                                  lambda: static_deficit(FINISHED),
                                  lambda: static_estimate(FINISHED),
@@ -39,7 +39,7 @@ def test_a_finished_game_is_game_over_everywhere(run):
 
 @pytest.mark.parametrize("run, keyword", [
     (lambda: rollout(parse_position("start"), "random", games=10, until_se=-1.0), "until_se"),
-    (lambda: rank_plays(parse_position("start"), None, "random", 100), "dice"),
+    (lambda: rank_plays(parse_position("start"), None, "random", games=100), "dice"),
 ])
 def test_library_messages_name_keywords_not_flags(run, keyword):
     """Catches a library message that names a command-line flag (`--until-se`, `--dice`)."""

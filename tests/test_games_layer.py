@@ -1,5 +1,5 @@
-"""The games layer (issue 8): one tally in three modes, two turn loops that play the same games, policies
-asked one way, parameter rows padded for long vectors, policies pickled by name."""
+"""The games layer (issue 8): one tally in four modes, two turn loops that play the same games,
+policies asked one way, parameter rows padded for long vectors, policies pickled by name."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 
 from nardy_cli.outcomes import money_valuation
 from nardy_cli import START
-from nardy_cli.games import OUTCOMES, PAIRS, RESULTS, GameSpec, Tally
+from nardy_cli.errors import PolicyError
+from nardy_cli.games import OUTCOMES, PAIRS, RESULTS, VALUES, GameSpec, Tally, play_chunk
 from nardy_cli.games.compiled_loop import kernel_policies, play_compiled
 from nardy_cli.games.python_loop import play_python
 from nardy_cli.kernels.evaluate import N_WEIGHTS
@@ -127,3 +128,31 @@ def test_ctrl_c_during_a_compiled_loop_call_waits_until_it_returns(other_thread)
         stop.set()
     assert finished == [7]
     assert signal.getsignal(signal.SIGINT) is previous
+
+
+def test_values_tallies_of_chunks_add_up_like_the_counts():
+    """Catches a VALUES tally whose chunks do not merge: a chunk's per-game values lost or
+    overwritten in `add` (keyed by the chunk, not by (key, first game)), its deficits or plies not
+    summed, or values for other games than the counts: two chunks added in either order hold the
+    one run's per-game values, and finished games' values (one-hot) sum to the OUTCOMES counts."""
+    spec = GameSpec(START, make_rules(), HEURISTIC, get_policy("random"), 11, True)
+    whole = play_chunk(spec, VALUES, "k", 0, 72)
+    merged = Tally(VALUES)
+    merged.add(play_chunk(spec, VALUES, "k", 36, 72))
+    merged.add(play_chunk(spec, VALUES, "k", 0, 36))
+    assert merged.games == whole.games == 72 and sorted(merged.values) == [("k", 0), ("k", 36)]
+    plain = np.concatenate([merged.values[key][0] for key in sorted(merged.values)])
+    assert (plain == whole.values[("k", 0)][0]).all()
+    assert (merged.deficit == whole.deficit).all() and (merged.plies == whole.plies).all()
+    counts = play_chunk(spec, OUTCOMES, None, 0, 72)
+    assert (plain.sum(axis=0) == counts.counts.sum(axis=0)).all()
+    assert (merged.deficit == counts.deficit).all() and (merged.plies == counts.plies).all()
+
+
+def test_values_need_compiled_policies():
+    """Catches a Python bot's games in VALUES mode returning no values at all (an empty ranking)
+    instead of saying why."""
+    bot = HeuristicInPython("py", CompiledChoice())
+    spec = GameSpec(START, make_rules(), bot, get_policy("random"), 1, True)
+    with pytest.raises(PolicyError, match="compiled policies"):
+        play_chunk(spec, VALUES, "k", 0, 2)

@@ -66,7 +66,7 @@ def test_python_policy_rollout_runs():
 
 
 def test_duel_json_keys_and_symmetry():
-    d = duel("random", "random", 400, seed=3)
+    d = duel("random", "random", games=400, seed=3)
     assert list(d.to_dict()) == ["a", "b", "games", "points_per_game", "ci95", "se", "win_share",
                                  "mars_share_for", "mars_share_against", "koks_share_for", "koks_share_against",
                                  "draw_share", "interrupted", "params"]
@@ -79,8 +79,8 @@ def test_duel_is_reproducible_across_workers(pool_submits):
 
     3,000 games are 1,500 duplicate pairs: three chunks of at most 648 pairs, run by the pool.
     """
-    one = duel("heuristic", "racer", 3000, seed=4, workers=1)
-    two = duel("heuristic", "racer", 3000, seed=4, workers=2)
+    one = duel("heuristic", "racer", games=3000, seed=4, workers=1)
+    two = duel("heuristic", "racer", games=3000, seed=4, workers=2)
     assert len(pool_submits) == 3
     assert to_json(one.to_dict()) == to_json(two.to_dict())
 
@@ -88,12 +88,13 @@ def test_duel_is_reproducible_across_workers(pool_submits):
 def test_lookahead_plays_whole_games_and_beats_heuristic():
     r = rollout(START, "lookahead:heuristic", games=12, seed=3)
     assert r.mean_plies > 60 and r.unfinished == 0
-    assert duel("lookahead:heuristic", "heuristic", 200, seed=12, workers=1).points_per_game > 0
+    deep = duel("lookahead:heuristic", "heuristic", games=200, seed=12, workers=1)
+    assert deep.points_per_game > 0
 
 
 def test_heuristic_beats_random_and_racer():
-    vs_random = duel("heuristic", "random", 1000, seed=8)
-    vs_racer = duel("heuristic", "racer", 1000, seed=9)
+    vs_random = duel("heuristic", "random", games=1000, seed=8)
+    vs_racer = duel("heuristic", "racer", games=1000, seed=9)
     assert vs_random.win_share > 0.9
     assert vs_racer.ci95[0] > 0
 
@@ -159,7 +160,8 @@ def test_user_compiled_evaluator_runs_in_the_kernel_and_matches_python():
     assert (a.counts == b.counts).all() and (a.plies == b.plies).all()
     r = rollout(START, ("tests.bots.user_evaluators:fewest_pips", "random"), games=300, seed=1, workers=2)
     assert r.games == 300 and r.probabilities["win"] > 0.6
-    d = duel("tests.bots.user_evaluators:fewest_pips", "tests.bots.user_evaluators:fewest_pips", 40, seed=1)
+    d = duel("tests.bots.user_evaluators:fewest_pips", "tests.bots.user_evaluators:fewest_pips",
+             games=40, seed=1)
     assert d.points_per_game == 0.0
     with pytest.raises(PolicyError, match="lookahead needs"):
         get_policy("lookahead:tests.bots.user_evaluators:fewest_pips")

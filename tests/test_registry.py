@@ -13,6 +13,7 @@ import pytest
 from nardy_cli.errors import PolicyError, UnknownPolicyError
 from nardy_cli.evaluators import get_evaluator, lookahead_values, search_candidates
 from nardy_cli.kernels import evaluate as ev
+from nardy_cli.kernels.neural import H_LAST_ROLL
 from nardy_cli.policies import (CompiledPolicy, Evaluator, PythonPolicy, Turn, get_policy,
                                 known_policies)
 from nardy_cli.policies import registry
@@ -127,7 +128,7 @@ def test_the_network_vector_is_built_once_per_rules_outside_the_policy(fresh):
     first = neural.kernel_params(FED)
     assert neural.kernel_params(FED) is first
     other = neural.kernel_params(make_rules("federation", last_roll=False))
-    assert other is not first and other[ev.H_LAST_ROLL] != first[ev.H_LAST_ROLL]
+    assert other is not first and other[H_LAST_ROLL] != first[H_LAST_ROLL]
     assert _network_params.cache_info().currsize >= 2
 
 

@@ -14,6 +14,7 @@ from nardy_cli.engine import legal_plays
 from nardy_cli.errors import NardyError
 from nardy_cli.evaluators import (HEURISTIC_ESTIMATE, exact_value, get_evaluator, result_board,
                                   result_values)
+from nardy_cli.games import RunConfig
 from nardy_cli.position import START, parse_position
 from nardy_cli.records import parse_game, record_from_plays
 from nardy_cli.review import Thresholds, parse_thresholds, review_game
@@ -157,7 +158,8 @@ def test_thresholds_and_evaluator_names():
 def test_rollout_rescores_flagged_decisions():
     """Catches: --rollout ignoring flagged rows, or rows keeping 0-ply values after the rollout."""
     record = play_game("racer", "random", seed=9, max_plies=8)
-    review = review_game(record, "heuristic", rollout_games=36, rollout_policy="racer", sides=("b",),
+    review = review_game(record, "heuristic", rollout=RunConfig(games=36), rollout_policy="racer",
+                         sides=("b",),
                          thresholds=Thresholds(0.0, 0.0, 0.0))
     flagged = review.frame[review.frame["level"] == "rollout 36"]
     assert len(flagged) == len(review.decisions()) > 0

@@ -26,8 +26,8 @@ def run(*args):
 
 def test_ranking_is_reproducible_and_sorted(pool_submits):
     """Catches a ranking that depends on the worker count, is unsorted, or misses a legal play."""
-    a = rank_plays(MIDGAME, "4-2", "heuristic", 300, seed=5)
-    b = rank_plays(MIDGAME, "4-2", "heuristic", 300, seed=5, workers=2)
+    a = rank_plays(MIDGAME, "4-2", "heuristic", games=300, seed=5)
+    b = rank_plays(MIDGAME, "4-2", "heuristic", games=300, seed=5, workers=2)
     assert len(pool_submits) >= 2, "every play is its own job: the pool must have run several"
     assert [str(p.play) for p in a.plays] == [str(p.play) for p in b.plays]
     assert a.to_dict() == b.to_dict()
@@ -42,9 +42,9 @@ def test_top_and_until_se():
     With until_se, each play still in the race stops together once all their SEs are at most the
     target (or at the maximum); a play dropped as clearly worse keeps the games it had then.
     """
-    r = rank_plays(MIDGAME, "4-2", "heuristic", 300, seed=5, top=3)
+    r = rank_plays(MIDGAME, "4-2", "heuristic", games=300, seed=5, top=3)
     assert len(r.plays) == 3 and len(r.prefiltered) == len(legal_plays(MIDGAME, "4-2")) - 3
-    s = rank_plays(MIDGAME, "4-2", "racer", 6480, seed=5, until_se=0.018, top=2)
+    s = rank_plays(MIDGAME, "4-2", "racer", games=6480, seed=5, until_se=0.018, top=2)
     kept = [p for p in s.plays if p.dropped_after is None]
     dropped = [p for p in s.plays if p.dropped_after is not None]
     assert kept and len({p.games for p in kept}) == 1, "the plays still in the race play the same games"
@@ -53,13 +53,13 @@ def test_top_and_until_se():
     figures = [(p.games, p.equity_se, p.dropped_after) for p in s.plays]
     assert all(p.equity_se <= 0.018 for p in kept), figures
     assert all(p.games == p.dropped_after <= games for p in dropped), figures
-    shorter = rank_plays(MIDGAME, "4-2", "racer", games - 1296, seed=5, until_se=0.018, top=2)
+    shorter = rank_plays(MIDGAME, "4-2", "racer", games=games - 1296, seed=5, until_se=0.018, top=2)
     assert any(p.equity_se > 0.018 for p in shorter.plays if p.dropped_after is None), \
         "one round fewer must leave some SE above the target: the stop was the first possible"
 
 
 def test_opening_table_lists_every_legal_opening_play_once():
-    table = opening_table(None, "racer", 72, seed=2)
+    table = opening_table(None, "racer", games=72, seed=2)
     pairs = [(r["roll"], r["play"]) for r in table.rows]
     expected = [(str(d), str(p)) for d in ALL_ROLLS for p in legal_plays(START, d)]
     assert sorted(pairs) == sorted(expected) and len(pairs) == len(set(pairs))
@@ -69,8 +69,8 @@ def test_opening_table_lists_every_legal_opening_play_once():
 def sample_data():
     """Results data of each kind (built once, when the first chart test runs; never at import)."""
     ro = rollout(START, "random", games=2592, seed=1)
-    rk = rank_plays(MIDGAME, "4-2", "racer", 100, seed=1)
-    op = opening_table(None, "racer", 36, seed=1)
+    rk = rank_plays(MIDGAME, "4-2", "racer", games=100, seed=1)
+    op = opening_table(None, "racer", games=36, seed=1)
     return {"rollout": rollout_data([ro]), "analyze": json_data("analyze", rk),
             "openings": json_data("openings", op), "batch": rollout_data([ro], "batch")}
 

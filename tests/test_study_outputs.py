@@ -111,8 +111,8 @@ def test_a_failed_report_leaves_the_old_one_and_no_debris(tmp_path):
 def test_rank_many_equals_ranking_each_problem_alone():
     """Catches problems ranked side by side mixing their games or seeds."""
     problems = [(MIDGAME, "4-2"), (START, "6-5"), (parse_position("W:1x14,12 B:1x15 b"), "3-1")]
-    together = rank_many(problems, "racer", 72, seed=3, workers=1)
-    alone = [rank_plays(pos, dice, "racer", 72, seed=3) for pos, dice in problems]
+    together = rank_many(problems, "racer", games=72, seed=3, workers=1)
+    alone = [rank_plays(pos, dice, "racer", games=72, seed=3) for pos, dice in problems]
     assert [to_json(r.to_dict()) for r in together] == [to_json(r.to_dict()) for r in alone]
 
 

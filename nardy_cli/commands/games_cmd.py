@@ -211,6 +211,7 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     from ..match_records import select_game
     from ..report_folder import ensure_writable
     from ..review import DEFAULT_EVALUATOR, parse_thresholds, review_game
+    from ..games import DEFAULT_SEED, RunConfig
     evaluator = evaluator or DEFAULT_EVALUATOR
     try:
         marks = parse_thresholds(thresholds)
@@ -225,13 +226,17 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     loaded = (parse_games(read_stdin(), numbering=mat_numbering) if game == "-"
               else read_games(game, numbering=mat_numbering))
     sides = ("w", "b") if side == "both" else (side[0],)
+    rollout = None
+    if rollout_games:
+        rollout = RunConfig(games=rollout_games, seed=DEFAULT_SEED if seed is None else seed,
+                            workers=workers)
     from ..match_records import MatchRecord
     in_match = isinstance(loaded, MatchRecord) and loaded.length > 0
     if in_match and match is not None and match.score != (0, 0):
         raise BadInput(f"--score: the record is a match to {loaded.length}, whose games carry their scores")
     if in_match and number is None and len(loaded.games) > 1:
-        _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout_policy, seed, workers, output,
-                      html, match, fmt, cube_game)
+        _review_match(loaded, evaluator, sides, marks, width, rollout, rollout_policy, output, html,
+                      match, fmt, cube_game)
         return
     record = select_game(loaded, number)
     if not record.plies and not record.end_actions:
@@ -253,8 +258,9 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     bar = StepBar("review rollouts", rollout_games > 0, unit="decisions")
     try:
         review = review_game(record, evaluator, sides=sides, thresholds=marks, width=width,
-                             rollout_games=rollout_games, rollout_policy=rollout_policy, seed=seed, workers=workers,
-                             progress=bar, match=match, cube=cube_game, crawford=crawford)
+                             rollout=rollout and rollout.with_progress(bar),
+                             rollout_policy=rollout_policy, match=match, cube=cube_game,
+                             crawford=crawford)
     finally:
         bar.close()
     interrupted = bool(review.params.get("interrupted"))
@@ -306,7 +312,7 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     _finish_review(review.summary(), interrupted, fmt, what, written)
 
 
-def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout_policy, seed, workers, output, html,
+def _review_match(loaded, evaluator, sides, marks, width, rollout, rollout_policy, output, html,
                   match, fmt, cube_game=False) -> None:
     """`nardy review MATCH`: every game of a match record judged at its score, and the players' totals."""
     from ..match_review import review_match
@@ -315,8 +321,8 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout_games, rollout
     bar = StepBar("review (games)", True, unit="games")
     try:
         review = review_match(loaded, evaluator, thresholds=marks, sides=sides, width=width,
-                              rollout_games=rollout_games, rollout_policy=rollout_policy, seed=seed, workers=workers,
-                              progress=bar, cube=cube_game, **options)
+                              rollout=rollout, rollout_policy=rollout_policy, progress=bar,
+                              cube=cube_game, **options)
     finally:
         bar.close()
     interrupted = review.interrupted

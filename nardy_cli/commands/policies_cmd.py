@@ -10,7 +10,6 @@ from ..duel import duel, duel_figures
 from ..estimate import neural_estimate
 from ..match import match_valuation
 from ..outcomes import CLASS_KEYS, CLASS_NAMES
-from ..games.executors import default_workers
 from ..policies import known_policies
 from ..position import BLACK, WHITE
 from ..render import frame_text, to_json
@@ -21,7 +20,7 @@ from .cube_options import cube_options, cube_text
 from .cube_play import duel_cube_line, duel_cube_options, match_cube_line
 from .match_options import match_options
 from .progress import Progress, StepBar
-from .rollout_cmd import run_options
+from .run_options import run_options
 
 
 @click.command("policies", epilog="""\b
@@ -112,8 +111,7 @@ def eval_command(positions, rules, match, cube, fmt, no_block_validation) -> Non
         click.echo(frame_text(pd.DataFrame(rows), "csv"))
 
 
-def _match_duel(a, b, position, matches, seed, workers, executor, scheduler, quiet, rules, match, fmt,
-                cube=None) -> None:
+def _match_duel(a, b, position, matches, run, quiet, rules, match, fmt, cube=None) -> None:
     """`nardy duel A B --match N [--cube]`: whole matches from 0-0, each pair on the same dice."""
     from ..match_play import MatchSettings, match_duel
     from ..position import START
@@ -121,15 +119,15 @@ def _match_duel(a, b, position, matches, seed, workers, executor, scheduler, qui
         raise BadInput("--match plays whole matches from the start of each game: drop --position")
     if match.score != (0, 0):
         raise BadInput("--match plays whole matches from 0-0: drop --score")
-    settings = MatchSettings(match.length, rules, seed, match.next_white, match.draw_points)
+    settings = MatchSettings(match.length, rules, run.seed, match.next_white, match.draw_points)
     bar = StepBar(f"{a} vs {b} (matches)", not quiet, unit="matches")
     try:
-        run = dict(workers=workers or default_workers(), executor=executor, scheduler=scheduler, progress=bar)
+        where = dict(**run.executors, progress=bar)
         if cube is None:
-            result = match_duel(a, b, matches, settings, **run)
+            result = match_duel(a, b, matches, settings, **where)
         else:
             from ..match_cube_play import cube_match_duel
-            result = cube_match_duel(a, b, matches, settings, cube, **run)
+            result = cube_match_duel(a, b, matches, settings, cube, **where)
     finally:
         bar.close()
     what = _("these figures ({done:,} of {asked:,} pairs of matches)").format(done=result.matches, asked=matches)
@@ -144,7 +142,8 @@ def _match_duel(a, b, position, matches, seed, workers, executor, scheduler, qui
     lo, hi = result.ci95
     click.echo(_("{a} vs {b}: {matches:,} pairs of matches to {length} with duplicate dice (each policy first player "
                  "once), seed {seed}, {rules}, next White: {next_white}").format(
-        a=result.a, b=result.b, matches=result.matches, length=match.length, seed=seed, rules=rules_label(rules),
+        a=result.a, b=result.b, matches=result.matches, length=match.length, seed=run.seed,
+        rules=rules_label(rules),
         next_white=match.next_white))
     click.echo(_("match wins for {a}: {share:.2%}  95% CI [{lo:.2%}, {hi:.2%}]  SE {se:.2%}").format(
         a=result.a, share=result.match_win_share, lo=lo, hi=hi, se=result.se))
@@ -201,18 +200,16 @@ Examples:
 @format_option
 @duel_cube_options
 @handle_errors
-def duel_command(a, b, position, matches, games, until_se, seed, workers, stratify, executor, scheduler, quiet,
-                 rules, match, fmt, cube) -> None:
+def duel_command(a, b, position, matches, run, quiet, rules, match, fmt, cube) -> None:
     """Play policy A against policy B with duplicate dice; report A's points per game ± 95% CI."""
-    if until_se is not None:
+    if run.until_se is not None:
         raise BadInput("--until-se is not supported by duel; use --games")
     if len(position) != 1:
         raise BadInput("--position must name exactly one position")
     if match is not None:
-        _match_duel(a, b, position[0].position, matches, seed, workers, executor, scheduler, quiet, rules, match,
-                    fmt, cube)
+        _match_duel(a, b, position[0].position, matches, run, quiet, rules, match, fmt, cube)
         return
-    bar = Progress(games, f"{a} vs {b}: ", enabled=not quiet)
+    bar = Progress(run.games, f"{a} vs {b}: ", enabled=not quiet)
 
     def progress(tally):
         if bar.enabled:
@@ -220,9 +217,8 @@ def duel_command(a, b, position, matches, games, until_se, seed, workers, strati
             bar.update(fig["games"], fig["points_per_game"], fig["se"], what="points/game")
 
     try:
-        result = duel(a, b, games, seed, rules, position=position[0].position, stratify=stratify,
-                      workers=workers or default_workers(), executor=executor, scheduler=scheduler,
-                      progress=progress, cube=cube)
+        result = duel(a, b, run=run.with_progress(progress), rules=rules,
+                      position=position[0].position, cube=cube)
     finally:
         bar.close()
     if fmt == "json":
@@ -237,7 +233,8 @@ def duel_command(a, b, position, matches, games, until_se, seed, workers, strati
         where = _("the start position") if start.position == START else f"'{start.position}'"
         where += f" ({start.name})" if start.name else ""
         click.echo(_("{a} vs {b}: {games:,} games from {where} with duplicate dice, seed {seed}, {rules}").format(
-            a=result.a, b=result.b, games=result.games, where=where, seed=seed, rules=rules_label(rules)))
+            a=result.a, b=result.b, games=result.games, where=where, seed=run.seed,
+            rules=rules_label(rules)))
         click.echo(_("points per game for {a}: {ppg:+.4f}  95% CI [{lo:+.4f}, {hi:+.4f}]  SE {se:.4f}").format(
             a=result.a, ppg=result.points_per_game, lo=lo, hi=hi, se=result.se))
         click.echo(_("wins {wins:.2%}   draws {draws:.2%}").format(wins=result.win_share, draws=result.draw_share))
@@ -247,5 +244,5 @@ def duel_command(a, b, position, matches, games, until_se, seed, workers, strati
         if result.cube is not None:
             click.echo(duel_cube_line(result))
     report_interrupted(result.interrupted, fmt, _("these figures ({done:,} of {asked:,} games)").format(
-        done=result.games, asked=games))
+        done=result.games, asked=run.games))
     exit_if_interrupted(result.interrupted)

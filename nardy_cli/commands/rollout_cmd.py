@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..games.executors import EXECUTORS, default_workers
-from ..rollout import DEFAULT_SEED, rollout
+from ..rollout import rollout
 from ..render import frame_text, to_json
 from ..report_folder import rollout_data
 from .policy_names import check_policy
@@ -17,6 +16,7 @@ from .common import (POSITION, block_validation_option, exit_if_interrupted, fla
 from .match_options import match_options
 from .progress import Progress
 from .report_options import check_report_flags, finish_report, report_options
+from .run_options import run_options
 from .scoring_options import scoring_from, scoring_note, scoring_options
 from .tables import rollout_table, until_se_note
 from ..i18n import _
@@ -31,28 +31,6 @@ def policy_options(func):
     return click.option("--policy", default="random", show_default=True, metavar="NAME", callback=check_policy,
                         help="Policy for both sides: random, racer, heuristic, neural, lookahead:NAME, a plugin "
                              "or module:attribute (see 'nardy policies').")(func)
-
-
-def run_options(func):
-    """Options shared by every command that plays games."""
-    for opt in reversed([
-        click.option("--games", type=click.IntRange(min=1), default=10000, show_default=True,
-                     help="Games to play (the maximum with --until-se)."),
-        click.option("--until-se", type=float, default=None, metavar="X",
-                     help="Stop once the equity's standard error is at most X (checked every 1,296 games)."),
-        click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=DEFAULT_SEED, show_default=True,
-                     help="Random seed; game i's dice depend only on the seed and i."),
-        click.option("--workers", type=click.IntRange(min=1), default=None,
-                     help="Worker processes [default: all cores]."),
-        click.option("--stratify/--no-stratify", default=True, show_default=True,
-                     help="Stratify the first two rolls over blocks of 36 and 1,296 games."),
-        click.option("--executor", type=click.Choice(EXECUTORS), default="local", show_default=True,
-                     help="Where games run: local processes or a Dask cluster."),
-        click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler, e.g. tcp://10.0.0.5:8786."),
-        click.option("--quiet", "-q", is_flag=True, help="No progress bar."),
-    ]):
-        func = opt(func)
-    return func
 
 
 @click.command("rollout", epilog="""\b
@@ -80,9 +58,9 @@ Examples:
 @format_option
 @report_options
 @handle_errors
-def command(positions, policy, white_policy, black_policy, games, until_se, seed, workers, stratify, executor,
-            scheduler, quiet, exact_bearoff, truncate, vr, luck_network, rules, match, cube, never_double, fmt,
-            output, html, svg, force, no_block_validation) -> None:
+def command(positions, policy, white_policy, black_policy, run, quiet, exact_bearoff, truncate, vr,
+            luck_network, rules, match, cube, never_double, fmt, output, html, svg, force,
+            no_block_validation) -> None:
     """Roll out POSITION: chances of every outcome for the side to move, equity, move deficits."""
     items = flatten(positions)
     cube_play = rollout_cube_play(cube, never_double)
@@ -92,11 +70,10 @@ def command(positions, policy, white_policy, black_policy, games, until_se, seed
     results = []
     interrupted = False
     for item in items:
-        bar = Progress(games, f"{item.name}: " if item.name else "", enabled=not quiet)
+        bar = Progress(run.games, f"{item.name}: " if item.name else "", enabled=not quiet)
         try:
-            result = rollout(item.position, pols, games, seed, rules, stratify=stratify, until_se=until_se,
-                             workers=workers or default_workers(), executor=executor, scheduler=scheduler,
-                             progress=bar, name=item.name, scoring=scoring, match=match, cube=cube_play)
+            result = rollout(item.position, pols, run=run.with_progress(bar), rules=rules,
+                             name=item.name, scoring=scoring, match=match, cube=cube_play)
         except (NoGamesError, KeyboardInterrupt):      # in this position, or between two positions
             if not results:
                 raise

@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from ..errors import ArgumentError, PositionsFileError, ReportKindError, ResultsError, WriteError
-from ..games.executors import default_workers
 from ..positions_file import read_positions
 from ..render import frame_text, to_json
 from ..i18n import _, translate
@@ -27,7 +26,7 @@ from .match_options import match_options
 from .policy_names import check_policy
 from .progress import StageBars, StepBar
 from .report_options import check_report_flags, finish_report, report_options
-from .rollout_cmd import run_options
+from .run_options import run_options
 from .scoring_options import scoring_from, scoring_options
 from .tables import until_se_note
 from .staged_view import filter_option, parse_filters, show_forced, show_staged
@@ -74,9 +73,9 @@ Examples:
 @scoring_options
 @study_options
 @cube_options
-def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_bearoff, truncate, vr, luck_network,
-                    policy, games, until_se, seed, workers, stratify, executor, scheduler, quiet, rules, match, fmt,
-                    output, html, svg, force, no_block_validation, cube) -> None:
+def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_bearoff, truncate,
+                    vr, luck_network, policy, run, quiet, rules, match, fmt, output, html, svg,
+                    force, no_block_validation, cube) -> None:
     """Rank every legal play of a roll by rollouts with common dice (equity ± SE, difference to the best).
 
     A roll with many plays is ranked in stages (0-ply, 1-ply, then rollouts of the
@@ -109,15 +108,14 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
     if staged is None:
         staged = filters is not None or scoring_given or (top is None and len(plays) >= STAGED_FROM)
     if staged:
-        _analyze_staged(item, dice, policy, games, seed, rules, filters, until_se, stratify,
-                        scoring_from(exact_bearoff, truncate, vr, luck_network), workers, executor, scheduler, quiet,
-                        fmt, output, html, svg, force, match, cube_record)
+        _analyze_staged(item, dice, policy, run, quiet, rules, filters,
+                        scoring_from(exact_bearoff, truncate, vr, luck_network), fmt, output, html,
+                        svg, force, match, cube_record)
         return
     bar = StepBar(_("analyze (games per play)"), not quiet, unit="games")
     try:
-        ranking = rank_plays(item.position, dice, policy, games, seed, rules, top=top, until_se=until_se,
-                             stratify=stratify, workers=workers or default_workers(), executor=executor,
-                             scheduler=scheduler, progress=bar, match=match)
+        ranking = rank_plays(item.position, dice, policy, run=run.with_progress(bar), rules=rules,
+                             top=top, match=match)
     finally:
         bar.close()
     frame = ranking.frame()
@@ -127,7 +125,8 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
         click.echo(frame_text(frame, "csv"))
     else:
         click.echo(_("{position}   to play {dice}   ({policy} rollouts, seed {seed}, {rules}{match})").format(
-            position=ranking.position, dice=ranking.dice, policy=policy, seed=seed, rules=rules_label(rules),
+            position=ranking.position, dice=ranking.dice, policy=policy, seed=run.seed,
+            rules=rules_label(rules),
             match=', ' + match.label() if match else ''))
         columns = ["rank", "play", "games", "equity", "equity_se", "diff", "diff_se", "win", "lose", "dropped_after"]
         if match is not None:
@@ -164,19 +163,18 @@ def _cube_first(position, cube, rules, match, fmt) -> dict:
     return {"cube": {"state": cube.to_dict(), **decision.to_dict()}}
 
 
-def _analyze_staged(item, dice, policy, games, seed, rules, filters, until_se, stratify, scoring, workers, executor,
-                    scheduler, quiet, fmt, output, html, svg, force, match=None, cube_record=None) -> None:
+def _analyze_staged(item, dice, policy, run, quiet, rules, filters, scoring, fmt, output, html, svg,
+                    force, match=None, cube_record=None) -> None:
     """`analyze` in stages: run, print every stage, write the report (at a `match` score by match equity)."""
     from ..study.staged import staged_rank
     bars = StageBars("analyze", not quiet)
     try:
-        ranking = staged_rank(item.position, dice, policy, games, seed, rules, filters=parse_filters(filters),
-                              until_se=until_se, stratify=stratify, scoring=scoring,
-                              workers=workers or default_workers(), executor=executor, scheduler=scheduler,
-                              progress=bars, valuation=None if match is None else match_valuation(match, rules))
+        ranking = staged_rank(item.position, dice, policy, run=run.with_progress(bars), rules=rules,
+                              filters=parse_filters(filters), scoring=scoring,
+                              valuation=None if match is None else match_valuation(match, rules))
     finally:
         bars.close()
-    show_staged(ranking, fmt, policy, seed, rules, cube_record)
+    show_staged(ranking, fmt, policy, run.seed, rules, cube_record)
     interrupted = bool(ranking.params.get("interrupted"))
     report_interrupted(interrupted, fmt, _("the rollout figures"))
     finish_report(json_data("analyze", ranking, names=[item.name], comments=[item.comment]), output, html, svg, force)
@@ -196,16 +194,15 @@ Examples:
 @click.option("--top", type=click.IntRange(min=1), default=None,
               help="Roll out only the K best plays by the evaluator (replies default to 6).")
 @study_options
-def openings_command(rolls, replies, reply_games, top, policy, games, until_se, seed, workers, stratify, executor,
-                     scheduler, quiet, rules, match, fmt, output, html, svg, force) -> None:
+def openings_command(rolls, replies, reply_games, top, policy, run, quiet, rules, match, fmt,
+                     output, html, svg, force) -> None:
     """The opening table: every legal White play of each opening roll, rolled out and ranked."""
     dice = parse_rolls(rolls)
     check_report_flags(output, html, svg, force)
     bar = StepBar("openings", not quiet, unit="analyses")
     try:
-        table = opening_table(dice, policy, games, seed, rules, replies=replies, reply_games=reply_games, top=top,
-                              until_se=until_se, stratify=stratify, workers=workers or default_workers(),
-                              executor=executor, scheduler=scheduler, progress=bar, match=match)
+        table = opening_table(dice, policy, run=run.with_progress(bar), rules=rules,
+                              replies=replies, reply_games=reply_games, top=top, match=match)
     finally:
         bar.close()
     frame = table.frame()
@@ -223,7 +220,8 @@ def openings_command(rolls, replies, reply_games, top, policy, games, until_se, 
             click.echo(frame_text(table.replies_frame()[["white_roll", "white_play", "black_roll", "black_reply",
                                                           "candidates", "black_equity", "black_equity_se"]], "table"))
         click.echo(_("({seconds:.0f} s, {policy} rollouts, seed {seed}, {rules})").format(
-            seconds=table.params['seconds'], policy=policy, seed=seed, rules=rules_label(rules)), err=True)
+            seconds=table.params['seconds'], policy=policy, seed=run.seed,
+            rules=rules_label(rules)), err=True)
     missed = until_se_note(table.params, table.params["games_per_play"], table.params.get("worst_se", 0.0))
     if missed:
         click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")
@@ -240,8 +238,7 @@ Examples:
 """)
 @click.argument("file", type=click.Path(dir_okay=False))
 @study_options
-def batch_command(file, policy, games, until_se, seed, workers, stratify, executor, scheduler, quiet, rules,
-                  match, fmt, output, html, svg, force) -> None:
+def batch_command(file, policy, run, quiet, rules, match, fmt, output, html, svg, force) -> None:
     """Roll out every position of a positions FILE into one table."""
     positions = read_positions(file)
     if not positions:
@@ -249,9 +246,8 @@ def batch_command(file, policy, games, until_se, seed, workers, stratify, execut
     check_report_flags(output, html, svg, force)
     bar = StepBar("batch", not quiet, unit="positions")
     try:
-        results = batch_rollout(positions, policy, games, seed, rules, until_se=until_se, stratify=stratify,
-                                workers=workers or default_workers(), executor=executor, scheduler=scheduler,
-                                progress=bar, match=match)
+        results = batch_rollout(positions, policy, run=run.with_progress(bar), rules=rules,
+                                match=match)
     finally:
         bar.close()
     frame = batch_frame(results)
@@ -262,7 +258,7 @@ def batch_command(file, policy, games, until_se, seed, workers, stratify, execut
         click.echo(frame_text(frame, "csv"))
     else:
         click.echo(_("{n} positions of {file}: {policy} (both sides), seed {seed}, {rules}").format(
-            n=len(results), file=file, policy=policy, seed=seed, rules=rules_label(rules)))
+            n=len(results), file=file, policy=policy, seed=run.seed, rules=rules_label(rules)))
         columns = ["name", "to_move", "games", "equity", "equity_se", "win", "lose", "draw", "mean_plies",
                    "white_lost_pips_per_game", "black_lost_pips_per_game"]
         click.echo(_("equity and chances are the side to move's (to_move) in each position"))

@@ -15,10 +15,10 @@ import numpy as np
 
 from ..interrupts import held_interrupts
 from ..kernels import game
-from ..kernels.board import kernel_rules
+from ..kernels.board import N_RESULTS, kernel_rules
 from ..kernels.evaluate import N_WEIGHTS
 from ..kernels.user import Evaluators
-from .tally import OUTCOMES, PAIRS, RESULTS, Tally
+from .tally import OUTCOMES, PAIRS, RESULTS, VALUES, Tally
 
 
 def kernel_policies(white, black, rules, valuation) -> tuple[game.SidePolicies, Evaluators]:
@@ -72,3 +72,10 @@ def play_compiled(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
         results = np.zeros(hi - lo, dtype=np.int8)
         call_kernel(game.play_games_each, setup, lo, hi, sides, evaluators, results, tally.deficit, tally.plies)
         tally.results[lo] = results
+    elif tally.mode == VALUES:
+        from ..scoring import kernel_arguments
+        plain, adjusted = np.zeros((hi - lo, N_RESULTS)), np.zeros((hi - lo, N_RESULTS))
+        args = kernel_arguments(spec.scoring, spec.rules, spec.values, spec.position.turn == "w")
+        call_kernel(game.play_games_values, setup, lo, hi, sides, evaluators, args, tally.deficit,
+                    tally.plies, plain, adjusted)
+        tally.values[lo] = (plain, adjusted)

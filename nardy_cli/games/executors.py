@@ -20,7 +20,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable
 
-from ..errors import ArgumentError, ExecutorError, NardyError, WorkerError
+from ..errors import ExecutorError, NardyError, RunConfigError, WorkerError
 from ..interrupts import held_interrupts, worker_signals
 
 EXECUTORS = ("local", "dask")
@@ -64,13 +64,18 @@ def default_workers() -> int:
 
 
 def check_executor(workers: int, executor: str, scheduler: str | None) -> None:
-    """Raise for an unknown executor, a worker count below 1 or a scheduler without Dask."""
+    """Raise `RunConfigError` for an unknown executor, a worker count below 1, a scheduler without
+    Dask or Dask without a scheduler."""
     if executor not in EXECUTORS:
-        raise ArgumentError(f"unknown {{executor}} {executor!r}: choose one of {', '.join(EXECUTORS)}")
+        raise RunConfigError(f"unknown {{executor}} {executor!r}: choose one of "
+                             f"{', '.join(EXECUTORS)}")
     if workers < 1:
-        raise ArgumentError(f"{{workers}} must be at least 1, got {workers}")
+        raise RunConfigError(f"{{workers}} must be at least 1, got {workers}")
     if executor != "dask" and scheduler is not None:
-        raise ArgumentError("{scheduler} needs {executor} dask")
+        raise RunConfigError("{scheduler} needs {executor} dask")
+    if executor == "dask" and not scheduler:
+        raise RunConfigError("{executor} dask needs {scheduler} ADDRESS "
+                             "(e.g. tcp://127.0.0.1:8786)")
 
 
 def leaves_process(workers: int, executor: str, jobs: int) -> bool:
@@ -268,8 +273,6 @@ def _connect(client_class, scheduler: str):
 
 
 def _run_dask(task, jobs, scheduler, collector):
-    if not scheduler:
-        raise ArgumentError("{executor} dask needs {scheduler} ADDRESS (e.g. tcp://127.0.0.1:8786)")
     try:
         from distributed import Client, as_completed
     except ImportError:

@@ -16,12 +16,13 @@ import numpy as np
 
 from ..dice import Dice
 from ..engine import enumerate_board, plays_from_kernel
+from ..errors import PolicyError
 from ..kernels import board as kb
 from ..kernels.game import final_result, game_dice, record_turn
 from ..kernels.rng import policy_state
 from ..policies.base import Turn
 from ..position import WHITE
-from .tally import OUTCOMES, PAIRS, RESULTS, Tally
+from .tally import OUTCOMES, PAIRS, RESULTS, VALUES, Tally
 
 
 def play_game(spec, white, black, game: int, max_plies: int, deficit: np.ndarray,
@@ -72,6 +73,8 @@ def play_game(spec, white, black, game: int, max_plies: int, deficit: np.ndarray
 
 def play_python(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
     """Play games lo..hi-1 of `spec` in the Python loop, adding into `tally` (by its mode)."""
+    if tally.mode == VALUES:
+        raise PolicyError("per-game values (staged rankings) need compiled policies on both sides")
     if tally.mode == PAIRS:  # A (spec.white) on the root side, then B, on the same dice
         a, b = spec.white, spec.black
         first, second = ((a, b), (b, a)) if spec.position.turn == WHITE else ((b, a), (a, b))

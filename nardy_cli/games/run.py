@@ -1,4 +1,4 @@
-"""Playing chunks of games, here or on workers: the one entry point `rollout`, `duel` and `analyze` use."""
+"""Playing chunks of games, here or on workers: the one entry point every analysis uses."""
 
 from __future__ import annotations
 
@@ -9,19 +9,22 @@ from .cube_loop import play_cube
 from .executors import leaves_process, run_jobs
 from .python_loop import play_python
 from .spec import MAX_PLIES, GameSpec, ensure_portable
-from .tally import RESULTS, Tally
+from .tally import RESULTS, VALUES, Tally
 
 
 def play_chunk(spec: GameSpec, mode: str, key: Hashable, lo: int, hi: int, max_plies: int = MAX_PLIES) -> Tally:
     """Games lo..hi-1 of `spec` as a `mode` tally: in the compiled loop, or the Python loop for Python bots.
 
-    In `RESULTS` mode the per-game codes are kept under (key, lo).
+    In `RESULTS` mode the per-game codes are kept under (key, lo), in `VALUES` mode the per-game
+    values.
     """
     tally = Tally(mode)
     (play_cube if spec.cube is not None else play_compiled if spec.in_kernel else play_python)(
         spec, lo, hi, max_plies, tally)
     if mode == RESULTS:
         tally.results = {(key, lo): codes for lo, codes in tally.results.items()}
+    elif mode == VALUES:
+        tally.values = {(key, lo): arrays for lo, arrays in tally.values.items()}
     return tally
 
 

@@ -1,9 +1,12 @@
-"""One tally of finished games, in one of three modes; tallies of chunks add up exactly, in any order.
+"""One tally of finished games, in one of four modes; chunks' tallies add up exactly, in any order.
 
 - `OUTCOMES`: games counted by (stratum, result code for the root side), plus the
   scored rollouts' fixed-point sums (see `scoring`);
 - `PAIRS`: duplicate pairs counted by (A's result, B's result) on the root side;
-- `RESULTS`: each game's result code, kept per chunk under a caller's key.
+- `RESULTS`: each game's result code, kept per chunk under a caller's key;
+- `VALUES`: each game's result-code probabilities for the root side (one-hot for a
+  finished game) and the same minus the game's luck, kept per chunk under a
+  caller's key (staged rankings' paired rollouts).
 """
 
 from __future__ import annotations
@@ -16,8 +19,8 @@ from ..kernels.board import N_RESULTS
 from ..kernels.cube import N_CUBE_SUMS
 from ..kernels.game import N_DEFICIT, N_STRATA
 
-OUTCOMES, PAIRS, RESULTS = "outcomes", "pairs", "results"
-MODES = (OUTCOMES, PAIRS, RESULTS)
+OUTCOMES, PAIRS, RESULTS, VALUES = "outcomes", "pairs", "results", "values"
+MODES = (OUTCOMES, PAIRS, RESULTS, VALUES)
 
 
 def _zeros(*shape: int) -> np.ndarray:
@@ -36,6 +39,7 @@ class Tally:
     frac: np.ndarray = field(default_factory=lambda: _fixed_point_sums())
     cube: np.ndarray = field(default_factory=lambda: _zeros(N_STRATA, N_CUBE_SUMS))   # games with the cube
     results: dict = field(default_factory=dict)   # RESULTS: (key, first game) -> result codes
+    values: dict = field(default_factory=dict)    # VALUES: (key, first game) -> (plain, adjusted)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -50,6 +54,8 @@ class Tally:
             return 2 * int(self.counts.sum())
         if self.mode == RESULTS:
             return sum(len(v) for v in self.results.values())
+        if self.mode == VALUES:
+            return sum(len(plain) for plain, _ in self.values.values())
         return int(self.counts.sum() + self.scored.sum())
 
     @property
@@ -64,6 +70,7 @@ class Tally:
         for name in ("counts", "deficit", "plies", "scored", "frac", "cube"):
             getattr(self, name)[...] += getattr(other, name)
         self.results.update(other.results)
+        self.values.update(other.values)
 
 
 def _fixed_point_sums() -> np.ndarray:

@@ -17,7 +17,7 @@ from .. import __version__
 from ..dice import Dice, parse_dice
 from ..engine import legal_plays
 from ..errors import ArgumentError, NoGamesError
-from ..games import CHUNK, DEFAULT_SEED, RESULTS, GameSpec, policy_pair, run_games
+from ..games import CHUNK, RESULTS, GameSpec, RunConfig, policy_pair, run_config, run_games
 from ..interrupts import held_interrupts
 from ..kernels.board import N_RESULTS
 from ..kernels.game import N_STRATA
@@ -165,16 +165,18 @@ class _Problem:
                            [str(p) for p in self.prefiltered], interrupted)
 
 
-def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="neural", games: int = 2592,
-              seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *, top: int | None = None,
-              until_se: float | None = None, stratify: bool = True, workers: int = 1,
-              executor: str = "local", scheduler: str | None = None, progress=None,
-              match: MatchState | None = None) -> list[PlayRanking]:
+def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="neural", *,
+              run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
+              top: int | None = None, match: MatchState | None = None,
+              **fields) -> list[PlayRanking]:
     """Rank the plays of several (position, roll) problems; their games run side by side on the workers.
 
+    `run` is a `RunConfig` or its fields as keywords (games=2592, seed, until_se, workers, stratify,
+    executor, scheduler, progress); `progress(done, games)` hears the games per play so far.
     At a `match` score the games are played and the plays ranked by match equity (`mwc` on each play)."""
-    if games < 1:
-        raise ArgumentError(f"{{games}} must be at least 1, got {games}")
+    run = run_config(run, fields, games=2592)
+    games, seed, until_se, stratify = run.games, run.seed, run.until_se, run.stratify
+    progress = run.progress
     if top is not None and top < 1:
         raise ArgumentError(f"{{top}} must be at least 1, got {top}")
     white, black = policy_pair(policies)
@@ -202,8 +204,7 @@ def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="neur
                     if not prob.finished for i in sorted(prob.alive) for lo in range(done, hi, CHUNK)]
             live = sum(len(prob.alive) for prob in todo if not prob.finished)
             report = (lambda t, start=done, live=live: progress(start + t.games // live, games)) if progress else None
-            tally, interrupted = run_games(jobs, RESULTS, workers=workers, executor=executor, scheduler=scheduler,
-                                           report=report)
+            tally, interrupted = run_games(jobs, RESULTS, **run.executors, report=report)
             if interrupted:
                 break
             with held_interrupts():     # a round counts for every play or for none
@@ -225,10 +226,10 @@ def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="neur
     return [prob.ranking(stratify, rules, params, interrupted) for prob in todo]
 
 
-def rank_plays(position: Position, dice: Dice | str | None = None, policies="neural", games: int = 2592,
-               seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], **options) -> PlayRanking:
+def rank_plays(position: Position, dice: Dice | str | None = None, policies="neural",
+               **options) -> PlayRanking:
     """Roll out every distinct legal play of the roll and rank them by equity for the mover.
 
-    Options as `rank_many`: top, until_se, stratify, workers, executor, scheduler, progress.
+    Options as `rank_many`: run (or its fields), rules, top, match.
     """
-    return rank_many([(position, dice)], policies, games, seed, rules, **options)[0]
+    return rank_many([(position, dice)], policies, **options)[0]

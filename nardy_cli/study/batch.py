@@ -5,9 +5,12 @@ from __future__ import annotations
 import pandas as pd
 
 from ..errors import ArgumentError, NoGamesError
+from ..games import RunConfig, run_config
+from ..match import MatchState
 from ..position import SIDE_NAMES
 from ..positions_file import NamedPosition
 from ..rollout import RolloutResult, rollout
+from ..rules import PRESETS, Rules
 
 
 class BatchResults(list):
@@ -16,24 +19,27 @@ class BatchResults(list):
     interrupted: bool = False
 
 
-def batch_rollout(positions: list[NamedPosition], policies="neural", games: int = 5000, seed: int | None = None,
-                  rules=None, *, progress=None, **options) -> BatchResults:
+def batch_rollout(positions: list[NamedPosition], policies="neural", *,
+                  run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
+                  match: MatchState | None = None, **fields) -> BatchResults:
     """Roll out each position (same seed and settings for all), in file order.
 
+    `run` is a `RunConfig` or its fields as keywords (games=5000 per position, seed, until_se,
+    workers, stratify, executor, scheduler, progress); `progress(done, total)` hears the positions
+    done.
     Ctrl-C stops the batch: the positions finished so far (and the interrupted one's games, if any) are
     returned, marked `interrupted`; before any game finished it raises `NoGamesError`.
     """
+    run = run_config(run, fields, games=5000)
+    progress = run.progress
     if not positions:
         raise ArgumentError("no positions to roll out")
-    kwargs = dict(options)
-    if seed is not None:
-        kwargs["seed"] = seed
-    if rules is not None:
-        kwargs["rules"] = rules
+    each = run.with_progress(None)
     results = BatchResults()
     for i, item in enumerate(positions):
         try:
-            results.append(rollout(item.position, policies, games, name=item.name, **kwargs))
+            results.append(rollout(item.position, policies, run=each, rules=rules, name=item.name,
+                                   match=match))
         except (NoGamesError, KeyboardInterrupt):      # in this position, or between two positions
             if not results:
                 raise

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pandas as pd
 
@@ -11,7 +11,7 @@ from .. import __version__
 from ..dice import ALL_ROLLS, Dice, parse_dice
 from ..errors import ArgumentError, DiceError, NoGamesError
 from ..position import START
-from ..rollout import DEFAULT_SEED
+from ..games import RunConfig, run_config
 from ..rules import PRESETS, Rules
 from ..outcomes import PROB_KEYS
 from .analyze import rank_many
@@ -66,28 +66,32 @@ class OpeningTable:
         return {"rows": self.rows, "replies": self.replies, "params": self.params, "interrupted": self.interrupted}
 
 
-def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int = 2592,
-                  seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *, replies: bool = False,
-                  reply_games: int = 1296, top: int | None = None, until_se: float | None = None,
-                  stratify: bool = True, workers: int = 1, executor: str = "local", scheduler: str | None = None,
-                  progress=None, match=None) -> OpeningTable:
+def opening_table(rolls: list[Dice] | None = None, policies="neural", *,
+                  run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
+                  replies: bool = False, reply_games: int = 1296, top: int | None = None,
+                  match=None, **fields) -> OpeningTable:
     """Roll out every legal White play of each roll from the start; with `replies`, Black's best answers.
 
+    `run` is a `RunConfig` or its fields as keywords (games=2592 per play, seed, until_se,
+    workers, stratify, executor, scheduler, progress); the replies play `reply_games` games each,
+    on the same run otherwise; `progress(done, total)` hears the steps done (the openings, then
+    each opening's replies).
     At a `match` score (a `MatchState` before the game) plays rank by match winning chance (`mwc`).
     Ctrl-C keeps what finished (the rounds every play completed, the replies found), marked `interrupted`.
     """
+    run = run_config(run, fields, games=2592)
+    games, seed, until_se, stratify = run.games, run.seed, run.until_se, run.stratify
+    progress = run.progress
     rolls = rolls or list(ALL_ROLLS)
     started = time.monotonic()
     rows = []
-    common = dict(until_se=until_se, stratify=stratify, workers=workers, executor=executor, scheduler=scheduler,
-                  match=match)
     steps = 1 + (len(rolls) if replies else 0)
 
     def report(step: int):
         return (lambda done, total: progress(step * total + done, steps * total)) if progress else None
 
-    rankings = rank_many([(START, d) for d in rolls], policies, games, seed, rules, top=top, progress=report(0),
-                         **common)
+    rankings = rank_many([(START, d) for d in rolls], policies, run=run.with_progress(report(0)),
+                         rules=rules, top=top, match=match)
     for dice, ranking in zip(rolls, rankings):
         for rank, rp in enumerate(ranking.plays, 1):
             row = {"roll": str(dice), "play": str(rp.play), "rank": rank, "result": str(rp.play.result),
@@ -105,8 +109,9 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", games: int
         for step, (dice, ranking) in enumerate(zip(rolls, rankings), 1):
             best = ranking.plays[0]
             try:
-                answers = rank_many([(best.play.result, r) for r in ALL_ROLLS], policies, reply_games, seed, rules,
-                                    top=top or 6, progress=report(step), **common)
+                replies_run = replace(run, games=reply_games, progress=report(step))
+                answers = rank_many([(best.play.result, r) for r in ALL_ROLLS], policies,
+                                    run=replies_run, rules=rules, top=top or 6, match=match)
             except NoGamesError:        # interrupted before this opening's replies played a game
                 interrupted = True
                 break

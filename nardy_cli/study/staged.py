@@ -22,10 +22,10 @@ from .. import __version__
 from ..dice import Dice, parse_dice
 from ..engine import legal_plays
 from ..errors import ArgumentError, FilterError, NoGamesError, PolicyError
-from ..games import CHUNK, DEFAULT_SEED, GameSpec, chunks, job_size, policy_pair, require_in_play
+from ..games import (CHUNK, VALUES, GameSpec, RunConfig, chunks, job_size, policy_pair,
+                     require_in_play, run_config, run_games)
+from ..games.tally import N_STRATA
 from ..interrupts import held_interrupts
-from ..kernels.board import N_RESULTS
-from ..kernels.game import N_DEFICIT, N_STRATA, play_games_values
 from ..play import Play
 from ..position import Position
 from ..rules import PRESETS, Rules
@@ -159,38 +159,6 @@ class StagedRanking:
                             "scores": [{"play": p, "score": v} for p, v in s.scores]} for s in self.stages]}
 
 
-# ---- the rollout stage's jobs: per-game equities, keyed by (candidate, first game) ----
-
-class _Values:
-    """Per-game equities of finished chunks (a tally for `run_jobs`)."""
-
-    def __init__(self) -> None:
-        self.chunks: dict = {}
-
-    def add(self, other: "_Values") -> None:
-        self.chunks.update(other.chunks)
-
-    @property
-    def games(self) -> int:
-        return sum(len(v[0]) for v in self.chunks.values())
-
-
-def values_chunk(spec: GameSpec, key, lo: int, hi: int) -> _Values:
-    """Play games lo..hi-1 of `spec` in the compiled loop; keep each game's plain and luck-adjusted equity."""
-    from ..games.compiled_loop import call_kernel, game_setup, kernel_policies
-    from ..games.spec import MAX_PLIES
-    sides, evaluators = kernel_policies(spec.white, spec.black, spec.rules, spec.values)
-    probs = np.zeros((hi - lo, N_RESULTS))
-    adj = np.zeros((hi - lo, N_RESULTS))
-    args = kernel_arguments(spec.scoring, spec.rules, spec.values, spec.position.turn == "w")
-    call_kernel(play_games_values, game_setup(spec, MAX_PLIES), lo, hi, sides, evaluators, args,
-                np.zeros((2, N_DEFICIT), dtype=np.int64), np.zeros(1, dtype=np.int64), probs, adj)
-    out = _Values()
-    # the candidate position's side to move is the opponent of the player who made the play
-    out.chunks[(key, lo)] = (swap(probs), swap(adj))
-    return out
-
-
 def round_jobs(specs: dict, alive: list[int], lo: int, hi: int, workers: int) -> list[tuple]:
     """The jobs of one rollout round: games lo..hi-1 of every live candidate, each candidate's range cut
     into pieces when there are fewer candidates than workers (so a lone survivor uses every core; the
@@ -222,24 +190,23 @@ def _evaluator_of(policy, rules: Rules, valuation: Valuation) -> tuple[int, np.n
     return int(sides.kinds[0]), sides.params[0]
 
 
-def staged_rank(position: Position, dice: Dice | str | None = None, policies="neural",
-                games: int = 12960, seed: int = DEFAULT_SEED, rules: Rules = PRESETS["federation"], *,
-                filters: tuple[str, str] = DEFAULT_FILTER, until_se: float | None = 0.01, stratify: bool = True,
-                scoring: Scoring = Scoring(), workers: int = 1, executor: str = "local",
-                scheduler: str | None = None, progress=None, valuation: Valuation | None = None) -> StagedRanking:
+def staged_rank(position: Position, dice: Dice | str | None = None, policies="neural", *,
+                run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
+                filters: tuple[str, str] = DEFAULT_FILTER, scoring: Scoring = Scoring(),
+                valuation: Valuation | None = None, **fields) -> StagedRanking:
     """Rank the plays of a roll in three stages (see the module doc); `filters` are the two stage filters.
 
+    `run` is a `RunConfig` or its fields as keywords (games=12960 per play at most,
+    until_se=0.01, seed, workers, stratify, executor, scheduler, progress).
     With a `valuation` (a match score) plays are ranked by its values (match equity), money otherwise.
     `progress(stage, done, total)` hears of every stage: "0-ply" and "1-ply" count plays scored,
     "rollouts" games per play.  Ctrl-C keeps the rollout rounds every live play finished, marked
     interrupted; before any rollout game finished it raises `NoGamesError`.
     """
-    from ..games.executors import run_jobs
     from ..kernels.value import one_ply, zero_ply
-    if games < 1:
-        raise ArgumentError(f"{{games}} must be at least 1, got {games}")
-    if until_se is not None and until_se <= 0:
-        raise ArgumentError(f"{{until_se}} must be positive, got {until_se}")
+    run = run_config(run, fields, games=12960, until_se=0.01)
+    games, seed, until_se, stratify = run.games, run.seed, run.until_se, run.stratify
+    progress = run.progress
     if len(filters) != 2:
         raise FilterError(f"give two stage filters (0-ply to 1-ply, 1-ply to rollouts), got {len(filters)}")
     stage_filters = [StageFilter.parse(f) for f in filters]
@@ -309,15 +276,15 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
     try:
         while done < games and alive:
             hi = min(done + CHUNK, games)
-            jobs = round_jobs(specs, sorted(alive), done, hi, workers)
-            tally, interrupted = run_jobs(jobs, task=values_chunk, new_tally=_Values, workers=workers,
-                                          executor=executor, scheduler=scheduler,
-                                          report=round_report(done, len(alive)))
+            jobs = round_jobs(specs, sorted(alive), done, hi, run.workers)
+            tally, interrupted = run_games(jobs, VALUES, **run.executors,
+                                           report=round_report(done, len(alive)))
             if interrupted:
                 break
             with held_interrupts():     # a round counts for every live play or for none
-                for (i, lo), arrays in sorted(tally.chunks.items()):
-                    per_game[i].append(arrays)
+                # the candidate's side to move is the opponent of the player who made the play
+                for (i, lo), (plain, adj) in sorted(tally.values.items()):
+                    per_game[i].append((swap(plain), swap(adj)))
                 done = hi
                 means = {i: _mean_se(player_values(i), stratify) for i in alive}
                 best = max(alive, key=lambda i: means[i][0])
