@@ -270,6 +270,11 @@ def get_evaluator(name: str | Any) -> Any:
         return _checked(found() if callable(found) and not isinstance(found, Evaluator) else found, name)
     if name.startswith("lookahead:"):
         return LookaheadEvaluator(get_evaluator(name.split(":", 1)[1]), name)
+    if name.startswith("lookahead2:"):
+        from .policies import get_policy
+        from .search2 import two_ply_evaluator
+        inner = name.split(":", 1)[1]
+        return two_ply_evaluator(get_evaluator(inner), get_policy(inner), name)
     if ":" in name:
         module, _, attr = name.partition(":")
         try:
@@ -277,7 +282,7 @@ def get_evaluator(name: str | Any) -> Any:
         except (ImportError, AttributeError) as exc:
             raise PolicyError(f"cannot import evaluator {name!r}: {exc}") from None
         return _checked(obj() if isinstance(obj, type) else obj, name)
-    known = ", ".join([*_REGISTERED, "lookahead:NAME", "module:attribute"])
+    known = ", ".join([*_REGISTERED, "lookahead:NAME", "lookahead2:NAME", "module:attribute"])
     raise PolicyError(f"unknown evaluator {name!r}; known evaluators: {known}")
 
 
@@ -288,8 +293,9 @@ def _checked(obj: Any, name: str) -> Any:
 
 
 def base_evaluator(evaluator: Any) -> Any:
-    """The 0-ply evaluator under any number of lookahead wrappers."""
-    while isinstance(evaluator, LookaheadEvaluator):
+    """The 0-ply evaluator under any number of lookahead wrappers (2-ply ones too)."""
+    from .search2 import TwoPlyEvaluator
+    while isinstance(evaluator, (LookaheadEvaluator, TwoPlyEvaluator)):
         evaluator = evaluator.base
     return evaluator
 

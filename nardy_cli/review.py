@@ -30,7 +30,7 @@ import pandas as pd
 from .dice import ALL_ROLLS
 from .engine import enumerate_board, plays_from_kernel
 from .errors import ArgumentError, GameRecordError, NoGamesError, NotationError
-from .evaluators import (ROLL_WEIGHTS, LookaheadEvaluator, base_evaluator, exact_value, get_evaluator,
+from .evaluators import (ROLL_WEIGHTS, base_evaluator, exact_value, get_evaluator,
                          result_board, result_values, roll_boards)
 from .interrupts import held_interrupts
 from .match import MatchState, match_valuation
@@ -229,7 +229,7 @@ def _score_ply(i, ply, record, ev, base, rules, width, thresholds, valuation=Non
     luck = float(best_per_roll[k] - best_per_roll @ ROLL_WEIGHTS)
     level = "0-ply"
     values = {j: float(v0[j]) for j in range(n)}
-    if isinstance(ev, LookaheadEvaluator) and n > 1:
+    if ev is not base and n > 1:        # a lookahead (1-ply or 2-ply) evaluator
         cands = sorted(set(np.argsort(-v0, kind="stable")[:width].tolist()) | {played})
         deep = result_values(ev, boards[cands], white, rules, valuation)
         values = {j: float(v) for j, v in zip(cands, deep)}

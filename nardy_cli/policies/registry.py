@@ -24,6 +24,7 @@ def known_policies() -> dict[str, str]:
     """Every policy name with a one-line description: built-ins first, then plugins."""
     names = {name: p.description for name, p in BUILTINS.items()}
     names["lookahead:NAME"] = "one-ply expectimax over the opponent's 21 rolls, judged by NAME's evaluator"
+    names["lookahead2:NAME"] = "pruned two-ply search with NAME's evaluator (decisions only: no whole games)"
     for name, ep in sorted(_plugins().items()):
         names.setdefault(name, f"plugin from {ep.value}")
     return names
@@ -60,6 +61,9 @@ def get_policy(name: str) -> Policy:
         return BUILTINS[name]
     if name.startswith("lookahead:"):
         return lookahead_of(get_policy(name.split(":", 1)[1]), name)
+    if name.startswith("lookahead2:"):
+        from ..search2 import two_ply_policy
+        return two_ply_policy(get_policy(name.split(":", 1)[1]), name)
     plugins = _plugins()
     if name in plugins:
         try:
