@@ -1,0 +1,110 @@
+"""The 2-ply search (`lookahead2:NAME`) against a brute-force expectimax, and where it may be used."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nardy_cli.dice import ALL_ROLLS
+from nardy_cli.engine import legal_plays, outcome
+from nardy_cli.errors import PolicyError
+from nardy_cli.network import result_equities
+from nardy_cli.outcomes import money_valuation
+from nardy_cli.policies import get_policy
+from nardy_cli.position import Position, mover_board, other_side
+from nardy_cli.rules import PRESETS
+from nardy_cli.search2 import FULL_WIDTH, SearchFilter, search_choice, search_values
+
+RULES = PRESETS["federation"]
+VALUES = money_valuation(RULES).kernel_values()
+WEIGHTS = [float(d.probability) for d in ALL_ROLLS]
+
+
+def board_of(result: Position, mover: str) -> np.ndarray:
+    """The board after `mover`'s play, in its own view."""
+    return mover_board(result.checkers(mover), result.checkers(other_side(mover)))
+
+
+def leaf(result: Position, mover: str) -> float:
+    """The network's 0-ply value for `mover` (a finished game: exact)."""
+    return float(result_equities(board_of(result, mover)[None], np.array([mover == "w"]), RULES)[0])
+
+
+def expectimax(result: Position, mover: str, depth: int, reply_width: int | None = None) -> float:
+    """`mover`'s value of `result` (its play just made) searched `depth` plies: minus the mean over the
+    opponent's 21 rolls of its best reply's value one ply shallower; with `reply_width`, at depth 2 only
+    the opponent's best `reply_width` replies by 0-ply are valued at 1-ply."""
+    if depth == 0 or outcome(result, RULES) is not None:
+        return leaf(result, mover)
+    opponent = other_side(mover)
+    total = 0.0
+    for dice, w in zip(ALL_ROLLS, WEIGHTS):
+        replies = [p.result for p in legal_plays(result, dice, RULES)]
+        if reply_width is not None and depth == 2:
+            replies = sorted(replies, key=lambda r: -leaf(r, opponent))[:reply_width]
+        total += w * max(expectimax(r, opponent, depth - 1) for r in replies)
+    return -total
+
+
+# small positions: late races and bear-offs with few plays, some ending within two plies (R8's last roll too)
+POSITIONS = ["W:20,23 B:21,24x2 w", "W:22,24 B:19,23 b", "W:24 B:20,22 w", "W:15,23 B:18,22 b",
+             "W:19,24 B:24x2 b"]
+
+
+@pytest.mark.parametrize("text", POSITIONS)
+def test_two_ply_values_equal_a_brute_force_expectimax(text):
+    """Bugs: the reply's 1-ply value taken with the wrong sign or from the wrong side's view, the 21 rolls
+    weighted equally (a double counts once in 36, the others twice), a finished game searched on (it keeps
+    its exact value), R8's last roll skipped, or the search stopping at 1-ply below the replies."""
+    position = Position.parse(text)
+    mover = position.turn
+    for dice in (ALL_ROLLS[0], ALL_ROLLS[7], ALL_ROLLS[20]):
+        results = [p.result for p in legal_plays(position, dice, RULES)]
+        boards = np.stack([board_of(r, mover) for r in results])
+        got = search_values(get_policy("neural"), boards, mover == "w", RULES, VALUES, FULL_WIDTH)
+        want = [expectimax(r, mover, 2) for r in results]
+        np.testing.assert_allclose(got, want, atol=1e-5)
+
+
+def test_the_reply_filter_values_only_the_best_replies_by_0_ply():
+    """Bug: the reply filter kept one reply too many or too few (`kept` off by one), or ranked the replies
+    by the wrong side's 0-ply score."""
+    position = Position.parse("W:20,23 B:21,24x2 w")
+    results = [p.result for p in legal_plays(position, ALL_ROLLS[3], RULES)]
+    boards = np.stack([board_of(r, "w") for r in results])
+    search = SearchFilter(reply=2, reply_margin=10.0)
+    got = search_values(get_policy("neural"), boards, True, RULES, VALUES, search)
+    np.testing.assert_allclose(got, [expectimax(r, "w", 2, reply_width=2) for r in results], atol=1e-5)
+
+
+@pytest.mark.parametrize("text", POSITIONS[:3])
+def test_the_unpruned_choice_is_the_brute_force_best(text):
+    """Bug: the root's choice taken from a shallower level (the 1-ply best), or the index of the sorted
+    order returned instead of the result's own index."""
+    position = Position.parse(text)
+    mover = position.turn
+    for dice in ALL_ROLLS[::4]:
+        results = [p.result for p in legal_plays(position, dice, RULES)]
+        boards = np.stack([board_of(r, mover) for r in results])
+        choice = search_choice(get_policy("neural"), boards, mover == "w", RULES, VALUES, FULL_WIDTH)
+        want = [expectimax(r, mover, 2) for r in results]
+        assert want[choice.index] >= max(want) - 1e-5
+        if len(results) > 1 and all(outcome(r, RULES) is None for r in results):
+            assert (choice.depth == 2).all()    # unpruned: every result searched two plies
+
+
+def test_whole_game_runs_refuse_the_two_ply_policy():
+    """Bug: a rollout or duel started with `lookahead2:neural` (hours of Python-loop games) instead of
+    refusing at once."""
+    from nardy_cli.games import policy_pair
+    with pytest.raises(PolicyError, match="too slow for whole games"):
+        policy_pair("lookahead2:neural")
+
+
+def test_a_two_ply_evaluator_needs_a_network():
+    """Bug: `lookahead2:heuristic` accepted as an evaluator, whose values are heuristic scores, not
+    equities, so a review would mix them with exact equities."""
+    from nardy_cli.evaluators import get_evaluator
+    with pytest.raises(PolicyError, match="needs a network"):
+        get_evaluator("lookahead2:heuristic")
+    assert get_policy("lookahead2:heuristic").name == "lookahead2:heuristic"
