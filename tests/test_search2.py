@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
+from nardy_cli.cli import cli
 from nardy_cli.dice import ALL_ROLLS
 from nardy_cli.engine import legal_plays, outcome
 from nardy_cli.errors import PolicyError
@@ -12,9 +17,12 @@ from nardy_cli.network import result_equities
 from nardy_cli.outcomes import money_valuation
 from nardy_cli.policies import get_policy
 from nardy_cli.position import Position, mover_board, other_side
+from nardy_cli.records import parse_game
+from nardy_cli.review import review_game
 from nardy_cli.rules import PRESETS
 from nardy_cli.search2 import FULL_WIDTH, SearchFilter, search_choice, search_values
 
+ROOT = Path(__file__).resolve().parent.parent
 RULES = PRESETS["federation"]
 VALUES = money_valuation(RULES).kernel_values()
 WEIGHTS = [float(d.probability) for d in ALL_ROLLS]
@@ -108,3 +116,64 @@ def test_a_two_ply_evaluator_needs_a_network():
     with pytest.raises(PolicyError, match="needs a network"):
         get_evaluator("lookahead2:heuristic")
     assert get_policy("lookahead2:heuristic").name == "lookahead2:heuristic"
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_a_rollout_of_the_two_ply_policy_is_one_line_exit_2():
+    """Bug: the refusal raised inside the command's run as a traceback (exit 1), or not at all."""
+    out = run("rollout", "start", "--policy", "lookahead2:neural", "--games", "36")
+    assert (out.exit_code, out.output) == (2, "Error: policy 'lookahead2:neural' searches two plies a decision, "
+                                              "too slow for whole games: use it in eval, review or benchmark\n")
+
+
+REVIEW = """\
+Student (White) vs Coach (Black): Black wins by oin, 2 plies; evaluator lookahead2:neural
+
+turn  player dice played         best play       plays equity_played equity_best   lost    mark   luck
+  1. Student  3-1 22/off         22/off 24/off       2        -1.000      +0.000 +1.000 blunder +0.056
+1...   Coach  4-2 24/off 24/off  24/off 24/off       1        +1.000      +1.000 forced         +0.000
+
+ side  player  plies  decisions  forced equity_lost error_rate  doubtfuls  errors  blunders  luck
+white Student      1          1       0       1.000      1.000          0       0         1 0.056
+black   Coach      1          0       1       0.000      0.000          0       0         0 0.000
+"""
+
+
+def test_review_with_the_two_ply_evaluator():
+    """Bugs: review's search width skipped for a 2-ply evaluator (it is no `LookaheadEvaluator`), or the luck
+    measured with the 2-ply evaluator instead of its 0-ply base."""
+    out = run("review", str(ROOT / "games" / "bearoff-blunder.txt"), "--evaluator", "lookahead2:neural")
+    assert (out.exit_code, out.output) == (0, REVIEW)
+    review = review_game(parse_game((ROOT / "games" / "bearoff-blunder.txt").read_text()), "lookahead2:neural")
+    assert review.frame["level"].tolist()[0] == "lookahead2:neural"
+    assert review.params["luck_evaluator"] == "neural"
+
+
+def test_eval_with_the_two_ply_evaluator_names_the_best_play():
+    """Bug: `eval --evaluator` valued the roll's first play, or the position from the wrong side."""
+    out = run("eval", "W:22,24 B:24x2 w 3-1", "--evaluator", "lookahead2:neural")
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[-1] == "lookahead2:neural: equity +0.000 for White, best play 22/off 24/off"
+    out = run("eval", "W:22,24 B:24x2 b", "--evaluator", "lookahead2:neural", "--format", "json")
+    assert json.loads(out.output)["search"] == {"evaluator": "lookahead2:neural", "equity": 1.0, "play": None}
+    out = run("eval", "start", "--evaluator", "lookahead2:heuristic")
+    assert (out.exit_code, out.output.splitlines()[0][:45]) == (2, "Error: --evaluator: evaluator 'lookahead2:heu")
+
+
+def test_a_third_filter_adds_a_two_ply_stage_before_the_rollouts():
+    """Bugs: the third filter ignored (the 1-ply survivors rolled out), the 2-ply stage scoring other plays
+    than the 1-ply survivors, or its scores not the search's values."""
+    from nardy_cli.study.staged import staged_rank
+    position = Position.parse("W:1x13,8,12 B:1x13,6,11 w")
+    ranking = staged_rank(position, "4-2", "neural", games=36, filters=("top4", "top3", "top1"), until_se=None)
+    zero, one, two = ranking.stages
+    assert [s.name for s in ranking.stages] == ["0-ply", "1-ply", "2-ply"]
+    assert {p for p, _ in two.scores} == set(one.kept) and len(one.kept) == 3
+    assert [p.play for p in ranking.plays] == list(two.kept) and len(two.kept) == 1
+    plays = {str(p): p for p in legal_plays(position, "4-2", RULES)}
+    boards = np.stack([board_of(plays[p].result, "w") for p, _ in two.scores])
+    np.testing.assert_allclose([s for _, s in two.scores], search_values(get_policy("neural"), boards, True, RULES,
+                                                                         VALUES), atol=1e-12)
