@@ -6,7 +6,7 @@ play), pruned as GNU Backgammon's move filters prune (`kernels/ply2.py`,
 docs/strength.md, "The 2-ply search").  `lookahead2:NAME` is a policy for
 decisions one at a time (`nardy benchmark`) and an evaluator for `nardy review`
 and `nardy eval`; it plays no whole games (`plays_games`: rollouts and duels
-refuse it), as it costs about a second a decision.
+refuse it), as it costs about 50 ms of CPU a decision.
 """
 
 from __future__ import annotations
@@ -28,9 +28,10 @@ PREFIX = "lookahead2:"
 
 @dataclass(frozen=True)
 class SearchFilter:
-    """How the 2-ply search prunes: at the root, the best `root0` results at 0-ply within `root0_margin`
-    go on to 1-ply and the best `root1` of those within `root1_margin` to 2-ply; below each opponent roll,
-    the best `reply` replies at 0-ply within `reply_margin` are valued at 1-ply (equity units for the network)."""
+    """How the 2-ply search prunes: at the root, the best `root0` results at 0-ply within
+    `root0_margin` go on to 1-ply and the best `root1` of those within `root1_margin` to 2-ply;
+    below each opponent roll, the best `reply` replies at 0-ply within `reply_margin` are valued
+    at 1-ply (margins in equity for the network)."""
 
     root0: float = 8
     root0_margin: float = 0.16
@@ -53,43 +54,44 @@ FULL_WIDTH = SearchFilter(math.inf, math.inf, math.inf, math.inf, math.inf, math
 def _base_policy(base: Policy, name: str) -> CompiledPolicy:
     """The compiled built-in policy whose evaluator `name` searches; `PolicyError` otherwise."""
     if not isinstance(base, CompiledPolicy) or base.evaluator_name is None or base.lookahead:
-        raise PolicyError(f"policy {name!r}: a 2-ply search needs a built-in evaluator such as 'neural' or "
-                          "'heuristic'")
+        raise PolicyError(f"policy {name!r}: a 2-ply search needs a built-in evaluator such as "
+                          "'neural' or 'heuristic'")
     return base
 
 
-def search_values(base: CompiledPolicy, boards: np.ndarray, white: np.ndarray, rules: Rules, values: np.ndarray,
-                  search: SearchFilter = DEFAULT_FILTER) -> np.ndarray:
-    """The 2-ply value of each mover-relative result board for the side that just played it (White where
-    `white`), under the kernel's `values` (`Valuation.kernel_values()`)."""
+def search_values(base: CompiledPolicy, boards: np.ndarray, white: np.ndarray, rules: Rules,
+                  values: np.ndarray, search: SearchFilter = DEFAULT_FILTER) -> np.ndarray:
+    """The 2-ply value of each mover-relative result board for the side that just played it
+    (White where `white`), under the kernel's `values` (`Valuation.kernel_values()`)."""
     boards = np.ascontiguousarray(boards, dtype=np.int8)
     white = np.ascontiguousarray(np.broadcast_to(np.asarray(white, dtype=np.bool_), (len(boards),)))
     out = np.empty(len(boards), dtype=np.float64)
     if len(boards):
-        ply2.two_ply_values(boards, len(boards), white, rules.head_code, rules.block_code, base.kind,
-                            base.kernel_params(rules), values, search.array(), out)
+        ply2.two_ply_values(boards, len(boards), white, rules.head_code, rules.block_code,
+                            base.kind, base.kernel_params(rules), values, search.array(), out)
     return out
 
 
 @dataclass(frozen=True)
 class SearchChoice:
-    """A decision's pruned 2-ply search: the chosen result, and each result's deepest ply and value there."""
+    """A decision's pruned 2-ply search: the chosen result, and each result's deepest ply and its
+    value there."""
 
     index: int
     depth: np.ndarray
     value: np.ndarray
 
 
-def search_choice(base: CompiledPolicy, boards: np.ndarray, mover_white: bool, rules: Rules, values: np.ndarray,
-                  search: SearchFilter = DEFAULT_FILTER) -> SearchChoice:
-    """The pruned 2-ply search of one turn's results (every result at 0-ply, the root filters' survivors
-    at 1-ply and 2-ply): the chosen index, and each result's depth and value."""
+def search_choice(base: CompiledPolicy, boards: np.ndarray, mover_white: bool, rules: Rules,
+                  values: np.ndarray, search: SearchFilter = DEFAULT_FILTER) -> SearchChoice:
+    """The pruned 2-ply search of one turn's results (every result at 0-ply, the root filters'
+    survivors at 1-ply and 2-ply): the chosen index, and each result's depth and value."""
     n = len(boards)
     depth = np.zeros(n, dtype=np.int64)
     value = np.zeros(n, dtype=np.float64)
-    pick = ply2.choose_two_ply(np.ascontiguousarray(boards, dtype=np.int8), n, mover_white, rules.head_code,
-                               rules.block_code, base.kind, base.kernel_params(rules), values, search.array(),
-                               depth, value)
+    pick = ply2.choose_two_ply(np.ascontiguousarray(boards, dtype=np.int8), n, mover_white,
+                               rules.head_code, rules.block_code, base.kind,
+                               base.kernel_params(rules), values, search.array(), depth, value)
     return SearchChoice(int(pick), depth, value)
 
 
@@ -119,13 +121,14 @@ class TwoPlyPolicy(Policy):
 
 def two_ply_policy(base: Policy, name: str) -> TwoPlyPolicy:
     """`lookahead2:NAME` as a policy: `base`'s evaluator searched two plies deep."""
-    return TwoPlyPolicy(name, _base_policy(base, name), f"two-ply search with {base.name}'s evaluator")
+    return TwoPlyPolicy(name, _base_policy(base, name),
+                        f"two-ply search with {base.name}'s evaluator")
 
 
 @dataclass(frozen=True)
 class TwoPlyEvaluator:
-    """`lookahead2:NAME` as an evaluator (review, eval): the 2-ply value of result boards, replies pruned;
-    `base` is NAME's 0-ply evaluator (luck is measured with it)."""
+    """`lookahead2:NAME` as an evaluator (review, eval): the 2-ply value of result boards, the
+    replies pruned; `base` is NAME's 0-ply evaluator (luck is measured with it)."""
 
     base: Any
     policy: CompiledPolicy
@@ -147,6 +150,6 @@ def two_ply_evaluator(base_evaluator: Any, base_policy: Policy, name: str) -> Tw
     """`lookahead2:NAME` as an evaluator: NAME must be a network (its values are equities)."""
     policy = _base_policy(base_policy, name)
     if policy.kind != NEURAL:
-        raise PolicyError(f"evaluator {name!r}: a 2-ply evaluator needs a network such as 'neural' (its values "
-                          "must be equities)")
+        raise PolicyError(f"evaluator {name!r}: a 2-ply evaluator needs a network such as "
+                          "'neural' (its values must be equities)")
     return TwoPlyEvaluator(base_evaluator, policy, name)

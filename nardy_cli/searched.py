@@ -1,4 +1,5 @@
-"""A position valued by a searching evaluator (`lookahead:NAME`, `lookahead2:NAME`), for `nardy eval`.
+"""A position valued by a searching evaluator (`lookahead:NAME`, `lookahead2:NAME`), for `nardy
+eval --evaluator`.
 
 Without dice the position is the opponent's result (the side to move about to
 roll): its value is minus the evaluator's value of that result for the
@@ -23,7 +24,8 @@ WIDTH = 5
 
 @dataclass(frozen=True)
 class SearchedValue:
-    """The side to move's value of a position by one evaluator, and the best play when dice were given."""
+    """The side to move's value of a position by one evaluator, and the best play when dice were
+    given."""
 
     evaluator: str
     equity: float
@@ -34,10 +36,10 @@ class SearchedValue:
         return {"evaluator": self.evaluator, "equity": self.equity, "play": self.play}
 
 
-def searched_value(position: Position, evaluator: Any, rules: Rules = PRESETS["federation"], valuation=None,
-                   width: int = WIDTH) -> SearchedValue:
-    """The side to move's value of `position` by `evaluator` (a name or object; at a match `valuation`, its
-    match equity); see the module doc."""
+def searched_value(position: Position, evaluator: Any, rules: Rules = PRESETS["federation"],
+                   valuation=None, width: int = WIDTH) -> SearchedValue:
+    """The side to move's value of `position` by `evaluator` (a name or object; at a match
+    `valuation`, its match equity); see the module doc."""
     ev = get_evaluator(evaluator)
     require_in_play(position, rules)
     me, other = position.turn, other_side(position.turn)

@@ -20,19 +20,22 @@ def made_up(tmp_path_factory):
 
 
 def test_a_policy_against_itself_differs_by_exactly_nothing(made_up):
-    """Bug: the differences paired across different decisions (one list shifted or reversed), which gives
-    a non-zero mean or SE for a policy compared with itself."""
-    f = compare(measure_policy(made_up, PlaysNumber(2)), measure_policy(made_up, PlaysNumber(2))).frame()
+    """Bug: the differences paired across different decisions (one list shifted or reversed),
+    which gives a non-zero mean or SE for a policy compared with itself (neural's losses differ
+    from decision to decision)."""
+    f = compare(measure_policy(made_up, "neural"), measure_policy(made_up, "neural")).frame()
     assert (f["diff_mp"] == 0.0).all() and (f["diff_se_mp"].fillna(0.0) == 0.0).all()
 
 
 def test_the_difference_is_the_first_policys_loss_minus_the_seconds(made_up):
-    """Bug: the difference taken the other way round (second minus first): play 3 loses 0.11 and play 2
-    0.12 at every decision, so 3 against 2 is -10 mp with no spread."""
-    f = compare(measure_policy(made_up, PlaysNumber(3)), measure_policy(made_up, PlaysNumber(2))).frame()
+    """Bug: the difference taken the other way round (second minus first): play 3 loses 0.11 and
+    play 2 0.12 at every decision, so 3 against 2 is -10 mp with no spread."""
+    third = measure_policy(made_up, PlaysNumber(3))
+    f = compare(third, measure_policy(made_up, PlaysNumber(2))).frame()
     row = f.set_index("phase").loc["all"]
     assert (row["first_mp"], row["second_mp"]) == (pytest.approx(110.0), pytest.approx(120.0))
-    assert row["diff_mp"] == pytest.approx(-10.0) and row["diff_se_mp"] == pytest.approx(0.0, abs=1e-9)
+    assert row["diff_mp"] == pytest.approx(-10.0)
+    assert row["diff_se_mp"] == pytest.approx(0.0, abs=1e-9)
 
 
 def test_measurements_of_different_decisions_are_not_paired(made_up):
@@ -40,7 +43,8 @@ def test_measurements_of_different_decisions_are_not_paired(made_up):
     position i of the other."""
     phase = made_up.positions[0].phase
     with pytest.raises(ArgumentError, match="measured on different decisions"):
-        compare(measure_policy(made_up, PlaysNumber(1), phase=phase), measure_policy(made_up, PlaysNumber(1)))
+        compare(measure_policy(made_up, PlaysNumber(1), phase=phase),
+                measure_policy(made_up, PlaysNumber(1)))
 
 
 PAIRED = """\
@@ -54,20 +58,22 @@ bearoff          1  230.0      230.0            +0.0{gap}
 opening          1  230.0      230.0            +0.0{gap}
     all          6  331.7      331.7      +0.0 ± 0.0 [+0.0, +0.0]
 
-difference: the mean over decisions of the first policy's loss minus the second's, in millipoints, ± the SE \
-of that mean (paired: both policies on the same positions); an interval without 0 separates the two.
+difference: the mean over decisions of the first policy's loss minus the second's, in \
+millipoints, ± the SE of that mean (paired: both policies on the same positions); an interval \
+without 0 separates the two.
 """
 
 
 def test_benchmark_against_prints_the_paired_table(made_up):
-    """Bugs: --against ignored (one policy's table printed), a policy against itself shown in one column
-    (the two headers the same name), or the paired rows lost from the JSON."""
-    out = CliRunner().invoke(cli, ["benchmark", "--db", made_up.path, "--policy", "neural", "--against",
-                                   "neural", "-q"])
+    """Bugs: --against ignored (one policy's table printed), a policy against itself shown in one
+    column (the two headers the same name), or the paired rows lost from the JSON."""
+    out = CliRunner().invoke(cli, ["benchmark", "--db", made_up.path, "--policy", "neural",
+                                   "--against", "neural", "-q"])
     assert out.exit_code == 0, out.output
-    assert out.output == PAIRED.format(path=made_up.path, gap=" " * 13)   # gap: the empty interval cells
-    out = CliRunner().invoke(cli, ["benchmark", "--db", made_up.path, "--against", "heuristic", "--format",
-                                   "json", "-q"])
+    # gap: the empty interval cells of the phases with one decision
+    assert out.output == PAIRED.format(path=made_up.path, gap=" " * 13)
+    out = CliRunner().invoke(cli, ["benchmark", "--db", made_up.path, "--against", "heuristic",
+                                   "--format", "json", "-q"])
     data = json.loads(out.output)
     assert (out.exit_code, data["policy"], data["against"]) == (0, "neural", "heuristic")
     assert data["phases"][-1]["phase"] == "all" and data["phases"][-1]["decisions"] == 6

@@ -22,8 +22,8 @@ Examples:
 @click.option("--policy", default="neural", show_default=True, metavar="NAME", callback=check_policy,
               help="The policy whose choices are measured (any policy `nardy policies` lists).")
 @click.option("--against", default=None, metavar="NAME", callback=check_policy,
-              help="Also measure this policy and compare the two on the same decisions: the mean difference "
-                   "in loss per decision with its paired SE.")
+              help="Also measure this policy and compare the two on the same decisions: the "
+                   "mean difference in loss per decision with its paired SE.")
 @click.option("--phase", type=click.Choice(PHASE_CHOICES), default="all", show_default=True,
               help="Measure only the positions of this phase (docs/strength.md, \"Phases\").")
 @click.option("--db", "db_file", type=click.Path(exists=True, dir_okay=False), default=None, metavar="FILE",
@@ -44,11 +44,11 @@ def command(ctx, policy, against, phase, db_file, seed, quiet, fmt) -> None:
     from .progress import StepBar
     bench = read_benchmark(db_file or default_benchmark_path())
     results = []
+    only = None if phase == "all" else phase
     for name in [policy] + ([against] if against else []):
         bar = StepBar(name, not quiet, unit="decisions")
         try:
-            results.append(measure_policy(bench, name, phase=None if phase == "all" else phase, seed=seed,
-                                          progress=bar))
+            results.append(measure_policy(bench, name, phase=only, seed=seed, progress=bar))
         finally:
             bar.close()
     if against:

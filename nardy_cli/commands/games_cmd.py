@@ -186,10 +186,11 @@ Examples:
               help="Whose decisions to score.")
 @click.option("--evaluator", default=None, metavar="NAME",
               help="Evaluator of results: heuristic (static estimate), neural, lookahead:NAME, "
-                   "lookahead2:NAME (2-ply), module:attribute [default: neural, the trained network].")
+                   "lookahead2:NAME (2-ply), module:attribute [default: neural, the trained "
+                   "network].")
 @click.option("--width", type=click.IntRange(1, None), default=5, show_default=True,
-              help="With lookahead or lookahead2: results searched deeper (best at 0-ply, plus the played "
-                   "one).")
+              help="With lookahead or lookahead2: results searched deeper (best at 0-ply, plus "
+                   "the played one).")
 @click.option("--rollout", "rollout_games", type=click.IntRange(0, None), default=0, show_default=True,
               metavar="N", help="Re-score flagged decisions by N rollout games per candidate (0: off).")
 @click.option("--rollout-policy", default="neural", show_default=True, metavar="NAME",

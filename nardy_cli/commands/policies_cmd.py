@@ -53,13 +53,14 @@ Examples:
   nardy eval "W:1x14,12 B:1x15 b" --cube-owner centre            # the cube decision of the side on roll
   nardy eval "W:19x2,20 B:22,24 w" --cube-owner white --cube 2   # exact: the cubeful bear-off database
   nardy eval start --cube-owner centre --match 7 --score 5-6 --crawford
-  nardy eval "W:1x13,8,12 B:1x13,6,11 w 4-2" --evaluator lookahead2:neural   # also searched two plies
+  nardy eval "W:1x13,8,12 B:1x13,6,11 w 4-2" --evaluator lookahead2:neural   # two plies too
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
 @click.option("--evaluator", default=None, metavar="NAME",
-              help="Also value the position with this evaluator: lookahead:neural (1-ply), lookahead2:neural "
-                   "(2-ply, docs/strength.md), ...; with dice, the best of the roll's 5 best plays at 0-ply.")
+              help="Also value the position with this evaluator: lookahead:neural (1-ply), "
+                   "lookahead2:neural (2-ply, docs/strength.md), ...; with dice, the best of the "
+                   "roll's 5 best plays at 0-ply.")
 @rules_options
 @match_options
 @cube_options
@@ -178,7 +179,8 @@ def _match_duel(a, b, position, matches, seed, workers, executor, scheduler, qui
 
 
 def _searched_text(searched, pos) -> str:
-    """The line of `eval --evaluator`: the evaluator's value for the side to move (and its best play)."""
+    """The line of `eval --evaluator`: the evaluator's value for the side to move (and its best
+    play)."""
     words = side_words(pos.turn)
     if searched.play is None:
         return _("{evaluator}: equity {equity:+.3f} for {side}, about to roll").format(

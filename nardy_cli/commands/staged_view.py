@@ -11,13 +11,14 @@ from .tables import match_label, until_se_note
 
 
 def filter_option(func):
-    """--filter M0,M1[,M2]: the stage filters (margins or topK); a third adds a 2-ply stage; implies --staged."""
+    """--filter M0,M1[,M2]: the stage filters (margins or topK; a third adds a 2-ply stage);
+    implies --staged."""
     return click.option("--filter", "filters", default=None, metavar="F0,F1[,F2]",
                         help="Staged ranking's filters: plays within F0 of the best 0-ply score go to 1-ply, "
                              "within F1 of the best 1-ply score to the rollouts; a margin (0.25) or a count "
-                             "(top8) [default: 0.25,0.08]. A third filter adds a 2-ply stage: F1 then keeps "
-                             "plays for 2-ply (lookahead2:neural's search) and F2 for the rollouts. "
-                             "Implies --staged.")(func)
+                             "(top8) [default: 0.25,0.08]. A third filter adds a 2-ply "
+                             "stage: F1 then keeps plays for 2-ply (lookahead2:neural's "
+                             "search) and F2 for the rollouts. Implies --staged.")(func)
 
 
 def parse_filters(text: str | None) -> tuple[str, ...]:
@@ -27,8 +28,8 @@ def parse_filters(text: str | None) -> tuple[str, ...]:
         return DEFAULT_FILTER
     parts = [p for p in text.split(",") if p.strip()]
     if len(parts) not in (2, 3):
-        raise FilterError(f"--filter needs two filters separated by a comma (or three, for a 2-ply stage), "
-                          f"got {text!r}")
+        raise FilterError(f"--filter needs two filters separated by a comma (or three, for a "
+                          f"2-ply stage), got {text!r}")
     return tuple(parts)
 
 

@@ -70,8 +70,8 @@ def policy_pair(policies: str | Policy | Sequence[str | Policy]) -> tuple[Policy
     pair = as_policy(policies[0]), as_policy(policies[1])
     for p in pair:
         if not getattr(p, "plays_games", True):     # `search2.TwoPlyPolicy`
-            raise PolicyError(f"policy {p.name!r} searches two plies a decision, too slow for whole games: "
-                              "use it in eval, review or benchmark")
+            raise PolicyError(f"policy {p.name!r} searches two plies a decision, too slow for "
+                              "whole games: use it in eval, review or benchmark")
     return pair
 
 

@@ -25,20 +25,23 @@ import numpy as np
 from numba import njit
 
 from .board import N_POINTS, flip, opp_on_board
-from .evaluate import (MAX_HIDDEN, NEURAL, NO_SCREEN, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, TERMINAL, best_replies,
-                       choice_scratch, static_score)
+from .evaluate import (MAX_HIDDEN, NEURAL, NO_SCREEN, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, TERMINAL,
+                       best_replies, choice_scratch, static_score)
 from .features import opponent_terms
 from .movegen import MAX_RESULTS, enumerate_plays, memo_arrays
-from .neural import HEADER, H_LAST_ROLL, H_SINGLE, game_over_after, layers, single_layers, single_precision
+from .neural import (HEADER, H_LAST_ROLL, H_SINGLE, game_over_after, layers, single_layers,
+                     single_precision)
 from .turnpass import turn_scores
 
 # a filter's cells: the root's 0-ply and 1-ply filters, the opponent's replies' 0-ply filter
-F_ROOT0_WIDTH, F_ROOT0_MARGIN, F_ROOT1_WIDTH, F_ROOT1_MARGIN, F_REPLY_WIDTH, F_REPLY_MARGIN = range(6)
+(F_ROOT0_WIDTH, F_ROOT0_MARGIN, F_ROOT1_WIDTH, F_ROOT1_MARGIN, F_REPLY_WIDTH,
+ F_REPLY_MARGIN) = range(6)
 N_FILTER = 6
 
 
 class SearchScratch(NamedTuple):
-    """The search's workspace: the evaluators' scratch, two enumerations (replies, and the 1-ply below them)."""
+    """The search's workspace: the evaluators' scratch and two enumerations (the replies, and the
+    1-ply searches below them)."""
 
     choice: tuple          # `evaluate.choice_scratch()`
     net: tuple             # the network's layers in single precision, for `best_replies`
@@ -68,11 +71,14 @@ def search_scratch(kind, weights):
     memo_r, stamp_r = memo_arrays()
     memo_d, stamp_d = memo_arrays()
     return SearchScratch(choice_scratch(), net, np.empty(N_POINTS, dtype=np.int8),
-                         np.zeros((MAX_RESULTS, N_POINTS), dtype=np.int8), np.zeros((MAX_RESULTS, 4), dtype=np.int8),
+                         np.zeros((MAX_RESULTS, N_POINTS), dtype=np.int8),
+                         np.zeros((MAX_RESULTS, 4), dtype=np.int8),
                          np.zeros((MAX_RESULTS, 4), dtype=np.int8), memo_r, stamp_r,
-                         np.zeros((MAX_RESULTS, N_POINTS), dtype=np.int8), np.zeros((MAX_RESULTS, 4), dtype=np.int8),
+                         np.zeros((MAX_RESULTS, N_POINTS), dtype=np.int8),
+                         np.zeros((MAX_RESULTS, 4), dtype=np.int8),
                          np.zeros((MAX_RESULTS, 4), dtype=np.int8), memo_d, stamp_d,
-                         np.zeros((21, N_POINTS), dtype=np.int8), np.empty(MAX_RESULTS, dtype=np.float64),
+                         np.zeros((21, N_POINTS), dtype=np.int8),
+                         np.empty(MAX_RESULTS, dtype=np.float64),
                          np.empty(MAX_HIDDEN, dtype=np.float32))
 
 
@@ -81,17 +87,18 @@ def search_scratch(kind, weights):
 
 @njit(cache=True)
 def static_scores(boards, n, mover_white, kind, weights, values, s, out):
-    """out[i] = the 0-ply score of boards[i] (i < n), results of one turn, for the side that played them."""
+    """out[i] = the 0-ply score of boards[i] (i < n), results of one turn, for the side that
+    played them."""
     c = s.choice
     opponent_terms(boards[0], c.opp)
     if kind == NEURAL:
         last = weights[H_LAST_ROLL] != 0.0
         if weights[H_SINGLE] != 0.0:
-            turn_scores(single_layers(weights), last, values, boards, n, mover_white, c.opp, c.feats, c.idx, c.val,
-                        c.mask, s.hidden32, c.probs, out)
+            turn_scores(single_layers(weights), last, values, boards, n, mover_white, c.opp,
+                        c.feats, c.idx, c.val, c.mask, s.hidden32, c.probs, out)
         else:
-            turn_scores(layers(weights), last, values, boards, n, mover_white, c.opp, c.feats, c.idx, c.val, c.mask,
-                        c.hidden, c.probs, out)
+            turn_scores(layers(weights), last, values, boards, n, mover_white, c.opp, c.feats,
+                        c.idx, c.val, c.mask, c.hidden, c.probs, out)
         return
     for i in range(n):
         out[i] = static_score(boards[i], kind, weights, values, mover_white, c)
@@ -108,8 +115,8 @@ def finished(board, mover_white, kind, weights, score):
 @njit(cache=True)
 def replies_of(board, r, head_rule, block_check, boards, step_from, step_die, memo, stamp):
     """The opponent's results of roll r on `board` (its own view) into boards; their count."""
-    n, _ = enumerate_plays(board, 15 - opp_on_board(board), ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
-                           boards, step_from, step_die, memo, stamp)
+    n, _ = enumerate_plays(board, 15 - opp_on_board(board), ROLL_HIGH[r], ROLL_LOW[r], head_rule,
+                           block_check, boards, step_from, step_die, memo, stamp)
     return n
 
 
@@ -119,9 +126,9 @@ def one_ply(board, mover_white, score, head_rule, block_check, kind, weights, va
     if finished(board, mover_white, kind, weights, score):
         return score
     flip(board, s.flipped)
-    return -best_replies(s.flipped, not mover_white, head_rule, block_check, kind, weights, values, s.net,
-                         NO_SCREEN, s.choice, s.deep_boards, s.deep_from, s.deep_die, s.deep_memo, s.deep_stamp,
-                         s.best)
+    return -best_replies(s.flipped, not mover_white, head_rule, block_check, kind, weights, values,
+                         s.net, NO_SCREEN, s.choice, s.deep_boards, s.deep_from, s.deep_die,
+                         s.deep_memo, s.deep_stamp, s.best)
 
 
 # ---------------------------------------------------------------- the search
@@ -129,8 +136,8 @@ def one_ply(board, mover_white, score, head_rule, block_check, kind, weights, va
 
 @njit(cache=True)
 def kept(scores, order, n, width, margin):
-    """How many of the results `order` ranks (best first by `scores`) a filter keeps: the best `width`
-    of those within `margin` of the best (at least one)."""
+    """How many of the results `order` ranks (best first by `scores`) a filter keeps: the best
+    `width` of those within `margin` of the best (at least one)."""
     k = 1
     top = scores[order[0]]
     while k < n and k < width and scores[order[k]] >= top - margin:
@@ -140,8 +147,9 @@ def kept(scores, order, n, width, margin):
 
 @njit(cache=True)
 def two_ply(board, mover_white, score, head_rule, block_check, kind, weights, values, filt, s):
-    """The 2-ply value of `board` for the side that just played it (`score`: its 0-ply score): minus the
-    mean over the opponent's rolls of its best reply by 1-ply, among the replies its 0-ply filter keeps."""
+    """The 2-ply value of `board` for the side that just played it (`score`: its 0-ply score):
+    minus the mean over the opponent's rolls of its best reply by 1-ply, among the replies its
+    0-ply filter keeps."""
     if finished(board, mover_white, kind, weights, score):
         return score
     opp_view = np.empty(N_POINTS, dtype=np.int8)
@@ -150,15 +158,16 @@ def two_ply(board, mover_white, score, head_rule, block_check, kind, weights, va
     margin = filt[F_REPLY_MARGIN]
     total = 0.0
     for r in range(21):
-        n = replies_of(opp_view, r, head_rule, block_check, s.reply_boards, s.reply_from, s.reply_die,
-                       s.reply_memo, s.reply_stamp)
+        n = replies_of(opp_view, r, head_rule, block_check, s.reply_boards, s.reply_from,
+                       s.reply_die, s.reply_memo, s.reply_stamp)
         static_scores(s.reply_boards, n, not mover_white, kind, weights, values, s, s.scores)
         sc = s.scores
         order = np.argsort(-sc[:n], kind="mergesort")
         best = -1e18
         for j in range(kept(sc, order, n, width, margin)):
             i = order[j]
-            v = one_ply(s.reply_boards[i], not mover_white, sc[i], head_rule, block_check, kind, weights, values, s)
+            v = one_ply(s.reply_boards[i], not mover_white, sc[i], head_rule, block_check, kind,
+                        weights, values, s)
             if v > best:
                 best = v
         total += ROLL_WEIGHT[r] * best
@@ -167,19 +176,22 @@ def two_ply(board, mover_white, score, head_rule, block_check, kind, weights, va
 
 @njit(cache=True)
 def two_ply_values(boards, n, white, head_rule, block_check, kind, weights, values, filt, out):
-    """out[i] = the 2-ply value of boards[i] for the side that just played it (White when white[i])."""
+    """out[i] = the 2-ply value of boards[i] for the side that just played it (White when
+    white[i])."""
     s = search_scratch(kind, weights)
     one = np.empty(1, dtype=np.float64)
     for i in range(n):
         static_scores(boards[i:i + 1], 1, white[i], kind, weights, values, s, one)
-        out[i] = two_ply(boards[i], white[i], one[0], head_rule, block_check, kind, weights, values, filt, s)
+        out[i] = two_ply(boards[i], white[i], one[0], head_rule, block_check, kind, weights, values,
+                         filt, s)
 
 
 @njit(cache=True)
-def choose_two_ply(boards, n, mover_white, head_rule, block_check, kind, weights, values, filt, depth, value):
-    """Index of the best of the results boards[:n] by the pruned 2-ply search: every result at 0-ply, the
-    root's 0-ply filter's survivors at 1-ply, its 1-ply filter's at 2-ply.  depth[i] = the deepest ply
-    result i was valued at, value[i] that value."""
+def choose_two_ply(boards, n, mover_white, head_rule, block_check, kind, weights, values, filt,
+                   depth, value):
+    """Index of the best of the results boards[:n] by the pruned 2-ply search: every result at
+    0-ply, the root's 0-ply filter's survivors at 1-ply, its 1-ply filter's at 2-ply.  depth[i] =
+    the deepest ply result i was valued at, value[i] that value."""
     s = search_scratch(kind, weights)
     s0 = np.empty(n, dtype=np.float64)
     static_scores(boards, n, mover_white, kind, weights, values, s, s0)
@@ -193,7 +205,8 @@ def choose_two_ply(boards, n, mover_white, head_rule, block_check, kind, weights
     s1 = np.full(n, -1e18)
     for j in range(k0):
         i = order[j]
-        s1[i] = one_ply(boards[i], mover_white, s0[i], head_rule, block_check, kind, weights, values, s)
+        s1[i] = one_ply(boards[i], mover_white, s0[i], head_rule, block_check, kind, weights,
+                        values, s)
         depth[i] = 1
         value[i] = s1[i]
     order1 = np.argsort(-s1, kind="mergesort")
@@ -202,7 +215,8 @@ def choose_two_ply(boards, n, mover_white, head_rule, block_check, kind, weights
     best = -1e18
     for j in range(k1):
         i = order1[j]
-        v = two_ply(boards[i], mover_white, s0[i], head_rule, block_check, kind, weights, values, filt, s)
+        v = two_ply(boards[i], mover_white, s0[i], head_rule, block_check, kind, weights, values,
+                    filt, s)
         depth[i] = 2
         value[i] = v
         if v > best:

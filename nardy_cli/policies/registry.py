@@ -24,7 +24,8 @@ def known_policies() -> dict[str, str]:
     """Every policy name with a one-line description: built-ins first, then plugins."""
     names = {name: p.description for name, p in BUILTINS.items()}
     names["lookahead:NAME"] = "one-ply expectimax over the opponent's 21 rolls, judged by NAME's evaluator"
-    names["lookahead2:NAME"] = "pruned two-ply search with NAME's evaluator (decisions only: no whole games)"
+    names["lookahead2:NAME"] = ("pruned two-ply search with NAME's evaluator (decisions only: no "
+                                "whole games)")
     for name, ep in sorted(_plugins().items()):
         names.setdefault(name, f"plugin from {ep.value}")
     return names
