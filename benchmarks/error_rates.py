@@ -4,7 +4,8 @@
 repeated to at least 1,500 decisions (the figures of docs/strength.md's
 "Error rates against the benchmark database"), then prints the table of error
 rates per phase (mean loss ± SE in millipoints, agreement in brackets), the
-decisions, the selection bias and its analytic bound.
+decisions, the selection bias and its analytic bound, and the paired comparison of each policy with
+the next (`benchmark.compare`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 from nardy_cli.benchmark import measure_policy
 from nardy_cli.benchmark_db import Benchmark, default_benchmark_path, read_benchmark
 
-POLICIES = ("heuristic", "neural", "lookahead:neural")
+POLICIES = ("heuristic", "neural", "lookahead:neural", "lookahead2:neural")
 
 
 def speed(bench: Benchmark, n: int = 1500) -> None:
@@ -36,7 +37,8 @@ def speed(bench: Benchmark, n: int = 1500) -> None:
 
 def table(bench: Benchmark) -> None:
     """The markdown table of docs/strength.md."""
-    frames = {p: measure_policy(bench, p).frame().set_index("phase") for p in POLICIES}
+    results = {p: measure_policy(bench, p) for p in POLICIES}
+    frames = {p: r.frame().set_index("phase") for p, r in results.items()}
     phases = list(frames["neural"].index)
     print(f"\n{datetime.date.today()}: {len(bench.positions)} positions\n")
     print("| policy | " + " | ".join(phases) + " |")
@@ -52,6 +54,18 @@ def table(bench: Benchmark) -> None:
                      if len(p.rolled) > 1 else 0.0 for p in bench.positions]) * 1000
     print(f"\nbound on the selection bias (sqrt(2 ln k) x the largest difference SE, mean): {bound:.1f} mp")
     print(f"choices valued at 1-ply: " + ", ".join(f"{p} {int(f.loc['all', 'unrolled'])}" for p, f in frames.items()))
+    pairs(results)
+
+
+def pairs(results: dict) -> None:
+    """The paired comparisons of each policy with the next (`benchmark.compare`): the mean
+    difference ± SE and its 95% interval."""
+    from nardy_cli.benchmark import compare
+    print("\n| A | B | A − B, all (mp) | 95% interval |\n|---|---|---:|---|")
+    for a, b in zip(POLICIES, POLICIES[1:]):
+        row = compare(results[a], results[b]).frame().set_index("phase").loc["all"]
+        print(f"| `{a}` | `{b}` | {row['diff_mp']:+.1f} ± {row['diff_se_mp']:.1f} | "
+              f"[{row['ci95_low_mp']:+.1f}, {row['ci95_high_mp']:+.1f}] |")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """Review speed (issue 10 targets): a 100-ply game reviewed by the whole `nardy review` process.
 
 Targets: 0-ply (`neural`, `heuristic`) under 2 s and lookahead under 60 s, after a
-warm-up run (numba's compiled cache present).  Prints each run's wall time; run with
-`python benchmarks/review.py [--runs N]`.
+warm-up run (numba's compiled cache present); the 2-ply `lookahead2:neural` under 2 minutes
+on 2 cores (issue 25).  Prints each run's wall time; run with
+`python benchmarks/review.py [--runs N] [--evaluators lookahead2:neural,...]`.
 """
 
 from __future__ import annotations
@@ -45,13 +46,18 @@ def timed(argv: list[str]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--evaluators", default=None,
+                        help="Only these evaluators (comma-separated).")
     args = parser.parse_args()
+    only = args.evaluators.split(",") if args.evaluators else None
     with tempfile.TemporaryDirectory() as tmp:
         game = Path(tmp) / "game.txt"
         game.write_text(hundred_ply_game())
         slow = max(1, args.runs // 2)
         for evaluator, runs in (("neural", args.runs), ("heuristic", args.runs), ("lookahead:neural", slow),
-                                ("lookahead:heuristic", slow)):
+                                ("lookahead:heuristic", slow), ("lookahead2:neural", slow)):
+            if only is not None and evaluator not in only:
+                continue
             argv = [*NARDY, "review", str(game), "--evaluator", evaluator]
             timed(argv)   # warm-up: compiled cache, file cache
             runs_ = [timed(argv) for _ in range(runs)]

@@ -177,3 +177,75 @@ def measure_policy(bench: Benchmark, policy: str | Policy, *, phase: str | None 
         if n % 50 == 49 or n == len(todo) - 1:
             report(n + 1, len(todo))
     return BenchmarkResult(chooser.name, tuple(decisions), len(bench.positions), bench.path, bench.settings)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two policies measured on the same decisions: per phase, the mean of the per-decision
+    difference in loss (first minus second) with its paired SE, which is smaller than either error
+    rate's SE when their losses move together from position to position."""
+
+    first: BenchmarkResult
+    second: BenchmarkResult
+
+    def frame(self) -> pd.DataFrame:
+        """One row per phase present and one for all: decisions, both error rates, the difference
+        ± its paired SE and its 95% interval (millipoints)."""
+        rows = []
+        phases = [p for p in PHASES if any(d.phase == p for d in self.first.decisions)]
+        for phase in phases + ["all"]:
+            pairs = [(a.loss, b.loss) for a, b in zip(self.first.decisions, self.second.decisions)
+                     if phase in ("all", a.phase)]
+            la, lb = (np.array(x) * MILLI for x in zip(*pairs))
+            d = la - lb
+            se = float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else float("nan")
+            mean = float(d.mean())
+            rows.append({"phase": phase, "decisions": len(d), "first_mp": float(la.mean()),
+                         "second_mp": float(lb.mean()), "diff_mp": mean, "diff_se_mp": se,
+                         "ci95_low_mp": mean - 1.96 * se, "ci95_high_mp": mean + 1.96 * se})
+        return pd.DataFrame(rows)
+
+    def table(self) -> pd.DataFrame:
+        """The comparison as printed text columns (headers and phases in the language in use)."""
+        f = self.frame()
+        first, second = self.first.policy, self.second.policy
+        if second == first:
+            second += " (2)"      # a policy against itself: two columns all the same
+        diffs = [f"{m:+.1f} ± {s:.1f}" if s == s else f"{m:+.1f}"
+                 for m, s in zip(f["diff_mp"], f["diff_se_mp"])]
+        intervals = [f"[{lo:+.1f}, {hi:+.1f}]" if lo == lo else ""
+                     for lo, hi in zip(f["ci95_low_mp"], f["ci95_high_mp"])]
+        return pd.DataFrame({_("phase"): [translate(p) for p in f["phase"]],
+                             _("decisions"): f["decisions"],
+                             first: [f"{v:.1f}" for v in f["first_mp"]],
+                             second: [f"{v:.1f}" for v in f["second_mp"]],
+                             _("difference (mp)"): diffs, _("95% interval"): intervals})
+
+    def title(self) -> str:
+        """The first line: both policies, the database and the decisions compared."""
+        return _("{first} against {second} on {path}: {measured} decisions, each policy's loss on "
+                 "the same decision paired").format(first=self.first.policy,
+                                                    second=self.second.policy,
+                                                    path=self.first.path,
+                                                    measured=len(self.first.decisions))
+
+    def notes(self) -> list[str]:
+        """What the columns mean."""
+        return [_("difference: the mean over decisions of the first policy's loss minus the "
+                  "second's, in millipoints, ± the SE of that mean (paired: both policies on the "
+                  "same positions); an interval without 0 separates the two.")]
+
+    def to_dict(self) -> dict:
+        """Plain data for JSON: both policies, the database and the rows."""
+        return {"policy": self.first.policy, "against": self.second.policy,
+                "database": self.first.path, "positions": self.first.positions,
+                "phases": self.frame().to_dict(orient="records")}
+
+
+def compare(first: BenchmarkResult, second: BenchmarkResult) -> Comparison:
+    """The paired comparison of two measurements of the same decisions (`ArgumentError` when they
+    differ)."""
+    if [d.index for d in first.decisions] != [d.index for d in second.decisions]:
+        raise ArgumentError(f"{first.policy!r} and {second.policy!r} were measured on different "
+                            "decisions: measure both on the same database and phase")
+    return Comparison(first, second)

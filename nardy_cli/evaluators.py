@@ -38,6 +38,7 @@ from .policies.base import CompiledPolicy, Policy, Turn
 from .policies.registry import register, resolve, wrap
 from .position import Position, mover_board, other_side
 from .rules import Rules
+from .search2 import TwoPlyPolicy, two_ply_evaluator
 
 _HALF_TURN = np.r_[12:24, 0:12]
 ROLL_WEIGHTS = np.array([float(d.probability) for d in ALL_ROLLS])
@@ -159,18 +160,43 @@ def result_values(evaluator: Evaluator, boards: np.ndarray, white: np.ndarray | 
 
 @dataclass(frozen=True)
 class Judge:
-    """What a review judges plays by: an evaluator's Python form (`evaluator`), and for
-    `lookahead:NAME` the compiled policy whose kernel search goes one ply deeper (`search`; None at
-    0 ply)."""
+    """What a review judges plays by: an evaluator's Python form (`evaluator`, 0 ply), for
+    `lookahead:NAME` the compiled policy whose kernel search goes one ply deeper (`search`), and for
+    `lookahead2:NAME` the 2-ply search (`two_ply`, a `search2.TwoPlyEvaluator`); both None at 0
+    ply."""
 
     name: str
     evaluator: Any
     search: CompiledPolicy | None = None
+    two_ply: Any = None
 
     @property
     def base_name(self) -> str:
         """The 0-ply evaluator's name (luck is measured at 0 ply)."""
-        return self.search.evaluator.name if self.search is not None else self.name
+        if self.search is not None:
+            return self.search.evaluator.name
+        return self.two_ply.policy.evaluator.name if self.two_ply is not None else self.name
+
+    @property
+    def searches(self) -> bool:
+        """Whether it values results deeper than 0 ply."""
+        return self.search is not None or self.two_ply is not None
+
+    def candidates(self, boards: np.ndarray, v0: np.ndarray, white: bool, rules: Rules,
+                   valuation: Valuation | None, width: int) -> list[int]:
+        """The results searched deeper (at most `width`): the kernel lookahead's candidates for
+        `lookahead:`, else the best by the 0-ply values `v0`."""
+        if self.search is not None:
+            scores = self.search.static_scores(boards, white, rules, valuation)
+            return search_candidates(self.search, scores)[:width]
+        return np.argsort(-v0, kind="stable")[:width].tolist()
+
+    def deep_values(self, boards: np.ndarray, white: bool, rules: Rules,
+                    valuation: Valuation | None = None) -> np.ndarray:
+        """Each result's value for the mover at this judge's depth."""
+        if self.search is not None:
+            return lookahead_values(self.search, self.evaluator, boards, white, rules, valuation)
+        return result_values(self.two_ply or self.evaluator, boards, white, rules, valuation)
 
 
 def register_evaluator(name: str, evaluator: Any) -> None:
@@ -190,10 +216,14 @@ def get_evaluator(evaluator: str | Any) -> Judge:
         found = resolve(evaluator)
     else:
         found = wrap(getattr(evaluator, "name", None) or type(evaluator).__name__, evaluator)
+    if isinstance(found, TwoPlyPolicy):
+        base = get_evaluator(found.base)
+        return Judge(found.name, base.evaluator, None,
+                     two_ply_evaluator(base.evaluator, found.base, found.name))
     ev = found if isinstance(found, EvaluatorValue) else getattr(found, "evaluator", None)
     if ev is None or ev.python is None:
         raise PolicyError(f"evaluator {found.name!r} has no equities(boards, white, rules) method: "
-                          "it values no results (evaluators: heuristic, neural, lookahead:NAME, "
+                          "it values no results (evaluators: heuristic, neural, lookahead:NAME, lookahead2:NAME, "
                           "module:attribute)")
     search = found if isinstance(found, Policy) and found.lookahead else None
     return Judge(found.name, ev.python, search)

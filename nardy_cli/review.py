@@ -32,8 +32,8 @@ import pandas as pd
 from .dice import ALL_ROLLS
 from .engine import enumerate_board, plays_from_kernel
 from .errors import ArgumentError, GameRecordError, NoGamesError, NotationError
-from .evaluators import (ROLL_WEIGHTS, exact_value, get_evaluator, lookahead_values, result_board,
-                         result_values, roll_boards, search_candidates)
+from .evaluators import (ROLL_WEIGHTS, exact_value, get_evaluator, result_board, result_values,
+                         roll_boards)
 from .games import RunConfig
 from .interrupts import held_interrupts
 from .match import MatchState, match_valuation
@@ -235,10 +235,9 @@ def _score_ply(i, ply, record, ev, base, rules, width, thresholds, valuation=Non
     luck = float(best_per_roll[k] - best_per_roll @ ROLL_WEIGHTS)
     level = "0-ply"
     values = {j: float(v0[j]) for j in range(n)}
-    if ev.search is not None and n > 1:
-        scores = ev.search.static_scores(boards, white, rules, valuation)
-        cands = sorted(set(search_candidates(ev.search, scores)[:width]) | {played})
-        deep = lookahead_values(ev.search, base, boards[cands], white, rules, valuation)
+    if ev.searches and n > 1:
+        cands = sorted(set(ev.candidates(boards, v0, white, rules, valuation, width)) | {played})
+        deep = ev.deep_values(boards[cands], white, rules, valuation)
         values = {j: float(v) for j, v in zip(cands, deep)}
         level = ev.name
     best = max(values, key=lambda j: (values[j], -j))

@@ -15,14 +15,14 @@ LAYERS = (
     ("kernels", "kernels"),
     ("values", "errors dice outcomes rules match_table match cube cube_match position position_id play stats network "
                "suggest board_svg interrupts i18n phases result_schema"),
-    ("policies", "policies"),
+    ("policies", "policies search2"),
     ("engine", "engine scoring bearoff cube_bearoff cube_actions record_plays records cube_records match_records mat_points mat "
                "mat_write record_files positions_file "
                "diagram benchmark_db"),
     ("games layer", "games"),
     ("analyses", "rollout duel deficit estimate evaluators review cube_review selfplay training cube_analysis "
                  "study.analyze study.staged study.openings study.batch met match_play match_cube_play "
-                 "benchmark_build benchmark"),
+                 "benchmark_build benchmark searched"),
     ("output", "render report_folder review_report review_page study.report study.report_tables study.charts "
                "study.figures study.board_figure study.deficit_folder study.met_figure "
                "study.glossary study.report_summary study.board_folder study.report_parts "

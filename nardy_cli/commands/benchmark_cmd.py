@@ -15,10 +15,15 @@ Examples:
   nardy benchmark --policy neural
   nardy benchmark --policy heuristic --phase race
   nardy benchmark --policy lookahead:neural --format json
+  nardy benchmark --policy neural --against lookahead:neural
+  nardy benchmark --policy lookahead2:neural --against lookahead:neural --phase contact
   nardy benchmark build --output reports/bench.jsonl.gz --positions 20 --games 36
 """)
 @click.option("--policy", default="neural", show_default=True, metavar="NAME", callback=check_policy,
               help="The policy whose choices are measured (any policy `nardy policies` lists).")
+@click.option("--against", default=None, metavar="NAME", callback=check_policy,
+              help="Also measure this policy and compare the two on the same decisions: the "
+                   "mean difference in loss per decision with its paired SE.")
 @click.option("--phase", type=click.Choice(PHASE_CHOICES), default="all", show_default=True,
               help="Measure only the positions of this phase (docs/strength.md, \"Phases\").")
 @click.option("--db", "db_file", type=click.Path(exists=True, dir_okay=False), default=None, metavar="FILE",
@@ -29,7 +34,7 @@ Examples:
 @format_option
 @click.pass_context
 @handle_errors
-def command(ctx, policy, phase, db_file, seed, quiet, fmt) -> None:
+def command(ctx, policy, against, phase, db_file, seed, quiet, fmt) -> None:
     """A policy's error rate (equity lost per decision, in millipoints) against the benchmark database."""
     if ctx.invoked_subcommand is not None:
         return
@@ -38,11 +43,19 @@ def command(ctx, policy, phase, db_file, seed, quiet, fmt) -> None:
     from ..render import frame_text, to_json
     from .progress import StepBar
     bench = read_benchmark(db_file or default_benchmark_path())
-    bar = StepBar("decisions", not quiet, unit="decisions")
-    try:
-        result = measure_policy(bench, policy, phase=None if phase == "all" else phase, seed=seed, progress=bar)
-    finally:
-        bar.close()
+    results = []
+    only = None if phase == "all" else phase
+    for name in [policy] + ([against] if against else []):
+        bar = StepBar(name, not quiet, unit="decisions")
+        try:
+            results.append(measure_policy(bench, name, phase=only, seed=seed, progress=bar))
+        finally:
+            bar.close()
+    if against:
+        from ..benchmark import compare
+        result = compare(*results)
+    else:
+        result = results[0]
     if fmt == "json":
         click.echo(to_json(result.to_dict()))
         return

@@ -159,6 +159,7 @@ def _play_matches(white, black, matches, position, seed, day, output, rules, fmt
 Examples:
   nardy review games/bearoff-blunder.txt
   nardy review games/bot-game.txt --side black --evaluator lookahead:heuristic --top 3
+  nardy review games/bot-game.txt --evaluator lookahead2:neural      # 2-ply: about a minute a game
   nardy review games/bot-game.txt --rollout 1296 --output reports/review --html
   nardy review games/bot-game.txt --thresholds 0.03,0.06,0.12 --format csv
   nardy play heuristic racer | nardy review -
@@ -176,10 +177,11 @@ Examples:
               help="Whose decisions to score.")
 @click.option("--evaluator", default=None, metavar="NAME",
               help="Evaluator of results: heuristic (valued by its logistic estimate), neural, "
-                   "lookahead:NAME, module:attribute [default: neural, the trained network].")
+                   "lookahead:NAME, lookahead2:NAME (2-ply), module:attribute [default: neural, "
+                   "the trained network].")
 @click.option("--width", type=click.IntRange(1, None), default=5, show_default=True,
               help="With lookahead: at most this many of the results the kernel's lookahead "
-                   "searches, plus the played one.")
+                   "searches; with lookahead2: the best at 0-ply; plus the played one.")
 @click.option("--rollout", "rollout_games", type=click.IntRange(0, None), default=0, show_default=True,
               metavar="N", help="Re-score flagged decisions by N rollout games per candidate (0: off).")
 @click.option("--rollout-policy", default="neural", show_default=True, metavar="NAME",

@@ -7,6 +7,7 @@ import pandas as pd
 
 from ..deficit import static_deficit
 from ..duel import duel, duel_figures
+from ..errors import NardyError
 from ..estimate import neural_estimate
 from ..match import match_valuation
 from ..outcomes import CLASS_KEYS, CLASS_NAMES
@@ -51,24 +52,39 @@ Examples:
   nardy eval "W:1x14,12 B:1x15 b" --cube-owner centre            # the cube decision of the side on roll
   nardy eval "W:19x2,20 B:22,24 w" --cube-owner white --cube 2   # exact: the cubeful bear-off database
   nardy eval start --cube-owner centre --match 7 --score 5-6 --crawford
+  nardy eval "W:1x13,8,12 B:1x13,6,11 w 4-2" --evaluator lookahead2:neural   # two plies too
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
+@click.option("--evaluator", default=None, metavar="NAME",
+              help="Also value the position with this evaluator: lookahead:neural (1-ply), "
+                   "lookahead2:neural (2-ply, docs/strength.md), ...; with dice, the best of the "
+                   "roll's 5 best plays at 0-ply.")
 @rules_options
 @match_options
 @cube_options
 @format_option
 @handle_errors
-def eval_command(positions, rules, match, cube, fmt, no_block_validation) -> None:
+def eval_command(positions, evaluator, rules, match, cube, fmt, no_block_validation) -> None:
     """Static (0-ply) estimate of the outcome chances of POSITION, with pip counts and static deficit.
 
     With --cube-owner, also the cube decision of the side on roll (docs/cube.md).
     """
     rows = []
     valuation = match_valuation(match, rules) if match is not None else None
+    if evaluator is not None:
+        from ..evaluators import get_evaluator
+        try:
+            get_evaluator(evaluator)
+        except NardyError as exc:
+            raise BadInput(f"--evaluator: {exc}") from None
     for n, item in enumerate(flatten(positions)):
         pos = item.position
         est = neural_estimate(pos, rules, valuation=valuation)
+        searched = None
+        if evaluator is not None:
+            from ..searched import searched_value
+            searched = searched_value(pos, evaluator, rules, valuation)
         decision = None
         if cube is not None:          # the cube is turned before the roll: a position's dice are not rolled yet
             from ..cube_analysis import cube_decision
@@ -87,6 +103,8 @@ def eval_command(positions, rules, match, cube, fmt, no_block_validation) -> Non
             record["mwc"] = est.mwc
         if decision is not None:
             record["cube"] = {"state": cube.to_dict(), **decision.to_dict()}
+        if searched is not None:
+            record["search"] = searched.to_dict()
         if item.name:
             record = {"name": item.name, **record}
         if fmt == "json":
@@ -97,6 +115,9 @@ def eval_command(positions, rules, match, cube, fmt, no_block_validation) -> Non
                "p_pass": deficit.p_pass, "expected_lost_pips": deficit.expected_lost_pips}
         if match is not None:
             row["mwc"] = est.mwc
+        if searched is not None:
+            row |= {"search_evaluator": searched.evaluator, "search_equity": searched.equity,
+                    "search_play": searched.play or ""}
         if decision is not None:
             row |= {f"cube_{k}": decision.to_dict()[k] for k in ("decision", "no_double", "double_take",
                                                                   "double_pass", "take_point", "exact")}
@@ -105,6 +126,8 @@ def eval_command(positions, rules, match, cube, fmt, no_block_validation) -> Non
             if n:
                 click.echo()
             click.echo(_estimate_text(item.name, pos, est, equity, deficit, rules, match))
+            if searched is not None:
+                click.echo(_searched_text(searched, pos))
             if decision is not None:
                 click.echo(cube_text(pos, cube, decision))
     if fmt == "csv":
@@ -152,6 +175,17 @@ def _match_duel(a, b, position, matches, run, quiet, rules, match, fmt, cube=Non
         click.echo(match_cube_line(result))
     report_interrupted(result.interrupted, fmt, what)
     exit_if_interrupted(result.interrupted)
+
+
+def _searched_text(searched, pos) -> str:
+    """The line of `eval --evaluator`: the evaluator's value for the side to move (and its best
+    play)."""
+    words = side_words(pos.turn)
+    if searched.play is None:
+        return _("{evaluator}: equity {equity:+.3f} for {side}, about to roll").format(
+            evaluator=searched.evaluator, equity=searched.equity, **words)
+    return _("{evaluator}: equity {equity:+.3f} for {side}, best play {play}").format(
+        evaluator=searched.evaluator, equity=searched.equity, play=searched.play, **words)
 
 
 def _estimate_text(name, pos, est, equity, deficit, rules, match=None) -> str:

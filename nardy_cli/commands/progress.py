@@ -70,7 +70,7 @@ class StepBar:
 class StageBars:
     """One `StepBar` per stage of a staged run, each with its own label and unit: call with (stage, done, total)."""
 
-    UNITS = {"0-ply": "plays", "1-ply": "plays", "rollouts": "games per play"}
+    UNITS = {"0-ply": "plays", "1-ply": "plays", "2-ply": "plays", "rollouts": "games per play"}
 
     def __init__(self, label: str, enabled: bool) -> None:
         self.label, self.enabled = label, enabled

@@ -11,22 +11,26 @@ from .tables import match_label, until_se_note
 
 
 def filter_option(func):
-    """--filter M0,M1: the two stage filters (margins or topK); implies --staged."""
-    return click.option("--filter", "filters", default=None, metavar="F0,F1",
+    """--filter M0,M1[,M2]: the stage filters (margins or topK; a third adds a 2-ply stage);
+    implies --staged."""
+    return click.option("--filter", "filters", default=None, metavar="F0,F1[,F2]",
                         help="Staged ranking's filters: plays within F0 of the best 0-ply score go to 1-ply, "
                              "within F1 of the best 1-ply score to the rollouts; a margin (0.25) or a count "
-                             "(top8) [default: 0.25,0.08]. Implies --staged.")(func)
+                             "(top8) [default: 0.25,0.08]. A third filter adds a 2-ply "
+                             "stage: F1 then keeps plays for 2-ply (lookahead2:neural's "
+                             "search) and F2 for the rollouts. Implies --staged.")(func)
 
 
-def parse_filters(text: str | None) -> tuple[str, str]:
-    """The two filter strings of --filter (checked by the library)."""
+def parse_filters(text: str | None) -> tuple[str, ...]:
+    """The two (or three) filter strings of --filter (checked by the library)."""
     from ..study.staged import DEFAULT_FILTER, FilterError
     if text is None:
         return DEFAULT_FILTER
     parts = [p for p in text.split(",") if p.strip()]
-    if len(parts) != 2:
-        raise FilterError(f"--filter needs two filters separated by a comma, got {text!r}")
-    return parts[0], parts[1]
+    if len(parts) not in (2, 3):
+        raise FilterError(f"--filter needs two filters separated by a comma (or three, for a "
+                          f"2-ply stage), got {text!r}")
+    return tuple(parts)
 
 
 def stage_lines(ranking) -> list[str]:

@@ -67,7 +67,12 @@ def policy_pair(policies: str | Policy | Sequence[str | Policy]) -> tuple[Policy
         policies = (policies, policies)
     if len(policies) != 2:
         raise PolicyError("policies must be one policy or a (white, black) pair")
-    return as_policy(policies[0]), as_policy(policies[1])
+    pair = as_policy(policies[0]), as_policy(policies[1])
+    for p in pair:
+        if not getattr(p, "plays_games", True):     # `search2.TwoPlyPolicy`
+            raise PolicyError(f"policy {p.name!r} searches two plies a decision, too slow for "
+                              "whole games: use it in eval, review or benchmark")
+    return pair
 
 
 def ensure_portable(policies: Sequence[Policy]) -> None:

@@ -43,6 +43,8 @@ def known_policies() -> dict[str, str]:
     names = {name: p.description for name, p in BUILTINS.items()}
     names["lookahead:NAME"] = ("one-ply expectimax over the opponent's 21 rolls, judged by NAME's "
                                "evaluator")
+    names["lookahead2:NAME"] = ("pruned two-ply search with NAME's evaluator (decisions only: no "
+                                "whole games)")
     for name, obj in _REGISTERED.items():
         names.setdefault(name, _first_line(obj) or "registered in this process")
     for name, ep in sorted(_plugins().items()):
@@ -97,6 +99,9 @@ def resolve(name: str) -> Policy | Evaluator:
         return _named(wrap(name, _REGISTERED[name]), name)
     if name.startswith("lookahead:"):
         return lookahead_of(get_policy(name.split(":", 1)[1]), name)
+    if name.startswith("lookahead2:"):
+        from ..search2 import two_ply_policy
+        return two_ply_policy(get_policy(name.split(":", 1)[1]), name)
     plugins = _plugins()
     if name in plugins:
         try:

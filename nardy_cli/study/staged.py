@@ -190,11 +190,34 @@ def _evaluator_of(policy, rules: Rules, valuation: Valuation) -> tuple[int, np.n
     return int(sides.kinds[0]), sides.params[0]
 
 
+def _two_ply_stage(mover, boards, kept, names, mover_white, rules, valuation, stage_filter, stages,
+                   report):
+    """The 2-ply stage: the plays `kept` by the 1-ply stage scored by `search2.search_values` (a
+    network only); appends its `Stage` and returns the plays its filter keeps, best first."""
+    from ..search2 import search_values
+    if mover.evaluator_name != "neural":
+        raise PolicyError(f"a 2-ply stage needs a network: policy {mover.name!r} has no network")
+    s2 = np.zeros(len(kept))
+    for j, i in enumerate(kept):
+        s2[j] = search_values(mover, boards[i:i + 1], mover_white, rules,
+                              valuation.kernel_values())[0]
+        report("2-ply", j + 1, len(kept))
+    keep2 = [kept[j] for j in stage_filter.keep(s2)]
+    stages.append(Stage("2-ply", str(stage_filter), tuple((names[kept[j]], float(s2[j]))
+                                                          for j in np.argsort(-s2, kind="stable")),
+                        tuple(names[i] for i in keep2)))
+    return keep2
+
+
 def staged_rank(position: Position, dice: Dice | str | None = None, policies="neural", *,
                 run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
                 filters: tuple[str, str] = DEFAULT_FILTER, scoring: Scoring = Scoring(),
                 valuation: Valuation | None = None, **fields) -> StagedRanking:
     """Rank the plays of a roll in three stages (see the module doc); `filters` are the two stage filters.
+
+    Three filters add a 2-ply stage (`search2`, the network's values) between 1-ply and the
+    rollouts: plays within the first go to 1-ply, within the second to 2-ply, within the third to
+    the rollouts.
 
     `run` is a `RunConfig` or its fields as keywords (games=12960 per play at most,
     until_se=0.01, seed, workers, stratify, executor, scheduler, progress).
@@ -207,8 +230,9 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
     run = run_config(run, fields, games=12960, until_se=0.01)
     games, seed, until_se, stratify = run.games, run.seed, run.until_se, run.stratify
     progress = run.progress
-    if len(filters) != 2:
-        raise FilterError(f"give two stage filters (0-ply to 1-ply, 1-ply to rollouts), got {len(filters)}")
+    if len(filters) not in (2, 3):
+        raise FilterError(f"give two stage filters (0-ply to 1-ply, 1-ply to rollouts) or three "
+                          f"(a 2-ply stage between), got {len(filters)}")
     stage_filters = [StageFilter.parse(f) for f in filters]
     dice = parse_dice(dice) if isinstance(dice, str) else (dice or position.dice)
     if dice is None:
@@ -247,6 +271,9 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
     stages.append(Stage("1-ply", str(stage_filters[1]),
                         tuple((names[int(keep0[j])], float(s1[j])) for j in np.argsort(-s1, kind="stable")),
                         tuple(names[i] for i in keep1)))
+    if len(stage_filters) == 3:
+        keep1 = _two_ply_stage(mover, boards, keep1, names, mover_white, rules, valuation,
+                               stage_filters[2], stages, report)
 
     # stage 3: rollouts with common random numbers
     specs = {i: GameSpec(plays[i].result, rules, white, black, seed, stratify, scoring, valuation) for i in keep1}
