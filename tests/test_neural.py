@@ -307,8 +307,9 @@ def test_reply_evaluation_from_partial_sums_equals_the_full_pass(boards):
                     full = np.zeros(kn.N_CLASSES)
                     kn.board_probs(params, after, reply_white, s.opp, s.feats, s.idx, s.val, s.mask, s.hidden, full)
                     part = np.zeros(kn.N_CLASSES)
-                    kn.board_probs_from(params, net_copy, sums, before, after, reply_white, s.opp, s.feats, s.idx,
-                                        s.val, s.mask, np.zeros(sums.size, dtype=dtype), part)
+                    kn.board_probs_from(net_copy, FED.last_roll, sums, before, after, reply_white,
+                                        s.opp, s.feats, s.idx, s.val, s.mask,
+                                        np.zeros(sums.size, dtype=dtype), part)
                     np.testing.assert_allclose(part, full, atol=tol, rtol=0)
                     checked += 1
     assert checked > 500
