@@ -224,7 +224,7 @@ def test_a_second_network_is_one_registry_entry(second_network):
     shipped = get_policy("neural").kernel_params(FED)
     np.testing.assert_array_equal(policy.kernel_params(FED), shipped)
     assert get_policy("lookahead:neural-copy").lookahead and "neural-copy" in known_policies()
-    assert duel("neural-copy", "neural", 4, seed=3).points_per_game == 0.0
+    assert duel("neural-copy", "neural", games=4, seed=3).points_per_game == 0.0
     record = parse_game(open("games/bearoff-blunder.txt").read())
     mine, theirs = review_game(record, "neural-copy"), review_game(record, "neural")
     assert mine.frame["equity_played"].tolist() == theirs.frame["equity_played"].tolist()
