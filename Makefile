@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench ladder clean
+.PHONY: demo test lint bench ladder clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,11 @@ demo: $(STAMP)
 	@echo "Open reports/demo/report.md or reports/demo/report.html, the game review reports/demo-review/report.md and its interactive page reports/demo-review/review.html"
 
 test: $(STAMP)
+	$(BIN)/ruff check nardy_cli tests benchmarks
 	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check nardy_cli tests benchmarks
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py $(BENCHFLAGS)

@@ -28,8 +28,8 @@ OUT = Path(__file__).resolve().parent.parent / "nardy_cli" / "data" / "estimate.
 
 @dataclass(frozen=True)
 class Explorer(Policy):
-    """The heuristic with a little exploration (a uniform play 10% of the time), noting the features of
-    every board it leaves, so the model also sees positions off the heuristic's path."""
+    """The heuristic with a little exploration (a uniform play 10% of the time), noting the features
+    of every board it leaves, so the model also sees positions off the heuristic's path."""
 
     rows: list = field(default_factory=list)   # (features after the play, mover is White)
     name: str = "heuristic+explore"
@@ -46,7 +46,8 @@ class Explorer(Policy):
 
 
 def self_play(games: int, seed: int):
-    """Feature rows (after each chosen play) and the class of the game's end for the side that played.
+    """Feature rows (after each chosen play) and the class of the game's end for the side that
+    played.
 
     The games are the games layer's Python turn loop (dice of game g from (seed, g));
     forced plays (one legal result) carry no decision and are not recorded.
@@ -82,7 +83,8 @@ def _class(r: int) -> int:
     return group if win else 3 + group
 
 
-def fit(x: np.ndarray, y: np.ndarray, steps: int = 3000, lr: float = 0.5, l2: float = 1e-4) -> np.ndarray:
+def fit(x: np.ndarray, y: np.ndarray, steps: int = 3000, lr: float = 0.5,
+        l2: float = 1e-4) -> np.ndarray:
     """Multinomial logistic regression by full-batch gradient descent on standardised features."""
     mu, sd = x.mean(axis=0), x.std(axis=0)
     sd[sd == 0] = 1.0
@@ -124,7 +126,8 @@ def main() -> None:
     base = np.bincount(y[train], minlength=len(CLASSES)) / train.sum()
     held = ~train
     print(f"{len(x)} positions; held-out log-loss {log_loss(x[held], y[held], coef):.4f} "
-          f"(class frequencies alone: {float(-np.log(np.maximum(base[y[held]], 1e-12)).mean()):.4f})")
+          "(class frequencies alone: "
+          f"{float(-np.log(np.maximum(base[y[held]], 1e-12)).mean()):.4f})")
     coef = fit(x, y)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps({"classes": list(CLASSES), "games": args.games, "seed": args.seed,

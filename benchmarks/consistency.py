@@ -46,20 +46,22 @@ from nardy_cli.positions_file import read_positions
 from nardy_cli.rules import PRESETS
 from nardy_cli.scoring import logistic_coefficients
 from nardy_cli.outcomes import money_valuation
-from nardy_cli.rules import PRESETS
 
-MONEY = money_valuation(PRESETS["federation"]).kernel_values()   # the plays: money under federation points
+# the plays: money under federation points
+MONEY = money_valuation(PRESETS["federation"]).kernel_values()
 
 
 MAX_POSITIONS = 60000     # positions kept per study position (300 games need about 24,000)
 
 
 @njit
-def self_play_positions(params, root, root_white, seed, games, head_rule, block_check, last_roll, out, out_white,
-                        finals, finals_white, starts):
-    """Positions (side to roll, before both sides are home) of `games` neural 0-ply games from `root`.
+def self_play_positions(params, root, root_white, seed, games, head_rule, block_check, last_roll,
+                        out, out_white, finals, finals_white, starts):
+    """Positions (side to roll, before both sides are home) of `games` neural 0-ply games from
+    `root`.
 
-    Game g's positions start at out[starts[g]]; its last position (over, or both sides home) is finals[g].
+    Game g's positions start at out[starts[g]]; its last position (over, or both sides home) is
+    finals[g].
     """
     np.random.seed(seed)
     boards = np.zeros((4096, 24), np.int8)
@@ -87,8 +89,8 @@ def self_play_positions(params, root, root_white, seed, games, head_rule, block_
             d1, d2 = np.random.randint(1, 7), np.random.randint(1, 7)
             if d1 < d2:
                 d1, d2 = d2, d1
-            n, _ = enumerate_plays(board, 15 - opp_on_board(board), d1, d2, head_rule, block_check, boards,
-                                   steps_from, steps_die, memo, stamp)
+            n, _ = enumerate_plays(board, 15 - opp_on_board(board), d1, d2, head_rule, block_check,
+                                   boards, steps_from, steps_die, memo, stamp)
             pick = choose_play(boards, n, EvalArgs(NEURAL, params, MONEY), False, rstate, white,
                                KernelRules(head_rule, block_check, last_roll),
                                PlaySpace(s_boards, s_from, s_die, s_memo, s_stamp), choice)
@@ -101,7 +103,8 @@ def self_play_positions(params, root, root_white, seed, games, head_rule, block_
 
 @njit
 def best_replies_of(params, boards, white, head_rule, block_check, out):
-    """out[i, r]: the network's preferred result of roll r from boards[i] (full search, no screen)."""
+    """out[i, r]: the network's preferred result of roll r from boards[i] (full search, no
+    screen)."""
     choice = choice_scratch()
     s_boards = np.zeros((4096, 24), np.int8)
     s_from = np.zeros((4096, 4), np.int8)
@@ -128,9 +131,11 @@ def inconsistency(params, boards, white, replies, last_roll, tabs, coefs, values
     for i in range(boards.shape[0]):
         one = 0.0
         for r in range(21):
-            value_probs(replies[i, r], white[i], last_roll, NEURAL, params, tabs, coefs, choice, scratch, p)
+            value_probs(replies[i, r], white[i], last_roll, NEURAL, params, tabs, coefs, choice,
+                        scratch, p)
             one += ROLL_WEIGHT[r] * equity_of_probs(p, values, white[i])
-        position_probs(boards[i], white[i], last_roll, NEURAL, params, tabs, coefs, choice, scratch, flipped, p)
+        position_probs(boards[i], white[i], last_roll, NEURAL, params, tabs, coefs, choice, scratch,
+                       flipped, p)
         out[i] = one - equity_of_probs(p, values, white[i])
 
 
@@ -139,18 +144,23 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--network", default=None, help="a network file (default: the shipped one)")
-    ap.add_argument("--by-phase", action="store_true", help="split by who still has checkers on points 1-12")
-    ap.add_argument("--positions", default=None, help="comma-separated study position names (default: all)")
-    ap.add_argument("--residual", action="store_true", help="every position; per-game sums and VR's predicted ratio")
+    ap.add_argument("--by-phase", action="store_true",
+                    help="split by who still has checkers on points 1-12")
+    ap.add_argument("--positions", default=None,
+                    help="comma-separated study position names (default: all)")
+    ap.add_argument("--residual", action="store_true",
+                    help="every position; per-game sums and VR's predicted ratio")
     ap.add_argument("--luck-networks", default=None,
-                    help="comma-separated network files: also predict VR with the luck valued by each of them, "
-                         "and by the mean of all (plays still chosen by --network); implies --residual")
+                    help="comma-separated network files: also predict VR with the luck valued by "
+                         "each of them, and by the mean of all (plays still chosen by --network); "
+                         "implies --residual")
     args = ap.parse_args()
     args.residual = args.residual or bool(args.luck_networks)
     rules = PRESETS["federation"]
     luck_files = args.luck_networks.split(",") if args.luck_networks else []
     luck_params = [load_network(f).kernel_params(rules) for f in luck_files]
-    params = (load_network(args.network) if args.network else default_network()).kernel_params(rules)
+    params = (load_network(args.network) if args.network
+              else default_network()).kernel_params(rules)
     tabs, coefs = tables(rules).arrays(), logistic_coefficients()
     values = money_valuation(rules).kernel_values()
     codes = (int(rules.head_code), int(rules.block_code), bool(rules.last_roll))
@@ -162,8 +172,8 @@ def main() -> None:
         boards, white = np.zeros((MAX_POSITIONS, 24), np.int8), np.zeros(MAX_POSITIONS, np.bool_)
         finals, finals_white = np.zeros((args.games, 24), np.int8), np.zeros(args.games, np.bool_)
         starts = np.zeros(args.games, np.int64)
-        k = self_play_positions(params, board, entry.position.turn == "w", args.seed, args.games, *codes, boards,
-                                white, finals, finals_white, starts)
+        k = self_play_positions(params, board, entry.position.turn == "w", args.seed, args.games,
+                                *codes, boards, white, finals, finals_white, starts)
         if k < 50:
             continue
         step = 1 if args.residual else 3                     # every position, or every third
@@ -172,7 +182,8 @@ def main() -> None:
         best_replies_of(params, b, w, codes[0], codes[1], replies)
         out = np.zeros(len(b))
         inconsistency(params, b, w, replies, *codes[2:], tabs, coefs, values, out)
-        print(f"{entry.name:24s} positions {len(b):6,d}   RMS one-ply - static {np.sqrt(np.mean(out ** 2)):.4f}",
+        print(f"{entry.name:24s} positions {len(b):6,d}   RMS one-ply - static "
+              f"{np.sqrt(np.mean(out ** 2)):.4f}",
               flush=True)
         if args.by_phase:
             print_phases(b, out)
@@ -183,19 +194,23 @@ def main() -> None:
             continue
         root_white = entry.position.turn == "w"
         results = np.zeros(args.games)
-        final_equity(params, finals, finals_white, root_white, codes[2], tabs, coefs, values, results)
+        final_equity(params, finals, finals_white, root_white, codes[2], tabs, coefs, values,
+                     results)
         sums = [residual_sums(out, w, starts, k, root_white)]
         print_residual(results, sums[0], "")
         for file, luck in zip(luck_files, luck_params):
             out_l = np.zeros(len(b))
             inconsistency(luck, b, w, replies, *codes[2:], tabs, coefs, values, out_l)
             sums.append(residual_sums(out_l, w, starts, k, root_white))
-            print_residual(results, sums[-1], f"luck by {file} (RMS {np.sqrt(np.mean(out_l ** 2)):.4f}): ")
+            print_residual(results, sums[-1],
+                           f"luck by {file} (RMS {np.sqrt(np.mean(out_l ** 2)):.4f}): ")
         if luck_params:
-            print_residual(results, np.mean(sums, axis=0), f"luck by the mean of all {len(sums)} networks: ")
+            print_residual(results, np.mean(sums, axis=0),
+                           f"luck by the mean of all {len(sums)} networks: ")
 
 
-def residual_sums(out: np.ndarray, white: np.ndarray, starts: np.ndarray, k: int, root_white: bool) -> np.ndarray:
+def residual_sums(out: np.ndarray, white: np.ndarray, starts: np.ndarray, k: int,
+                  root_white: bool) -> np.ndarray:
     """Each game's sum of inconsistencies `out` in the root side's view."""
     game_of = np.searchsorted(starts, np.arange(k), side="right") - 1
     signed = np.where(white == root_white, out, -out)
@@ -205,19 +220,21 @@ def residual_sums(out: np.ndarray, white: np.ndarray, starts: np.ndarray, k: int
 def print_residual(results: np.ndarray, sums: np.ndarray, label: str) -> None:
     """Variance of the games' results and of their sums of inconsistencies, and their ratio."""
     plain, left = float(np.var(results)), float(np.var(sums))
-    print(f"    {label}per game: variance of results {plain:.4f}, of summed inconsistencies {left:.4f}, "
-          f"predicted VR variance ratio {plain / max(left, 1e-12):.2f}", flush=True)
+    print(f"    {label}per game: variance of results {plain:.4f}, of summed inconsistencies "
+          f"{left:.4f}, predicted VR variance ratio {plain / max(left, 1e-12):.2f}", flush=True)
 
 
 @njit
 def final_equity(params, finals, finals_white, root_white, last_roll, tabs, coefs, values, out):
-    """out[g]: the root side's equity of game g's last position (exact: over, or both sides home)."""
+    """out[g]: the root side's equity of game g's last position (exact: over, or both sides
+    home)."""
     choice = choice_scratch()
     scratch = value_scratch()
     flipped = np.empty(24, np.int8)
     p = np.zeros(9)
     for g in range(finals.shape[0]):
-        position_probs(finals[g], finals_white[g], last_roll, NEURAL, params, tabs, coefs, choice, scratch, flipped, p)
+        position_probs(finals[g], finals_white[g], last_roll, NEURAL, params, tabs, coefs, choice,
+                       scratch, flipped, p)
         e = equity_of_probs(p, values, finals_white[g])
         out[g] = e if finals_white[g] == root_white else -e
 
@@ -227,10 +244,13 @@ def print_phases(boards: np.ndarray, out: np.ndarray) -> None:
     mover_back = (boards[:, :12] > 0).any(axis=1)         # the roller's own points 1-12
     opp_back = (boards[:, 12:] < 0).any(axis=1)           # the opponent's own points 1-12
     total = max(float(np.sum(out ** 2)), 1e-300)
-    for name, m in (("both sides on points 1-12", mover_back & opp_back), ("roller only", mover_back & ~opp_back),
-                    ("opponent only", ~mover_back & opp_back), ("neither", ~mover_back & ~opp_back)):
+    for name, m in (("both sides on points 1-12", mover_back & opp_back),
+                    ("roller only", mover_back & ~opp_back),
+                    ("opponent only", ~mover_back & opp_back),
+                    ("neither", ~mover_back & ~opp_back)):
         if m.any():
-            print(f"    {name:26s} positions {m.sum():6,d}   RMS {np.sqrt(np.mean(out[m] ** 2)):.4f}   "
+            print(f"    {name:26s} positions {m.sum():6,d}   RMS "
+                  f"{np.sqrt(np.mean(out[m] ** 2)):.4f}   "
                   f"share of squares {np.sum(out[m] ** 2) / total:.2f}", flush=True)
 
 

@@ -30,7 +30,8 @@ def cpu(argv: list[str]) -> float:
 
 
 def in_process() -> tuple[int, float, float]:
-    """(positions, seconds for their estimates, seconds for their cube decisions from those estimates)."""
+    """(positions, seconds for their estimates, seconds for their cube decisions from those
+    estimates)."""
     from nardy_cli.cube import CubeState
     from nardy_cli.cube_analysis import cube_decision
     from nardy_cli.estimate import neural_estimate
@@ -53,7 +54,8 @@ def main() -> None:
     args = parser.parse_args()
     cases = {"money": [], "money --cube-owner centre": ["--cube-owner", "centre"],
              "match 7 at 3-4": ["--match", "7", "--score", "3-4"],
-             "match 7 at 3-4 --cube-owner centre": ["--match", "7", "--score", "3-4", "--cube-owner", "centre"]}
+             "match 7 at 3-4 --cube-owner centre": ["--match", "7", "--score", "3-4",
+                                                    "--cube-owner", "centre"]}
     from click.testing import CliRunner
 
     from nardy_cli.cli import cli
@@ -70,17 +72,19 @@ def main() -> None:
             assert runner.invoke(cli, ["eval", STUDY, *extra]).exit_code == 0
             times[name].append(time.process_time() - t)
     for name in cases:
-        print(f"in process: nardy eval {STUDY} ({name}): median CPU {statistics.median(times[name]) * 1000:.1f} ms "
+        print(f"in process: nardy eval {STUDY} ({name}): "
+              f"median CPU {statistics.median(times[name]) * 1000:.1f} ms "
               f"over {len(times[name])} runs")
     runs: dict[str, list[float]] = {name: [] for name in cases}
     for _ in range(args.runs):
         for name, extra in cases.items():
             runs[name].append(cpu(NARDY + ["eval", STUDY, *extra]))
     for name in cases:
-        print(f"process: nardy eval {STUDY} ({name}): median CPU {statistics.median(runs[name]):.3f} s over "
-              f"{args.runs} interleaved runs")
+        print(f"process: nardy eval {STUDY} ({name}): "
+              f"median CPU {statistics.median(runs[name]):.3f} s over {args.runs} interleaved runs")
     n, est, cube = in_process()
-    print(f"in process: {n} positions, estimates {est * 1000:.1f} ms, cube decisions (money + match) "
+    print(f"in process: {n} positions, estimates {est * 1000:.1f} ms, "
+          "cube decisions (money + match) "
           f"{cube * 1000:.1f} ms")
 
 

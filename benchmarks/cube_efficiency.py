@@ -29,7 +29,8 @@ def exact_no_double(eq: np.ndarray, succ: np.ndarray) -> np.ndarray:
         after = eq[1 - c, 0]
         for m in range(1, total):
             for roll in range(21):
-                nd[c, m] += kb.ROLL_WEIGHT[roll] * (-after[o[:, None], succ[m, roll][None, :]]).max(axis=1)
+                nd[c, m] += kb.ROLL_WEIGHT[roll] * (-after[o[:, None],
+                                                           succ[m, roll][None, :]]).max(axis=1)
     return nd
 
 
@@ -56,7 +57,8 @@ def main() -> None:
     roller_pips = np.broadcast_to(pips[None, :, None], win.shape)
     bands = [(1, 6), (7, 12), (13, 18), (19, 30)]
     losses = {}
-    print(f"bear-offs of 1-{N} checkers a side: {int(keep.sum()):,} positions, {int(window.sum()):,} in the "
+    print(f"bear-offs of 1-{N} checkers a side: {int(keep.sum()):,} positions, "
+          f"{int(window.sum()):,} in the "
           "doubling window (cubeless win 55-95%)")
     print("   x   decisions agree   mean loss per cube (window)   worst loss")
     rule = np.vectorize(race_efficiency)(roller_pips)
@@ -68,15 +70,19 @@ def main() -> None:
         double_m = np.minimum(dt_m, 1.0) > nd_m
         double_x = np.minimum(dt, 1.0) > nd
         got = np.where(double_m, np.minimum(dt, 1.0), nd)          # the opponent answers right
-        taker = np.where(double_x & (take_m != take_x), np.abs(dt - 1.0), 0.0)   # the taker follows the model
+        # the taker follows the model
+        taker = np.where(double_x & (take_m != take_x), np.abs(dt - 1.0), 0.0)
         loss = (best - got) + taker
         agree = (double_m == double_x) & (~double_x | (take_m == take_x))
         if x == "rule":
-            print(f"nardy's rule race_efficiency(pips): agree {agree[window].mean():.2%}, mean loss "
+            print(f"nardy's rule race_efficiency(pips): agree {agree[window].mean():.2%}, mean "
+                  "loss "
                   f"{loss[window].mean():.5f}, worst {loss[window].max():.4f}")
             continue
-        print(f"{x:4.2f}   {agree[window].mean():14.2%}   {loss[window].mean():27.5f}   {loss[window].max():.4f}")
-        losses[x] = [loss[window & (roller_pips >= a) & (roller_pips <= b)].mean() for a, b in bands]
+        print(f"{x:4.2f}   {agree[window].mean():14.2%}   {loss[window].mean():27.5f}   "
+              f"{loss[window].max():.4f}")
+        losses[x] = [loss[window & (roller_pips >= a) & (roller_pips <= b)].mean() for a,
+                     b in bands]
     print("the best x by the roller's pips (mean loss per cube in the window):")
     for i, (a, b) in enumerate(bands):
         x = min(losses, key=lambda k: losses[k][i])

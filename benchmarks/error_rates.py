@@ -1,7 +1,7 @@
 """Speed of `nardy benchmark` and the error-rate table of docs/strength.md, on the shipped database.
 
-`python benchmarks/error_rates.py [FILE]` (default: the shipped database) measures each policy's decisions on it
-repeated to at least 1,500 decisions (the figures of docs/strength.md's
+`python benchmarks/error_rates.py [FILE]` (default: the shipped database) measures each policy's
+decisions on it repeated to at least 1,500 decisions (the figures of docs/strength.md's
 "Error rates against the benchmark database"), then prints the table of error
 rates per phase (mean loss ± SE in millipoints, agreement in brackets), the
 decisions, the selection bias and its analytic bound, and the paired comparison of each policy with
@@ -24,10 +24,12 @@ POLICIES = ("heuristic", "neural", "lookahead:neural", "lookahead2:neural")
 
 
 def speed(bench: Benchmark, n: int = 1500) -> None:
-    """Seconds each policy takes for `n` or more decisions (the database repeated), in this process."""
+    """Seconds each policy takes for `n` or more decisions (the database repeated), in this
+    process."""
     k = -(-n // len(bench.positions))
     many = Benchmark(bench.settings, tuple(dataclasses.replace(p, index=i)
-                                           for i, p in enumerate(list(bench.positions) * k)), bench.path)
+                                           for i, p in enumerate(list(bench.positions) * k)),
+                     bench.path)
     measure_policy(bench, "neural")          # compile and load the network first
     for policy in POLICIES:
         start = time.perf_counter()
@@ -44,16 +46,20 @@ def table(bench: Benchmark) -> None:
     print("| policy | " + " | ".join(phases) + " |")
     print("|---|" + "---:|" * len(phases))
     for policy, f in frames.items():
-        cells = [f"{f.loc[ph, 'error_mp']:.1f} ± {f.loc[ph, 'error_se_mp']:.1f} ({f.loc[ph, 'agreement']:.0%})"
+        cells = [f"{f.loc[ph, 'error_mp']:.1f} ± {f.loc[ph, 'error_se_mp']:.1f} "
+                 f"({f.loc[ph, 'agreement']:.0%})"
                  for ph in phases]
         print(f"| `{policy}` | " + " | ".join(cells) + " |")
     f = frames["neural"]
     print("| decisions | " + " | ".join(str(int(f.loc[ph, "decisions"])) for ph in phases) + " |")
-    print("| selection bias | " + " | ".join(f"+{abs(f.loc[ph, 'bias_mp']):.1f}" for ph in phases) + " |")
+    print("| selection bias | " + " | ".join(f"+{abs(f.loc[ph, 'bias_mp']):.1f}" for ph in phases)
+          + " |")
     bound = np.mean([math.sqrt(2 * math.log(len(p.rolled))) * max(c.diff_se for c in p.rolled)
                      if len(p.rolled) > 1 else 0.0 for p in bench.positions]) * 1000
-    print(f"\nbound on the selection bias (sqrt(2 ln k) x the largest difference SE, mean): {bound:.1f} mp")
-    print(f"choices valued at 1-ply: " + ", ".join(f"{p} {int(f.loc['all', 'unrolled'])}" for p, f in frames.items()))
+    print("\nbound on the selection bias (sqrt(2 ln k) x the largest difference SE, mean): "
+          f"{bound:.1f} mp")
+    print("choices valued at 1-ply: "
+          + ", ".join(f"{p} {int(f.loc['all', 'unrolled'])}" for p, f in frames.items()))
     pairs(results)
 
 

@@ -30,7 +30,8 @@ def main() -> None:
     ap.add_argument("--lookahead-games", type=int, default=4000)
     ap.add_argument("--neural-games", type=int, default=10000)
     ap.add_argument("--neural-lookahead-games", type=int, default=2000)
-    ap.add_argument("--only", default=None, help="comma-separated policies: only duels between these")
+    ap.add_argument("--only", default=None,
+                    help="comma-separated policies: only duels between these")
     ap.add_argument("--seed", type=int, default=2027)
     args = ap.parse_args()
     rows = []
@@ -59,18 +60,21 @@ def main() -> None:
         f"with A as White and as Black), seed {args.seed}, {default_workers()} workers, "
         f"{time.time() - started:.0f} s in all.",
         "Points per game are A's; the interval is 95%.",
-        f"The neural policies play the shipped network ({trained:,} games of self-play training in all, "
-        "docs/training.md).",
+        f"The neural policies play the shipped network ({trained:,} games of self-play "
+        "training in all, docs/training.md).",
         "",
-        "| A | B | games | A's points per game | 95% CI | A wins | draws | mars for / against | koks for / against |",
+        "| A | B | games | A's points per game | 95% CI | A wins | draws | mars for / against | "
+        "koks for / against |",
         "|---|---|---:|---:|---|---:|---:|---|---|",
     ]
     for r, _ in rows:
         lines.append(f"| {r.a} | {r.b} | {r.games:,} | {r.points_per_game:+.3f} | "
-                     f"[{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}] | {r.win_share:.1%} | {r.draw_share:.1%} | "
-                     f"{r.mars_share_for:.1%} / {r.mars_share_against:.1%} | "
+                     f"[{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}] | {r.win_share:.1%} | "
+                     f"{r.draw_share:.1%} | {r.mars_share_for:.1%} / {r.mars_share_against:.1%} | "
                      f"{r.koks_share_for:.1%} / {r.koks_share_against:.1%} |")
-    lines += ["", f"Machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at the end.", ""]
+    lines += ["",
+              f"Machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at the end.",
+              ""]
     OUT.write_text("\n".join(lines))
     print(f"wrote {OUT}")
 

@@ -42,7 +42,8 @@ PLIES_PER_GAME = 120          # position buffer per game
 
 @njit
 def hidden_value(params, board, white, last_roll, tabs, coefs, values, choice, scratch, p, h):
-    """Equity of `board` for the side that just moved (White if `white`); its hidden units into h (0 if exact)."""
+    """Equity of `board` for the side that just moved (White if `white`); its hidden units into h (0
+    if exact)."""
     for j in range(h.shape[0]):
         choice.hidden[j] = 0.0
     value_probs(board, white, last_roll, NEURAL, params, tabs, coefs, choice, scratch, p)
@@ -53,7 +54,8 @@ def hidden_value(params, board, white, last_roll, tabs, coefs, values, choice, s
 
 @njit
 def inconsistency_rows(params, boards, white, replies, last_roll, tabs, coefs, values, inc, a):
-    """inc[i]: one-ply minus static equity of boards[i] for its roller; a[i]: the hidden-unit terms A(P)."""
+    """inc[i]: one-ply minus static equity of boards[i] for its roller; a[i]: the hidden-unit terms
+    A(P)."""
     choice = choice_scratch()
     scratch = value_scratch()
     flipped = np.empty(24, np.int8)
@@ -62,12 +64,12 @@ def inconsistency_rows(params, boards, white, replies, last_roll, tabs, coefs, v
     for i in range(boards.shape[0]):
         one = 0.0
         for r in range(21):
-            one += ROLL_WEIGHT[r] * hidden_value(params, replies[i, r], white[i], last_roll, tabs, coefs, values,
-                                                 choice, scratch, p, h)
+            one += ROLL_WEIGHT[r] * hidden_value(params, replies[i, r], white[i], last_roll, tabs,
+                                                 coefs, values, choice, scratch, p, h)
             a[i] += ROLL_WEIGHT[r] * h
         flip(boards[i], flipped)
-        opponent_equity = hidden_value(params, flipped, not white[i], last_roll, tabs, coefs, values, choice,
-                                       scratch, p, h)
+        opponent_equity = hidden_value(params, flipped, not white[i], last_roll, tabs, coefs,
+                                       values, choice, scratch, p, h)
         a[i] += h
         inc[i] = one + opponent_equity
 
@@ -78,7 +80,8 @@ def per_position_theta(a: np.ndarray, inc: np.ndarray, ridge: float) -> np.ndarr
 
 
 def per_game_theta(sums: np.ndarray, s: np.ndarray, ridge: float) -> np.ndarray:
-    """θ minimising the variance of sums + s·θ over games (columns scaled to unit variance for the ridge)."""
+    """θ minimising the variance of sums + s·θ over games (columns scaled to unit variance for the
+    ridge)."""
     sc = s - s.mean(axis=0)
     y = sums - sums.mean()
     sd = sc.std(axis=0) + 1e-12
@@ -106,19 +109,22 @@ def main() -> None:
         white = np.zeros(len(boards), np.bool_)
         finals, finals_white = np.zeros((games, 24), np.int8), np.zeros(games, np.bool_)
         starts = np.zeros(games, np.int64)
-        k = self_play_positions(params, entry.position.board()[0], root_white, args.seed, games, *codes, boards,
-                                white, finals, finals_white, starts)
+        k = self_play_positions(params, entry.position.board()[0], root_white, args.seed, games,
+                                *codes, boards, white, finals, finals_white, starts)
         b, w = boards[:k], white[:k]
         replies = np.zeros((k, 21, 24), np.int8)
         best_replies_of(params, b, w, codes[0], codes[1], replies)
         inc, a = np.zeros(k), np.zeros((k, int(params[2])))
         inconsistency_rows(params, b, w, replies, codes[2], tabs, coefs, values, inc, a)
         results = np.zeros(games)
-        final_equity(params, finals, finals_white, root_white, codes[2], tabs, coefs, values, results)
+        final_equity(params, finals, finals_white, root_white, codes[2], tabs, coefs, values,
+                     results)
         base = residual_sums(inc, w, starts, k, root_white)
-        s = np.stack([residual_sums(a[:, j], w, starts, k, root_white) for j in range(a.shape[1])], axis=1)
+        s = np.stack([residual_sums(a[:, j], w, starts, k, root_white) for j in range(a.shape[1])],
+                     axis=1)
         game_of = np.searchsorted(starts, np.arange(k), side="right") - 1
-        print(f"{entry.name}: {games} games, {k:,} positions; RMS inconsistency {np.sqrt(np.mean(inc ** 2)):.4f}, "
+        print(f"{entry.name}: {games} games, {k:,} positions; "
+              f"RMS inconsistency {np.sqrt(np.mean(inc ** 2)):.4f}, "
               f"predicted VR variance ratio {results.var() / base.var():.2f}", flush=True)
         folds = ((game_of < half, slice(0, half)), (game_of >= half, slice(half, None)))
         for ridge in (1e-6, 1e-4, 1e-2):
@@ -136,7 +142,8 @@ def main() -> None:
             for (_, fit_games), (_, test_games) in zip(folds, folds[::-1]):
                 theta = per_game_theta(base[fit_games], s[fit_games], ridge)
                 fitted[test_games] = base[test_games] + s[test_games] @ theta
-            print(f"    per game, ridge {ridge:g}: predicted ratio {results.var() / fitted.var():.2f}", flush=True)
+            print(f"    per game, ridge {ridge:g}: "
+                  f"predicted ratio {results.var() / fitted.var():.2f}", flush=True)
 
 
 if __name__ == "__main__":

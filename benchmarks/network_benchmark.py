@@ -63,7 +63,8 @@ def main() -> None:
         print(f"| {name} | {mean:.2f} ± {se:.2f} | {dmean:+.2f} ± {dse:.2f} |")
     if args.csv is not None:
         import pandas as pd
-        pd.DataFrame(rows, columns=["network", "error_mp", "se", "minus_shipped", "paired_se"]).to_csv(
+        pd.DataFrame(rows,
+                     columns=["network", "error_mp", "se", "minus_shipped", "paired_se"]).to_csv(
             args.csv, index=False)
 
 

@@ -1,11 +1,12 @@
-"""Calibration of the network: 0-ply `nardy eval` win chance against a long `neural` rollout, per study position.
+"""Calibration of the network: 0-ply `nardy eval` win chance against a long `neural` rollout, per
+study position.
 
 Usage: python benchmarks/neural_calibration.py [--games 20000] [--file positions/study.txt]
 
 Prints a Markdown table (position, eval win, rollout win ± 95%, difference) and
 how many positions agree within 0.05.  The rollouts use exact bear-offs (the
-default) and no variance reduction (its estimate would lean on the network too).  Positions given with dice are judged
-without them (the chances before the roll), since a rollout of a position with
+default) and no variance reduction (its estimate would lean on the network too).  Positions given
+with dice are judged without them (the chances before the roll), since a rollout of a position with
 dice plays that roll first.
 """
 
@@ -41,8 +42,8 @@ def main() -> None:
         close += abs(diff) <= 0.05
         total += 1
         side = "White" if pos.turn == "w" else "Black"
-        print(f"| {item.name} | {side} | {est.probabilities['win']:.3f} | {win:.3f} ± {1.96 * se:.3f} | "
-              f"{diff:+.3f} |", flush=True)
+        print(f"| {item.name} | {side} | {est.probabilities['win']:.3f} | {win:.3f} ± "
+              f"{1.96 * se:.3f} | {diff:+.3f} |", flush=True)
     print(f"\n{close} of {total} positions within 0.05; {args.games:,} games each, "
           f"{time.time() - started:.0f} s on {default_workers()} workers.")
 

@@ -33,11 +33,13 @@ from nardy_cli.rules import PRESETS
 
 @njit(cache=True)
 def self_play_turns(params, values, n_turns, seed):
-    """(results of every turn as one array, results per turn, mover is White per turn) of n_turns turns."""
+    """(results of every turn as one array, results per turn, mover is White per turn) of n_turns
+    turns."""
     boards = np.zeros((4096, 24), np.int8)
     frm = np.zeros((4096, 4), np.int8)
     die = np.zeros((4096, 4), np.int8)
-    s_boards, s_from, s_die = np.zeros((4096, 24), np.int8), np.zeros((4096, 4), np.int8), np.zeros((4096, 4), np.int8)
+    s_boards, s_from, s_die = (np.zeros((4096, 24), np.int8), np.zeros((4096, 4), np.int8),
+                               np.zeros((4096, 4), np.int8))
     memo, stamp = memo_arrays()
     s_memo, s_stamp = memo_arrays()
     choice = choice_scratch()
@@ -60,8 +62,8 @@ def self_play_turns(params, values, n_turns, seed):
             mover_white = True
             continue
         d1, d2 = np.random.randint(1, 7), np.random.randint(1, 7)
-        n, _ = enumerate_plays(board, 15 - opp_on_board(board), max(d1, d2), min(d1, d2), 0, 0, boards, frm, die,
-                               memo, stamp)
+        n, _ = enumerate_plays(board, 15 - opp_on_board(board), max(d1, d2), min(d1, d2), 0, 0,
+                               boards, frm, die, memo, stamp)
         if j + n > results.shape[0]:
             break
         results[j:j + n] = boards[:n]
@@ -77,7 +79,8 @@ def self_play_turns(params, values, n_turns, seed):
 
 @njit(cache=True)
 def score_turns(way, params, net, values, results, counts, white, picks):
-    """Score every turn's results (way 0: the full pass, 1: the turn pass with `net`); picks[k] = the best."""
+    """Score every turn's results (way 0: the full pass, 1: the turn pass with `net`); picks[k] =
+    the best."""
     s = choice_scratch()
     hidden = np.zeros(net[1].shape[0], dtype=net[1].dtype)
     scores = np.zeros(4096)
@@ -88,11 +91,12 @@ def score_turns(way, params, net, values, results, counts, white, picks):
         opponent_terms(b[0], s.opp)
         if way == 0:
             for i in range(n):
-                kn.board_probs(params, b[i], white[k], s.opp, s.feats, s.idx, s.val, s.mask, s.hidden, s.probs)
+                kn.board_probs(params, b[i], white[k], s.opp, s.feats, s.idx, s.val, s.mask,
+                               s.hidden, s.probs)
                 scores[i] = kn.equity_of(values, white[k], s.probs)
         else:
-            turn_scores(net, params[kn.H_LAST_ROLL] != 0.0, values, b, n, white[k], s.opp, s.feats, s.idx, s.val,
-                        s.mask, hidden, s.probs, scores)
+            turn_scores(net, params[kn.H_LAST_ROLL] != 0.0, values, b, n, white[k], s.opp, s.feats,
+                        s.idx, s.val, s.mask, hidden, s.probs, scores)
         best = 0
         for i in range(1, n):
             if scores[i] > scores[best]:
@@ -102,30 +106,35 @@ def score_turns(way, params, net, values, results, counts, white, picks):
 
 
 def bench_network_pass(n_turns: int = 20000) -> None:
-    """Print evaluations per second of each pass and the turns where a turn pass chooses differently."""
+    """Print evaluations per second of each pass and the turns where a turn pass chooses
+    differently."""
     rules = PRESETS["federation"]
     params = default_network().kernel_params(rules)
     values = money_valuation(rules).kernel_values()
     results, counts, white = self_play_turns(params, values, n_turns, 25)
-    ways = (("full pass, double (before)", 0, kn.layers(params)), ("turn pass, double (neural)", 1, kn.layers(params)),
+    ways = (("full pass, double (before)", 0, kn.layers(params)),
+            ("turn pass, double (neural)", 1, kn.layers(params)),
             ("turn pass, single (neural-single)", 1, kn.single_layers(kn.with_single(params))))
     picks = {}
     for name, way, net in ways:
         p = np.zeros(counts.size, np.int64)
-        score_turns(way, params, net, values, results[:counts[0]], counts[:1], white, p)      # compile
+        # compile
+        score_turns(way, params, net, values, results[:counts[0]], counts[:1], white, p)
         best = np.inf
         for _ in range(3):
             t = time.process_time()
             score_turns(way, params, net, values, results, counts, white, p)
             best = min(best, time.process_time() - t)
         picks[name] = p
-        print(f"{name:<34}{results.shape[0] / best:>12,.0f} evaluations/s ({best / results.shape[0] * 1e6:.2f} us, "
+        print(f"{name:<34}{results.shape[0] / best:>12,.0f} evaluations/s "
+              f"({best / results.shape[0] * 1e6:.2f} us, "
               f"CPU time of one core, best of 3; load {os.getloadavg()[0]:.2f})")
     chosen = counts > 1
     full = picks[ways[0][0]]
     for name, _, _ in ways[1:]:
         differ = int((picks[name] != full)[chosen].sum())
-        print(f"{name:<34}{differ:>12,} of {int(chosen.sum()):,} turns with a choice pick another result "
+        print(f"{name:<34}{differ:>12,} of {int(chosen.sum()):,} turns with a choice pick "
+              "another result "
               f"than the full pass")
     print(f"{'':<34}({results.shape[0]:,} results, {results.shape[0] / counts.size:.1f} a turn, of "
           f"{counts.size:,} neural self-play turns)")
@@ -133,7 +142,8 @@ def bench_network_pass(n_turns: int = 20000) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--turns", type=int, default=20000, help="self-play turns to score (default 20000)")
+    ap.add_argument("--turns", type=int, default=20000,
+                    help="self-play turns to score (default 20000)")
     bench_network_pass(ap.parse_args().turns)
 
 

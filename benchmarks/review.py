@@ -34,7 +34,8 @@ def hundred_ply_game() -> str:
 
 
 def timed(argv: list[str]) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of the child): the CPU time is what a loaded machine cannot inflate."""
+    """(wall seconds, CPU seconds of the child): the CPU time is what a loaded machine cannot
+    inflate."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(argv, capture_output=True, check=True)
@@ -54,8 +55,9 @@ def main() -> None:
         game = Path(tmp) / "game.txt"
         game.write_text(hundred_ply_game())
         slow = max(1, args.runs // 2)
-        for evaluator, runs in (("neural", args.runs), ("heuristic", args.runs), ("lookahead:neural", slow),
-                                ("lookahead:heuristic", slow), ("lookahead2:neural", slow)):
+        for evaluator, runs in (("neural", args.runs), ("heuristic", args.runs),
+                                ("lookahead:neural", slow), ("lookahead:heuristic", slow),
+                                ("lookahead2:neural", slow)):
             if only is not None and evaluator not in only:
                 continue
             argv = [*NARDY, "review", str(game), "--evaluator", evaluator]
@@ -63,8 +65,10 @@ def main() -> None:
             runs_ = [timed(argv) for _ in range(runs)]
             wall = [w for w, _ in runs_]
             cpu = [c for _, c in runs_]
-            print(f"nardy review, 100 plies, {evaluator:<20} wall median {statistics.median(wall):6.2f} s "
-                  f"(runs: {', '.join(f'{t:.2f}' for t in wall)}), CPU median {statistics.median(cpu):.2f} s; "
+            print(f"nardy review, 100 plies, {evaluator:<20} wall median "
+                  f"{statistics.median(wall):6.2f} s "
+                  f"(runs: {', '.join(f'{t:.2f}' for t in wall)}), "
+                  f"CPU median {statistics.median(cpu):.2f} s; "
                   f"load average {os.getloadavg()[0]:.1f}")
 
 

@@ -1,13 +1,13 @@
-"""Review page (issue 24 target): a 100-ply game's page loads and steps in under a second in headless
-Chromium, and weighs under 2 MB.
+"""Review page (issue 24 target): a 100-ply game's page loads and steps in under a second in
+headless Chromium, and weighs under 2 MB.
 
 Reviews the 100-ply game of benchmarks/review.py (neural, 0-ply), writes its page, and opens it
 `--runs` times in headless Chromium through chromedriver (tests/webdriver.py): the page's own
 load time (navigation start to the end of its script, which draws the first board and the graph),
 the time to step through all 100 plies by key events inside the page (each a full redraw of both
-boards), the slowest of ten steps until the second animation frame after it (the new boards painted),
-and 100 right-arrow presses sent through WebDriver one at a time (what a test or a person's
-keyboard does, the driver's round trip included).  Run from the repository root:
+boards), the slowest of ten steps until the second animation frame after it (the new boards
+painted), and 100 right-arrow presses sent through WebDriver one at a time (what a test or a
+person's keyboard does, the driver's round trip included).  Run from the repository root:
 `python benchmarks/review_page.py [--runs N]`.
 """
 
@@ -60,7 +60,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         page = write_page(page_data([review]), Path(tmp) / "review.html")
         size = page.stat().st_size
-        print(f"page of a {len(record.plies)}-ply game: {size / 1e6:.3f} MB ({size} bytes; target under 2 MB)")
+        print(f"page of a {len(record.plies)}-ply game: {size / 1e6:.3f} MB ({size} bytes; "
+              "target under 2 MB)")
         loads, steps, presses, painted = [], [], [], []
         with Browser(*paths) as browser:
             for _ in range(args.runs):
@@ -78,17 +79,24 @@ def main() -> None:
                 for _ in range(len(record.plies)):
                     browser.press("ArrowRight")
                 pressed = time.perf_counter() - start
-                assert int(browser.attribute(browser.find("#view"), "data-ply")) == len(record.plies)
+                assert int(browser.attribute(browser.find("#view"),
+                                             "data-ply")) == len(record.plies)
                 loads.append((loaded, opened))
                 steps.append(ms)
                 presses.append(pressed)
-                print(f"  load {loaded:6.1f} ms in the page (DOM ready {ready:6.1f} ms), {opened * 1000:6.1f} ms "
-                      f"for WebDriver's get; 100 steps {ms:6.1f} ms in the page, 100 key presses through "
-                      f"WebDriver {pressed * 1000:6.1f} ms; slowest of 10 steps to its second painted frame "
+                print(f"  load {loaded:6.1f} ms in the page (DOM ready {ready:6.1f} ms), "
+                      f"{opened * 1000:6.1f} ms "
+                      f"for WebDriver's get; 100 steps {ms:6.1f} ms in the page, "
+                      "100 key presses through "
+                      f"WebDriver {pressed * 1000:6.1f} ms; slowest of 10 steps to its second "
+                      "painted frame "
                       f"{painted[-1]:5.1f} ms")
-        print(f"median over {args.runs} runs: load {statistics.median(l for l, _ in loads):.1f} ms, "
-              f"100 steps {statistics.median(steps):.1f} ms ({statistics.median(steps) / 100:.2f} ms a step), "
-              f"100 WebDriver key presses {statistics.median(presses) * 1000:.0f} ms, a step to its second painted "
+        print(f"median over {args.runs} runs: load {statistics.median(l for l, _ in loads):.1f} "
+              "ms, "
+              f"100 steps {statistics.median(steps):.1f} ms ({statistics.median(steps) / 100:.2f} "
+              "ms a step), "
+              f"100 WebDriver key presses {statistics.median(presses) * 1000:.0f} ms, "
+              "a step to its second painted "
               f"frame at most {max(painted):.1f} ms "
               f"(targets: load and step under 1 s)")
 

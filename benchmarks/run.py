@@ -54,8 +54,8 @@ def _kernel_loop(boards, offs, d1, d2, reps, out_boards, out_from, out_die, memo
     for _ in range(reps):
         for i in range(boards.shape[0]):
             scratch[:] = boards[i]
-            n, _ = enumerate_plays(scratch, offs[i], d1[i], d2[i], 0, 0, out_boards, out_from, out_die,
-                                   memo, memo_stamp)
+            n, _ = enumerate_plays(scratch, offs[i], d1[i], d2[i], 0, 0, out_boards, out_from,
+                                   out_die, memo, memo_stamp)
             total += n
     return total
 
@@ -89,7 +89,8 @@ def _seconds(argv: list[str]) -> float:
     return time.perf_counter() - t
 
 
-# Issue 8's start-up budgets: (command, reference module, allowed multiple of `python -c "import <module>"`).
+# Issue 8's start-up budgets: (command, reference module, allowed multiple of
+# `python -c "import <module>"`).
 STARTUP_BUDGETS = (
     (["--help"], "click", 5.0),
     (["show", "start"], "numba", 2.5),
@@ -98,7 +99,8 @@ STARTUP_BUDGETS = (
 
 
 def bench_startup(runs: int = 9) -> None:
-    """Whole-process wall time of short commands against `python -c "import X"`, compiled cache warm.
+    """Whole-process wall time of short commands against `python -c "import X"`, compiled cache
+    warm.
 
     The command and its reference run alternately, so both see the same machine load;
     the figures are medians over `runs` pairs.
@@ -113,22 +115,26 @@ def bench_startup(runs: int = 9) -> None:
         ratio = sorted(c / r for c, r in pairs)[runs // 2]
         verdict = "within" if ratio <= allowed else "OVER"
         print(f"{'nardy ' + ' '.join(args):<34}{secs:>6.3f} s   import {ref} {base:.3f} s   "
-              f"{ratio:4.1f}x, {verdict} the {allowed:g}x budget  (medians of {runs} alternating runs)")
+              f"{ratio:4.1f}x, {verdict} the {allowed:g}x budget  (medians of {runs} "
+              "alternating runs)")
 
 
 PLAIN = Scoring(exact_bearoff=False, vr=False)
 """Whole games, no variance reduction: the figures earlier rounds measured."""
 
 
-def games_per_second(policy, games: int, workers: int, scoring: Scoring = PLAIN, match=None) -> float:
-    rollout(START, policy, games=min(games, 200), seed=1, workers=1, scoring=scoring, match=match)  # compile
+def games_per_second(policy, games: int, workers: int, scoring: Scoring = PLAIN,
+                     match=None) -> float:
+    # compile
+    rollout(START, policy, games=min(games, 200), seed=1, workers=1, scoring=scoring, match=match)
     t = time.perf_counter()
     rollout(START, policy, games=games, seed=1, workers=workers, scoring=scoring, match=match)
     return games / (time.perf_counter() - t)
 
 
 def bench_matches() -> None:
-    """Score-aware rollouts (another values array, the same kernel) beside money ones, and `nardy met`."""
+    """Score-aware rollouts (another values array, the same kernel) beside money ones, and
+    `nardy met`."""
     from nardy_cli.match import match_state
     from nardy_cli.rules import PRESETS
     state = match_state(7, "4-6", PRESETS["federation"])
@@ -137,7 +143,8 @@ def bench_matches() -> None:
         at_score = games_per_second(name, games, 1, match=state)
         print(f"{name + ', money / at 4-6 to 7':<30}{money:>12,.1f} / {at_score:,.1f} games/s "
               f"({at_score / money:.2f}x, 1 core)")
-    secs = _seconds([sys.executable, "-m", "nardy_cli", "met", "--length", "17", "--format", "json"])
+    secs = _seconds([sys.executable, "-m", "nardy_cli", "met", "--length", "17", "--format",
+                     "json"])
     print(f"{'nardy met --length 17':<30}{secs:>12.3f} s (whole command, shipped distribution)")
 
 
@@ -153,23 +160,27 @@ def bench_games() -> None:
     one = games_per_second("random", 30000, 1)
     print(f"random rollouts, 1 core       {one:>12,.0f} games/s")
     many = games_per_second("random", 120000, cores)
-    print(f"random rollouts, {cores} workers    {many:>12,.0f} games/s  ({many / one:.2f}x one worker)")
-    for name, games in (("racer", 10000), ("heuristic", 10000), ("lookahead:heuristic", 120), ("neural", 6000),
-                        ("lookahead:neural", 100), (NEURAL_SINGLE, 6000),
+    print(f"random rollouts, {cores} workers    {many:>12,.0f} games/s  "
+          f"({many / one:.2f}x one worker)")
+    for name, games in (("racer", 10000), ("heuristic", 10000), ("lookahead:heuristic", 120),
+                        ("neural", 6000), ("lookahead:neural", 100), (NEURAL_SINGLE, 6000),
                         (lookahead_of(NEURAL_SINGLE, "lookahead:neural-single"), 100)):
         label = name if isinstance(name, str) else name.name
-        print(f"{label + ' rollouts, 1 core':<30}{games_per_second(name, games, 1):>12,.1f} games/s")
+        print(f"{label + ' rollouts, 1 core':<30}{games_per_second(name, games, 1):>12,.1f} "
+              "games/s")
     for name, games in (("heuristic", 2000), ("neural", 1000)):
         gps = games_per_second(name, games, 1, Scoring())
-        print(f"{name + ' default scoring':<30}{gps:>12,.1f} games/s (the defaults: exact bear-offs, VR off, 1 core)")
+        print(f"{name + ' default scoring':<30}{gps:>12,.1f} games/s (the defaults: "
+              "exact bear-offs, VR off, 1 core)")
     py = games_per_second((FirstPlay(), FirstPlay()), 300, 1)
     print(f"Python-object policy, 1 core  {py:>12,.1f} games/s (both sides, trivial choice)")
 
 
 def _rollout_in_child(games: int) -> tuple[float, float]:
-    """Seconds and peak RSS (MiB, largest of the parent and its workers) of a fresh rollout process."""
-    code = ("import resource, time; from nardy_cli import START; from nardy_cli.rollout import rollout; "
-            "from nardy_cli.games import default_workers; t = time.perf_counter(); "
+    """Seconds and peak RSS (MiB, largest of the parent and its workers) of a fresh rollout
+    process."""
+    code = ("import resource, time; from nardy_cli import START; from nardy_cli.rollout "
+            "import rollout; from nardy_cli.games import default_workers; t = time.perf_counter(); "
             f"rollout(START, 'random', games={games}, seed=1, workers=default_workers()); "
             "rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "
             "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); "

@@ -24,7 +24,8 @@ def objective(weights: dict, games: int, seed: int) -> tuple[float, dict]:
     vs_random = duel(cand, "random", games=games, seed=seed, workers=2)
     vs_racer = duel(cand, "racer", games=games, seed=seed + 1, workers=2)
     score = vs_random.points_per_game + vs_racer.points_per_game + 2.0 * vs_random.win_share
-    return score, {"ppg_random": round(vs_random.points_per_game, 4), "win_random": round(vs_random.win_share, 4),
+    return score, {"ppg_random": round(vs_random.points_per_game, 4),
+                   "win_random": round(vs_random.win_share, 4),
                    "ppg_racer": round(vs_racer.points_per_game, 4)}
 
 
@@ -42,13 +43,17 @@ def main() -> None:
         for key in list(weights):
             for factor in (1 + step, 1 - step, None):
                 trial = dict(weights)
-                trial[key] = weights[key] * factor if factor is not None and weights[key] != 0 else (
-                    0.2 if factor is None and weights[key] == 0 else -weights[key] if factor is None else 0.0)
+                if factor is not None and weights[key] != 0:
+                    trial[key] = weights[key] * factor
+                else:
+                    trial[key] = (0.2 if factor is None and weights[key] == 0
+                                  else -weights[key] if factor is None else 0.0)
                 t0 = time.time()
                 score, tinfo = objective(trial, args.games, args.seed)
                 if score > best + 0.01:
                     best, info, weights = score, tinfo, trial
-                    print(f"round {rnd} {key}={trial[key]:.3f} -> {best:.4f} {info} ({time.time() - t0:.0f}s)",
+                    print(f"round {rnd} {key}={trial[key]:.3f} -> {best:.4f} {info} "
+                          f"({time.time() - t0:.0f}s)",
                           flush=True)
                     break
         step /= 2

@@ -9,7 +9,8 @@
   at least 30 distinct plays, with the best play's SE.
 
 Every rollout runs in this process (workers=1), so CPU time is this process's.
-Usage: python benchmarks/variance.py [--games N] [--policy NAME] [--positions A,B] [--staged-policy NAME]
+Usage: python benchmarks/variance.py [--games N] [--policy NAME] [--positions A,B] [--staged-policy
+NAME]
        [--skip-vr] [--skip-staged] [--luck-network FILE]
 
 --luck-network values the VR runs' luck by that network (`nardy rollout --luck-network`).
@@ -53,7 +54,8 @@ def timed(position, policy, games, scoring) -> tuple[object, float]:
     return r, time.process_time() - t
 
 
-def vr_rows(games: int, policy: str, only: list[str] | None = None, luck_network: str | None = None) -> list[dict]:
+def vr_rows(games: int, policy: str, only: list[str] | None = None,
+            luck_network: str | None = None) -> list[dict]:
     rows = []
     entries = read_positions("positions/study.txt")
     luck = load_network(luck_network) if luck_network else None
@@ -66,12 +68,15 @@ def vr_rows(games: int, policy: str, only: list[str] | None = None, luck_network
         timed(pos, policy, 36, Scoring())            # compile / warm up outside the timing
         plain, tp = timed(pos, policy, games, Scoring(exact_bearoff=True, vr=False))
         vr, tv = timed(pos, policy, games, Scoring(exact_bearoff=True, vr=True, luck_network=luck))
-        ratio = (plain.equity_se ** 2 * tp) / (vr.equity_se ** 2 * tv) if vr.equity_se > 0 else float("inf")
-        z = (vr.equity - plain.equity) / max((plain.equity_se ** 2 + vr.equity_se ** 2) ** 0.5, 1e-12)
+        ratio = ((plain.equity_se ** 2 * tp) / (vr.equity_se ** 2 * tv) if vr.equity_se > 0
+                 else float("inf"))
+        z = (vr.equity - plain.equity) / max((plain.equity_se ** 2 + vr.equity_se ** 2) ** 0.5,
+                                             1e-12)
         rows.append({"name": e.name, "games": games, "plain_equity": round(plain.equity, 4),
                      "plain_se": round(plain.equity_se, 5), "plain_cpu_s": round(tp, 1),
-                     "vr_equity": round(vr.equity, 4), "vr_se": round(vr.equity_se, 5), "vr_cpu_s": round(tv, 1),
-                     "se_per_cpu_ratio": round(ratio, 2), "z": round(z, 2)})
+                     "vr_equity": round(vr.equity, 4), "vr_se": round(vr.equity_se, 5),
+                     "vr_cpu_s": round(tv, 1), "se_per_cpu_ratio": round(ratio, 2),
+                     "z": round(z, 2)})
         if luck_network:
             rows[-1]["luck_network"] = luck_network
         print(json.dumps(rows[-1]), flush=True)
@@ -94,10 +99,11 @@ def staged(policy: str, workers: int, games: int = 25920) -> dict:
     best = r.plays[0]
     return {"plays": n, "after_0ply": len(r.stages[0].kept), "after_1ply": len(r.stages[1].kept),
             "wall_s": round(time.time() - t, 1), "main_cpu_s": round(time.process_time() - c, 1),
-            "worker_cpu_s": round(_cpu(resource.getrusage(resource.RUSAGE_CHILDREN)) - _cpu(kids), 1),
-            "best": best.play, "best_equity": round(best.equity, 4), "best_se": round(best.equity_se, 5),
-            "best_plain_se": round(best.plain_se, 5), "best_games": best.games, "policy": policy,
-            "workers": workers}
+            "worker_cpu_s": round(_cpu(resource.getrusage(resource.RUSAGE_CHILDREN)) - _cpu(kids),
+                                  1),
+            "best": best.play, "best_equity": round(best.equity, 4),
+            "best_se": round(best.equity_se, 5), "best_plain_se": round(best.plain_se, 5),
+            "best_games": best.games, "policy": policy, "workers": workers}
 
 
 def main() -> None:
@@ -108,13 +114,16 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--skip-staged", action="store_true")
     ap.add_argument("--skip-vr", action="store_true")
-    ap.add_argument("--positions", default=None, help="comma-separated study position names (default: all)")
-    ap.add_argument("--luck-network", default=None, help="a network file that values the VR runs' luck")
+    ap.add_argument("--positions", default=None,
+                    help="comma-separated study position names (default: all)")
+    ap.add_argument("--luck-network", default=None,
+                    help="a network file that values the VR runs' luck")
     args = ap.parse_args()
     os.environ.setdefault("NARDY_CACHE_DIR", tempfile.mkdtemp(prefix="nardy-bench-"))
     print(json.dumps({"bearoff_build": bearoff_build()}), flush=True)
     if not args.skip_vr:
-        vr_rows(args.games, args.policy, args.positions.split(",") if args.positions else None, args.luck_network)
+        vr_rows(args.games, args.policy, args.positions.split(",") if args.positions else None,
+                args.luck_network)
     if not args.skip_staged:
         staged(args.staged_policy, args.workers, games=72)   # warm-up (compilation in the workers)
         print(json.dumps({"staged": staged(args.staged_policy, args.workers)}), flush=True)

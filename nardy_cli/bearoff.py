@@ -1,4 +1,5 @@
-"""Bear-off databases on disk: built by the kernels on first use, cached, checked, rebuilt when stale.
+"""Bear-off databases on disk: built by the kernels on first use, cached, checked, rebuilt when
+stale.
 
 The cache folder is `$NARDY_CACHE_DIR`, else `$XDG_CACHE_HOME/nardy`, else
 `~/.cache/nardy`.  Each file carries a format version, the rules it depends on
@@ -112,20 +113,23 @@ def one_sided() -> dict[str, np.ndarray]:
 
 def two_sided(last_roll: bool) -> dict[str, np.ndarray]:
     """{"win", "draw"} for both sides at most `N_TWO` checkers (depends on the R8 last roll)."""
-    meta = {"format": FORMAT_VERSION, "kind": "two-sided", "n": kb.N_TWO, "last_roll": bool(last_roll)}
+    meta = {"format": FORMAT_VERSION, "kind": "two-sided", "n": kb.N_TWO,
+            "last_roll": bool(last_roll)}
 
     def build():
         win, draw = kb.build_two_sided(kb.COMP, one_sided()["all_dist"], bool(last_roll))
         return {"win": win, "draw": draw}
 
-    return _cached(f"bearoff-two{kb.N_TWO}-lr{int(bool(last_roll))}-v{FORMAT_VERSION}.npz", meta, build)
+    return _cached(f"bearoff-two{kb.N_TWO}-lr{int(bool(last_roll))}-v{FORMAT_VERSION}.npz", meta,
+                   build)
 
 
 @lru_cache(maxsize=4)
 def _tables(folder: str, last_roll: bool) -> BearoffTables:
     one = one_sided()
     two = two_sided(last_roll)
-    return BearoffTables(kb.COMP, one["all_dist"], one["first_dist"], two["win"], two["draw"], last_roll)
+    return BearoffTables(kb.COMP, one["all_dist"], one["first_dist"], two["win"], two["draw"],
+                         last_roll)
 
 
 def tables(rules: Rules = PRESETS["federation"]) -> BearoffTables:
@@ -163,16 +167,18 @@ def is_bearoff(position: Position) -> bool:
 
 
 def bearoff_value(position: Position, rules: Rules = PRESETS["federation"]) -> BearoffValue:
-    """Exact (two-sided database) or near-exact (one-sided convolution) chances of the side to move."""
+    """Exact (two-sided database) or near-exact (one-sided convolution) chances of the side to
+    move."""
     from .engine import require_in_play
     require_in_play(position, rules)
     if not is_bearoff(position):
-        raise BearoffError(f"not a bear-off: a side of {str(position)!r} has checkers outside its home")
+        raise BearoffError(f"not a bear-off: a side of {str(position)!r} has checkers "
+                           "outside its home")
     t = tables(rules)
     board, _, _ = position.board()
     out = np.zeros(kb.N_CLASSES)
-    exact = kb.board_race_probabilities(board, position.turn == "w", bool(rules.last_roll), *t.arrays(),
-                                        np.zeros(kb.N_HOME, dtype=np.int64), out)
+    exact = kb.board_race_probabilities(board, position.turn == "w", bool(rules.last_roll),
+                                        *t.arrays(), np.zeros(kb.N_HOME, dtype=np.int64), out)
     probs = probabilities_dict(out)
     values = np.array(rules.points.as_tuple())
     equity = float(out[:4] @ values - out[4:8] @ values)

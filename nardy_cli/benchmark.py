@@ -46,7 +46,8 @@ BOOTSTRAP = 400
 
 @dataclass(frozen=True)
 class Decision:
-    """One measured decision: the position's index and phase, the play chosen, its loss, and how it was valued."""
+    """One measured decision: the position's index and phase, the play chosen, its loss, and how it
+    was valued."""
 
     index: int
     phase: str
@@ -58,7 +59,8 @@ class Decision:
 
 
 def loss_of(bench: BenchPosition, result: str) -> tuple[float, bool]:
-    """(equity lost by the play leading to `result` against the rolled-out best, whether it was rolled out)."""
+    """(equity lost by the play leading to `result` against the rolled-out best, whether it was
+    rolled out)."""
     best = bench.best.equity
     for c in bench.candidates:
         if c.result == result:
@@ -66,13 +68,14 @@ def loss_of(bench: BenchPosition, result: str) -> tuple[float, bool]:
                 return max(best - c.equity, 0.0), True
             offset = float(np.mean([r.equity - r.one_ply for r in bench.rolled]))
             return max(best - (c.one_ply + offset), 0.0), False
-    raise BenchmarkFileError(f"benchmark position {bench.index + 1} ({bench.position} {bench.dice}) has no play "
+    raise BenchmarkFileError(f"benchmark position {bench.index + 1} ({bench.position} "
+                             f"{bench.dice}) has no play "
                              f"leading to {result!r}: the database was built under other rules")
 
 
 def selection_bias(bench: BenchPosition, rng: np.random.Generator, draws: int = BOOTSTRAP) -> float:
-    """How much the rolled-out best overstates the best play, estimated by redrawing each rolled-out play's
-    equity with its SE of difference to the best (module doc)."""
+    """How much the rolled-out best overstates the best play, estimated by redrawing each rolled-out
+    play's equity with its SE of difference to the best (module doc)."""
     rolled = bench.rolled
     if len(rolled) < 2:
         return 0.0
@@ -82,7 +85,8 @@ def selection_bias(bench: BenchPosition, rng: np.random.Generator, draws: int = 
 
 
 def turn_of(bench: BenchPosition, rules, valuation, seed: int) -> Turn:
-    """The decision as a game puts it to a policy (the policy's random streams seeded by (seed, index))."""
+    """The decision as a game puts it to a policy (the policy's random streams seeded by (seed,
+    index))."""
     position = bench.position.with_dice(bench.dice)
     board, _, opp_off = position.board()
     boards, step_from, step_die, n, nsteps = enumerate_board(board, opp_off, bench.dice, rules)
@@ -103,25 +107,27 @@ class BenchmarkResult:
     settings: dict
 
     def frame(self) -> pd.DataFrame:
-        """One row per phase present and one for all: decisions, error rate ± SE (millipoints), agreement,
-        choices valued from 1-ply, and the selection bias (millipoints)."""
+        """One row per phase present and one for all: decisions, error rate ± SE (millipoints),
+        agreement, choices valued from 1-ply, and the selection bias (millipoints)."""
         rows = []
         phases = [p for p in PHASES if any(d.phase == p for d in self.decisions)]
         for phase in phases + ["all"]:
             ds = [d for d in self.decisions if phase in ("all", d.phase)]
             loss = np.array([d.loss for d in ds]) * MILLI
             se = float(loss.std(ddof=1) / math.sqrt(len(loss))) if len(loss) > 1 else float("nan")
-            rows.append({"phase": phase, "decisions": len(ds), "error_mp": float(loss.mean()), "error_se_mp": se,
-                         "agreement": float(np.mean([d.agreed for d in ds])),
+            rows.append({"phase": phase, "decisions": len(ds), "error_mp": float(loss.mean()),
+                         "error_se_mp": se, "agreement": float(np.mean([d.agreed for d in ds])),
                          "unrolled": sum(not d.rolled for d in ds),
                          "bias_mp": float(np.mean([d.bias for d in ds]) * MILLI)})
-        return pd.DataFrame(rows, columns=["phase", "decisions", "error_mp", "error_se_mp", "agreement",
-                                           "unrolled", "bias_mp"])
+        return pd.DataFrame(rows,
+                            columns=["phase", "decisions", "error_mp", "error_se_mp", "agreement",
+                                     "unrolled", "bias_mp"])
 
     def table(self) -> pd.DataFrame:
         """The summary as printed text columns (headers and phases in the language in use)."""
         f = self.frame()
-        return pd.DataFrame({_("phase"): [translate(p) for p in f["phase"]], _("decisions"): f["decisions"],
+        return pd.DataFrame({_("phase"): [translate(p) for p in f["phase"]],
+                             _("decisions"): f["decisions"],
                              _("error (mp)"): [f"{e:.1f} ± {s:.1f}" if s == s else f"{e:.1f}"
                                                for e, s in zip(f["error_mp"], f["error_se_mp"])],
                              _("agreement"): [f"{a:.1%}" for a in f["agreement"]],
@@ -131,20 +137,25 @@ class BenchmarkResult:
     def title(self) -> str:
         """The first line: policy, database and its size."""
         roll = self.settings.get("rollout", {})
-        return _("{policy} against {path}: {positions} positions, {measured} measured (rollouts: {rollout}, "
+        return _("{policy} against {path}: {positions} positions, {measured} measured "
+                 "(rollouts: {rollout}, "
                  "{games} games a play, VR {vr}, truncated at {truncate} plies)").format(
-            policy=self.policy, path=self.path, positions=self.positions, measured=len(self.decisions),
-            rollout=roll.get("policy"), games=roll.get("games_per_play"),
-            vr=_("on") if roll.get("vr") else _("off"), truncate=roll.get("truncate"))
+            policy=self.policy, path=self.path, positions=self.positions,
+            measured=len(self.decisions), rollout=roll.get("policy"),
+            games=roll.get("games_per_play"), vr=_("on") if roll.get("vr") else _("off"),
+            truncate=roll.get("truncate"))
 
     def notes(self) -> list[str]:
         """What the columns mean."""
-        return [_("error: mean equity lost per decision against the rolled-out best, in millipoints, ± its SE over "
-                  "decisions; agreement: share of decisions where the policy chose the rolled-out best (or a play "
-                  "as good)."),
-                _("valued at 1-ply: choices outside the rolled-out plays, valued by their 1-ply equity shifted by "
+        return [_("error: mean equity lost per decision against the rolled-out best, "
+                  "in millipoints, ± its SE over "
+                  "decisions; agreement: share of decisions where the policy chose the rolled-out "
+                  "best (or a play as good)."),
+                _("valued at 1-ply: choices outside the rolled-out plays, "
+                  "valued by their 1-ply equity shifted by "
                   "the position's mean rollout-minus-1-ply offset."),
-                _("bias: the rolled-out best is the best of noisy estimates, so each error rate is biased high by "
+                _("bias: the rolled-out best is the best of noisy estimates, "
+                  "so each error rate is biased high by "
                   "about this much (a bootstrap of the rollouts' SEs; docs/strength.md).")]
 
     def to_dict(self) -> dict:
@@ -153,10 +164,10 @@ class BenchmarkResult:
                 "settings": self.settings, "phases": self.frame().to_dict(orient="records")}
 
 
-def measure_policy(bench: Benchmark, policy: str | Policy, *, phase: str | None = None, seed: int = 2026,
-                   progress=None) -> BenchmarkResult:
-    """`policy`'s choice in every decision of `bench` (those of `phase` only, when given) and its losses
-    (module doc); `progress(done, total)` hears of each decision."""
+def measure_policy(bench: Benchmark, policy: str | Policy, *, phase: str | None = None,
+                   seed: int = 2026, progress=None) -> BenchmarkResult:
+    """`policy`'s choice in every decision of `bench` (those of `phase` only, when given) and its
+    losses (module doc); `progress(done, total)` hears of each decision."""
     if phase is not None and phase not in PHASES:
         raise ArgumentError(f"{{phase}} must be one of {', '.join(PHASES)}, got {phase!r}")
     chooser = as_policy(policy)
@@ -164,7 +175,8 @@ def measure_policy(bench: Benchmark, policy: str | Policy, *, phase: str | None 
     valuation = money_valuation(rules)
     todo = [b for b in bench.positions if phase is None or b.phase == phase]
     if not todo:
-        raise ArgumentError(f"the benchmark database {bench.path!r} has no {phase or ''} positions".replace("  ", " "))
+        raise ArgumentError(f"the benchmark database {bench.path!r} has no "
+                            f"{phase or ''} positions".replace("  ", " "))
     rng = np.random.default_rng([seed, 1])
     report = progress or (lambda done, total: None)
     decisions = []
@@ -176,7 +188,8 @@ def measure_policy(bench: Benchmark, policy: str | Policy, *, phase: str | None 
                                   selection_bias(b, rng)))
         if n % 50 == 49 or n == len(todo) - 1:
             report(n + 1, len(todo))
-    return BenchmarkResult(chooser.name, tuple(decisions), len(bench.positions), bench.path, bench.settings)
+    return BenchmarkResult(chooser.name, tuple(decisions), len(bench.positions), bench.path,
+                           bench.settings)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Building the benchmark database: positions drawn from bot games, their plays ranked by staged rollouts.
+"""Building the benchmark database: positions drawn from bot games, their plays ranked by staged
+rollouts.
 
 The positions come from seeded self-play games of `SAMPLER` (game g of the seed,
 as `selfplay.play_game` plays it): from each game one decision of each phase
@@ -62,13 +63,14 @@ class BuildSettings:
     def to_dict(self) -> dict:
         """The header's settings (with the nardy version that began the build)."""
         return {"sampler": f"{SAMPLER} self-play, one non-forced decision of each phase per game",
-                "phases": {"names": list(PHASES), "block_length": BLOCK_LENGTH, "trap_reach": TRAP_REACH,
-                           "opening_head": OPENING_HEAD},
+                "phases": {"names": list(PHASES), "block_length": BLOCK_LENGTH,
+                           "trap_reach": TRAP_REACH, "opening_head": OPENING_HEAD},
                 "one_ply": f"lookahead:{ROLLOUT_POLICY}", "filter": self.filter,
                 "rollout": {"policy": ROLLOUT_POLICY, "games_per_play": self.games, "vr": self.vr,
                             "truncate": self.truncate, "exact_bearoff": True, "stratify": True,
                             "common_dice": True, "seed": f"{self.seed} + 1 + position index"},
-                "bearoff": "bear-off databases (two-sided exact, else one-sided convolution), no rollout",
+                "bearoff": "bear-off databases (two-sided exact, else one-sided "
+                           "convolution), no rollout",
                 "seed": self.seed, "rules": self.rules.to_dict(), "version": __version__}
 
 
@@ -89,9 +91,10 @@ class BuildResult:
         return self.found + self.added
 
 
-def sample_decisions(seed: int, rules: Rules = PRESETS["federation"]) -> Iterator[tuple[Position, str, str]]:
-    """Endless (position with its dice, phase, source) from `SAMPLER` self-play games of `seed`, as the
-    module doc describes."""
+def sample_decisions(seed: int,
+                     rules: Rules = PRESETS["federation"]) -> Iterator[tuple[Position, str, str]]:
+    """Endless (position with its dice, phase, source) from `SAMPLER` self-play games of `seed`, as
+    the module doc describes."""
     seen: set[tuple] = set()
     game = 0
     while True:
@@ -115,38 +118,43 @@ def sample_decisions(seed: int, rules: Rules = PRESETS["federation"]) -> Iterato
         game += 1
 
 
-def score_decision(index: int, position: Position, phase: str, source: str, settings: BuildSettings) -> BenchPosition:
-    """Rank one decision's plays (module doc) into a `BenchPosition`; Ctrl-C raises KeyboardInterrupt."""
+def score_decision(index: int, position: Position, phase: str, source: str,
+                   settings: BuildSettings) -> BenchPosition:
+    """Rank one decision's plays (module doc) into a `BenchPosition`; Ctrl-C raises
+    KeyboardInterrupt."""
     from .study.staged import staged_rank
     dice: Dice = position.dice
     plays = legal_plays(position, dice, settings.rules)
     ids = {str(p): format_position_id(p.result) for p in plays}
     exact = is_bearoff(position)
-    ranking = staged_rank(position.with_dice(None), dice, ROLLOUT_POLICY, games=36 if exact else settings.games,
-                          seed=settings.seed + 1 + index, rules=settings.rules,
+    ranking = staged_rank(position.with_dice(None), dice, ROLLOUT_POLICY,
+                          games=36 if exact else settings.games, seed=settings.seed + 1 + index,
+                          rules=settings.rules,
                           filters=(KEEP_ALL, "top1" if exact else settings.filter), until_se=None,
                           scoring=Scoring(vr=settings.vr, truncate=settings.truncate))
     if ranking.params.get("interrupted"):
         raise KeyboardInterrupt
     one_ply = dict(ranking.stages[1].scores)
-    if exact:          # the bear-off databases' values, as a rollout would score them (it stops at once)
+    # the bear-off databases' values, as a rollout would score them (it stops at once)
+    if exact:
         rolled = {p: (v, 0.0, 0.0) for p, v in one_ply.items()}
     else:
         rolled = {r.play: (r.equity, r.equity_se, r.diff_se) for r in ranking.plays}
-    candidates = tuple(Candidate(ids[p], v, *rolled.get(p, ())) for p, v in ranking.stages[1].scores)
-    return BenchPosition(index, position.with_dice(None), dice, phase, source, "database" if exact else "rollout",
-                         candidates)
+    candidates = tuple(Candidate(ids[p], v, *rolled.get(p, ())) for p,
+                       v in ranking.stages[1].scores)
+    return BenchPosition(index, position.with_dice(None), dice, phase, source,
+                         "database" if exact else "rollout", candidates)
 
 
 def build_benchmark(path: str | Path, positions: int, settings: BuildSettings = BuildSettings(), *,
                     progress: Callable[[int, int], None] | None = None) -> BuildResult:
     """Build (or resume) the benchmark file at `path` up to `positions` positions.
 
-    Each finished position is appended as one line at once, so a killed build loses at most the position
-    it was on; run again with the same settings, it checks the lines it finds (digests, settings, and that
-    they are the sampler's first positions), drops a last line cut short, and goes on.  Ctrl-C stops it
-    after the finished positions (`interrupted`).  Raises `BenchmarkFileError` for a damaged file or one
-    built with other settings.
+    Each finished position is appended as one line at once, so a killed build loses at most the
+    position it was on; run again with the same settings, it checks the lines it finds (digests,
+    settings, and that they are the sampler's first positions), drops a last line cut short, and
+    goes on. Ctrl-C stops it after the finished positions (`interrupted`).  Raises
+    `BenchmarkFileError` for a damaged file or one built with other settings.
     """
     if positions < 1:
         raise ArgumentError(f"{{positions}} must be at least 1, got {positions}")
@@ -161,14 +169,18 @@ def build_benchmark(path: str | Path, positions: int, settings: BuildSettings = 
     added = 0
     interrupted = False
     try:
-        for index, (position, phase, source) in enumerate(sample_decisions(settings.seed, settings.rules)):
+        for index, (position, phase,
+                    source) in enumerate(sample_decisions(settings.seed, settings.rules)):
             if index >= positions:
                 break
             if index < done:
-                if (found[index]["position"], found[index]["dice"]) != (str(position.with_dice(None)),
-                                                                        str(position.dice)):
-                    raise BenchmarkFileError(f"benchmark file {str(path)!r}: position {index + 1} is not the "
-                                             "sampler's; the file was built by another nardy or other settings")
+                if (found[index]["position"],
+                    found[index]["dice"]) != (str(position.with_dice(None)),
+                                              str(position.dice)):
+                    raise BenchmarkFileError(f"benchmark file {str(path)!r}: "
+                                             f"position {index + 1} is not the "
+                                             "sampler's; the file was built by another nardy or "
+                                             "other settings")
                 continue
             record = score_decision(index, position, phase, source, settings).to_dict()
             member, digest = line_of(record, previous)
@@ -183,8 +195,8 @@ def build_benchmark(path: str | Path, positions: int, settings: BuildSettings = 
 
 
 def _resume(path: Path, header: dict) -> tuple[list[dict], str, bool]:
-    """(the position lines already in the file, the last digest, whether a cut-short line was dropped); a
-    new file gets the header line."""
+    """(the position lines already in the file, the last digest, whether a cut-short line was
+    dropped); a new file gets the header line."""
     if not path.exists() or path.stat().st_size == 0:
         path.parent.mkdir(parents=True, exist_ok=True)
         member, digest = line_of(header, "")
@@ -199,7 +211,8 @@ def _resume(path: Path, header: dict) -> tuple[list[dict], str, bool]:
     if mine != theirs:
         changed = sorted(k for k in mine.keys() | theirs.keys() if mine.get(k) != theirs.get(k))
         raise BenchmarkFileError(f"benchmark file {str(path)!r} was built with other settings "
-                                 f"({', '.join(changed)}): resume it with its own, or write a new file")
+                                 f"({', '.join(changed)}): resume it with its own, "
+                                 "or write a new file")
     return records[1:], records[-1]["digest"], dropped
 
 

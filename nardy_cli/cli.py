@@ -16,37 +16,49 @@ from . import __version__
 # is the first line of the command's docstring; a test checks the two agree.
 COMMANDS: dict[str, tuple[str, str]] = {
     "analyze": ("nardy_cli.commands.study_cmd:analyze_command",
-                "Rank every legal play of a roll by rollouts with common dice (equity ± SE, difference to the best)."),
+                "Rank every legal play of a roll by rollouts with common dice (equity ± SE, "
+                "difference to the best)."),
     "batch": ("nardy_cli.commands.study_cmd:batch_command",
               "Roll out every position of a positions FILE into one table."),
     "benchmark": ("nardy_cli.commands.benchmark_cmd:command",
-                  "A policy's error rate (equity lost per decision, in millipoints) against the benchmark database."),
+                  "A policy's error rate (equity lost per decision, in millipoints) "
+                  "against the benchmark database."),
     "chart": ("nardy_cli.commands.study_cmd:chart_command",
               "Re-draw a chart from a saved results.json without re-running anything."),
     "convert": ("nardy_cli.commands.convert_cmd:command",
-                "Convert game records between .mat match transcripts and nardy's record format (either way)."),
+                "Convert game records between .mat match transcripts and nardy's record format "
+                "(either way)."),
     "deficit": ("nardy_cli.commands.deficit_cmd:command",
-                "Static deficit of POSITION over the 36 rolls: full/partial/pass, lost pips, per face, 6x6 table."),
+                "Static deficit of POSITION over the 36 rolls: full/partial/pass, lost pips, "
+                "per face, 6x6 table."),
     "duel": ("nardy_cli.commands.policies_cmd:duel_command",
-             "Play policy A against policy B with duplicate dice; report A's points per game ± 95% CI."),
+             "Play policy A against policy B with duplicate dice; report A's points per "
+             "game ± 95% CI."),
     "eval": ("nardy_cli.commands.policies_cmd:eval_command",
-             "Static (0-ply) estimate of the outcome chances of POSITION, with pip counts and static deficit."),
+             "Static (0-ply) estimate of the outcome chances of POSITION, "
+             "with pip counts and static deficit."),
     "met": ("nardy_cli.commands.met_cmd:command",
-            "The match equity table: each player's chance to win from every score of a match (cubeless or cubeful)."),
+            "The match equity table: each player's chance to win from every score of a match "
+            "(cubeless or cubeful)."),
     "moves": ("nardy_cli.commands.moves:command",
               "List every distinct legal play of POSITION with the position it leads to."),
     "openings": ("nardy_cli.commands.study_cmd:openings_command",
-                 "The opening table: every legal White play of each opening roll, rolled out and ranked."),
+                 "The opening table: every legal White play of each opening roll, "
+                 "rolled out and ranked."),
     "play": ("nardy_cli.commands.games_cmd:play_command",
              "Play games between policies A (White) and B (Black) and write them as game records."),
     "policies": ("nardy_cli.commands.policies_cmd:policies_command",
-                 "List the policies (bots) a rollout or duel can use, with a one-line description each."),
+                 "List the policies (bots) a rollout or duel can use, with a one-line "
+                 "description each."),
     "review": ("nardy_cli.commands.games_cmd:review_command",
-               "Review GAME (a game record file, - for stdin): equity lost by every decision, marks, luck, totals."),
+               "Review GAME (a game record file, - for stdin): equity lost by every decision, "
+               "marks, luck, totals."),
     "rollout": ("nardy_cli.commands.rollout_cmd:command",
-                "Roll out POSITION: chances of every outcome for the side to move, equity, move deficits."),
+                "Roll out POSITION: chances of every outcome for the side to move, equity, "
+                "move deficits."),
     "train": ("nardy_cli.commands.train_cmd:command",
-              "Train the neural evaluator by TD(lambda) self-play, with checkpoints and benchmark duels."),
+              "Train the neural evaluator by TD(lambda) self-play, with checkpoints and "
+              "benchmark duels."),
     "show": ("nardy_cli.commands.show:command",
              "Draw POSITION: both numberings, off and pip counts, side to move and dice."),
 }
@@ -80,7 +92,8 @@ class NardyGroup(click.Group):
         name = args[0] if args else ""
         if name and not name.startswith("-") and self.get_command(ctx, name) is None:
             from .suggest import did_you_mean
-            ctx.fail(f"No such command {name!r}{did_you_mean(name, self.list_commands(ctx)) or '.'}")
+            ctx.fail("No such command "
+                     f"{name!r}{did_you_mean(name, self.list_commands(ctx)) or '.'}")
         return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -123,10 +136,12 @@ class NardyGroup(click.Group):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
-@click.group(cls=NardyGroup, epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(cls=NardyGroup, epilog=EPILOG,
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="nardy")
 @click.option("--lang", default=None, metavar="en|ru",
-              help="Language of the tables, reports and charts of every command: en or ru [default: "
+              help="Language of the tables, reports and charts of every command: "
+                   "en or ru [default: "
                    "$NARDY_LANG, else en]. CSV, JSON and notation stay English (docs/russian.md).")
 @click.pass_context
 def cli(ctx: click.Context, lang: str | None) -> None:

@@ -1,4 +1,5 @@
-"""The doubling cube: its state, Janowski's cubeful money equity, and the cube decision of the side on roll.
+"""The doubling cube: its state, Janowski's cubeful money equity, and the cube decision of the side
+on roll.
 
 `CubeState` sits beside the match state: the cube's value, who owns it (the
 centre, White or Black), Jacoby and beavers for money games and the Crawford
@@ -25,21 +26,23 @@ OWNERS = ("centre", "white", "black")
 DECISIONS = ("no double", "double, take", "double, pass", "too good")
 RELATIVE = {"centre": kc.CENTRE, "roller": kc.ROLLER, "opponent": kc.OPPONENT}
 CONTACT_EFFICIENCY = 0.68
-"""Cube efficiency x with contact: GNU Backgammon's value, checked against cubeful rollouts of 28 long-nardy
-positions (benchmarks/cube_rollouts.py, docs/cube.md): in the doubling window the best x was 0.75-0.8, within
-the measurement's noise of 0.68, so 0.68 stays."""
+"""Cube efficiency x with contact: GNU Backgammon's value, checked against cubeful rollouts of 28
+long-nardy positions (benchmarks/cube_rollouts.py, docs/cube.md): in the doubling window the best x
+was 0.75-0.8, within the measurement's noise of 0.68, so 0.68 stays."""
 
 
 def race_efficiency(pips: int) -> float:
-    """Cube efficiency x of a race (both sides all home) by the roller's pips: 0.006 a pip, 0.05 at least, at
-    most the contact value; measured against the exact cubeful bear-offs of 1-5 checkers a side (best x 0.05
-    at 1-12 pips, 0.10 at 13-18, 0.15 at 19-30: benchmarks/cube_efficiency.py), beyond them extrapolated."""
+    """Cube efficiency x of a race (both sides all home) by the roller's pips: 0.006 a pip, 0.05 at
+    least, at most the contact value; measured against the exact cubeful bear-offs of 1-5 checkers a
+    side (best x 0.05 at 1-12 pips, 0.10 at 13-18, 0.15 at 19-30: benchmarks/cube_efficiency.py),
+    beyond them extrapolated."""
     return float(kc.race_efficiency(int(pips), CONTACT_EFFICIENCY))
 
 
 @dataclass(frozen=True)
 class CubeState:
-    """The cube before a turn: its value, owner (`centre`, `white`, `black`) and the game's cube rules."""
+    """The cube before a turn: its value, owner (`centre`, `white`, `black`) and the game's cube
+    rules."""
 
     value: int = 1
     owner: str = "centre"
@@ -54,10 +57,11 @@ class CubeState:
         if isinstance(v, bool) or not isinstance(v, int) or v < 1 or v & (v - 1):
             raise CubeError(f"a cube value is a power of 2 (1, 2, 4, ...), got {v!r}")
         if self.owner == "centre" and v != 1:
-            raise CubeError(f"a cube of value {v} has been doubled, so White or Black owns it, not the centre")
+            raise CubeError(f"a cube of value {v} has been doubled, so White or Black owns it, "
+                            "not the centre")
         if self.owner != "centre" and v == 1:
-            raise CubeError(f"a cube owned by {self.owner.capitalize()} has been doubled: its value is 2 or more, "
-                            "got 1")
+            raise CubeError(f"a cube owned by {self.owner.capitalize()} has been doubled: "
+                            "its value is 2 or more, got 1")
         if self.crawford and v != 1:
             raise CubeError(f"no double in the Crawford game, but the cube is at {v}")
 
@@ -69,13 +73,14 @@ class CubeState:
 
     def to_dict(self) -> dict:
         """Plain data for JSON."""
-        return {"value": self.value, "owner": self.owner, "jacoby": self.jacoby, "beavers": self.beavers,
-                "crawford": self.crawford}
+        return {"value": self.value, "owner": self.owner, "jacoby": self.jacoby,
+                "beavers": self.beavers, "crawford": self.crawford}
 
 
 @dataclass(frozen=True)
 class CubeDecision:
-    """The cube decision of the side on roll and its three equities (None where the side cannot double).
+    """The cube decision of the side on roll and its three equities (None where the side cannot
+    double).
 
     Money: in points per unit of the current cube (double/pass = +1); match: match winning chances.
     `take_point` is the opponent's least winning chance for a take; `exact` says the values are the
@@ -95,9 +100,10 @@ class CubeDecision:
 
     def to_dict(self) -> dict:
         """Plain data for JSON."""
-        d = {"decision": self.decision, "no_double": self.no_double, "double_take": self.double_take,
-             "double_pass": self.double_pass, "take_point": self.take_point, "unit": self.unit,
-             "exact": self.exact, "efficiency": self.efficiency}
+        d = {"decision": self.decision, "no_double": self.no_double,
+             "double_take": self.double_take, "double_pass": self.double_pass,
+             "take_point": self.take_point, "unit": self.unit, "exact": self.exact,
+             "efficiency": self.efficiency}
         if self.beaver:
             d["beaver"] = True
         if self.reason:
@@ -106,25 +112,32 @@ class CubeDecision:
 
 
 def decide(no_double: float, double_take: float, double_pass: float) -> str:
-    """The decision from the three equities: double when the opponent's best answer beats not doubling."""
+    """The decision from the three equities: double when the opponent's best answer beats not
+    doubling."""
     return DECISIONS[kc.decide_code(float(no_double), float(double_take), float(double_pass))]
 
 
-def win_loss(probs: np.ndarray, win_values: np.ndarray, loss_values: np.ndarray, draw_value: float = 0.0
+def win_loss(probs: np.ndarray, win_values: np.ndarray, loss_values: np.ndarray,
+             draw_value: float = 0.0
              ) -> tuple[float, float, float]:
-    """(p, W, L): the winning chance and the average values of a win and of a loss (L as a positive loss
-    in money, as the value itself for match chances); a draw counts half a win and half a loss."""
+    """(p, W, L): the winning chance and the average values of a win and of a loss (L as a positive
+    loss in money, as the value itself for match chances); a draw counts half a win and half a
+    loss."""
     pw, pl, pd = float(probs[:4].sum()), float(probs[4:8].sum()), float(probs[8])
     p = pw + pd / 2
     q = pl + pd / 2
     w = (float(probs[:4] @ win_values) + pd / 2 * draw_value) / p if p > 0 else float(win_values[0])
-    lo = (float(probs[4:8] @ loss_values) + pd / 2 * draw_value) / q if q > 0 else float(loss_values[0])
+    lo = ((float(probs[4:8] @ loss_values) + pd / 2 * draw_value) / q if q > 0
+          else float(loss_values[0]))
     return p, w, lo
 
 
-def money_win_loss(probs: np.ndarray, points, jacoby_centred: bool = False) -> tuple[float, float, float]:
-    """(p, W, L) in points: the four classes' points (with Jacoby before the first double: every win an oin)."""
-    p, w, lo = kc.money_win_loss(np.asarray(probs, dtype=np.float64), points_array(points), bool(jacoby_centred))
+def money_win_loss(probs: np.ndarray, points, jacoby_centred: bool = False) -> tuple[float, float,
+                                                                                     float]:
+    """(p, W, L) in points: the four classes' points (with Jacoby before the first double: every win
+    an oin)."""
+    p, w, lo = kc.money_win_loss(np.asarray(probs, dtype=np.float64), points_array(points),
+                                 bool(jacoby_centred))
     return float(p), float(w), float(lo)
 
 
@@ -134,14 +147,15 @@ def points_array(points) -> np.ndarray:
 
 
 def money_take_point(w: float, lo: float, x: float) -> float:
-    """Janowski's take point: the least winning chance at which a side whose wins average `w` and losses `lo`
-    takes a double, at cube efficiency x (dead cube x=0: 25% without mars; live x=1: 20%)."""
+    """Janowski's take point: the least winning chance at which a side whose wins average `w` and
+    losses `lo` takes a double, at cube efficiency x (dead cube x=0: 25% without mars; live x=1:
+    20%)."""
     return float(kc.take_point(float(w), float(lo), float(x)))
 
 
 def money_equity(p, w, lo, owner: str, x: float):
-    """Janowski's cubeful money equity per cube unit: (1-x) x dead + x x live, owner `centre`/`roller`/`opponent`
-    (p, w, lo may be numpy arrays of positions)."""
+    """Janowski's cubeful money equity per cube unit: (1-x) x dead + x x live, owner
+    `centre`/`roller`/`opponent` (p, w, lo may be numpy arrays of positions)."""
     if owner not in RELATIVE:
         raise CubeError(f"unknown relative cube owner {owner!r}")
     p, w, lo = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (p, w, lo)))
@@ -151,20 +165,22 @@ def money_equity(p, w, lo, owner: str, x: float):
 
 
 def money_decision(probs: np.ndarray, points, cube: CubeState, turn: str, x: float) -> CubeDecision:
-    """The money cube decision of the side on roll (`turn` 'w'/'b') from its nine cubeless result probabilities."""
+    """The money cube decision of the side on roll (`turn` 'w'/'b') from its nine cubeless result
+    probabilities."""
     owner = cube.relative(turn)
-    code, beaver, nd, dt, take = kc.money_cube(np.asarray(probs, dtype=np.float64), points_array(points),
-                                               RELATIVE[owner], cube.jacoby, cube.beavers, float(x))
+    code, beaver, nd, dt, take = kc.money_cube(np.asarray(probs, dtype=np.float64),
+                                               points_array(points), RELATIVE[owner], cube.jacoby,
+                                               cube.beavers, float(x))
     if owner == "opponent":
         return CubeDecision("no double", float(nd), None, None, None, "points", efficiency=x,
                             reason="the opponent owns the cube")
-    return CubeDecision(DECISIONS[code], float(nd), float(dt), 1.0, float(take), "points", efficiency=x,
-                        beaver=bool(beaver))
+    return CubeDecision(DECISIONS[code], float(nd), float(dt), 1.0, float(take), "points",
+                        efficiency=x, beaver=bool(beaver))
 
 
 BEHAVIOURS = ("model", "nodouble")
-"""How a bot uses the cube: `model` (its evaluator's cubeless chances through Janowski's model) or `nodouble`
-(never doubles, always takes)."""
+"""How a bot uses the cube: `model` (its evaluator's cubeless chances through Janowski's model) or
+`nodouble` (never doubles, always takes)."""
 
 
 @dataclass(frozen=True)
@@ -175,20 +191,24 @@ class CubePlay:
     white: str = "model"
     black: str = "model"
     contact_efficiency: float = CONTACT_EFFICIENCY
-    hold_first: bool = False      # the side on roll at the start does not double before its first roll
+    # the side on roll at the start does not double before its first roll
+    hold_first: bool = False
 
     def __post_init__(self) -> None:
         for b in (self.white, self.black):
             if b not in BEHAVIOURS:
-                raise CubeError(f"unknown cube behaviour {b!r}: choose one of {', '.join(BEHAVIOURS)}")
+                raise CubeError(f"unknown cube behaviour {b!r}: "
+                                f"choose one of {', '.join(BEHAVIOURS)}")
         if self.start.crawford:
             raise CubeError("games with the cube are money games here: no Crawford game")
         if not 0.0 <= self.contact_efficiency <= 1.0:
-            raise CubeError(f"a cube efficiency is between 0 and 1, got {self.contact_efficiency!r}")
+            raise CubeError("a cube efficiency is between 0 and 1, "
+                            f"got {self.contact_efficiency!r}")
 
     def swapped(self) -> "CubePlay":
         """The same cube with the colours' behaviours exchanged (the cube's owner stays)."""
-        return CubePlay(self.start, self.black, self.white, self.contact_efficiency, self.hold_first)
+        return CubePlay(self.start, self.black, self.white, self.contact_efficiency,
+                        self.hold_first)
 
     def to_dict(self) -> dict:
         """Plain data for JSON."""

@@ -1,4 +1,5 @@
-"""Cube actions in game records: `Doubles => 2`, `Takes`, `Drops`, `Beavers => 4`, checked turn by turn.
+"""Cube actions in game records: `Doubles => 2`, `Takes`, `Drops`, `Beavers => 4`, checked turn by
+turn.
 
 A record's cube actions come before a ply's roll (the cube is turned before the roll):
 the side on roll doubles, its opponent takes, drops or (money games with the Beavers
@@ -24,7 +25,8 @@ CUBE_TAGS = ("Cube", "Jacoby", "Beavers")
 ON_WORDS = ("on", "true", "yes")
 OFF_WORDS = ("off", "false", "no")
 
-_ACTION_RE = re.compile(r"^(doubles?|beavers?)(?:\s*=>\s*([0-9]+))?$|^(takes?|drops?|passe?s?)$", re.I)
+_ACTION_RE = re.compile(r"^(doubles?|beavers?)(?:\s*=>\s*([0-9]+))?$|^(takes?|drops?|passe?s?)$",
+                        re.I)
 
 
 @dataclass(frozen=True)
@@ -47,23 +49,26 @@ class CubeAction:
 
 
 def parse_action(text: str) -> tuple[str, int | None]:
-    """(kind, value or None) of `Doubles => 2`, `Doubles`, `Takes`, `Drops`, `Passes`, `Beavers => 4`.
+    """(kind, value or None) of `Doubles => 2`, `Doubles`, `Takes`, `Drops`, `Passes`,
+    `Beavers => 4`.
 
     Raises `CubeRecordError` quoting anything else.
     """
     m = _ACTION_RE.match(" ".join(text.split()))
     if not m:
-        raise CubeRecordError(f"bad cube action {text.strip()!r}: expected 'Doubles => 2', 'Takes', 'Drops' "
-                              "or 'Beavers => 4'")
+        raise CubeRecordError(f"bad cube action {text.strip()!r}: expected 'Doubles => 2', "
+                              "'Takes', 'Drops' or 'Beavers => 4'")
     if m.group(1):
-        return ("double" if m.group(1).lower().startswith("d") else "beaver"), (int(m.group(2)) if m.group(2)
+        return ("double" if m.group(1).lower().startswith("d") else "beaver"), (int(m.group(2))
+                                                                                if m.group(2)
                                                                                 else None)
     word = m.group(3).lower()
     return ("take" if word.startswith("t") else "drop"), None
 
 
 def tag_flag(tags: dict[str, str], name: str) -> bool:
-    """A cube rule tag (`[Jacoby "on"]`) as a flag; raises `CubeRecordError` for a value that is not on or off."""
+    """A cube rule tag (`[Jacoby "on"]`) as a flag; raises `CubeRecordError` for a value that is not
+    on or off."""
     value = tags.get(name)
     if value is None:
         return False
@@ -75,7 +80,8 @@ def tag_flag(tags: dict[str, str], name: str) -> bool:
 
 
 class CubeTracker:
-    """The cube through one game: each action checked, the cube before every roll, the drop that ends it."""
+    """The cube through one game: each action checked, the cube before every roll, the drop that
+    ends it."""
 
     def __init__(self, tags: dict[str, str], crawford: bool = False) -> None:
         self.jacoby = tag_flag(tags, "Jacoby")
@@ -89,26 +95,29 @@ class CubeTracker:
         self.turn_actions: list[CubeAction] = []
 
     def act(self, kind: str, value: int | None, side: str, on_roll: str) -> CubeAction:
-        """Check an action by `side` while `on_roll` is about to roll; the action, with its value filled in."""
+        """Check an action by `side` while `on_roll` is about to roll; the action, with its value
+        filled in."""
         self.acted = True
         name = SIDE_NAMES[side]
         if self.dropped is not None:
-            raise CubeRecordError(f"{kind} by {name} after {SIDE_NAMES[self.dropped.side]}'s drop: the drop "
-                                  "ended the game")
+            raise CubeRecordError(f"{kind} by {name} after {SIDE_NAMES[self.dropped.side]}'s "
+                                  "drop: the drop ended the game")
         if kind == "double":
             return self._double(value, side, on_roll)
         if self.offer is None:
-            raise CubeRecordError(f"{name} {'beaver' if kind == 'beaver' else kind}s, but nobody has doubled")
+            raise CubeRecordError(f"{name} {'beaver' if kind == 'beaver' else kind}s, "
+                                  "but nobody has doubled")
         if side == self.offer.side:
-            raise CubeRecordError(f"{name} answers its own double ({kind}): the opponent takes or drops")
+            raise CubeRecordError(f"{name} answers its own double ({kind}): "
+                                  "the opponent takes or drops")
         offered = self.offer.value
         if kind == "beaver":
             if not self.beavers:
-                raise CubeRecordError(f"{name} beavers, but the game has no Beavers rule (a money-game rule: "
-                                      "[Beavers \"on\"])")
+                raise CubeRecordError(f"{name} beavers, but the game has no Beavers rule (a "
+                                      "money-game rule: [Beavers \"on\"])")
             if value is not None and value != 2 * offered:
-                raise CubeRecordError(f"a beaver of a double to {offered} turns the cube to {2 * offered}, "
-                                      f"not {value}")
+                raise CubeRecordError(f"a beaver of a double to {offered} turns the cube to "
+                                      f"{2 * offered}, not {value}")
             action = CubeAction("beaver", side, 2 * offered)
             self.value, self.owner = 2 * offered, SIDE_NAMES[side].lower()
         elif kind == "take":
@@ -127,36 +136,44 @@ class CubeTracker:
             raise CubeRecordError(f"{name} doubles while {SIDE_NAMES[self.offer.side]}'s double to "
                                   f"{self.offer.value} waits for its answer (no raccoons)")
         if side != on_roll:
-            raise CubeRecordError(f"{name} doubles after its roll: the cube is turned before the roll, and it is "
+            raise CubeRecordError(f"{name} doubles after its roll: the cube is turned before the "
+                                  "roll, and it is "
                                   f"{SIDE_NAMES[on_roll]}'s turn")
         if self.crawford:
-            raise CubeRecordError(f"{name} doubles in the Crawford game: no double until the game after it")
+            raise CubeRecordError(f"{name} doubles in the Crawford game: "
+                                  "no double until the game after it")
         if self.owner not in ("centre", name.lower()):
-            raise CubeRecordError(f"{name} doubles, but {self.owner.capitalize()} owns the cube at {self.value}: "
+            raise CubeRecordError(f"{name} doubles, but {self.owner.capitalize()} owns the cube at "
+                                  f"{self.value}: "
                                   "only the cube's owner may double")
         if value is not None and value != 2 * self.value:
-            raise CubeRecordError(f"a double of the cube at {self.value} turns it to {2 * self.value}, not {value}")
+            raise CubeRecordError(f"a double of the cube at {self.value} turns it to "
+                                  f"{2 * self.value}, not {value}")
         action = CubeAction("double", side, 2 * self.value)
         self.offer = action
         self.turn_actions.append(action)
         return action
 
     def roll(self, side: str) -> tuple[tuple[CubeAction, ...], CubeState]:
-        """`side` rolls: the turn's actions so far and the cube at the roll; raises after a drop or an
-        unanswered double."""
+        """`side` rolls: the turn's actions so far and the cube at the roll; raises after a drop or
+        an unanswered double."""
         if self.dropped is not None:
-            raise CubeRecordError(f"a roll after {SIDE_NAMES[self.dropped.side]}'s drop: the drop ended the game")
+            raise CubeRecordError(f"a roll after {SIDE_NAMES[self.dropped.side]}'s drop: "
+                                  "the drop ended the game")
         if self.offer is not None:
-            raise CubeRecordError(f"{SIDE_NAMES[side]} rolls, but {SIDE_NAMES[self.offer.side]}'s double to "
-                                  f"{self.offer.value} has no answer: write 'Takes' or 'Drops' before the roll")
+            raise CubeRecordError(f"{SIDE_NAMES[side]} rolls, but {SIDE_NAMES[self.offer.side]}'s "
+                                  "double to "
+                                  f"{self.offer.value} has no answer: "
+                                  "write 'Takes' or 'Drops' before the roll")
         actions, self.turn_actions = tuple(self.turn_actions), []
         return actions, self.state
 
     def finish(self) -> tuple[CubeAction, ...]:
-        """The actions after the last roll (a double and its drop); raises for a double left unanswered."""
+        """The actions after the last roll (a double and its drop); raises for a double left
+        unanswered."""
         if self.offer is not None:
-            raise CubeRecordError(f"{SIDE_NAMES[self.offer.side]}'s double to {self.offer.value} has no answer: "
-                                  "write 'Takes' or 'Drops'")
+            raise CubeRecordError(f"{SIDE_NAMES[self.offer.side]}'s double to {self.offer.value} "
+                                  "has no answer: write 'Takes' or 'Drops'")
         actions, self.turn_actions = tuple(self.turn_actions), []
         return actions
 
@@ -176,4 +193,5 @@ def drop_winner(action: CubeAction) -> str:
     return other_side(action.side)
 
 
-__all__ = ["KINDS", "CUBE_TAGS", "CubeAction", "CubeTracker", "parse_action", "tag_flag", "drop_winner"]
+__all__ = ["KINDS", "CUBE_TAGS", "CubeAction", "CubeTracker", "parse_action", "tag_flag",
+           "drop_winner"]

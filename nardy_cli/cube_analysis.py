@@ -1,5 +1,5 @@
-"""The cube decision of a position: the network's cubeless chances through the cube model, or exact values
-from the cubeful bear-off database where it reaches (money games).
+"""The cube decision of a position: the network's cubeless chances through the cube model, or exact
+values from the cubeful bear-off database where it reaches (money games).
 
 `cube_decision` is what `nardy eval --cube-owner ...` prints: the side on roll's
 decision and its three equities (no double, double/take, double/pass) in units of
@@ -13,8 +13,8 @@ from functools import lru_cache
 import numpy as np
 
 from .bearoff import is_bearoff
-from .cube import (CONTACT_EFFICIENCY, CubeDecision, CubeState, decide, money_decision, money_take_point,
-                   money_win_loss, race_efficiency)
+from .cube import (CONTACT_EFFICIENCY, CubeDecision, CubeState, decide, money_decision,
+                   money_take_point, money_win_loss, race_efficiency)
 from .cube_bearoff import cubeful_equities, in_cube_database
 from .cube_match import CubefulMatchTable, match_decision
 from .errors import CubeError
@@ -26,9 +26,10 @@ from .rules import PRESETS, Rules
 
 
 def efficiency_of(position: Position) -> float:
-    """The cube efficiency of the position: a race's by the roller's pips once both sides are all home, else
-    the contact value."""
-    return race_efficiency(position.pip_count(position.turn)) if is_bearoff(position) else CONTACT_EFFICIENCY
+    """The cube efficiency of the position: a race's by the roller's pips once both sides are all
+    home, else the contact value."""
+    return (race_efficiency(position.pip_count(position.turn)) if is_bearoff(position)
+            else CONTACT_EFFICIENCY)
 
 
 @lru_cache(maxsize=8)
@@ -38,14 +39,17 @@ def cubeful_table(table: MatchTable, efficiency: float = CONTACT_EFFICIENCY) -> 
 
 
 def cube_decision(position: Position, cube: CubeState, rules: Rules = PRESETS["federation"],
-                  match: MatchState | None = None, network=None, probabilities: dict | None = None) -> CubeDecision:
-    """The cube decision of the side on roll in `position` (no dice: the decision comes before the roll).
+                  match: MatchState | None = None, network=None,
+                  probabilities: dict | None = None) -> CubeDecision:
+    """The cube decision of the side on roll in `position` (no dice: the decision comes before the
+    roll).
 
-    `probabilities` (the nine result codes' named chances for the side on roll) saves asking the network
-    again when the caller has them.
+    `probabilities` (the nine result codes' named chances for the side on roll) saves asking the
+    network again when the caller has them.
     """
     if position.dice is not None:
-        raise CubeError(f"a cube decision comes before the roll: drop the dice from {str(position)!r}")
+        raise CubeError("a cube decision comes before the roll: "
+                        f"drop the dice from {str(position)!r}")
     if match is None and cube.crawford:
         raise CubeError("the Crawford game is a match rule: give the match and its score")
     if match is not None and (cube.jacoby or cube.beavers):
@@ -61,12 +65,13 @@ def cube_decision(position: Position, cube: CubeState, rules: Rules = PRESETS["f
         return money_decision(probs, rules.points, cube, position.turn, x)
     needs_wb = [half_points(n, "a need") for n in match.needs]
     needs = (needs_wb[0], needs_wb[1]) if position.turn == "w" else (needs_wb[1], needs_wb[0])
-    return match_decision(probs, cubeful_table(match_table(match, rules)), needs, position.turn == "w", cube,
-                          position.turn, x)
+    return match_decision(probs, cubeful_table(match_table(match, rules)), needs,
+                          position.turn == "w", cube, position.turn, x)
 
 
 def _exact_money(position: Position, cube: CubeState, rules: Rules) -> CubeDecision:
-    """The money decision from the cubeful bear-off database (the take point from Janowski's race model)."""
+    """The money decision from the cubeful bear-off database (the take point from Janowski's race
+    model)."""
     from .bearoff import bearoff_value
     eq = cubeful_equities(position, rules)
     owner = cube.relative(position.turn)
@@ -81,5 +86,5 @@ def _exact_money(position: Position, cube: CubeState, rules: Rules) -> CubeDecis
         dt *= 2.0
     probs = bearoff_value(position, rules).probabilities
     _, w, lo = money_win_loss(np.array([probs[k] for k in RESULT_KEYS]), rules.points)
-    return CubeDecision(decide(nd, dt, 1.0), nd, dt, 1.0, money_take_point(lo, w, x), "points", exact=True,
-                        efficiency=None, beaver=beaver)
+    return CubeDecision(decide(nd, dt, 1.0), nd, dt, 1.0, money_take_point(lo, w, x), "points",
+                        exact=True, efficiency=None, beaver=beaver)

@@ -1,4 +1,5 @@
-"""Exact cubeful money equities of bear-offs: a cubeful recursion over the two-sided database's positions.
+"""Exact cubeful money equities of bear-offs: a cubeful recursion over the two-sided database's
+positions.
 
 Both sides all home with at most `CUBE_N` checkers each: for the side to roll,
 White (c = 0) or Black (c = 1), and the cube centred, owned by the roller or by
@@ -31,8 +32,8 @@ FORMAT_VERSION = 2
 
 
 def successor_table(n: int) -> np.ndarray:
-    """S[r, roll, k]: the boards (ranks among boards of at most n checkers) roll `roll` can lead to from
-    board r, padded with the first one."""
+    """S[r, roll, k]: the boards (ranks among boards of at most n checkers) roll `roll` can lead to
+    from board r, padded with the first one."""
     boards = kb.unrank_all(n, kb.COMP)
     total = boards.shape[0]
     out = np.empty(4096, dtype=np.int64)
@@ -42,7 +43,8 @@ def successor_table(n: int) -> np.ndarray:
         row = []
         for roll in range(21):
             tag += 1
-            k = kb.successors(boards[r], kb.ROLL_HIGH[roll], kb.ROLL_LOW[roll], n, kb.COMP, out, stamp, tag)
+            k = kb.successors(boards[r], kb.ROLL_HIGH[roll], kb.ROLL_LOW[roll], n, kb.COMP, out,
+                              stamp, tag)
             row.append(out[:k].copy())
             width = max(width, k)
         lists.append(row)
@@ -67,7 +69,8 @@ def build(n: int, last_roll: bool, beavers: bool) -> np.ndarray:
     else:
         last = np.zeros(total)
     eq = np.zeros((2, 3, total, total))
-    eq[1, :, :, 0] = -(1.0 - last)     # White (c=0) just bore off its last checker: Black may still draw
+    # White (c=0) just bore off its last checker: Black may still draw
+    eq[1, :, :, 0] = -(1.0 - last)
     eq[0, :, :, 0] = -1.0              # Black just bore off: it won
     m_idx, o_idx = np.meshgrid(np.arange(1, total), np.arange(1, total), indexing="ij")
     m_idx, o_idx = m_idx.ravel(), o_idx.ravel()
@@ -98,8 +101,10 @@ def cubeful_tables(rules: Rules = PRESETS["federation"], beavers: bool = False) 
 
 @lru_cache(maxsize=4)
 def _tables(folder: str, last_roll: bool, beavers: bool) -> dict[str, np.ndarray]:
-    """{"equity", "succ"} (the successor table kept too: rebuilding it costs more than reading it)."""
-    meta = {"format": FORMAT_VERSION, "kind": "cubeful", "n": CUBE_N, "last_roll": last_roll, "beavers": beavers}
+    """{"equity", "succ"} (the successor table kept too: rebuilding it costs more than reading
+    it)."""
+    meta = {"format": FORMAT_VERSION, "kind": "cubeful", "n": CUBE_N, "last_roll": last_roll,
+            "beavers": beavers}
     name = f"bearoff-cube{CUBE_N}-lr{int(last_roll)}-bv{int(beavers)}-v{FORMAT_VERSION}.npz"
     return bearoff._cached(name, meta, lambda: {"equity": build(CUBE_N, last_roll, beavers),
                                                 "succ": successor_table(CUBE_N)})
@@ -113,12 +118,12 @@ def in_cube_database(position: Position) -> bool:
 
 def cubeful_equities(position: Position, rules: Rules = PRESETS["federation"], beavers: bool = False
                      ) -> dict[str, float]:
-    """The roller's exact cubeful money equities per cube unit before its roll: `no_double` with the cube
-    centred (`nd_centre`) or its own (`nd_roller`), `opponent` (the opponent owns it; double/take is twice
-    that), and with the cube action played: `centre`, `roller`."""
+    """The roller's exact cubeful money equities per cube unit before its roll: `no_double` with the
+    cube centred (`nd_centre`) or its own (`nd_roller`), `opponent` (the opponent owns it;
+    double/take is twice that), and with the cube action played: `centre`, `roller`."""
     if not in_cube_database(position):
-        raise BearoffError(f"not in the cubeful bear-off database (both sides home, at most {CUBE_N} checkers "
-                           f"each): {str(position)!r}")
+        raise BearoffError("not in the cubeful bear-off database (both sides home, "
+                           f"at most {CUBE_N} checkers each): {str(position)!r}")
     tables = _tables(str(bearoff.cache_dir()), bool(rules.last_roll), bool(beavers))
     eq = tables["equity"]
     c = 0 if position.turn == "w" else 1
@@ -126,7 +131,8 @@ def cubeful_equities(position: Position, rules: Rules = PRESETS["federation"], b
     other = bearoff.home_board(position, "b" if position.turn == "w" else "w")
     m, o = (int(kb.rank(h.astype(np.int64), CUBE_N, kb.COMP)) for h in (me, other))
     succ = tables["succ"][m]
-    nd = [float(sum(kb.ROLL_WEIGHT[r] * (-eq[1 - c, _FLIP[k], o, succ[r]]).max() for r in range(21)))
+    nd = [float(sum(kb.ROLL_WEIGHT[r] * (-eq[1 - c, _FLIP[k], o, succ[r]]).max()
+                    for r in range(21)))
           for k in range(2)]
     return {"nd_centre": nd[0], "nd_roller": nd[1], "opponent": float(eq[c, 2, m, o]),
             "centre": float(eq[c, 0, m, o]), "roller": float(eq[c, 1, m, o])}

@@ -1,4 +1,5 @@
-"""The cube in a match: a cubeful match equity table with the Crawford rule, and cube decisions at a score.
+"""The cube in a match: a cubeful match equity table with the Crawford rule, and cube decisions at a
+score.
 
 Built from the cubeless table of `match_table.py` (the same game distribution,
 points, draw points and colour rule).  Three kinds of game (docs/cube.md):
@@ -31,10 +32,12 @@ from .errors import CubeError
 from .match_table import MatchTable
 
 def game_kind(need_a: int, need_b: int, crawford: bool) -> str:
-    """`pre`, `crawford` or `post` for a game with these needs (half points) and the Crawford flag."""
+    """`pre`, `crawford` or `post` for a game with these needs (half points) and the Crawford
+    flag."""
     if crawford:
         if min(need_a, need_b) > 2:
-            raise CubeError("the Crawford game is the game after a player first needs 1 point, but both need more "
+            raise CubeError("the Crawford game is the game after a player first needs 1 point, "
+                            "but both need more "
                             f"({need_a / 2:g} and {need_b / 2:g})")
         return "crawford"
     return "post" if min(need_a, need_b) <= 2 else "pre"
@@ -42,17 +45,20 @@ def game_kind(need_a: int, need_b: int, crawford: bool) -> str:
 
 @dataclass(frozen=True)
 class CubefulMatchTable:
-    """Cubeful match winning chances before a game, from a cubeless `MatchTable` and a cube efficiency x."""
+    """Cubeful match winning chances before a game, from a cubeless `MatchTable` and a cube
+    efficiency x."""
 
     table: MatchTable
     efficiency: float = 0.68
 
     def chance(self, need_a: int, need_b: int, a_white: bool | None, kind: str) -> float:
-        """A's chance before a game of `kind` in which A plays White (True), Black (False) or by lot (None)."""
+        """A's chance before a game of `kind` in which A plays White (True), Black (False) or by lot
+        (None)."""
         if need_a <= 0 or need_b <= 0:
             return self.table.chance(need_a, need_b, a_white)
         if a_white is None:
-            return 0.5 * (self.chance(need_a, need_b, True, kind) + self.chance(need_a, need_b, False, kind))
+            return 0.5 * (self.chance(need_a, need_b, True, kind)
+                          + self.chance(need_a, need_b, False, kind))
         return self._chance(need_a, need_b, a_white, kind)
 
     @lru_cache(maxsize=None)
@@ -73,8 +79,10 @@ class CubefulMatchTable:
         a, b = (d.white, d.black) if a_white else (d.black, d.white)
         return np.array([*a, *b, d.draw], dtype=np.float64)
 
-    def after(self, need_a: int, need_b: int, winner: str | None, a_was_white: bool, kind: str) -> float:
-        """A's chance after a game of `kind` left these needs (`winner` 'a', 'b' or None for a draw)."""
+    def after(self, need_a: int, need_b: int, winner: str | None, a_was_white: bool,
+              kind: str) -> float:
+        """A's chance after a game of `kind` left these needs (`winner` 'a', 'b' or None for a
+        draw)."""
         colour = self.table.next_colour(winner, a_was_white)
         if kind == "pre":
             nxt = "crawford" if min(need_a, need_b) <= 2 else "pre"
@@ -83,19 +91,22 @@ class CubefulMatchTable:
         return self.chance(need_a, need_b, colour, nxt)
 
     def table_of(self, length: int) -> np.ndarray:
-        """M[i-1, j-1]: the cubeful chance that a player needing i points beats one needing j (i, j = 1..length),
-        before a game whose colours are drawn by lot; a need of 1 is the Crawford game."""
+        """M[i-1, j-1]: the cubeful chance that a player needing i points beats one needing j (i, j
+        = 1..length), before a game whose colours are drawn by lot; a need of 1 is the Crawford
+        game."""
         return np.array([[self.chance(2 * i, 2 * j, None, "crawford" if min(i, j) == 1 else "pre")
                           for j in range(1, length + 1)] for i in range(1, length + 1)])
 
     def post_crawford(self, length: int) -> np.ndarray:
-        """P[j-1]: the leader's chance (needing 1 point) after the Crawford game against a trailer needing j."""
+        """P[j-1]: the leader's chance (needing 1 point) after the Crawford game against a trailer
+        needing j."""
         return np.array([1.0 - self.chance(2 * j, 2, None, "post") for j in range(1, length + 1)])
 
 
 @dataclass
 class GameCube:
-    """One game at a score, A on roll: Janowski's model in match winning chances for A's result probabilities."""
+    """One game at a score, A on roll: Janowski's model in match winning chances for A's result
+    probabilities."""
 
     met: CubefulMatchTable
     need_a: int
@@ -114,7 +125,8 @@ class GameCube:
             na, nb, aw, k = self.need_a, self.need_b, self.a_white, self.kind
             wins = np.array([self.met.after(na - c * u, nb, "a", aw, k) for u in units])
             losses = np.array([self.met.after(na, nb - c * u, "b", aw, k) for u in units])
-            d = self.met.after(na - c * draw, nb - c * draw, None, aw, k) if self.probs[8] > 0 else 0.0
+            d = (self.met.after(na - c * draw, nb - c * draw, None, aw, k) if self.probs[8] > 0
+                 else 0.0)
             self._memo[key] = (wins, losses, d)
         return self._memo[key]
 
@@ -136,8 +148,8 @@ class GameCube:
         return p * w + (1.0 - p) * lo
 
     def cash_point(self, side: int, c: int) -> float:
-        """`side`'s winning chance above which, owning cube c, it doubles and is passed (fully live cube);
-        1 once a cash of c points ends the match either way (a dead cube)."""
+        """`side`'s winning chance above which, owning cube c, it doubles and is passed (fully live
+        cube); 1 once a cash of c points ends the match either way (a dead cube)."""
         if 2 * c >= max(self.need_a, self.need_b):
             return 1.0
         key = ("c", side, c)
@@ -159,7 +171,8 @@ class GameCube:
         return min(1.0, max(0.0, cp * (passed - lo) / (v - lo)))
 
     def live(self, c: int, owner: str) -> float:
-        """A's chance with a fully live cube c owned by `owner` (`centre`, `roller` = A, `opponent` = B)."""
+        """A's chance with a fully live cube c owned by `owner` (`centre`, `roller` = A, `opponent`
+        = B)."""
         p, w, lo = self.wl(0, c)
         ca, va = self.cash_point(0, c), self.point_value(0, c)
         low, low_value = 1.0 - self.cash_point(1, c), 1.0 - self.point_value(1, c)
@@ -181,10 +194,12 @@ class GameCube:
         return (1.0 - x) * self.dead(c) + x * self.live(c, owner)
 
 
-def match_decision(probs: np.ndarray, met: CubefulMatchTable, needs: tuple[int, int], roller_white: bool,
-                   cube: CubeState, turn: str, efficiency: float | None = None) -> CubeDecision:
-    """The cube decision of the side on roll at a score (`needs`: the roller's, the opponent's, in half
-    points): its cubeful match winning chances, at the position's cube efficiency (default: the table's)."""
+def match_decision(probs: np.ndarray, met: CubefulMatchTable, needs: tuple[int, int],
+                   roller_white: bool, cube: CubeState, turn: str,
+                   efficiency: float | None = None) -> CubeDecision:
+    """The cube decision of the side on roll at a score (`needs`: the roller's, the opponent's, in
+    half points): its cubeful match winning chances, at the position's cube efficiency (default: the
+    table's)."""
     kind = game_kind(needs[0], needs[1], cube.crawford)
     game = GameCube(met, needs[0], needs[1], roller_white, kind, probs, efficiency)
     owner = cube.relative(turn)
@@ -198,7 +213,8 @@ def match_decision(probs: np.ndarray, met: CubefulMatchTable, needs: tuple[int, 
         return CubeDecision("no double", nd, None, None, None, "mwc", efficiency=x,
                             reason="the opponent owns the cube")
     dt, dp = game.equity(2 * c, "opponent"), game.cash(0, c)
-    return CubeDecision(decide(nd, dt, dp), nd, dt, dp, _take_point(game, c, dp), "mwc", efficiency=x)
+    return CubeDecision(decide(nd, dt, dp), nd, dt, dp, _take_point(game, c, dp), "mwc",
+                        efficiency=x)
 
 
 def _take_point(game: GameCube, c: int, dp: float) -> float:

@@ -1,6 +1,6 @@
-"""Cube games as records: a record built from (cube actions, dice, play) turns, the cube at the end of a game,
-and the points a cube game gives (the cube's value times the class's points; a drop gives the doubler the
-cube's value before the double; Jacoby in money games).
+"""Cube games as records: a record built from (cube actions, dice, play) turns, the cube at the end
+of a game, and the points a cube game gives (the cube's value times the class's points; a drop gives
+the doubler the cube's value before the double; Jacoby in money games).
 """
 
 from __future__ import annotations
@@ -21,17 +21,19 @@ from .rules import Rules
 def record_from_turns(turns: list[tuple[tuple[str, ...], Dice, Play]], start: Position = START,
                       rules: Rules = FEDERATION, *, end: tuple[str, ...] = (), cube: bool = False,
                       crawford: bool = False, **fields) -> GameRecord:
-    """A record from (cube actions, dice, play) turns played in order from `start`, and the cube actions
-    after the last turn (`end`, e.g. `("double", "drop")`).
+    """A record from (cube actions, dice, play) turns played in order from `start`, and the cube
+    actions after the last turn (`end`, e.g. `("double", "drop")`).
 
-    A turn's actions are the kinds `double`, `take`, `drop`, `beaver` before its roll (the side on roll
-    doubles, the other side answers), checked as a record's are (`CubeRecordError` naming the turn).  The
-    record is a cube game when it holds an action, `cube=True` or a cube tag (`tags=(("Cube", "on"),)`);
-    then every ply carries the cube at its roll (`cube=True` adds the tag `Cube "on"` when no cube tag is
-    given, so the record's text reads back as a cube game).  `crawford`: the Crawford game of a match.
+    A turn's actions are the kinds `double`, `take`, `drop`, `beaver` before its roll (the side on
+    roll doubles, the other side answers), checked as a record's are (`CubeRecordError` naming the
+    turn). The record is a cube game when it holds an action, `cube=True` or a cube tag
+    (`tags=(("Cube", "on"),)`); then every ply carries the cube at its roll (`cube=True` adds the
+    tag `Cube "on"` when no cube tag is given, so the record's text reads back as a cube game).
+    `crawford`: the Crawford game of a match.
     """
     tracker = CubeTracker(dict(fields.get("tags", ())), crawford)
-    if cube and not tracker.tagged:      # a cube game where nobody doubles says so in a tag, so it reads back
+    # a cube game where nobody doubles says so in a tag, so it reads back
+    if cube and not tracker.tagged:
         fields["tags"] = (*fields.get("tags", ()), ("Cube", "on"))
         tracker.tagged = True
     plies = []
@@ -40,7 +42,8 @@ def record_from_turns(turns: list[tuple[tuple[str, ...], Dice, Play]], start: Po
     for kinds, dice, play in [*turns, (tuple(end), None, None)]:
         try:
             for kind in kinds:
-                tracker.act(kind, None, pos.turn if kind == "double" else other_side(pos.turn), pos.turn)
+                tracker.act(kind, None, pos.turn if kind == "double" else other_side(pos.turn),
+                            pos.turn)
             if dice is None:
                 break
             actions, state = tracker.roll(pos.turn)
@@ -58,7 +61,8 @@ def record_from_turns(turns: list[tuple[tuple[str, ...], Dice, Play]], start: Po
 
 
 def final_cube(record: GameRecord) -> CubeState | None:
-    """The cube when the game ended (a dropped double leaves it where it was); None in a cubeless game."""
+    """The cube when the game ended (a dropped double leaves it where it was); None in a cubeless
+    game."""
     if not record.is_cube_game:
         return None
     state = record.plies[-1].cube if record.plies else None
@@ -70,20 +74,22 @@ def final_cube(record: GameRecord) -> CubeState | None:
 
 
 def cube_factor(record: GameRecord) -> int:
-    """What the game's points are multiplied by: the cube's value at the end (1 in a cubeless game)."""
+    """What the game's points are multiplied by: the cube's value at the end (1 in a cubeless
+    game)."""
     cube = final_cube(record)
     return 1 if cube is None else cube.value
 
 
 def jacoby_centred(record: GameRecord) -> bool:
-    """True when the Jacoby rule counts every win as an oin: the rule is on and the cube was never turned."""
+    """True when the Jacoby rule counts every win as an oin: the rule is on and the cube was never
+    turned."""
     cube = final_cube(record)
     return cube is not None and cube.owner == "centre" and tag_flag(dict(record.tags), "Jacoby")
 
 
 def drop_points(record: GameRecord, oin_points: float) -> tuple[str, float] | None:
-    """(winner, points) of a game ended by a drop: the doubler wins the cube's value before the double
-    times an oin's points (rules decision 25); None when no double was dropped."""
+    """(winner, points) of a game ended by a drop: the doubler wins the cube's value before the
+    double times an oin's points (rules decision 25); None when no double was dropped."""
     action: CubeAction | None = record.dropped
     if action is None:
         return None

@@ -1,5 +1,6 @@
-"""The review of a game's cube actions: at every turn before the roll, the roller's correct cube decision
-(`cube_analysis.cube_decision`) against what was done, and the taker's answer against its best.
+"""The review of a game's cube actions: at every turn before the roll, the roller's correct cube
+decision (`cube_analysis.cube_decision`) against what was done, and the taker's answer against its
+best.
 
 One row per turn at which the roller could double (the cube centred or its own, not
 the Crawford game): the cube, what was done (`no double`, `double, take`,
@@ -28,17 +29,19 @@ from .outcomes import RESULT_KEYS, swap
 from .position import SIDE_NAMES, WHITE, Position, mover_board, other_side
 from .records import GameRecord
 
-ACTIONS = {(): "no double", ("take",): "double, take", ("drop",): "double, pass", ("beaver",): "double, beaver"}
-ERRORS = {"no double": "missed double", "double": "wrong double", "take": "wrong take", "drop": "wrong pass",
-          "beaver": "wrong beaver"}
-COLUMNS = ["turn", "ply", "side", "player", "cube", "action", "best", "no_double", "double_take", "double_pass",
-           "double_lost", "taker", "take_lost", "error", "exact"]
+ACTIONS = {(): "no double", ("take",): "double, take", ("drop",): "double, pass",
+           ("beaver",): "double, beaver"}
+ERRORS = {"no double": "missed double", "double": "wrong double", "take": "wrong take",
+          "drop": "wrong pass", "beaver": "wrong beaver"}
+COLUMNS = ["turn", "ply", "side", "player", "cube", "action", "best", "no_double", "double_take",
+           "double_pass", "double_lost", "taker", "take_lost", "error", "exact"]
 MATCH_COLUMNS = ["mwc_double_lost", "mwc_take_lost"]
 
 
 def cube_turns(record: GameRecord) -> list[tuple[int | None, Position, CubeState, tuple[str, ...]]]:
-    """Every turn's (ply index, None for the turn after the last ply; the position before the roll, cube before its actions,
-    the kinds of the actions after a double: `()` for no double, `("take",)`, `("drop",)`, `("beaver",)`)."""
+    """Every turn's (ply index, None for the turn after the last ply; the position before the roll,
+    cube before its actions, the kinds of the actions after a double: `()` for no double,
+    `("take",)`, `("drop",)`, `("beaver",)`)."""
     out = []
     cube = CubeState()
     turns = [(i, p.position, p.actions) for i, p in enumerate(record.plies)]
@@ -53,8 +56,8 @@ def cube_turns(record: GameRecord) -> list[tuple[int | None, Position, CubeState
 
 
 def _probabilities(positions: list[Position], rules, network) -> list[dict | None]:
-    """The side on roll's nine result chances of each position by the network, in one call (None for a
-    bear-off, which `cube_decision` reads from the databases)."""
+    """The side on roll's nine result chances of each position by the network, in one call (None for
+    a bear-off, which `cube_decision` reads from the databases)."""
     from .network import result_probabilities
     todo = [k for k, p in enumerate(positions) if not is_bearoff(p)]
     out: list[dict | None] = [None] * len(positions)
@@ -70,28 +73,33 @@ def _probabilities(positions: list[Position], rules, network) -> list[dict | Non
 
 
 def _scale(valuation, white: bool) -> float:
-    """Normalised equity per unit of the side's match equity: a single game won +1, lost -1 (money: 1)."""
+    """Normalised equity per unit of the side's match equity: a single game won +1, lost -1 (money:
+    1)."""
     if valuation is None or valuation.is_money:
         return 1.0
     v = valuation.for_side(white)
     return 2.0 / float(v[0] - v[4])
 
 
-def review_cube(record: GameRecord, sides: tuple[str, ...] = ("w", "b"), match: MatchState | None = None,
-                crawford: bool = False, network=None) -> pd.DataFrame:
-    """The cube decisions of `record` by `sides` (the roller's double, the taker's answer), one row per turn."""
+def review_cube(record: GameRecord, sides: tuple[str, ...] = ("w", "b"),
+                match: MatchState | None = None, crawford: bool = False,
+                network=None) -> pd.DataFrame:
+    """The cube decisions of `record` by `sides` (the roller's double, the taker's answer), one row
+    per turn."""
     from .match import match_valuation
     rules = record.rules
     valuation = None if match is None else match_valuation(match, rules)
     tags = dict(record.tags)
-    jacoby, beavers = (tag_flag(tags, "Jacoby"), tag_flag(tags, "Beavers")) if match is None else (False, False)
+    jacoby, beavers = ((tag_flag(tags, "Jacoby"), tag_flag(tags, "Beavers")) if match is None
+                       else (False, False))
     turns = []
     for index, position, cube, answer in cube_turns(record):
         roller, taker = position.turn, other_side(position.turn)
         if outcome(position, rules) is not None or crawford or cube.relative(roller) == "opponent":
             continue
         if roller in sides or (answer and taker in sides):
-            turns.append((index, position, CubeState(cube.value, cube.owner, jacoby, beavers), answer))
+            turns.append((index, position, CubeState(cube.value, cube.owner, jacoby, beavers),
+                          answer))
     probabilities = _probabilities([t[1] for t in turns], rules, network)
     rows = [_row(record, t, p, sides, valuation) for t, p in zip(turns, probabilities)]
     return pd.DataFrame(rows, columns=COLUMNS + (MATCH_COLUMNS if match is not None else []))
@@ -123,18 +131,19 @@ def _row(record: GameRecord, turn, probabilities, sides, valuation) -> dict:
         lost = {"mwc_double_lost": double_loss, "mwc_take_lost": take_loss,
                 "double_lost": 2 * double_loss * _scale(valuation, roller == WHITE),
                 "take_lost": 2 * take_loss * _scale(valuation, taker == WHITE)}
-    for who, keys in ((roller, ("double_lost", "mwc_double_lost")), (taker, ("take_lost", "mwc_take_lost"))):
+    for who, keys in ((roller, ("double_lost", "mwc_double_lost")),
+                      (taker, ("take_lost", "mwc_take_lost"))):
         if who not in sides:     # a side not reviewed: its loss is left out
             lost.update({k: float("nan") for k in keys if k in lost})
     ply = record.plies[index] if index is not None else None
     label = ply.label if ply is not None else _end_label(record)
     owner = "centre" if cube.owner == "centre" else cube.owner.capitalize()
     names = {WHITE: record.white, other_side(WHITE): record.black}
-    return {"turn": label, "ply": len(record.plies) + 1 if index is None else index + 1, "side": SIDE_NAMES[roller].lower(),
-            "player": names[roller], "cube": f"{cube.value} {owner}", "action": ACTIONS[answer],
-            "best": d.decision, "no_double": d.no_double, "double_take": d.double_take,
-            "double_pass": d.double_pass, "taker": names[taker], "error": ", ".join(errors), "exact": d.exact,
-            **lost}
+    return {"turn": label, "ply": len(record.plies) + 1 if index is None else index + 1,
+            "side": SIDE_NAMES[roller].lower(), "player": names[roller],
+            "cube": f"{cube.value} {owner}", "action": ACTIONS[answer], "best": d.decision,
+            "no_double": d.no_double, "double_take": d.double_take, "double_pass": d.double_pass,
+            "taker": names[taker], "error": ", ".join(errors), "exact": d.exact, **lost}
 
 
 def _end_label(record: GameRecord) -> str:
@@ -145,7 +154,8 @@ def _end_label(record: GameRecord) -> str:
 
 
 def cube_summary(frame: pd.DataFrame, side: str) -> dict:
-    """The cube totals of `side` ('white'/'black'): decisions (its doubles and its answers), errors, loss."""
+    """The cube totals of `side` ('white'/'black'): decisions (its doubles and its answers), errors,
+    loss."""
     doubles = frame.loc[(frame["side"] == side) & frame["double_lost"].notna(), "double_lost"]
     answers = frame.loc[(frame["side"] != side) & frame["take_lost"].notna(), "take_lost"]
     return {"cube_decisions": len(doubles) + len(answers),

@@ -37,7 +37,8 @@ class StaticDeficit:
 
     def faces_frame(self) -> pd.DataFrame:
         """One row per face: deficit and mobility."""
-        return pd.DataFrame({"face": range(1, 7), "deficit": self.face_deficit, "mobility": self.mobility})
+        return pd.DataFrame({"face": range(1, 7), "deficit": self.face_deficit,
+                             "mobility": self.mobility})
 
     def table_frame(self) -> pd.DataFrame:
         """The 6x6 table of steps played, rows the first die, columns the second."""
@@ -46,7 +47,8 @@ class StaticDeficit:
 
 
 def static_deficit(position: Position, rules: Rules = PRESETS["federation"]) -> StaticDeficit:
-    """P(full), P(partial), P(pass), expected lost pips, per-face deficit, 6x6 steps table, mobility.
+    """P(full), P(partial), P(pass), expected lost pips, per-face deficit, 6x6 steps table,
+    mobility.
 
     Raises `GameOverError` on a finished game.
     """
@@ -65,7 +67,8 @@ def static_deficit(position: Position, rules: Rules = PRESETS["federation"]) -> 
             played[a - 1, b - 1] = played[b - 1, a - 1] = nsteps
             available = 4 if a == b else 2
             if nsteps < available and bears_off_last(boards, count):
-                nsteps = available  # the last checker goes off: the steps left over are not lost (decision 18)
+                # the last checker goes off: the steps left over are not lost (decision 18)
+                nsteps = available
             if nsteps == available:
                 full += weight
             elif nsteps == 0:

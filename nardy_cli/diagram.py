@@ -50,7 +50,8 @@ def board_diagram(pos: Position, numbering: str = WHITE) -> str:
     width = max(len(translate(SIDES[side])) for side in (WHITE, BLACK))
     for side in (WHITE, BLACK):
         lines.append(_("{side} off {off:>2}   pips {pips:>3}").format(
-            side=translate(SIDES[side]).ljust(max(width, 6)), off=pos.off(side), pips=pos.pip_count(side)))
+            side=translate(SIDES[side]).ljust(max(width, 6)), off=pos.off(side),
+            pips=pos.pip_count(side)))
     dice = _(", dice {dice}").format(dice=pos.dice) if pos.dice is not None else ""
     lines.append(_("{side} to move").format(**side_words(pos.turn)) + dice)
     return "\n".join(lines)

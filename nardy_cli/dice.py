@@ -60,12 +60,14 @@ def as_dice(value: "Dice | str | tuple[int, int] | list[int]") -> Dice:
         return value
     if isinstance(value, str):
         return parse_dice(value)
-    if isinstance(value, (tuple, list)) and len(value) == 2 and all(isinstance(v, int) for v in value):
+    if (isinstance(value, (tuple, list)) and len(value) == 2
+        and all(isinstance(v, int) for v in value)):
         a, b = value
         if not (1 <= a <= 6 and 1 <= b <= 6):
             raise DiceError(f"bad dice {tuple(value)!r}: values must be 1-6")
         return Dice(max(a, b), min(a, b))
-    raise DiceError(f"bad dice {value!r}: expected Dice, text such as '6-5', or a pair such as (6, 5)")
+    raise DiceError(f"bad dice {value!r}: expected Dice, text such as '6-5', "
+                    "or a pair such as (6, 5)")
 
 
 def format_dice(dice: Dice) -> str:

@@ -38,15 +38,20 @@ class DuelResult:
     draw_share: float
     params: dict
     interrupted: bool = False
-    cube: dict | None = None     # with the cube: A's points per game with the cube, its SE and 95% interval
+    # with the cube: A's points per game with the cube, its SE and 95% interval
+    cube: dict | None = None
 
     def to_dict(self) -> dict:
         """The JSON object of `nardy duel --format json`."""
-        out = {"a": self.a, "b": self.b, "games": self.games, "points_per_game": self.points_per_game,
+        out = {"a": self.a, "b": self.b, "games": self.games,
+               "points_per_game": self.points_per_game,
                 "ci95": list(self.ci95), "se": self.se, "win_share": self.win_share,
-                "mars_share_for": self.mars_share_for, "mars_share_against": self.mars_share_against,
-                "koks_share_for": self.koks_share_for, "koks_share_against": self.koks_share_against,
-                "draw_share": self.draw_share, "interrupted": self.interrupted, "params": self.params}
+                "mars_share_for": self.mars_share_for,
+               "mars_share_against": self.mars_share_against,
+                "koks_share_for": self.koks_share_for,
+               "koks_share_against": self.koks_share_against,
+                "draw_share": self.draw_share, "interrupted": self.interrupted,
+               "params": self.params}
         if self.cube is not None:
             out["cube"] = self.cube
         return out
@@ -59,7 +64,8 @@ class DuelResult:
         if self.cube is not None:
             cube = d.pop("cube")
             d |= {"cube_points_per_game": cube["points_per_game"], "cube_ci95_low": cube["ci95"][0],
-                  "cube_ci95_high": cube["ci95"][1], "cube_se": cube["se"], "cube_doubled_share": cube["doubled_share"],
+                  "cube_ci95_high": cube["ci95"][1], "cube_se": cube["se"],
+                  "cube_doubled_share": cube["doubled_share"],
                   "cube_passed_share": cube["passed_share"]}
         return pd.DataFrame([d])
 
@@ -83,23 +89,27 @@ def duel_figures(joint: np.ndarray, rules: Rules) -> dict:
         return float((a_as_root[list(a_codes)].sum() + b_as_root[list(b_codes)].sum()) / games)
 
     wins, losses = range(WIN_BASE, WIN_BASE + 4), range(LOSE_BASE, LOSE_BASE + 4)
-    mars_win, mars_loss = (WIN_BASE + HOME_MARS, WIN_BASE + MARS), (LOSE_BASE + HOME_MARS, LOSE_BASE + MARS)
-    return {"games": games, "points_per_game": mean, "ci95": (mean - 1.96 * se, mean + 1.96 * se), "se": se,
-            "win_share": share(wins, losses),
-            "mars_share_for": share(mars_win, mars_loss), "mars_share_against": share(mars_loss, mars_win),
+    mars_win, mars_loss = ((WIN_BASE + HOME_MARS, WIN_BASE + MARS),
+                           (LOSE_BASE + HOME_MARS, LOSE_BASE + MARS))
+    return {"games": games, "points_per_game": mean, "ci95": (mean - 1.96 * se, mean + 1.96 * se),
+            "se": se, "win_share": share(wins, losses),
+            "mars_share_for": share(mars_win, mars_loss),
+            "mars_share_against": share(mars_loss, mars_win),
             "koks_share_for": share((WIN_BASE + KOKS,), (LOSE_BASE + KOKS,)),
             "koks_share_against": share((LOSE_BASE + KOKS,), (WIN_BASE + KOKS,)),
             "draw_share": share((DRAW,), (DRAW,))}
 
 
 def cube_duel_figures(sums: np.ndarray, pairs: int) -> dict:
-    """A's points per game with the cube (in units of the starting cube), its SE and 95% interval, and the shares
-    of games doubled and passed, from a duel tally's cube sums (`kernels.cube.play_cube_duel`)."""
+    """A's points per game with the cube (in units of the starting cube), its SE and 95% interval,
+    and the shares of games doubled and passed, from a duel tally's cube sums
+    (`kernels.cube.play_cube_duel`)."""
     from .kernels.cube import C_DOUBLED, C_PASSED, C_POINTS, C_POINTS2, CUBE_SCALE
     if pairs == 0:
         raise NoGamesError("no duel games were finished")
     row = sums[0] / CUBE_SCALE
-    mean = float(row[C_POINTS] / pairs / 2.0)           # a pair's value is (A's points as root - B's) / 2
+    # a pair's value is (A's points as root - B's) / 2
+    mean = float(row[C_POINTS] / pairs / 2.0)
     var = max(float(row[C_POINTS2] / pairs / 4.0) - mean ** 2, 0.0)
     se = math.sqrt(var / max(pairs - 1, 1))
     return {"points_per_game": mean, "ci95": [mean - 1.96 * se, mean + 1.96 * se], "se": se,
@@ -115,9 +125,9 @@ def duel(a: str | Policy, b: str | Policy, *, run: RunConfig | None = None,
     `run` is a `RunConfig` or its fields as keywords (games=10000, seed, workers, stratify,
     executor, scheduler, progress; a duel has no stop rule); `progress` hears the pairs' `Tally`.
 
-    With a `cube` (its `white` behaviour is A's, `black` B's) every game is played with the cube and the
-    result's `cube` holds A's cubeful points per game; the other figures count the games' result classes
-    (a passed double as the doubler's oin).
+    With a `cube` (its `white` behaviour is A's, `black` B's) every game is played with the cube and
+    the result's `cube` holds A's cubeful points per game; the other figures count the games' result
+    classes (a passed double as the doubler's oin).
     """
     run = run_config(run, fields)
     games, seed, stratify, progress = run.games, run.seed, run.stratify, run.progress
@@ -144,8 +154,9 @@ def duel(a: str | Policy, b: str | Policy, *, run: RunConfig | None = None,
     if interrupted and not tally.joint.sum():
         raise NoGamesError("the duel was interrupted before any game finished")
     figures = duel_figures(tally.joint, rules)
-    params = {"rules": rules.to_dict(), "position": str(position), "seed": seed, "games_requested": games,
-              "stratify": stratify, "duplicate_dice": True, "version": __version__}
+    params = {"rules": rules.to_dict(), "position": str(position), "seed": seed,
+              "games_requested": games, "stratify": stratify, "duplicate_dice": True,
+              "version": __version__}
     extra = {}
     if cube is not None:
         params["cube"] = {**cube.to_dict(), "a": cube.white, "b": cube.black}

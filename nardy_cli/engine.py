@@ -34,7 +34,8 @@ def _workspace(capacity: int = 0) -> Workspace:
 
 
 def check_arguments(position: Position, rules: Rules, call: str = "") -> None:
-    """`ArgumentTypeError` naming the argument when `position` is not a `Position` or `rules` not a `Rules`."""
+    """`ArgumentTypeError` naming the argument when `position` is not a `Position` or `rules` not a
+    `Rules`."""
     check_type(position, Position, "position", "a Position (e.g. parse_position('start'))",
                f" (the position comes first: {call})" if call and isinstance(position, str) else "")
     check_type(rules, Rules, "rules", "a Rules (e.g. make_rules('federation'))")
@@ -45,7 +46,8 @@ def _dice_of(position: Position, dice: Dice | str | tuple[int, int] | None) -> D
                "a Dice, text such as '6-5' or a pair such as (6, 5)")
     if dice is None:
         if position.dice is None:
-            raise ArgumentError(f"no {{dice}} given and the position {str(position)!r} carries none")
+            raise ArgumentError(f"no {{dice}} given and the position {str(position)!r} "
+                                "carries none")
         return position.dice
     return as_dice(dice)
 
@@ -88,8 +90,8 @@ def enumerate_board(board: np.ndarray, opp_off: int, dice: Dice, rules: Rules):
     """Run the kernel on a mover-relative board: (boards, step_from, step_die, count, steps)."""
     ws = _workspace()
     while True:
-        count, nsteps = enumerate_plays(board, opp_off, dice.high, dice.low, rules.head_code, rules.block_code,
-                                        *ws.arrays())
+        count, nsteps = enumerate_plays(board, opp_off, dice.high, dice.low, rules.head_code,
+                                        rules.block_code, *ws.arrays())
         if count != OVERFLOW:
             return ws.boards[:count], ws.step_from[:count], ws.step_die[:count], count, nsteps
         ws = _workspace(ws.boards.shape[0] * 4)
@@ -126,24 +128,28 @@ def plays_from_kernel(position: Position, dice: Dice, boards: np.ndarray, step_f
     """`Play` values from the kernel's output arrays for `position`'s mover."""
     mine = np.maximum(boards, 0).tolist()
     froms = (step_from[:, :nsteps] + 1).tolist()
-    tos = np.minimum(step_from[:, :nsteps].astype(np.int16) + step_die[:, :nsteps] + 1, OFF).tolist()
+    tos = np.minimum(step_from[:, :nsteps].astype(np.int16) + step_die[:, :nsteps] + 1,
+                     OFF).tolist()
     nxt = other_side(position.turn)
     make = Position.unchecked
     plays = []
     if position.turn == WHITE:  # the opponent's checkers do not move during the turn
         theirs = position.black
         for i in range(count):
-            plays.append(Play(tuple(zip(froms[i], tos[i])), make(tuple(mine[i]), theirs, nxt), dice))
+            plays.append(Play(tuple(zip(froms[i], tos[i])), make(tuple(mine[i]), theirs, nxt),
+                              dice))
     else:
         theirs = position.white
         for i in range(count):
-            plays.append(Play(tuple(zip(froms[i], tos[i])), make(theirs, tuple(mine[i]), nxt), dice))
+            plays.append(Play(tuple(zip(froms[i], tos[i])), make(theirs, tuple(mine[i]), nxt),
+                              dice))
     return plays
 
 
 def apply_play(position: Position, play: Play | str, dice: Dice | str | None = None,
                rules: Rules = FEDERATION) -> Position:
-    """The position after a legal play (a `Play` or its text); raises `IllegalPlayError` otherwise."""
+    """The position after a legal play (a `Play` or its text); raises `IllegalPlayError`
+    otherwise."""
     check_arguments(position, rules, "apply_play(position, play, dice)")
     check_type(play, (Play, str), "play", "a Play or its text such as '1/7 7/12'")
     if isinstance(play, str):
@@ -177,7 +183,8 @@ def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
 
 def parse_play(position: Position, text: str, dice: Dice | str | None = None,
                rules: Rules = FEDERATION) -> Play:
-    """The legal play that `text` describes in `position`: exact steps, or checker paths such as `1/12`.
+    """The legal play that `text` describes in `position`: exact steps, or checker paths such as
+    `1/12`.
 
     The position comes first, as in `legal_plays(position, dice)`.
     """
@@ -197,7 +204,8 @@ def parse_play(position: Position, text: str, dice: Dice | str | None = None,
         return matches[0]
     if len(matches) > 1:
         raise IllegalPlayError(f"ambiguous play {text.strip()!r} in {str(position)!r}")
-    raise IllegalPlayError(f"illegal play {text.strip()!r} for {_dice_of(position, dice)} in {str(position)!r}")
+    raise IllegalPlayError(f"illegal play {text.strip()!r} for {_dice_of(position, dice)} in "
+                           f"{str(position)!r}")
 
 
 def _moves_signature(steps: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
@@ -215,5 +223,5 @@ def _net_signature(steps: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...],
     return tuple(srcs), tuple(dsts)
 
 
-__all__ = ["Outcome", "outcome", "legal_plays", "roll_plays", "apply_play", "parse_play", "parse_steps",
-           "enumerate_board", "plays_from_kernel"]
+__all__ = ["Outcome", "outcome", "legal_plays", "roll_plays", "apply_play", "parse_play",
+           "parse_steps", "enumerate_board", "plays_from_kernel"]

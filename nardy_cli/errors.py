@@ -1,4 +1,5 @@
-"""The exceptions nardy raises: one `NardyError` root, a `ValueError`, and one class per kind of failure.
+"""The exceptions nardy raises: one `NardyError` root, a `ValueError`, and one class per kind of
+failure.
 
 Library messages quote the offending value and name arguments by their Python
 keyword, never by a command-line flag; `ArgumentError` keeps those names as
@@ -16,7 +17,8 @@ class NardyError(ValueError):
 
 
 class RunError(NardyError):
-    """A failure while running, not bad input (a dead worker, a disk that cannot be written): exit code 1."""
+    """A failure while running, not bad input (a dead worker, a disk that cannot be written): exit
+    code 1."""
 
 
 class NotationError(NardyError):
@@ -44,7 +46,8 @@ class GameOverError(NardyError):
 
 
 class ArgumentError(NardyError):
-    """An argument out of range, missing, or in conflict with another (games, seed, until_se, top, dice, ...).
+    """An argument out of range, missing, or in conflict with another (games, seed, until_se, top,
+    dice, ...).
 
     `template` is the message with each argument written as a `{keyword}` field, e.g.
     `ArgumentError(f"{{until_se}} must be positive, got {until_se}")`; the message itself
@@ -68,7 +71,8 @@ class ArgumentError(NardyError):
 
 
 class ArgumentTypeError(ArgumentError, TypeError):
-    """An argument of the wrong type, e.g. a swapped call `legal_plays("6-5", position)`; also a `TypeError`."""
+    """An argument of the wrong type, e.g. a swapped call `legal_plays("6-5", position)`; also a
+    `TypeError`."""
 
 
 class RunConfigError(ArgumentError):
@@ -77,13 +81,16 @@ class RunConfigError(ArgumentError):
     without Dask or Dask without one."""
 
 
-def check_type(value: object, kinds: type | tuple[type, ...], keyword: str, what: str, hint: str = "") -> None:
-    """Raise `ArgumentTypeError` naming `keyword` unless `value` is one of `kinds` (`what` says what it must be)."""
+def check_type(value: object, kinds: type | tuple[type, ...], keyword: str, what: str,
+               hint: str = "") -> None:
+    """Raise `ArgumentTypeError` naming `keyword` unless `value` is one of `kinds` (`what` says what
+    it must be)."""
     if not isinstance(value, kinds):
         shown = repr(value)
         shown = shown if len(shown) <= 60 else shown[:57] + "..."
         shown = shown.replace("{", "{{").replace("}", "}}")
-        raise ArgumentTypeError(f"{{{keyword}}} must be {what}, got {type(value).__name__} {shown}{hint}")
+        raise ArgumentTypeError(f"{{{keyword}}} must be {what}, got {type(value).__name__} "
+                                f"{shown}{hint}")
 
 
 class BearoffError(NardyError):
@@ -99,15 +106,18 @@ class NoGamesError(NardyError):
 
 
 class OutputError(NardyError):
-    """An output path that cannot be used (a file where a folder goes); the message names the path."""
+    """An output path that cannot be used (a file where a folder goes); the message names the
+    path."""
 
 
 class NotAReportError(OutputError):
-    """An output folder that holds files nardy did not write: it is replaced only when asked to (`force`)."""
+    """An output folder that holds files nardy did not write: it is replaced only when asked to
+    (`force`)."""
 
 
 class WriteError(OutputError, RunError):
-    """A file or folder the system would not let nardy write (permissions, a full disk); names the path."""
+    """A file or folder the system would not let nardy write (permissions, a full disk); names the
+    path."""
 
 
 class ResultsError(NardyError):
@@ -127,7 +137,8 @@ class PolicyError(NardyError):
 
 
 class UnknownPolicyError(PolicyError):
-    """A policy name that no built-in, plugin or `module:attribute` matches; `name` is the name asked for."""
+    """A policy name that no built-in, plugin or `module:attribute` matches; `name` is the name
+    asked for."""
 
     def __init__(self, message: str, name: str = "") -> None:
         super().__init__(message)
@@ -138,11 +149,13 @@ class UnknownPolicyError(PolicyError):
 
 
 class ExecutorError(NardyError):
-    """An executor that cannot be used as asked (an optional extra not installed, a job that cannot be sent)."""
+    """An executor that cannot be used as asked (an optional extra not installed, a job that cannot
+    be sent)."""
 
 
 class WorkerError(ExecutorError, RunError):
-    """A worker that died or failed, or a scheduler that cannot be reached: a runtime failure, exit code 1."""
+    """A worker that died or failed, or a scheduler that cannot be reached: a runtime failure, exit
+    code 1."""
 
 
 class GameRecordError(NotationError):
@@ -150,7 +163,8 @@ class GameRecordError(NotationError):
 
 
 class MatchRecordError(GameRecordError):
-    """A match record (or .mat transcript) whose games, players or scores do not follow; the message names the game."""
+    """A match record (or .mat transcript) whose games, players or scores do not follow; the message
+    names the game."""
 
 
 class PositionIdError(NotationError):
@@ -158,22 +172,26 @@ class PositionIdError(NotationError):
 
 
 class NetworkError(NardyError):
-    """A neural-network weights file that is missing, damaged or made for other inputs; the message names it."""
+    """A neural-network weights file that is missing, damaged or made for other inputs; the message
+    names it."""
 
 
 class MatchError(NardyError):
-    """A match length, score or match equity setting that cannot be (a finished match, a malformed score)."""
+    """A match length, score or match equity setting that cannot be (a finished match, a malformed
+    score)."""
 
 
 class CubeError(NardyError):
-    """A doubling-cube state or action the rules do not allow (owner of an undoubled cube, a Crawford double)."""
+    """A doubling-cube state or action the rules do not allow (owner of an undoubled cube, a
+    Crawford double)."""
 
 
 class CubeRecordError(GameRecordError):
-    """A cube action a game record cannot hold (a double by the side without the cube, a take with no double,
-    a move after a drop, a double in the Crawford game); the readers add the game, the turn and the line."""
+    """A cube action a game record cannot hold (a double by the side without the cube, a take with
+    no double, a move after a drop, a double in the Crawford game); the readers add the game, the
+    turn and the line."""
 
 
 class BenchmarkFileError(NardyError):
-    """A benchmark database file that is damaged (a digest that does not match), of another format, or built
-    with other settings than a resumed build asks for; the message names the file."""
+    """A benchmark database file that is damaged (a digest that does not match), of another format,
+    or built with other settings than a resumed build asks for; the message names the file."""

@@ -58,7 +58,8 @@ def static_estimate(position: Position, policy: Policy | None = None) -> StaticE
     from .policies.builtin import HEURISTIC as HEURISTIC_POLICY
     policy = policy or HEURISTIC_POLICY
     if policy.evaluator_name != "heuristic":
-        raise PolicyError(f"policy {policy.name!r} has no outcome estimate; use 'heuristic' or 'lookahead:heuristic'")
+        raise PolicyError(f"policy {policy.name!r} has no outcome estimate; "
+                          "use 'heuristic' or 'lookahead:heuristic'")
     from .engine import require_in_play
     require_in_play(position)
     coefficients = logistic_coefficients()
@@ -78,14 +79,16 @@ def static_estimate(position: Position, policy: Policy | None = None) -> StaticE
 
 def estimate_equity(probs: dict[str, float], points) -> float:
     """Equity of estimated probabilities under a points table (mars here includes home-mars)."""
-    return (probs["win_oin"] * points.oin + probs["win_mars"] * points.mars + probs["win_koks"] * points.koks
-            - probs["lose_oin"] * points.oin - probs["lose_mars"] * points.mars - probs["lose_koks"] * points.koks)
+    return (probs["win_oin"] * points.oin + probs["win_mars"] * points.mars
+            + probs["win_koks"] * points.koks
+            - probs["lose_oin"] * points.oin - probs["lose_mars"] * points.mars
+            - probs["lose_koks"] * points.koks)
 
 
 def neural_estimate(position: Position, rules=None, network=None, valuation=None) -> StaticEstimate:
-    """The network's chances of every outcome class for the side to move, and its equity under `rules`
-    (with a match `valuation`, also its match winning chance `mwc`; the roll's best play is then the
-    best by match equity).
+    """The network's chances of every outcome class for the side to move, and its equity under
+    `rules` (with a match `valuation`, also its match winning chance `mwc`; the roll's best play is
+    then the best by match equity).
 
     Without dice the position is judged as it stands (the side to move about to
     roll); once both sides are all home that is the bear-off databases' value
@@ -114,18 +117,22 @@ def neural_estimate(position: Position, rules=None, network=None, valuation=None
         probs = swap(result_probabilities(board[None], np.array([other == "w"]), rules, network)[0])
     else:
         plays = legal_plays(position, position.dice, rules)
-        boards = np.array([mover_board(p.result.checkers(me), p.result.checkers(other)) for p in plays])
+        boards = np.array([mover_board(p.result.checkers(me), p.result.checkers(other))
+                           for p in plays])
         all_probs = result_probabilities(boards, np.full(len(plays), me == "w"), rules, network)
         probs = all_probs[int(np.argmax(all_probs @ judge.for_side(me == "w")))]
     named = {k: float(v) for k, v in zip(RESULT_KEYS, probs)}
     totals = {"win": float(probs[0:4].sum()), "lose": float(probs[4:8].sum())}
-    method = N_("network, best play of the roll (0-ply)") if position.dice else N_("network (0-ply)")
-    return StaticEstimate(position, "neural", {**totals, **named}, float(probs @ money.for_side(me == "w")), method,
+    method = (N_("network, best play of the roll (0-ply)") if position.dice
+              else N_("network (0-ply)"))
+    return StaticEstimate(position, "neural", {**totals, **named},
+                          float(probs @ money.for_side(me == "w")), method,
                           _mwc(probs, valuation, me == "w"))
 
 
 def _mwc(probs: np.ndarray, valuation, white: bool) -> float | None:
-    """The match winning chance of class probabilities (result-code order) at a match valuation, else None."""
+    """The match winning chance of class probabilities (result-code order) at a match valuation,
+    else None."""
     if valuation is None or valuation.is_money:
         return None
     return valuation.chance(float(probs @ valuation.for_side(white)))

@@ -58,7 +58,8 @@ class Evaluator(Protocol):
 
 
 def _last_roll_value(board: np.ndarray, rules: Rules, valuation: Valuation) -> float:
-    """White's value when it has just borne off its 15th checker and Black takes its last roll (R8)."""
+    """White's value when it has just borne off its 15th checker and Black takes its last roll
+    (R8)."""
     black_view = np.ascontiguousarray(-board[_HALF_TURN])
     values = valuation.for_side(True)
     total = 0.0
@@ -86,14 +87,16 @@ def _sure_finish_value(board: np.ndarray, nxt: np.ndarray, white: bool, rules: R
             return None
         finals.append(replies[done[0]].copy())
     if not white and rules.last_roll and kb.all_home(board):
-        return -_last_roll_value(finals[0], rules, valuation)   # White finishes; Black has its last roll
+        # White finishes; Black has its last roll
+        return -_last_roll_value(finals[0], rules, valuation)
     return float(valuation.for_side(white)[LOSE_BASE + kb.loser_class(board)])
 
 
-def exact_value(board: np.ndarray, white: bool, rules: Rules, valuation: Valuation | None = None) -> float | None:
-    """The mover's exact value (money under `rules` when `valuation` is None) when the game is decided, when
-    only Black's last roll is left (R8), or when the opponent (at most four checkers, all home) bears off
-    everything with any roll; else None."""
+def exact_value(board: np.ndarray, white: bool, rules: Rules,
+                valuation: Valuation | None = None) -> float | None:
+    """The mover's exact value (money under `rules` when `valuation` is None) when the game is
+    decided, when only Black's last roll is left (R8), or when the opponent (at most four checkers,
+    all home) bears off everything with any roll; else None."""
     valuation = valuation if valuation is not None else money_valuation(rules)
     nxt = np.ascontiguousarray(-board[_HALF_TURN])
     status = kb.game_status(nxt, not white, rules.last_roll)
@@ -113,8 +116,8 @@ def exact_value(board: np.ndarray, white: bool, rules: Rules, valuation: Valuati
 
 def evaluate(evaluator: Evaluator, boards: np.ndarray, white: np.ndarray, rules: Rules,
              valuation: Valuation | None = None) -> np.ndarray:
-    """The evaluator's values of result boards: its money `equities`, or at a match score its `values`
-    or its outcome probabilities valued by `valuation`."""
+    """The evaluator's values of result boards: its money `equities`, or at a match score its
+    `values` or its outcome probabilities valued by `valuation`."""
     if valuation is None or valuation.is_money:
         return evaluator.equities(boards, white, rules)
     if hasattr(evaluator, "values"):
@@ -122,21 +125,23 @@ def evaluate(evaluator: Evaluator, boards: np.ndarray, white: np.ndarray, rules:
     if hasattr(evaluator, "outcome_probabilities"):
         probs = evaluator.outcome_probabilities(boards, white, rules)
         return np.where(white, probs @ valuation.for_side(True), probs @ valuation.for_side(False))
-    raise PolicyError(f"evaluator {evaluator.name!r} gives money equities only (no values(boards, white, rules, "
-                      "valuation) or outcome_probabilities(boards, white, rules)), so it cannot judge "
+    raise PolicyError(f"evaluator {evaluator.name!r} gives money equities only (no values(boards, "
+                      "white, rules, valuation) or outcome_probabilities(boards, white, rules)), "
+                      "so it cannot judge "
                       f"a {valuation.label()}")
 
 
 def result_values(evaluator: Evaluator, boards: np.ndarray, white: np.ndarray | bool, rules: Rules,
                   valuation: Valuation | None = None) -> np.ndarray:
-    """The mover's value of each result board (money under `rules` when `valuation` is None): exact for
-    decided games, the evaluator's otherwise."""
+    """The mover's value of each result board (money under `rules` when `valuation` is None): exact
+    for decided games, the evaluator's otherwise."""
     n = len(boards)
     white = np.broadcast_to(np.asarray(white, dtype=bool), (n,))
     out = np.empty(n, dtype=np.float64)
     if n == 0:
         return out
-    # decided: a side has no checker left, or the opponent may finish next roll (few checkers, all home)
+    # decided: a side has no checker left, or the opponent may finish next roll (few checkers, all
+    # home)
     opp = -np.minimum(boards, 0)
     opp_on = opp.sum(axis=1)
     opp_home = opp[:, 6:12].sum(axis=1)   # the opponent's points 19-24 in the mover's numbering
@@ -150,8 +155,8 @@ def result_values(evaluator: Evaluator, boards: np.ndarray, white: np.ndarray | 
         else:
             out[i] = v
     if open_rows.any():
-        out[open_rows] = evaluate(evaluator, np.ascontiguousarray(boards[open_rows]), white[open_rows], rules,
-                                  valuation)
+        out[open_rows] = evaluate(evaluator, np.ascontiguousarray(boards[open_rows]),
+                                  white[open_rows], rules, valuation)
     return out
 
 
@@ -223,8 +228,8 @@ def get_evaluator(evaluator: str | Any) -> Judge:
     ev = found if isinstance(found, EvaluatorValue) else getattr(found, "evaluator", None)
     if ev is None or ev.python is None:
         raise PolicyError(f"evaluator {found.name!r} has no equities(boards, white, rules) method: "
-                          "it values no results (evaluators: heuristic, neural, lookahead:NAME, lookahead2:NAME, "
-                          "module:attribute)")
+                          "it values no results (evaluators: heuristic, neural, lookahead:NAME, "
+                          "lookahead2:NAME, module:attribute)")
     search = found if isinstance(found, Policy) and found.lookahead else None
     return Judge(found.name, ev.python, search)
 
@@ -315,4 +320,5 @@ class EvaluatorPlayer(Policy):
 
 
 estimate_player = EvaluatorPlayer.of(HEURISTIC_ESTIMATE)
-"""The heuristic estimate as a player (0-ply), for `nardy play nardy_cli.evaluators:estimate_player B`."""
+"""The heuristic estimate as a player (0-ply), for `nardy play nardy_cli.evaluators:estimate_player
+B`."""

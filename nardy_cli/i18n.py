@@ -46,7 +46,8 @@ def check_language(lang: str) -> str:
 
 @functools.cache
 def catalogue(lang: str) -> dict[str, dict[str, str]]:
-    """The catalogue of `lang` (`messages` and `columns`); English has none (the msgids are English)."""
+    """The catalogue of `lang` (`messages` and `columns`); English has none (the msgids are
+    English)."""
     if check_language(lang) == SOURCE:
         return {"messages": {}, "columns": {}}
     data = json.loads((DATA / f"{lang}.json").read_text(encoding="utf-8"))
@@ -82,7 +83,8 @@ def _(msgid: str) -> str:
 
 
 def N_(msgid: str) -> str:
-    """Mark a literal for translation without translating it here (it is shown through `translate`)."""
+    """Mark a literal for translation without translating it here (it is shown through
+    `translate`)."""
     return msgid
 
 
@@ -94,26 +96,32 @@ def column(name: str) -> str:
     return catalogue(lang)["columns"].get(name, name)
 
 
-CLASS_WORDS = (N_("oin"), N_("home-mars"), N_("mars"), N_("koks"))   # outcomes.CLASS_NAMES, shown by translate
+# outcomes.CLASS_NAMES, shown by translate
+CLASS_WORDS = (N_("oin"), N_("home-mars"), N_("mars"), N_("koks"))
 
-CUBE_WORDS = (N_("too good"), N_("no double"), N_("double, take"), N_("double, pass"),   # cube.py's decisions
-              N_("the opponent owns the cube"), N_("the Crawford game: no double"))      # and reasons
+# cube.py's decisions
+CUBE_WORDS = (N_("too good"), N_("no double"), N_("double, take"), N_("double, pass"),
+              # and reasons
+              N_("the opponent owns the cube"), N_("the Crawford game: no double"))
 
 MARK_WORDS = (N_("doubtful"), N_("error"), N_("blunder"))                    # review.MARKS
-SIDE_VALUES = (N_("white"), N_("black"))                                     # a side as a table shows it
+# a side as a table shows it
+SIDE_VALUES = (N_("white"), N_("black"))
 
 SIDES = {"w": N_("White"), "b": N_("Black")}
 SIDES_GENITIVE = {"w": N_("White's"), "b": N_("Black's")}
 
 
 def side_words(code: str) -> dict[str, str]:
-    """A side's name for message templates: `side` (White), `sides` (White's) in the language in use."""
+    """A side's name for message templates: `side` (White), `sides` (White's) in the language in
+    use."""
     code = code[0].lower()
     return {"side": translate(SIDES[code]), "sides": translate(SIDES_GENITIVE[code])}
 
 
 def result_text(result) -> str:
-    """A game's result as a record writes it (`White wins by mars`, `draw`) in the language in use."""
+    """A game's result as a record writes it (`White wins by mars`, `draw`) in the language in
+    use."""
     words = str(result).split()
     if len(words) == 4 and words[1:3] == ["wins", "by"] and words[0] in ("White", "Black"):
         return _("{side} wins by {how}").format(how=translate(words[3]), **side_words(words[0]))

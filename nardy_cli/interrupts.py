@@ -1,4 +1,5 @@
-"""Interrupts: Ctrl-C (SIGINT), SIGTERM and SIGHUP all stop a run the same way, as a KeyboardInterrupt.
+"""Interrupts: Ctrl-C (SIGINT), SIGTERM and SIGHUP all stop a run the same way, as a
+KeyboardInterrupt.
 
 The command line calls `interrupt_on_signals()` once at start, so a `kill` or a
 closed terminal stops a run exactly like Ctrl-C: the games finished so far are
@@ -18,7 +19,8 @@ from contextlib import contextmanager
 from typing import Iterator
 
 # the signals that interrupt a run, where the platform has them
-SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+                if hasattr(signal, name))
 
 
 def _raise_interrupt(signum, frame) -> None:
@@ -26,9 +28,11 @@ def _raise_interrupt(signum, frame) -> None:
 
 
 def interrupt_on_signals() -> None:
-    """Make SIGTERM and SIGHUP raise KeyboardInterrupt in the main thread, as SIGINT does (for the CLI)."""
+    """Make SIGTERM and SIGHUP raise KeyboardInterrupt in the main thread, as SIGINT does (for the
+    CLI)."""
     for sig in SIGNALS:
-        if sig != signal.SIGINT and signal.getsignal(sig) is not signal.SIG_IGN:  # `nohup` keeps SIGHUP ignored
+        # `nohup` keeps SIGHUP ignored
+        if sig != signal.SIGINT and signal.getsignal(sig) is not signal.SIG_IGN:
             signal.signal(sig, _raise_interrupt)
 
 
@@ -61,6 +65,8 @@ def held_interrupts() -> Iterator[None]:
 
 
 def worker_signals() -> None:
-    """In a worker process: ignore SIGINT and SIGHUP, die on SIGTERM (the main process stops its workers)."""
+    """In a worker process: ignore SIGINT and SIGHUP, die on SIGTERM (the main process stops its
+    workers)."""
     for sig in SIGNALS:
-        signal.signal(sig, signal.SIG_DFL if sig == getattr(signal, "SIGTERM", None) else signal.SIG_IGN)
+        signal.signal(sig,
+                      signal.SIG_DFL if sig == getattr(signal, "SIGTERM", None) else signal.SIG_IGN)

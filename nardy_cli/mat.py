@@ -1,4 +1,5 @@
-"""`.mat` match transcripts (the JellyFish text that GNU Backgammon and most programs read), read and written.
+"""`.mat` match transcripts (the JellyFish text that GNU Backgammon and most programs read), read
+and written.
 
 A transcript is an `N point match` line (0 for a money session), then each game: `Game k`,
 the players with their scores (`Anna : 0        Boris : 1`), and numbered turns with the
@@ -6,8 +7,8 @@ left player's roll and play in one column and the right player's in the other
 (`  3) 65: 24/13                   42: 24/18 24/22`), ending with `Wins N points`.  The
 player whose column holds the first move is White.  Points are numbered in the
 mover's own way, from its head (24) down to its last home point (1), `0` for off
-(`--mat-numbering head-24`; `head-1` numbers them as nardy does); `mat_write` writes them.  Every play is
-replayed and matched like a typed play of a game record (`records.match_play`), and
+(`--mat-numbering head-24`; `head-1` numbers them as nardy does); `mat_write` writes them.  Every
+play is replayed and matched like a typed play of a game record (`records.match_play`), and
 the scores are checked like a match record's (`match_records.Scorer`).  nardy writes
 its own tags as `; [Name "value"]` lines and comments as `; {text}` lines.  Cube actions
 (`Doubles => 2` in the doubler's column, `Takes`, `Drops` or `Beavers => 4` in the other's)
@@ -31,15 +32,18 @@ from .records import GameRecord, Ply, _rules_from_tags, _unescape, match_play
 
 RIGHT_COLUMN = 33  # where the right player's entries start in a written transcript
 SPLIT_COLUMN = 16  # a lone entry starting at this column or later is the right player's
-OWN_TAGS = ("White", "Black", "Result", "Resigned", "Score", "Match")  # the transcript writes these itself
+# the transcript writes these itself
+OWN_TAGS = ("White", "Black", "Result", "Resigned", "Score", "Match")
 PASS_TEXTS = ("", "-", "pass", "(no play)", "(pass)", "cannot move", "(cannot move)")
-CUBE_WORDS = ("double", "doubles", "beaver", "beavers", "raccoon", "raccoons", "take", "takes", "drop", "drops")
+CUBE_WORDS = ("double", "doubles", "beaver", "beavers", "raccoon", "raccoons", "take", "takes",
+              "drop", "drops")
 
 _MATCH_RE = re.compile(r"^\s*(\d+)\s+point\s+match\b", re.I)
 _GAME_RE = re.compile(r"^\s*Game\s+(\d+)\s*$", re.I)
 _PLAYERS_RE = re.compile(r"^\s*(.*?\S)\s*:\s*(\d+(?:\.\d+)?)\s+(.*?\S)\s*:\s*(\d+(?:\.\d+)?)\s*$")
 _TURN_RE = re.compile(r"^\s*(\d+)\)")
-_ENTRY_RE = re.compile(r"(?<!\S)(?:[1-6][1-6]:|(?:" + "|".join(CUBE_WORDS) + r"|wins?|resigns?|draw)\b)", re.I)
+_ENTRY_RE = re.compile(r"(?<!\S)(?:[1-6][1-6]:|(?:" + "|".join(CUBE_WORDS)
+                       + r"|wins?|resigns?|draw)\b)", re.I)
 _TAG_RE = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
 _WINS_RE = re.compile(r"^wins?\s+(\d+(?:\.\d+)?)\s+points?(?:\s+and\s+the\s+match)?$", re.I)
 
@@ -58,7 +62,8 @@ def _entries(line: str, lineno: int) -> tuple[int | None, list[tuple[int, str]]]
         raise GameRecordError(f"unknown entry {before.strip()!r}: expected a roll such as '65:', "
                               f"'Wins N points' or a cube action (line {lineno})")
     if len(starts) > 2:
-        raise GameRecordError(f"more than two entries on one line: {line.strip()!r} (line {lineno})")
+        raise GameRecordError("more than two entries on one line: "
+                              f"{line.strip()!r} (line {lineno})")
     texts = [line[a:b].strip() for a, b in zip(starts, starts[1:] + [len(line)])]
     columns = [0, 1] if len(starts) == 2 else [1 if a >= SPLIT_COLUMN else 0 for a in starts]
     return (int(m.group(1)) if m else None), list(zip(columns, texts))
@@ -67,7 +72,8 @@ def _entries(line: str, lineno: int) -> tuple[int | None, list[tuple[int, str]]]
 class _GameReader:
     """One game of a transcript replayed entry by entry: its tags, plies, comments and end."""
 
-    def __init__(self, number: int, names: tuple[str, str], numbering: str, crawford: bool = False) -> None:
+    def __init__(self, number: int, names: tuple[str, str], numbering: str,
+                 crawford: bool = False) -> None:
         self.number, self.names, self.numbering, self.crawford = number, names, numbering, crawford
         self.tracker: CubeTracker | None = None
         self.tags: dict[str, str] = {}
@@ -79,7 +85,8 @@ class _GameReader:
         self.turn_number = 1    # nardy's turn number of the next ply
         self.ended: str | None = None
         self.resigned: Resignation | None = None
-        self.pending: tuple[int, str, int] | None = None  # a roll with no play: (column, text, line)
+        # a roll with no play: (column, text, line)
+        self.pending: tuple[int, str, int] | None = None
 
     def where(self, column: int | None = None) -> str:
         text = f"game {self.number}, turn {self.turn}" if self.turn else f"game {self.number}"
@@ -100,9 +107,11 @@ class _GameReader:
 
     def tag(self, name: str, value: str, lineno: int) -> None:
         if self.rules is not None:
-            raise GameRecordError(f"{self.where()}: tag {name!r} after the first turn (line {lineno})")
+            raise GameRecordError(f"{self.where()}: tag {name!r} after the first turn "
+                                  f"(line {lineno})")
         if name in OWN_TAGS:
-            raise GameRecordError(f"game {self.number}: tag {name!r} (line {lineno}) has no place in a transcript: "
+            raise GameRecordError(f"game {self.number}: tag {name!r} (line {lineno}) "
+                                  "has no place in a transcript: "
                                   f"the players line, the columns and 'Wins' say it")
         if name in self.tags:
             raise GameRecordError(f"game {self.number}: tag {name!r} given twice (line {lineno})")
@@ -122,7 +131,8 @@ class _GameReader:
         except NardyError as exc:
             raise GameRecordError(f"game {self.number}: bad Position tag {text!r}: {exc}") from None
         if self.start.dice is not None:
-            raise GameRecordError(f"game {self.number}: bad Position tag {text!r}: the first roll goes in the turns")
+            raise GameRecordError(f"game {self.number}: bad Position tag {text!r}: "
+                                  "the first roll goes in the turns")
         self.pos = self.start
         try:
             self.tracker = CubeTracker(self.tags, self.crawford)
@@ -144,8 +154,8 @@ class _GameReader:
             raise GameRecordError(f"{self.where()}: {exc}") from None
         if turn is not None:
             if turn != self.turn + 1:
-                raise GameRecordError(f"{self.where()}: expected turn '{self.turn + 1})', found '{turn})' "
-                                      f"(line {lineno})")
+                raise GameRecordError(f"{self.where()}: expected turn '{self.turn + 1})', "
+                                      f"found '{turn})' (line {lineno})")
             self.turn = turn
         elif not entries:
             return
@@ -155,11 +165,13 @@ class _GameReader:
     def entry(self, column: int, text: str, lineno: int, numbered: bool) -> None:
         word = text.split()[0].lower()
         if self.ended is not None and word not in ("resign", "resigns"):
-            raise GameRecordError(f"{self.where(column)}: {text!r} after the end of the game ({self.ended}) "
-                                  f"(line {lineno})")
+            raise GameRecordError(f"{self.where(column)}: {text!r} after the end of the game "
+                                  f"({self.ended}) (line {lineno})")
         dropped = self.tracker.dropped
         if dropped is not None and word not in ("win", "wins", *CUBE_WORDS):
-            raise CubeRecordError(f"{self.where(column)}: {text!r} after {self.names[self.columns[dropped.side]]}'s drop: the "
+            raise CubeRecordError(f"{self.where(column)}: "
+                                  f"{text!r} after {self.names[self.columns[dropped.side]]}'s "
+                                  "drop: the "
                                   f"drop ended the game (line {lineno})")
         if word.rstrip(":").isdigit():
             self.roll(column, text, lineno, numbered)
@@ -171,7 +183,8 @@ class _GameReader:
             result = outcome(self.pos, self.rules)
             if result is None or result.winner is not None:
                 actual = "the game is not over" if result is None else str(result)
-                raise GameRecordError(f"{self.where()}: 'Draw' does not match the replay: {actual} (line {lineno})")
+                raise GameRecordError(f"{self.where()}: 'Draw' does not match the replay: "
+                                      f"{actual} (line {lineno})")
             self.ended = "draw"
         # 'Resigns' lines are notes; the 'Wins' line that follows says who won and how much
 
@@ -188,7 +201,8 @@ class _GameReader:
             self.sides = {roller: self.start.turn, 1 - roller: other_side(self.start.turn)}
         done = outcome(self.pos, self.rules)
         if done is not None:
-            raise GameRecordError(f"{self.where(column)}: the game is already over ({done}), but the transcript "
+            raise GameRecordError(f"{self.where(column)}: the game is already over ({done}), "
+                                  "but the transcript "
                                   f"goes on with {text!r} (line {lineno})")
         try:
             self.tracker.act(kind, value, self.sides[column], self.pos.turn)
@@ -203,15 +217,18 @@ class _GameReader:
         side = self.pos.turn
         if self.sides[column] != side:
             mover = self.names[1 - column]
-            raise GameRecordError(f"{self.where(column)}: it is {mover}'s turn ({SIDE_NAMES[side]}), but "
-                                  f"{text!r} is in {self.names[column]}'s column (a pass is the roll alone, "
+            raise GameRecordError(f"{self.where(column)}: "
+                                  f"it is {mover}'s turn ({SIDE_NAMES[side]}), but "
+                                  f"{text!r} is in {self.names[column]}'s column (a pass is the "
+                                  "roll alone, "
                                   f"e.g. '33:') (line {lineno})")
         if column == 0 and not numbered:
             raise GameRecordError(f"{self.where(column)}: {text!r} needs its turn number, e.g. "
                                   f"'{self.turn + 1}) {text}' (line {lineno})")
         done = outcome(self.pos, self.rules)
         if done is not None:
-            raise GameRecordError(f"{self.where(column)}: the game is already over ({done}), but the transcript "
+            raise GameRecordError(f"{self.where(column)}: the game is already over ({done}), "
+                                  "but the transcript "
                                   f"goes on with {text!r} (line {lineno})")
         dice_text, _, moves = text.partition(":")
         dice = parse_dice(dice_text)
@@ -222,7 +239,8 @@ class _GameReader:
                 if not moves:
                     self.pending = (column, text, lineno)
                     return
-                raise GameRecordError(f"{where}: illegal pass {moves!r}: a play exists (line {lineno})")
+                raise GameRecordError(f"{where}: illegal pass {moves!r}: "
+                                      f"a play exists (line {lineno})")
             nardy_text = "-"
         else:
             try:
@@ -246,13 +264,17 @@ class _GameReader:
     def wins(self, column: int, text: str, lineno: int) -> None:
         m = _WINS_RE.match(text)
         if not m:
-            raise GameRecordError(f"{self.where(column)}: bad entry {text!r}: expected 'Wins N points' "
+            raise GameRecordError(f"{self.where(column)}: bad entry {text!r}: "
+                                  "expected 'Wins N points' "
                                   f"(line {lineno})")
         points, side = float(m.group(1)), self.seats()[column]
         offer = self.tracker.offer
         if offer is not None:
-            raise CubeRecordError(f"{self.where(column)}: {text!r} while {self.names[self.columns[offer.side]]}'s double to "
-                                  f"{offer.value} has no answer: write 'Takes' or 'Drops' before it (line {lineno})")
+            raise CubeRecordError(f"{self.where(column)}: "
+                                  f"{text!r} while {self.names[self.columns[offer.side]]}'s double "
+                                  "to "
+                                  f"{offer.value} has no answer: write 'Takes' or 'Drops' before "
+                                  f"it (line {lineno})")
         if self.pending is not None and self.pending[0] == column:
             raise self.missing()
         self.pending = None
@@ -261,8 +283,10 @@ class _GameReader:
         if dropped is not None:
             won = class_points(self.rules, "oin") * (dropped.value // 2)
             if side == dropped.side or points != won:
-                raise CubeRecordError(f"game {self.number}: {self.names[column]} {text!r} does not match the drop: "
-                                      f"{self.names[1 - self.columns[dropped.side]]} wins {format_points(won)} "
+                raise CubeRecordError(f"game {self.number}: {self.names[column]} {text!r} does not "
+                                      "match the drop: "
+                                      f"{self.names[1 - self.columns[dropped.side]]} wins "
+                                      f"{format_points(won)} "
                                       f"point{'' if won == 1 else 's'} (line {lineno})")
             self.ended = f"{SIDE_NAMES[dropped.side]} dropped"
             return
@@ -271,18 +295,21 @@ class _GameReader:
             allowed = sorted({p * cube.value for p in (self.rules.points.as_tuple()[:1] if jacoby
                                                        else self.rules.points.as_tuple())})
             if points not in allowed:
-                raise GameRecordError(f"{self.where(column)}: {text!r} before the end is a resignation, which gives "
-                                      f"the points of a win class ({', '.join(map(format_points, allowed))}) "
-                                      f"(line {lineno})")
+                raise GameRecordError(f"{self.where(column)}: {text!r} before the end is a "
+                                      "resignation, which gives the points of a win class "
+                                      f"({', '.join(map(format_points, allowed))}) (line {lineno})")
             self.resigned = Resignation(other_side(side), points)
             self.ended = f"{SIDE_NAMES[other_side(side)]} resigned"
             return
-        won = None if result.winner is None else class_points(self.rules, "oin" if jacoby else result.kind) * cube.value
+        won = (None if result.winner is None
+               else class_points(self.rules, "oin" if jacoby else result.kind) * cube.value)
         if result.winner != side or won != points:
             at = f" with the cube at {cube.value}" if cube.value > 1 else ""
             actual = str(result) if result.winner is None else (
-                f"{result}, {format_points(won)} point{'' if won == 1 else 's'} under {self.rules.preset} rules{at}")
-            raise GameRecordError(f"game {self.number}: {self.names[column]} {text!r} does not match the replay: "
+                f"{result}, {format_points(won)} point{'' if won == 1 else 's'} under "
+                f"{self.rules.preset} rules{at}")
+            raise GameRecordError(f"game {self.number}: {self.names[column]} {text!r} does not "
+                                  "match the replay: "
                                   f"{actual} (line {lineno})")
         self.ended = str(result)
 
@@ -292,18 +319,21 @@ class _GameReader:
         if self.pending is not None:
             raise self.missing()
         white = self.white_column
-        extra = [(k, v) for k, v in self.tags.items() if k not in ("Date", "Rules", "HeadRule", "BlockCheck",
-                                                                     "LastRoll", "Points", "Position")]
+        extra = [(k, v) for k,
+                 v in self.tags.items() if k not in ("Date", "Rules", "HeadRule", "BlockCheck",
+                                                       "LastRoll", "Points",
+                                                     "Position")]
         if self.resigned is not None:
             extra.append(("Resigned", str(self.resigned)))
         try:
             end_actions = self.tracker.finish()
         except NardyError as exc:
             raise type(exc)(f"{self.where()}: {exc}") from None
-        plies = self.plies if self.tracker.is_cube_game else [replace(p, cube=None) for p in self.plies]
-        return GameRecord(self.names[white], self.names[1 - white], self.tags.get("Date", "?"), self.rules,
-                          self.start, tuple(plies), outcome(self.pos, self.rules), tuple(extra), self.comment,
-                          end_actions)
+        plies = (self.plies if self.tracker.is_cube_game
+                 else [replace(p, cube=None) for p in self.plies])
+        return GameRecord(self.names[white], self.names[1 - white], self.tags.get("Date", "?"),
+                          self.rules, self.start, tuple(plies), outcome(self.pos, self.rules),
+                          tuple(extra), self.comment, end_actions)
 
     @property
     def columns(self) -> dict[str, int]:
@@ -312,13 +342,15 @@ class _GameReader:
 
     @property
     def white_column(self) -> int:
-        """The column of the game's White: the first mover's column holds the side to move at the start."""
+        """The column of the game's White: the first mover's column holds the side to move at the
+        start."""
         self.begin()
         return next(c for c, s in self.seats().items() if s == WHITE)
 
 
 def _comment_text(lines: list[tuple[int, str]], i: int) -> tuple[str, int]:
-    """The text of the `;` comment starting at line index `i` (a `{...}` may go on over `;` lines); next index."""
+    """The text of the `;` comment starting at line index `i` (a `{...}` may go on over `;` lines);
+    next index."""
     text = lines[i][1].strip()[1:].strip()
     if not text.startswith("{"):
         return text, i + 1
@@ -333,7 +365,8 @@ def _comment_text(lines: list[tuple[int, str]], i: int) -> tuple[str, int]:
 
 
 def parse_mat(text: str, *, numbering: str = DEFAULT_NUMBERING) -> MatchRecord:
-    """Read a transcript and replay every game; raises `GameRecordError`/`MatchRecordError` naming game, turn, token."""
+    """Read a transcript and replay every game; raises `GameRecordError`/`MatchRecordError` naming
+    game, turn, token."""
     length, games, tags = _parse(text, numbering)
     return MatchRecord(length, tuple(games), tags)
 
@@ -360,7 +393,8 @@ def _parse(text: str, numbering: str) -> tuple[int, list[GameRecord], tuple[tupl
             continue
         m = _MATCH_RE.match(line)
         if not m:
-            raise GameRecordError(f"line {lineno}: expected 'N point match' (0 for a money session), found {line!r}")
+            raise GameRecordError(f"line {lineno}: expected 'N point match' (0 for a money "
+                                  f"session), found {line!r}")
         length = int(m.group(1))
     if length is None:
         raise GameRecordError("not a .mat transcript: no 'N point match' line")
@@ -373,7 +407,8 @@ def _parse(text: str, numbering: str) -> tuple[int, list[GameRecord], tuple[tupl
             continue
         m = _GAME_RE.match(raw)
         if not m or int(m.group(1)) != len(games) + 1:
-            raise GameRecordError(f"line {lineno}: expected 'Game {len(games) + 1}', found {raw.strip()!r}")
+            raise GameRecordError(f"line {lineno}: expected 'Game {len(games) + 1}', "
+                                  f"found {raw.strip()!r}")
         i = _read_game(lines, i + 1, len(games) + 1, numbering, scorer, games)
     if not games:
         raise GameRecordError("the transcript holds no game: expected 'Game 1'")
@@ -386,11 +421,13 @@ def _read_game(lines: list[tuple[int, str]], i: int, number: int, numbering: str
     while i < len(lines) and not lines[i][1].strip():
         i += 1
     if i >= len(lines) or _GAME_RE.match(lines[i][1]):
-        raise GameRecordError(f"game {number}: expected the players and their scores, e.g. 'Anna : 0    Boris : 0'")
+        raise GameRecordError(f"game {number}: expected the players and their scores, e.g. 'Anna : "
+                              "0    Boris : 0'")
     lineno, players = lines[i]
     m = _PLAYERS_RE.match(players)
     if not m:
-        raise GameRecordError(f"game {number}: expected the players and their scores, e.g. 'Anna : 0    Boris : 0', "
+        raise GameRecordError(f"game {number}: expected the players and their scores, e.g. 'Anna : "
+                              "0    Boris : 0', "
                               f"found {players.strip()!r} (line {lineno})")
     reader = _GameReader(number, (m.group(1), m.group(3)), numbering, scorer.crawford_next())
     i += 1
@@ -420,8 +457,10 @@ def _read_game(lines: list[tuple[int, str]], i: int, number: int, numbering: str
         expected = None
     if expected is not None and (scores[white], scores[1 - white]) != expected:
         want = (expected[0], expected[1]) if white == 0 else (expected[1], expected[0])
-        raise MatchRecordError(f"game {number}: score line {' '.join(players.split())!r} (line {lineno}) does not "
-                               f"follow from the games before: expected '{reader.names[0]} : {format_points(want[0])}"
+        raise MatchRecordError(f"game {number}: score line {' '.join(players.split())!r} (line "
+                               f"{lineno}) does not "
+                               f"follow from the games before: expected '{reader.names[0]} : "
+                               f"{format_points(want[0])}"
                                f"   {reader.names[1]} : {format_points(want[1])}'")
     scorer.add(number, record)
     games.append(record)
@@ -429,7 +468,8 @@ def _read_game(lines: list[tuple[int, str]], i: int, number: int, numbering: str
 
 
 def is_mat_text(text: str) -> bool:
-    """True when the text is a transcript: its first line that is not blank or a `;`/`#` comment is `N point match`."""
+    """True when the text is a transcript: its first line that is not blank or a `;`/`#` comment is
+    `N point match`."""
     for line in text.splitlines():
         stripped = line.strip().lstrip("\ufeff")
         if stripped and stripped[0] not in ";#":
@@ -438,9 +478,11 @@ def is_mat_text(text: str) -> bool:
 
 
 def parse_mat_games(text: str, *, numbering: str = DEFAULT_NUMBERING) -> GameRecord | MatchRecord:
-    """A transcript as a `MatchRecord`, or, for one money game (`0 point match`, no tags), that game's record."""
+    """A transcript as a `MatchRecord`, or, for one money game (`0 point match`, no tags), that
+    game's record."""
     length, games, tags = _parse(text, numbering)
-    return games[0] if length == 0 and len(games) == 1 and not tags else MatchRecord(length, tuple(games), tags)
+    return (games[0] if length == 0 and len(games) == 1 and not tags
+            else MatchRecord(length, tuple(games), tags))
 
 
 __all__ = ["NUMBERINGS", "DEFAULT_NUMBERING", "parse_mat", "parse_mat_games", "is_mat_text"]

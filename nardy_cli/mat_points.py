@@ -1,4 +1,5 @@
-"""Point numbering of `.mat` transcripts, and plays translated between a transcript's numbers and nardy's.
+"""Point numbering of `.mat` transcripts, and plays translated between a transcript's numbers and
+nardy's.
 
 `head-24` (the default) numbers each mover's points from its head (24) down to its
 last home point (1), as backgammon transcripts and the open long-nardy `.mat` reader
@@ -23,18 +24,21 @@ _MOVE_RE = re.compile(r"^(\d+|off)((?:/(?:\d+|off))+)(\*?)(?:\((\d)\))?$", re.I)
 def check_numbering(numbering: str) -> None:
     """Raise `GameRecordError` for a numbering that is not one of `NUMBERINGS`."""
     if numbering not in NUMBERINGS:
-        raise GameRecordError(f"unknown .mat numbering {numbering!r}: choose one of {', '.join(NUMBERINGS)}")
+        raise GameRecordError(f"unknown .mat numbering {numbering!r}: "
+                              f"choose one of {', '.join(NUMBERINGS)}")
 
 
 def mat_point(point: int, numbering: str = DEFAULT_NUMBERING) -> int:
-    """A point of the mover's nardy numbering (1-24, `OFF` = 25) as the transcript numbers it (off is 0)."""
+    """A point of the mover's nardy numbering (1-24, `OFF` = 25) as the transcript numbers it (off
+    is 0)."""
     if point == OFF:
         return 0
     return 25 - point if numbering == "head-24" else point
 
 
 def nardy_point(text: str, numbering: str = DEFAULT_NUMBERING) -> int | None:
-    """A transcript's point (`24`, `0`, `off`) in the mover's nardy numbering; None when out of range."""
+    """A transcript's point (`24`, `0`, `off`) in the mover's nardy numbering; None when out of
+    range."""
     if text.lower() == "off" or text == "0":
         return OFF
     value = int(text)
@@ -44,8 +48,8 @@ def nardy_point(text: str, numbering: str = DEFAULT_NUMBERING) -> int | None:
 
 
 def translate_play(text: str, numbering: str = DEFAULT_NUMBERING) -> str:
-    """A transcript's play (`24/13 24/18`, `3/0(2)`) as a nardy play (`1/12 1/7`); raises `NotationError`-style
-    `GameRecordError` quoting a token that is no move."""
+    """A transcript's play (`24/13 24/18`, `3/0(2)`) as a nardy play (`1/12 1/7`); raises
+    `NotationError`-style `GameRecordError` quoting a token that is no move."""
     out = []
     for token in text.split():
         m = _MOVE_RE.match(token)
@@ -55,9 +59,11 @@ def translate_play(text: str, numbering: str = DEFAULT_NUMBERING) -> str:
             raise GameRecordError(f"bad move {token!r}: long nardy has no hitting ('*')")
         points = [nardy_point(p, numbering) for p in (m.group(1) + m.group(2)).split("/")]
         if any(p is None for p in points) or points[0] == OFF:
-            raise GameRecordError(f"bad move {token!r}: points are 1-24 and 0 for off (long nardy has no bar)")
+            raise GameRecordError(f"bad move {token!r}: points are 1-24 and 0 for off (long "
+                                  "nardy has no bar)")
         if any(b <= a for a, b in zip(points, points[1:])):
-            way = "from the head (24) down to 1 and off (0)" if numbering == "head-24" else "from 1 up to 24 and off"
+            way = ("from the head (24) down to 1 and off (0)" if numbering == "head-24"
+                   else "from 1 up to 24 and off")
             raise GameRecordError(f"bad move {token!r}: checkers move {way}")
         path = "/".join("off" if p == OFF else str(p) for p in points)
         out.append(path + (f"({m.group(4)})" if m.group(4) else ""))
@@ -65,15 +71,17 @@ def translate_play(text: str, numbering: str = DEFAULT_NUMBERING) -> str:
 
 
 def format_mat_play(play: Play, numbering: str = DEFAULT_NUMBERING) -> str:
-    """A play in the transcript's numbering, each checker's whole path: `24/13 24/18`; a pass is empty."""
+    """A play in the transcript's numbering, each checker's whole path: `24/13 24/18`; a pass is
+    empty."""
     if play.is_pass:
         return ""
     tokens = []
     for token in format_moves(play).split():
         a, b = token.split("/")
-        tokens.append(f"{mat_point(int(a), numbering)}/{mat_point(OFF if b == 'off' else int(b), numbering)}")
+        tokens.append(
+            f"{mat_point(int(a), numbering)}/{mat_point(OFF if b == 'off' else int(b), numbering)}")
     return " ".join(tokens)
 
 
-__all__ = ["NUMBERINGS", "DEFAULT_NUMBERING", "check_numbering", "mat_point", "nardy_point", "translate_play",
-           "format_mat_play"]
+__all__ = ["NUMBERINGS", "DEFAULT_NUMBERING", "check_numbering", "mat_point", "nardy_point",
+           "translate_play", "format_mat_play"]

@@ -1,5 +1,6 @@
-"""`.mat` match transcripts written (`format_mat`): the layout `mat.py` reads, nardy's tags as `; [Name "value"]`
-lines, comments as `; {text}` lines, cube actions in the doubler's and the taker's columns."""
+"""`.mat` match transcripts written (`format_mat`): the layout `mat.py` reads, nardy's tags as
+`; [Name "value"]` lines, comments as `; {text}` lines, cube actions in the doubler's and the
+taker's columns."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ def _wins_line(column: int, text: str) -> str:
     return (" " * (RIGHT_COLUMN + 1) if column else " " * 6) + text
 
 
-def _format_game(record: GameRecord, number: int, names: tuple[str, str], scores: tuple[float, float],
-                 numbering: str, last: bool) -> list[str]:
+def _format_game(record: GameRecord, number: int, names: tuple[str, str],
+                 scores: tuple[float, float], numbering: str, last: bool) -> list[str]:
     """The lines of one game: header, tags, comments, turns and its end."""
     left = f"{names[0]} : {format_points(scores[0])}"
     lines = [f" Game {number}", f" {left:<31}{names[1]} : {format_points(scores[1])}"]
@@ -31,12 +32,15 @@ def _format_game(record: GameRecord, number: int, names: tuple[str, str], scores
     white = 0 if names[0] == record.white else 1
     column = {WHITE: white, BLACK: 1 - white}
     turn = 0
-    open_line: list[str] | None = None   # [number, left entry] of a turn whose right entry may follow
+    # [number, left entry] of a turn whose right entry may follow
+    open_line: list[str] | None = None
     after_left = False                   # the last ply was a left entry of the current turn
     entries = []   # (side, text, comment): each ply's cube actions, then its roll and play
     for ply in record.plies:
         entries += [(a.side, str(a), "") for a in ply.actions]
-        entries.append((ply.side, f"{ply.dice.high}{ply.dice.low}: {format_mat_play(ply.play, numbering)}".rstrip(),
+        entries.append((ply.side,
+                        f"{ply.dice.high}{ply.dice.low}: "
+                        f"{format_mat_play(ply.play, numbering)}".rstrip(),
                         ply.comment))
     entries += [(a.side, str(a), "") for a in record.end_actions]
     for side, entry, comment in entries:
@@ -66,7 +70,8 @@ def _format_game(record: GameRecord, number: int, names: tuple[str, str], scores
         lines.append(_wins_line(0, "Draw"))
     elif is_finished(record):
         points = max(game_points(record))
-        winner = (res.winner if res is not None else other_side(resigned.side) if resigned is not None
+        winner = (res.winner if res is not None else other_side(resigned.side)
+                  if resigned is not None
                   else other_side(record.dropped.side))
         plural = "" if points == 1 else "s"
         lines.append(_wins_line(column[winner], f"Wins {format_points(points)} point{plural}"
@@ -75,12 +80,15 @@ def _format_game(record: GameRecord, number: int, names: tuple[str, str], scores
 
 
 def format_mat(record: GameRecord | MatchRecord, *, numbering: str = DEFAULT_NUMBERING) -> str:
-    """A transcript of a match, or of one game as a money session (`0 point match`), that `parse_mat` reads back."""
+    """A transcript of a match, or of one game as a money session (`0 point match`), that
+    `parse_mat` reads back."""
     check_numbering(numbering)
-    if isinstance(record, GameRecord):  # its own tags, all of them (a match numbers its games itself)
+    # its own tags, all of them (a match numbers its games itself)
+    if isinstance(record, GameRecord):
         MatchRecord(0, (record,))
-        return "\n".join([" 0 point match", ""] + _format_game(record, 1, (record.white, record.black), (0, 0),
-                                                               numbering, False))
+        return "\n".join([" 0 point match", ""]
+                         + _format_game(record, 1, (record.white, record.black), (0, 0),
+                                        numbering, False))
     match = record
     lines = [f'; [{k} "{_escape(v)}"]' for k, v in match.tags]
     lines += ([""] if lines else []) + [f" {match.length} point match", ""]

@@ -1,4 +1,5 @@
-"""Whole matches between two policies: every game played at its score, in the compiled loop or recorded.
+"""Whole matches between two policies: every game played at its score, in the compiled loop or
+recorded.
 
 Game g of match m is game number `m * GAMES_PER_MATCH + g` of the seed, so its
 dice depend only on (seed, m, g); who plays White in the first game (and after a
@@ -84,26 +85,32 @@ def game_points(result: int, rules: Rules, draw_points: float) -> tuple[float, f
 
 def game_state(settings: MatchSettings, score_white: float, score_black: float) -> MatchState:
     """The match state before a game of these settings (`match.state_before`)."""
-    return state_before(settings.length, score_white, score_black, settings.next_white, settings.draw_points)
+    return state_before(settings.length, score_white, score_black, settings.next_white,
+                        settings.draw_points)
 
 
 GameRunner = Callable[[Policy, Policy, MatchState, int], "int | tuple[int, tuple[float, float]]"]
-"""play(white, black, state, game number) -> White's result code, or (the code, (White's, Black's) points) when
-the game's points are not the code's (a game with the cube)."""
+"""play(white, black, state, game number) -> White's result code, or (the code, (White's, Black's)
+points) when the game's points are not the code's (a game with the cube)."""
 
 
-def compiled_game(white: Policy, black: Policy, state: MatchState, game: int, rules: Rules, seed: int) -> int:
-    """One game from the start at `state`, in the compiled loop (or the Python loop for Python bots)."""
-    spec = GameSpec(START, rules, white, black, seed, False, valuation=match_valuation(state, rules))
+def compiled_game(white: Policy, black: Policy, state: MatchState, game: int, rules: Rules,
+                  seed: int) -> int:
+    """One game from the start at `state`, in the compiled loop (or the Python loop for Python
+    bots)."""
+    spec = GameSpec(START, rules, white, black, seed, False,
+                    valuation=match_valuation(state, rules))
     codes = play_chunk(spec, RESULTS, None, game, game + 1).results[(None, game)]
     return int(codes[0])
 
 
 def play_match(a: Policy, b: Policy, settings: MatchSettings, index: int, a_first: bool = True,
                runner: GameRunner | None = None) -> MatchPlayed:
-    """Match `index` between A and B (`a_first`: A is the first player, whose colour the first lot decides)."""
+    """Match `index` between A and B (`a_first`: A is the first player, whose colour the first lot
+    decides)."""
     rules = settings.rules
-    run = runner or (lambda w, bl, state, game: compiled_game(w, bl, state, game, rules, settings.seed))
+    run = (runner
+           or (lambda w, bl, state, game: compiled_game(w, bl, state, game, rules, settings.seed)))
     lot = np.random.default_rng([settings.seed, index])
     score = [0.0, 0.0]           # A's, B's
     games: list[MatchGame] = []
@@ -113,7 +120,8 @@ def play_match(a: Policy, b: Policy, settings: MatchSettings, index: int, a_firs
     while True:
         white, black = (a, b) if a_white else (b, a)
         sw, sb = (score[0], score[1]) if a_white else (score[1], score[0])
-        played = run(white, black, game_state(settings, sw, sb), index * GAMES_PER_MATCH + len(games))
+        played = run(white, black, game_state(settings, sw, sb),
+                     index * GAMES_PER_MATCH + len(games))
         result, points = (played, None) if isinstance(played, (int, np.integer)) else played
         if result == UNFINISHED:
             raise NoGamesError(f"game {len(games) + 1} of match {index + 1} did not finish")
@@ -126,7 +134,8 @@ def play_match(a: Policy, b: Policy, settings: MatchSettings, index: int, a_firs
         if deciding and winner is not None:
             return MatchPlayed(index, a_first, tuple(games), (score[0], score[1]), winner)
         if (score[0] >= n) != (score[1] >= n):
-            return MatchPlayed(index, a_first, tuple(games), (score[0], score[1]), "a" if score[0] >= n else "b")
+            return MatchPlayed(index, a_first, tuple(games), (score[0], score[1]),
+                               "a" if score[0] >= n else "b")
         colour = next_colour(settings.next_white, winner, a_white)
         draw = bool(lot.integers(2))
         a_white = colour if colour is not None else (draw if a_first else not draw)
@@ -172,32 +181,37 @@ class MatchDuelResult:
 
     def to_dict(self) -> dict:
         """The JSON object of `nardy duel --match N --format json`."""
-        return {"a": self.a, "b": self.b, "matches": self.matches, "match_win_share": self.match_win_share,
-                "se": self.se, "ci95": list(self.ci95), "games": self.games, "mean_games_per_match": self.mean_games,
-                "params": self.params, "interrupted": self.interrupted}
+        return {"a": self.a, "b": self.b, "matches": self.matches,
+                "match_win_share": self.match_win_share, "se": self.se, "ci95": list(self.ci95),
+                "games": self.games, "mean_games_per_match": self.mean_games, "params": self.params,
+                "interrupted": self.interrupted}
 
 
-def match_duel(a: str | Policy, b: str | Policy, matches: int, settings: MatchSettings, *, workers: int = 1,
-               executor: str = "local", scheduler: str | None = None, progress=None, chunk: Callable | None = None,
-               chunk_args: tuple = (), extra_params: dict | None = None) -> MatchDuelResult:
-    """`matches` duplicate pairs of matches between A and B; A's share of match wins (SE over pairs).
+def match_duel(a: str | Policy, b: str | Policy, matches: int, settings: MatchSettings, *,
+               workers: int = 1, executor: str = "local", scheduler: str | None = None,
+               progress=None, chunk: Callable | None = None, chunk_args: tuple = (),
+               extra_params: dict | None = None) -> MatchDuelResult:
+    """`matches` duplicate pairs of matches between A and B; A's share of match wins (SE over
+    pairs).
 
-    `chunk(a, b, settings, *chunk_args, lo, hi)`, a module-level function, plays the matches instead of
-    `matches_chunk` (`match_cube_play.cube_match_duel`: with the cube); `extra_params` go into `params`.
+    `chunk(a, b, settings, *chunk_args, lo, hi)`, a module-level function, plays the matches instead
+    of `matches_chunk` (`match_cube_play.cube_match_duel`: with the cube); `extra_params` go into
+    `params`.
     """
     if matches < 1:
         raise ArgumentError(f"{{matches}} must be at least 1, got {matches}")
     pa, pb = policy_pair((a, b))
     step = max(1, min(50, matches // max(workers * 4, 1)))
     task = chunk or matches_chunk
-    jobs = [(pa, pb, settings, *chunk_args, lo, min(lo + step, matches)) for lo in range(0, matches, step)]
+    jobs = [(pa, pb, settings, *chunk_args, lo, min(lo + step, matches))
+            for lo in range(0, matches, step)]
 
     def report(tally: _Matches) -> None:
         if progress is not None:
             progress(len(tally.played) // 2, matches)
 
-    tally, interrupted = run_jobs(jobs, task=task, new_tally=_Matches, workers=workers, executor=executor,
-                                  scheduler=scheduler, report=report)
+    tally, interrupted = run_jobs(jobs, task=task, new_tally=_Matches, workers=workers,
+                                  executor=executor, scheduler=scheduler, report=report)
     pairs: dict[int, list[float]] = {}
     games = 0
     for (m, _), played in tally.played.items():
@@ -207,13 +221,15 @@ def match_duel(a: str | Policy, b: str | Policy, matches: int, settings: MatchSe
     if len(pair_means) == 0:
         raise NoGamesError("no match was finished")
     mean = float(pair_means.mean())
-    se = float(pair_means.std(ddof=1) / math.sqrt(len(pair_means))) if len(pair_means) > 1 else float("nan")
-    params = {"rules": settings.rules.to_dict(), "length": settings.length, "next_white": settings.next_white,
-              "draw_points": settings.draw_points, "seed": settings.seed, "duplicate_dice": True,
-              "version": __version__}
+    se = (float(pair_means.std(ddof=1) / math.sqrt(len(pair_means))) if len(pair_means) > 1
+          else float("nan"))
+    params = {"rules": settings.rules.to_dict(), "length": settings.length,
+              "next_white": settings.next_white, "draw_points": settings.draw_points,
+              "seed": settings.seed, "duplicate_dice": True, "version": __version__}
     params.update(extra_params or {})
-    return MatchDuelResult(pa.name, pb.name, len(pair_means), mean, se, (mean - 1.96 * se, mean + 1.96 * se),
-                           games, games / (2 * len(pair_means)), params, interrupted)
+    return MatchDuelResult(pa.name, pb.name, len(pair_means), mean, se,
+                           (mean - 1.96 * se, mean + 1.96 * se), games,
+                           games / (2 * len(pair_means)), params, interrupted)
 
 
 def result_code(outcome) -> int:
@@ -227,14 +243,14 @@ def result_code(outcome) -> int:
 
 def recorded_match(a: Policy, b: Policy, settings: MatchSettings, index: int = 0, date: str = "?"
                    ) -> tuple[MatchPlayed, list]:
-    """Match `index` with every game recorded (`selfplay.play_game`, the same games as `play_match`'s):
-    (the match, its game records in order)."""
+    """Match `index` with every game recorded (`selfplay.play_game`, the same games as
+    `play_match`'s): (the match, its game records in order)."""
     from .selfplay import play_game
     records = []
 
     def run(white: Policy, black: Policy, state: MatchState, game: int) -> int:
-        record = play_game(white, black, rules=settings.rules, seed=settings.seed, game=game, date=date,
-                           valuation=match_valuation(state, settings.rules))
+        record = play_game(white, black, rules=settings.rules, seed=settings.seed, game=game,
+                           date=date, valuation=match_valuation(state, settings.rules))
         records.append(record)
         return result_code(record.result)
 
@@ -242,21 +258,25 @@ def recorded_match(a: Policy, b: Policy, settings: MatchSettings, index: int = 0
 
 
 def match_record(a: Policy, b: Policy, settings: MatchSettings, index: int = 0, date: str = "?"):
-    """Match `index` between A and B as a `match_records.MatchRecord` (the record knows players by name, so two
-    policies with one name are written `NAME (A)` and `NAME (B)`)."""
+    """Match `index` between A and B as a `match_records.MatchRecord` (the record knows players by
+    name, so two policies with one name are written `NAME (A)` and `NAME (B)`)."""
     played, records = recorded_match(a, b, settings, index, date)
     return named_match_record(a, b, settings, played, records)
 
 
-def named_match_record(a: Policy, b: Policy, settings: MatchSettings, played: MatchPlayed, records: list):
-    """The `MatchRecord` of a played match's game records (one name for both: `NAME (A)`, `NAME (B)`)."""
+def named_match_record(a: Policy, b: Policy, settings: MatchSettings, played: MatchPlayed,
+                       records: list):
+    """The `MatchRecord` of a played match's game records (one name for both: `NAME (A)`,
+    `NAME (B)`)."""
     from dataclasses import replace
     from .match_records import MatchRecord
     if a.name == b.name:
         name_a, name_b = f"{a.name} (A)", f"{b.name} (B)"
-        records = [replace(r, white=name_a if g.a_white else name_b, black=name_b if g.a_white else name_a)
+        records = [replace(r, white=name_a if g.a_white else name_b,
+                           black=name_b if g.a_white else name_a)
                    for r, g in zip(records, played.games)]
-    return MatchRecord(settings.length, tuple(records), (("Event", f"nardy bot match, seed {settings.seed}"),))
+    return MatchRecord(settings.length, tuple(records),
+                       (("Event", f"nardy bot match, seed {settings.seed}"),))
 
 
 def result_text(result: int) -> str:

@@ -1,4 +1,5 @@
-"""Match records: a whole match in nardy's record format (docs/game-records.md), read, written, checked game by game.
+"""Match records: a whole match in nardy's record format (docs/game-records.md), read, written,
+checked game by game.
 
 A match record is a `[Match "7"]` tag block, then every game as a game record whose
 tag block starts with `[Game "k"]` and holds `[Score "a-b"]`, the points the game's
@@ -19,12 +20,14 @@ from pathlib import Path
 
 from .cube_actions import tag_flag
 from .cube_records import cube_factor, drop_points, jacoby_centred
-from .errors import ArgumentError, CubeRecordError, GameRecordError, MatchError, MatchRecordError, NardyError
+from .errors import (ArgumentError, CubeRecordError, GameRecordError, MatchError, MatchRecordError,
+                     NardyError)
 from .position import BLACK, SIDE_NAMES, WHITE
 from .records import GameRecord, _escape, _split_header, format_game, parse_game, read_record_text
 from .match import format_points_value
 from .match import parse_score as match_score
-from .match_table import DEFAULT_DRAW_POINTS as DRAW_POINTS  # a draw (R8): half a point each (rules decision 20)
+# a draw (R8): half a point each (rules decision 20)
+from .match_table import DEFAULT_DRAW_POINTS as DRAW_POINTS
 from .outcomes import class_code
 from .rules import Rules
 MATCH_TAGS = ("Game", "Score")  # a game's tags that the match numbers and scores itself
@@ -39,7 +42,8 @@ _RESIGNED_RE = re.compile(r"^\s*(white|black)\s+(\d+(?:\.\d+)?)\s*$", re.I)
 
 @dataclass(frozen=True)
 class Resignation:
-    """A game ended by resignation: who resigned and the points it gave the other side (`[Resigned "Black 2"]`)."""
+    """A game ended by resignation: who resigned and the points it gave the other side
+    (`[Resigned "Black 2"]`)."""
 
     side: str
     points: float
@@ -54,7 +58,8 @@ def format_points(points: float) -> str:
 
 
 def resignation(record: GameRecord) -> Resignation | None:
-    """The record's `Resigned` tag, checked: a side and points one of its win classes scores; None without one.
+    """The record's `Resigned` tag, checked: a side and points one of its win classes scores; None
+    without one.
 
     Raises `MatchRecordError` for a malformed tag or a resignation of a finished game.
     """
@@ -63,7 +68,8 @@ def resignation(record: GameRecord) -> Resignation | None:
         return None
     m = _RESIGNED_RE.match(text)
     if not m:
-        raise MatchRecordError(f"bad Resigned tag {text!r}: expected who resigned and the points given, "
+        raise MatchRecordError(f"bad Resigned tag {text!r}: expected who resigned and the "
+                               "points given, "
                                f"e.g. 'Black 2'")
     if record.result is not None:
         raise MatchRecordError(f"Resigned tag {text!r} on a finished game: {record.result}")
@@ -73,14 +79,14 @@ def resignation(record: GameRecord) -> Resignation | None:
     allowed = resignation_points(record)
     if points not in allowed:
         cube = f" times the cube ({cube_factor(record)})" if cube_factor(record) > 1 else ""
-        raise MatchRecordError(f"Resigned tag {text!r}: a resignation gives the points of a win class{cube} "
-                               f"({', '.join(format_points(p) for p in allowed)})")
+        raise MatchRecordError(f"Resigned tag {text!r}: a resignation gives the points of a win "
+                               f"class{cube} ({', '.join(format_points(p) for p in allowed)})")
     return Resignation(WHITE if m.group(1).lower() == "white" else BLACK, points)
 
 
 def resignation_points(record: GameRecord) -> list[float]:
-    """The points a resignation of `record` may give: a win class's points times the cube (an oin's with
-    Jacoby before the first double)."""
+    """The points a resignation of `record` may give: a win class's points times the cube (an oin's
+    with Jacoby before the first double)."""
     classes = ("oin",) if jacoby_centred(record) else ("oin", "home-mars", "mars", "koks")
     return sorted({class_points(record.rules, k) * cube_factor(record) for k in classes})
 
@@ -127,7 +133,8 @@ def game_end(record: GameRecord) -> str:
 
 def is_finished(record: GameRecord) -> bool:
     """True when the game ended: a final position, a drop or a resignation."""
-    return record.result is not None or record.dropped is not None or record.tag("Resigned") is not None
+    return (record.result is not None or record.dropped is not None
+            or record.tag("Resigned") is not None)
 
 
 # ---------------------------------------------------------------- scores
@@ -139,22 +146,26 @@ def format_score(white: float, black: float) -> str:
 
 
 def parse_score(text: str) -> tuple[float, float]:
-    """`3-1` or `3.5-2` as (White's points, Black's points); raises `MatchRecordError` on anything else."""
+    """`3-1` or `3.5-2` as (White's points, Black's points); raises `MatchRecordError` on anything
+    else."""
     if "-" not in text:
-        raise MatchRecordError(f"bad Score {text!r}: expected White's and Black's points such as '3-1' or '3.5-2'")
+        raise MatchRecordError(f"bad Score {text!r}: expected White's and Black's points such as "
+                               "'3-1' or '3.5-2'")
     try:
         return match_score(text)
     except MatchError:
-        raise MatchRecordError(f"bad Score {text!r}: expected White's and Black's points such as '3-1' or "
-                               "'3.5-2'") from None
+        raise MatchRecordError(f"bad Score {text!r}: expected White's and Black's points such "
+                               "as '3-1' or '3.5-2'") from None
 
 
 class Scorer:
-    """The check of a match, game by game: players, rules, the scores and the end of the match (`add` each game)."""
+    """The check of a match, game by game: players, rules, the scores and the end of the match
+    (`add` each game)."""
 
     def __init__(self, length: int) -> None:
         if isinstance(length, bool) or not isinstance(length, int) or length < 0:
-            raise MatchRecordError(f"bad match length {length!r}: a whole number of points, 0 for a money session")
+            raise MatchRecordError(f"bad match length {length!r}: a whole number of points, "
+                                   "0 for a money session")
         self.length = length
         self.players: tuple[str, str] | None = None
         self.points = [0.0, 0.0]
@@ -163,12 +174,14 @@ class Scorer:
         self.crawford_played = False
 
     def crawford_next(self) -> bool:
-        """True when the next game is the Crawford game: the first after a player came to need 1 point or less."""
+        """True when the next game is the Crawford game: the first after a player came to need 1
+        point or less."""
         return (self.length > 1 and not self.crawford_played and not self.over_in
                 and max(self.points) >= self.length - 1)
 
     def seats(self, record: GameRecord) -> tuple[int, int]:
-        """The players' indices of White and Black in `record` (players with one name keep their colours)."""
+        """The players' indices of White and Black in `record` (players with one name keep their
+        colours)."""
         assert self.players is not None
         if self.players[0] == self.players[1]:
             return (0, 1)
@@ -191,19 +204,24 @@ class Scorer:
         if self.players is None:
             self.players = (record.white, record.black)
         elif {record.white, record.black} != set(self.players):
-            raise MatchRecordError(f"{where}: players {record.white!r} (White) and {record.black!r} (Black) "
-                                   f"are not the match's players {self.players[0]!r} and {self.players[1]!r}")
+            raise MatchRecordError(f"{where}: players {record.white!r} (White) "
+                                   f"and {record.black!r} (Black) "
+                                   f"are not the match's players {self.players[0]!r} and "
+                                   f"{self.players[1]!r}")
         if self.previous is not None:
             if record.rules != self.previous.rules:
-                raise MatchRecordError(f"{where}: rules {record.rules!r} differ from the rules of game {number - 1}")
+                raise MatchRecordError(f"{where}: rules {record.rules!r} differ from the rules of "
+                                       f"game {number - 1}")
             if not is_finished(self.previous):
-                raise MatchRecordError(f"{where}: game {number - 1} is not finished, but the match goes on")
+                raise MatchRecordError(f"{where}: game {number - 1} is not finished, "
+                                       "but the match goes on")
         if self.over_in:
             leader = self.players[0] if self.points[0] >= self.points[1] else self.players[1]
-            raise MatchRecordError(f"{where}: the match is over: {leader!r} reached {self.length} points "
-                                   f"in game {self.over_in}")
+            raise MatchRecordError(f"{where}: the match is over: {leader!r} reached "
+                                   f"{self.length} points in game {self.over_in}")
         if "Match" in dict(record.tags):
-            raise MatchRecordError(f"{where}: the Match tag belongs in the match's header, before game 1")
+            raise MatchRecordError(f"{where}: the Match tag belongs in the match's header, "
+                                   "before game 1")
         self._check_cube(where, record)
         w, b = self.seats(record)
         expected = self.expected(record)
@@ -211,7 +229,8 @@ class Scorer:
             source = source or f"Score tag {format_score(*stated)!r}"
             raise MatchRecordError(f"{where}: {source} does not follow from the games "
                                    f"before: expected {format_score(*expected)!r} ({record.white} "
-                                   f"{format_points(expected[0])}, {record.black} {format_points(expected[1])})")
+                                   f"{format_points(expected[0])}, "
+                                   f"{record.black} {format_points(expected[1])})")
         try:
             gained = game_points(record)
         except MatchRecordError as exc:
@@ -219,22 +238,25 @@ class Scorer:
         self.points[w] += gained[0]
         self.points[b] += gained[1]
         if self.length and max(self.points) >= self.length and self.points[0] != self.points[1]:
-            self.over_in = number     # level at the length or past it (a draw): deciding games follow (decision 21)
+            # level at the length or past it (a draw): deciding games follow (decision 21)
+            self.over_in = number
         self.previous = record
 
     def _check_cube(self, where: str, record: GameRecord) -> None:
-        """Money-game cube rules in a match, and a double in the Crawford game, are `CubeRecordError`s."""
+        """Money-game cube rules in a match, and a double in the Crawford game, are
+        `CubeRecordError`s."""
         if self.crawford_next():
             self.crawford_played = True
-            doubles = [(p.number, a.side) for p in record.plies for a in p.actions if a.kind == "double"]
+            doubles = [(p.number, a.side) for p in record.plies for a in p.actions
+                       if a.kind == "double"]
             last = record.plies[-1] if record.plies else None
             after = 1 if last is None else last.number + (last.side == BLACK)
             doubles += [(after, a.side) for a in record.end_actions if a.kind == "double"]
             if doubles:
                 number, side = doubles[0]
                 turn = f"turn {number} ({SIDE_NAMES[side]})"
-                raise CubeRecordError(f"{where}: {turn}: {SIDE_NAMES[side]} doubles in the Crawford game: no "
-                                      "double until the game after it")
+                raise CubeRecordError(f"{where}: {turn}: {SIDE_NAMES[side]} doubles in the "
+                                      "Crawford game: no double until the game after it")
         if self.length:
             tags = dict(record.tags)
             for name in ("Jacoby", "Beavers"):
@@ -243,7 +265,8 @@ class Scorer:
                 except NardyError as exc:
                     raise CubeRecordError(f"{where}: {exc}") from None
                 if on:
-                    raise CubeRecordError(f"{where}: {name} is a money-game rule, not for a match to {self.length}")
+                    raise CubeRecordError(f"{where}: {name} is a money-game rule, "
+                                          f"not for a match to {self.length}")
 
 
 # ---------------------------------------------------------------- the match
@@ -310,7 +333,8 @@ class MatchRecord:
         return tuple(out)
 
     def score_before(self, index: int) -> tuple[float, float]:
-        """(White's, Black's) points before game `index` (0-based), in that game's colours: its Score tag."""
+        """(White's, Black's) points before game `index` (0-based), in that game's colours: its
+        Score tag."""
         return self.scores()[index]
 
     @property
@@ -326,7 +350,8 @@ class MatchRecord:
 
     @property
     def winner(self) -> str | None:
-        """The player who won the match, None while it goes on (or when both reach the length level)."""
+        """The player who won the match, None while it goes on (or when both reach the length
+        level)."""
         a, b = self.final_score
         if not self.is_over or a == b:
             return None
@@ -341,7 +366,8 @@ class MatchRecord:
 
 
 def _sections(text: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
-    """The header lines, and each game's (first line number, lines): a game starts at its `[Game` tag."""
+    """The header lines, and each game's (first line number, lines): a game starts at its `[Game`
+    tag."""
     header: list[str] = []
     games: list[tuple[int, list[str]]] = []
     in_comment = False
@@ -360,12 +386,14 @@ def _sections(text: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
 
 
 def parse_match(text: str) -> MatchRecord:
-    """Read a match record and replay every game; raises `GameRecordError`/`MatchRecordError` naming the game."""
+    """Read a match record and replay every game; raises `GameRecordError`/`MatchRecordError` naming
+    the game."""
     header, sections = _sections(text)
     tag_lines, body = _split_header("\n".join(header))
     if body:
         lineno, raw = body[0]
-        raise MatchRecordError(f"line {lineno}: {raw.strip()!r} before game 1: the match header holds only tags")
+        raise MatchRecordError(f"line {lineno}: {raw.strip()!r} before game 1: "
+                               "the match header holds only tags")
     tags: dict[str, str] = {}
     for lineno, name, value in tag_lines:
         name = "Match" if name.lower() == "match" else name
@@ -374,25 +402,30 @@ def parse_match(text: str) -> MatchRecord:
         tags[name] = value
     length_text = tags.pop("Match", None)
     if length_text is None:
-        raise MatchRecordError("no Match tag: a match record starts with [Match \"N\"] (0 for a money session)")
+        raise MatchRecordError("no Match tag: a match record starts with [Match \"N\"] (0 for a "
+                               "money session)")
     if not length_text.strip().isdigit():
-        raise MatchRecordError(f"bad Match tag {length_text!r}: expected the match length, a whole number "
+        raise MatchRecordError(f"bad Match tag {length_text!r}: expected the match length, "
+                               "a whole number "
                                f"(0 for a money session)")
     if not sections:
-        raise MatchRecordError("a match record holds at least one game: none starts with [Game \"1\"]")
+        raise MatchRecordError("a match record holds at least one game: "
+                               "none starts with [Game \"1\"]")
     scorer = Scorer(int(length_text))
     games = []
     for number, (first, lines) in enumerate(sections, 1):
         try:
-            record = parse_game("\n" * (first - 1) + "\n".join(lines), crawford=scorer.crawford_next())
+            record = parse_game("\n" * (first - 1) + "\n".join(lines),
+                                crawford=scorer.crawford_next())
         except GameRecordError as exc:
             raise type(exc)(f"game {number}: {exc}") from None
         game_tags = dict(record.tags)
         if game_tags.get("Game", "").strip() != str(number):
-            raise MatchRecordError(f"game {number}: Game tag {game_tags.get('Game')!r} should be '{number}' "
-                                   f"(line {first}): games are numbered in order")
+            raise MatchRecordError(f"game {number}: Game tag {game_tags.get('Game')!r} should "
+                                   f"be '{number}' (line {first}): games are numbered in order")
         if "Score" not in game_tags:
-            raise MatchRecordError(f"game {number}: no Score tag: write the points White and Black have before "
+            raise MatchRecordError(f"game {number}: no Score tag: write the points White and Black "
+                                   "have before "
                                    f"the game, e.g. [Score \"0-0\"]")
         try:
             stated = parse_score(game_tags["Score"])
@@ -409,7 +442,8 @@ def parse_match(text: str) -> MatchRecord:
 
 def format_match(match: MatchRecord, width: int = 22) -> str:
     """The match as text that `parse_match` reads back to an equal match."""
-    lines = [f'[Match "{match.length}"]'] + [f'[{name} "{_escape(value)}"]' for name, value in match.tags] + [""]
+    lines = ([f'[Match "{match.length}"]']
+             + [f'[{name} "{_escape(value)}"]' for name, value in match.tags] + [""])
     for index, (record, score) in enumerate(zip(match.games, match.scores())):
         game = format_game(record, width).splitlines()
         at = next(i for i, line in enumerate(game) if line.startswith("[Black ")) + 1
@@ -430,7 +464,8 @@ def is_match_text(text: str) -> bool:
 
 
 def parse_record(text: str) -> GameRecord | MatchRecord:
-    """A record text holding one game (`GameRecord`) or a match (`MatchRecord`, with a `[Match` tag)."""
+    """A record text holding one game (`GameRecord`) or a match (`MatchRecord`, with a `[Match`
+    tag)."""
     return parse_match(text) if is_match_text(text) else parse_game(text)
 
 
@@ -445,7 +480,8 @@ def read_record(path: str | Path) -> GameRecord | MatchRecord:
 
 
 def select_game(record: GameRecord | MatchRecord, number: int | None = None) -> GameRecord:
-    """Game `number` (1-based) of a match, or the one game of a record; raises `ArgumentError` otherwise."""
+    """Game `number` (1-based) of a match, or the one game of a record; raises `ArgumentError`
+    otherwise."""
     if isinstance(record, GameRecord):
         if number not in (None, 1):
             raise ArgumentError(f"{{number}} {number}: the record holds one game")
@@ -453,7 +489,8 @@ def select_game(record: GameRecord | MatchRecord, number: int | None = None) -> 
     if number is None:
         if len(record.games) == 1:
             return record.games[0]
-        raise ArgumentError(f"the record holds a match of {len(record.games)} games: choose one with "
+        raise ArgumentError(f"the record holds a match of {len(record.games)} games: "
+                            "choose one with "
                             f"{{number}} 1-{len(record.games)}")
     if not 1 <= number <= len(record.games):
         raise ArgumentError(f"{{number}} {number}: the match has games 1-{len(record.games)}")
@@ -465,6 +502,7 @@ def format_record(record: GameRecord | MatchRecord) -> str:
     return format_match(record) if isinstance(record, MatchRecord) else format_game(record)
 
 
-__all__ = ["DRAW_POINTS", "MatchRecord", "Resignation", "resignation", "game_points", "class_points", "game_end",
-           "is_finished", "format_score", "parse_score", "format_points", "parse_match", "format_match",
-           "parse_record", "read_record", "format_record", "is_match_text", "select_game", "Scorer"]
+__all__ = ["DRAW_POINTS", "MatchRecord", "Resignation", "resignation", "game_points",
+           "class_points", "game_end", "is_finished", "format_score", "parse_score",
+           "format_points", "parse_match", "format_match", "parse_record", "read_record",
+           "format_record", "is_match_text", "select_game", "Scorer"]

@@ -29,8 +29,8 @@ MEASURE_POLICY = "lookahead:neural"
 
 @dataclass(frozen=True)
 class MatchEquityTable:
-    """M[i-1][j-1]: the chance that a player needing i points beats one needing j, before a game whose
-    colours are drawn by lot (`table`) or in which the first player is White (`as_white`)."""
+    """M[i-1][j-1]: the chance that a player needing i points beats one needing j, before a game
+    whose colours are drawn by lot (`table`) or in which the first player is White (`as_white`)."""
 
     length: int
     next_white: str
@@ -43,15 +43,17 @@ class MatchEquityTable:
 
     def to_dict(self) -> dict:
         """The JSON object of `nardy met --format json`."""
-        out = {"length": self.length, "next_white": self.next_white, "draw_points": self.draw_points,
-               "rules": self.rules.to_dict(), "table": self.table.tolist(), "table_as_white": self.as_white.tolist(),
+        out = {"length": self.length, "next_white": self.next_white,
+               "draw_points": self.draw_points, "rules": self.rules.to_dict(),
+               "table": self.table.tolist(), "table_as_white": self.as_white.tolist(),
                "distribution": self.distribution.to_dict(), "version": __version__}
         if self.se is not None:
             out["table_se"] = self.se.tolist()
         return out
 
     def frame(self):
-        """The table as a pandas DataFrame: rows 'needs i', columns 'needs j' (chances in [0, 1])."""
+        """The table as a pandas DataFrame: rows 'needs i', columns 'needs j' (chances in [0,
+        1])."""
         import pandas as pd
         labels = [str(i) for i in range(1, self.length + 1)]
         f = pd.DataFrame(self.table, index=labels, columns=labels)
@@ -59,23 +61,28 @@ class MatchEquityTable:
         return f
 
 
-def match_equity_table(length: int, rules: Rules = PRESETS["federation"], *, next_white: str = DEFAULT_NEXT_WHITE,
+def match_equity_table(length: int, rules: Rules = PRESETS["federation"], *,
+                       next_white: str = DEFAULT_NEXT_WHITE,
                        draw_points: float = DEFAULT_DRAW_POINTS,
                        distribution: GameDistribution | None = None) -> MatchEquityTable:
     """The cubeless match equity table for matches up to `length` points."""
     if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= MAX_LENGTH:
-        raise ArgumentError(f"{{length}} must be a whole number from 1 to {MAX_LENGTH}, got {length!r}")
+        raise ArgumentError(f"{{length}} must be a whole number from 1 to {MAX_LENGTH}, "
+                            f"got {length!r}")
     dist = distribution or distribution_for(rules)
     if not rules.last_roll and dist.draw > 0:
-        raise ArgumentError("the outcome distribution has draws, but these rules have no last roll (R8)")
+        raise ArgumentError("the outcome distribution has draws, but these rules have no "
+                            "last roll (R8)")
     t = MatchTable(rules.points.as_tuple(), dist, next_white, draw_points)
-    return MatchEquityTable(length, next_white, draw_points, rules, dist, t.table(length), t.table(length, True))
+    return MatchEquityTable(length, next_white, draw_points, rules, dist, t.table(length),
+                            t.table(length, True))
 
 
 @dataclass(frozen=True)
 class CubefulEquityTable:
-    """The cubeful match table (docs/cube.md): M[i-1][j-1] before a game whose colours are drawn by lot, the cube
-    centred (a need of 1: the Crawford game, no cube); `post_crawford[j-1]` the leader's chance after it."""
+    """The cubeful match table (docs/cube.md): M[i-1][j-1] before a game whose colours are drawn by
+    lot, the cube centred (a need of 1: the Crawford game, no cube); `post_crawford[j-1]` the
+    leader's chance after it."""
 
     length: int
     next_white: str
@@ -88,28 +95,34 @@ class CubefulEquityTable:
 
     def to_dict(self) -> dict:
         """The JSON object of `nardy met --cubeful --format json`."""
-        return {"length": self.length, "next_white": self.next_white, "draw_points": self.draw_points,
-                "rules": self.rules.to_dict(), "cubeful": True, "efficiency": self.efficiency,
-                "table": self.table.tolist(), "post_crawford": self.post_crawford.tolist(),
+        return {"length": self.length, "next_white": self.next_white,
+                "draw_points": self.draw_points, "rules": self.rules.to_dict(), "cubeful": True,
+                "efficiency": self.efficiency, "table": self.table.tolist(),
+                "post_crawford": self.post_crawford.tolist(),
                 "distribution": self.distribution.to_dict(), "version": __version__}
 
     def frame(self):
-        """The table as a DataFrame (rows 'needs i', columns 'needs j'), the post-Crawford row last."""
+        """The table as a DataFrame (rows 'needs i', columns 'needs j'), the post-Crawford row
+        last."""
         import pandas as pd
         labels = [str(i) for i in range(1, self.length + 1)]
-        f = pd.DataFrame(np.vstack([self.table, self.post_crawford]), index=labels + ["post-Crawford 1"],
-                         columns=labels)
+        f = pd.DataFrame(np.vstack([self.table, self.post_crawford]),
+                         index=labels + ["post-Crawford 1"], columns=labels)
         f.index.name = "needs"
         return f
 
 
-def cubeful_equity_table(length: int, rules: Rules = PRESETS["federation"], *, next_white: str = DEFAULT_NEXT_WHITE,
-                         draw_points: float = DEFAULT_DRAW_POINTS, distribution: GameDistribution | None = None,
+def cubeful_equity_table(length: int, rules: Rules = PRESETS["federation"], *,
+                         next_white: str = DEFAULT_NEXT_WHITE,
+                         draw_points: float = DEFAULT_DRAW_POINTS,
+                         distribution: GameDistribution | None = None,
                          efficiency: float = CONTACT_EFFICIENCY) -> CubefulEquityTable:
-    """The cubeful match table with the Crawford rule, computed from the cubeless one by the cube model."""
+    """The cubeful match table with the Crawford rule, computed from the cubeless one by the cube
+    model."""
     met = match_equity_table(length, rules, next_white=next_white, draw_points=draw_points,
                              distribution=distribution)
-    cubeful = CubefulMatchTable(MatchTable(rules.points.as_tuple(), met.distribution, next_white, draw_points),
+    cubeful = CubefulMatchTable(MatchTable(rules.points.as_tuple(), met.distribution, next_white,
+                                           draw_points),
                                 efficiency)
     return CubefulEquityTable(length, next_white, draw_points, rules, met.distribution, efficiency,
                               cubeful.table_of(length), cubeful.post_crawford(length))
@@ -120,8 +133,9 @@ def _shares(d: GameDistribution) -> np.ndarray:
 
 
 def table_se(met: MatchEquityTable, samples: int = 200, seed: int = 1) -> MatchEquityTable:
-    """`met` with the standard error of each entry: the table's spread over distributions drawn around the
-    measured one (multinomial, with as many effective games as White's win share's SE implies)."""
+    """`met` with the standard error of each entry: the table's spread over distributions drawn
+    around the measured one (multinomial, with as many effective games as White's win share's SE
+    implies)."""
     d = met.distribution
     se_white = float(d.se.get("white_wins", 0.0))
     if se_white <= 0:
@@ -133,32 +147,37 @@ def table_se(met: MatchEquityTable, samples: int = 200, seed: int = 1) -> MatchE
     for _ in range(samples):
         q = rng.multinomial(int(round(n_eff)), p) / round(n_eff)
         dist = GameDistribution(tuple(q[0:4]), tuple(q[4:8]), float(q[8]))
-        tables.append(MatchTable(met.rules.points.as_tuple(), dist, met.next_white, met.draw_points).table(met.length))
+        tables.append(MatchTable(met.rules.points.as_tuple(), dist, met.next_white,
+                                 met.draw_points).table(met.length))
     return replace(met, se=np.std(np.array(tables), axis=0, ddof=1))
 
 
 def distribution_from_rollout(result) -> GameDistribution:
-    """The outcome distribution of a rollout of the starting position (White to move), negative VR-adjusted
-    shares clipped to 0 and the rest renormalised."""
+    """The outcome distribution of a rollout of the starting position (White to move), negative
+    VR-adjusted shares clipped to 0 and the rest renormalised."""
     pr, se = result.probabilities, result.se
     keys_w = [f"win_{c}" for c in CLASS_KEYS]
     keys_b = [f"lose_{c}" for c in CLASS_KEYS]
     raw = np.clip(np.array([pr[k] for k in keys_w + keys_b] + [pr["draw"]]), 0.0, None)
     raw /= raw.sum()
     ses = {"white_wins": se["win"], "black_wins": se["lose"], "draw": se["draw"]}
-    ses |= {f"white_{c}": se[f"win_{c}"] for c in CLASS_KEYS} | {f"black_{c}": se[f"lose_{c}"] for c in CLASS_KEYS}
+    ses |= ({f"white_{c}": se[f"win_{c}"] for c in CLASS_KEYS}
+            | {f"black_{c}": se[f"lose_{c}"] for c in CLASS_KEYS})
     params = result.params
     source = {"policy": params["policies"]["white"], "games": result.games, "seed": params["seed"],
-              "vr": params.get("vr"), "rules": params["rules"]["preset"], "version": params.get("version")}
+              "vr": params.get("vr"), "rules": params["rules"]["preset"],
+              "version": params.get("version")}
     return GameDistribution(tuple(raw[0:4]), tuple(raw[4:8]), float(raw[8]), ses, source)
 
 
-def measure_start_distribution(rules: Rules = PRESETS["federation"], *, policy: str = MEASURE_POLICY,
-                               games: int = 20736, seed: int = 2026, workers: int = 1, progress=None,
+def measure_start_distribution(rules: Rules = PRESETS["federation"], *,
+                               policy: str = MEASURE_POLICY, games: int = 20736, seed: int = 2026,
+                               workers: int = 1, progress=None,
                                until_se: float | None = None) -> tuple[GameDistribution, object]:
-    """Roll out the starting position (money play, VR on for lookahead policies): (distribution, rollout)."""
+    """Roll out the starting position (money play, VR on for lookahead policies): (distribution,
+    rollout)."""
     from .position import START
     from .rollout import rollout
-    result = rollout(START, policy, games=games, seed=seed, rules=rules, workers=workers, progress=progress,
-                     until_se=until_se)
+    result = rollout(START, policy, games=games, seed=seed, rules=rules, workers=workers,
+                     progress=progress, until_se=until_se)
     return distribution_from_rollout(result), result

@@ -28,7 +28,8 @@ DEFAULT_FILE = "neural.npz"
 
 @dataclass(frozen=True, eq=False)
 class Network:
-    """The layers of a trained evaluator and what made them (input version, sizes, training record)."""
+    """The layers of a trained evaluator and what made them (input version, sizes, training
+    record)."""
 
     w1: np.ndarray
     b1: np.ndarray
@@ -42,7 +43,8 @@ class Network:
         return int(self.b1.shape[0])
 
     def flat(self) -> np.ndarray:
-        """The layers as one parameter vector with an empty header (training works on this in place)."""
+        """The layers as one parameter vector with an empty header (training works on this in
+        place)."""
         v = np.zeros(kn.param_count(self.hidden), dtype=np.float64)
         v[kn.H_MAGIC] = kn.MAGIC
         v[kn.H_INPUTS] = kn.N_INPUTS
@@ -54,14 +56,16 @@ class Network:
         return v
 
     def record(self) -> dict:
-        """What identifies the network in results: its size, training games and a digest of its weights."""
+        """What identifies the network in results: its size, training games and a digest of its
+        weights."""
         import hashlib
         return {"hidden": self.hidden, "games_trained_in_all": games_in_all(self.meta),
                 "sha256": hashlib.sha256(self.flat().tobytes()).hexdigest()[:16]}
 
     def kernel_params(self, rules: Rules, single: bool = False) -> np.ndarray:
-        """The parameter vector for the compiled evaluator under `rules` (its last-roll option); with `single`,
-        carrying the float32 copy the choosers then score turns with (`kernels.neural.with_single`)."""
+        """The parameter vector for the compiled evaluator under `rules` (its last-roll option);
+        with `single`, carrying the float32 copy the choosers then score turns with
+        (`kernels.neural.with_single`)."""
         v = self.flat()
         v[kn.H_LAST_ROLL] = 1.0 if rules.last_roll else 0.0
         return kn.with_single(v) if single else v
@@ -93,9 +97,9 @@ def new_network(hidden: int, seed: int) -> Network:
 
 
 def widened(net: Network, hidden: int, seed: int) -> Network:
-    """`net` with `hidden` units: the new ones start as `new_network`'s but with zero output weights, so
-    the values are unchanged and training can put the new units to use (with `hidden` = its own size,
-    the same layers)."""
+    """`net` with `hidden` units: the new ones start as `new_network`'s but with zero output
+    weights, so the values are unchanged and training can put the new units to use (with `hidden` =
+    its own size, the same layers)."""
     extra = hidden - net.hidden
     if extra <= 0:
         return Network(net.w1, net.b1, net.w2, net.b2, net.meta)
@@ -107,12 +111,13 @@ def widened(net: Network, hidden: int, seed: int) -> Network:
 def untrained_meta(hidden: int, seed: int) -> dict:
     """The record of a network no training has touched yet: its shape, inputs and seed."""
     return {"input_version": kn.INPUT_VERSION, "inputs": kn.N_INPUTS, "hidden": hidden,
-            "classes": kn.N_CLASSES, "activation": "relu", "output": "masked softmax over 9 classes",
-            "seed": seed, "games_trained": 0}
+            "classes": kn.N_CLASSES, "activation": "relu",
+            "output": "masked softmax over 9 classes", "seed": seed, "games_trained": 0}
 
 
 def games_in_all(meta: dict) -> int:
-    """The self-play games behind a network: its own run's and those of every run it was continued from."""
+    """The self-play games behind a network: its own run's and those of every run it was continued
+    from."""
     return int(meta.get("games_trained_in_all", meta.get("games_trained", 0)))
 
 
@@ -121,7 +126,8 @@ def save_network(net: Network, path: str | Path) -> None:
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as fh:
-        np.savez(fh, w1=net.w1, b1=net.b1, w2=net.w2, b2=net.b2, meta=np.array(json.dumps(net.meta, sort_keys=True)))
+        np.savez(fh, w1=net.w1, b1=net.b1, w2=net.w2, b2=net.b2,
+                 meta=np.array(json.dumps(net.meta, sort_keys=True)))
     tmp.replace(path)
 
 
@@ -136,7 +142,8 @@ def load_network(path: str | Path) -> Network:
     except OSError as exc:
         raise NetworkError(f"cannot read network file {str(path)!r}: {exc.strerror}") from None
     if magic != b"PK\x03\x04":  # every .npz file is a zip archive
-        raise NetworkError(f"{str(path)!r} is not a nardy network (an .npz file that `nardy train` writes)")
+        raise NetworkError(f"{str(path)!r} is not a nardy network (an .npz file that `nardy "
+                           "train` writes)")
     try:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
@@ -144,14 +151,18 @@ def load_network(path: str | Path) -> Network:
     except FileNotFoundError:
         raise NetworkError(f"network file {str(path)!r} not found") from None
     except KeyError as exc:
-        raise NetworkError(f"{str(path)!r} is not a nardy network (it has no array {exc})") from None
+        raise NetworkError(f"{str(path)!r} is not a nardy network (it has no "
+                           f"array {exc})") from None
     except (OSError, ValueError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
-        raise NetworkError(f"network file {str(path)!r} is damaged ({type(exc).__name__}: {exc})") from None
+        raise NetworkError(f"network file {str(path)!r} is damaged "
+                           f"({type(exc).__name__}: {exc})") from None
     h = b1.shape[0] if b1.ndim == 1 else -1
-    if (meta.get("input_version") != kn.INPUT_VERSION or w1.shape != (kn.N_INPUTS, h) or b2.shape != (kn.N_CLASSES,)
+    if (meta.get("input_version") != kn.INPUT_VERSION or w1.shape != (kn.N_INPUTS, h)
+        or b2.shape != (kn.N_CLASSES,)
             or w2.shape != (kn.N_CLASSES, h)):
         raise NetworkError(f"network file {str(path)!r} does not match this version's inputs "
-                           f"(input version {meta.get('input_version')!r}, layers {w1.shape}, {w2.shape})")
+                           f"(input version {meta.get('input_version')!r}, "
+                           f"layers {w1.shape}, {w2.shape})")
     if not all(np.isfinite(a).all() for a in (w1, b1, w2, b2)):
         raise NetworkError(f"network file {str(path)!r} is damaged (non-finite weights)")
     return Network(w1, b1, w2, b2, meta)
@@ -172,8 +183,10 @@ def default_network() -> Network:
     return _DEFAULT[0]
 
 
-def result_probabilities(boards: np.ndarray, white: np.ndarray, rules: Rules, net: Network | None = None) -> np.ndarray:
-    """Probabilities (n x 9, result-code order) of mover-relative result boards for the side that just played each.
+def result_probabilities(boards: np.ndarray, white: np.ndarray, rules: Rules,
+                         net: Network | None = None) -> np.ndarray:
+    """Probabilities (n x 9, result-code order) of mover-relative result boards for the side that
+    just played each.
 
     `white[i]` says whether that side is White (R8's last roll depends on it).
     Finished games are exact; impossible classes (R9) are exactly 0.
@@ -181,13 +194,15 @@ def result_probabilities(boards: np.ndarray, white: np.ndarray, rules: Rules, ne
     net = net or default_network()
     boards = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 24)
     out = np.zeros((boards.shape[0], kn.N_CLASSES))
-    kn.batch_probs(net.kernel_params(rules), boards, np.ascontiguousarray(white, dtype=np.bool_).reshape(-1), out)
+    kn.batch_probs(net.kernel_params(rules), boards,
+                   np.ascontiguousarray(white, dtype=np.bool_).reshape(-1), out)
     return out
 
 
 def result_equities(boards: np.ndarray, white: np.ndarray, rules: Rules, net: Network | None = None,
                     valuation: Valuation | None = None) -> np.ndarray:
-    """Value of each result board for the side that just played it, by `valuation` (money under `rules` when None)."""
+    """Value of each result board for the side that just played it, by `valuation` (money under
+    `rules` when None)."""
     valuation = valuation if valuation is not None else money_valuation(rules)
     probs = result_probabilities(boards, white, rules, net)
     white = np.broadcast_to(np.asarray(white, dtype=bool).reshape(-1), (probs.shape[0],))

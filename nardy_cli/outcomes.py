@@ -1,4 +1,5 @@
-"""Outcomes and their values: the one table of outcome codes and names, the side swap, and valuations.
+"""Outcomes and their values: the one table of outcome codes and names, the side swap, and
+valuations.
 
 A finished game has one result for a side: a win or a loss by one of the four
 classes of R9, or a draw (R8).  The kernels number them (`kernels/board.py`):
@@ -24,23 +25,27 @@ import numpy as np
 
 from .kernels.codes import DRAW, LOSE_BASE, N_CLASSES, N_RESULTS, UNFINISHED, WIN_BASE
 
-# `rules` and `match` import this module, so their types (Points, Rules, MatchState) are named, not imported
+# `rules` and `match` import this module, so their types (Points, Rules, MatchState) are named, not
+# imported
 
 CLASS_NAMES = ("oin", "home-mars", "mars", "koks")
 """The four classes of R9 as written in the rules, records and reports (kernel codes 0-3)."""
 CLASS_KEYS = tuple(name.replace("-", "_") for name in CLASS_NAMES)
 """The same classes as keys of JSON objects and DataFrame columns."""
-RESULT_KEYS = tuple(f"win_{c}" for c in CLASS_KEYS) + tuple(f"lose_{c}" for c in CLASS_KEYS) + ("draw",)
+RESULT_KEYS = (tuple(f"win_{c}" for c in CLASS_KEYS) + tuple(f"lose_{c}" for c in CLASS_KEYS)
+               + ("draw",))
 """The nine result codes' keys, in code order."""
 PROB_KEYS = ("win", "lose", "draw") + RESULT_KEYS[:8]
 """The probabilities a rollout reports."""
-SWAP = np.array([LOSE_BASE + i for i in range(4)] + [WIN_BASE + i for i in range(4)] + [DRAW, UNFINISHED],
-                dtype=np.int64)
-"""Index permutation of result codes from one side's view to the other side's (wins and losses exchanged)."""
+SWAP = np.array([LOSE_BASE + i for i in range(4)] + [WIN_BASE + i for i in range(4)]
+                + [DRAW, UNFINISHED], dtype=np.int64)
+"""Index permutation of result codes from one side's view to the other side's (wins and losses
+exchanged)."""
 
 
 def swap(p: np.ndarray) -> np.ndarray:
-    """The same result-code probabilities or values (last axis: 9 or 10 codes) seen by the other side."""
+    """The same result-code probabilities or values (last axis: 9 or 10 codes) seen by the other
+    side."""
     return p[..., SWAP[:p.shape[-1]]]
 
 
@@ -95,7 +100,8 @@ class Valuation:
         return self.match is None
 
     def kernel_values(self) -> np.ndarray:
-        """The kernels' values array: float64[2, 9], row 0 for White as the side that just moved, row 1 Black."""
+        """The kernels' values array: float64[2, 9], row 0 for White as the side that just moved,
+        row 1 Black."""
         return np.ascontiguousarray(self._array)
 
     def for_side(self, white: bool) -> np.ndarray:
@@ -103,7 +109,8 @@ class Valuation:
         return self._array[0 if white else 1]
 
     def root_values(self, root_white: bool) -> np.ndarray:
-        """Values of the N_RESULTS rollout result codes for the root side (an unfinished game: 0)."""
+        """Values of the N_RESULTS rollout result codes for the root side (an unfinished game:
+        0)."""
         out = np.zeros(N_RESULTS)
         out[:N_CLASSES] = self.for_side(root_white)
         return out
@@ -118,7 +125,8 @@ class Valuation:
 
 
 def money_valuation(rules: Any) -> Valuation:
-    """The money values of `rules`: a win scores its class's points, a loss minus them, a draw 0 (rule 11)."""
+    """The money values of `rules`: a win scores its class's points, a loss minus them, a draw 0
+    (rule 11)."""
     pts = tuple(float(p) for p in rules.points.as_tuple())
     row = pts + tuple(-p for p in pts) + (0.0,)
     return Valuation(row, row, "points", None)

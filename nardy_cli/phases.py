@@ -1,4 +1,5 @@
-"""The phase of a position: opening, bear-off, race, blocked or contact (docs/strength.md, "Phases").
+"""The phase of a position: opening, bear-off, race, blocked or contact (docs/strength.md,
+"Phases").
 
 Each side travels its own points 1 -> 24 and off; a side's point q is the other
 side's point q + 12 (mod 24).  The first phase that holds, in this order, is the
@@ -43,11 +44,12 @@ def phase_of(position: Position) -> str:
 
 
 def traps(position: Position, side: str) -> bool:
-    """True when `side` holds a block of `BLOCK_LENGTH`+ points with a checker of the other side within
-    `TRAP_REACH` points before it, on that checker's way."""
+    """True when `side` holds a block of `BLOCK_LENGTH`+ points with a checker of the other side
+    within `TRAP_REACH` points before it, on that checker's way."""
     theirs = position.checkers(other_side(side))
     mine = position.checkers(side)
-    # `side`'s checkers by the other side's points 1..24 (index q-1): its point q is their point q+12 (mod 24)
+    # `side`'s checkers by the other side's points 1..24 (index q-1): its point q is their point
+    # q+12 (mod 24)
     held = [mine[(q + 12) % 24] > 0 for q in range(24)]
     run = 0
     for q in range(24):

@@ -47,7 +47,8 @@ class Position:
     @classmethod
     def unchecked(cls, white: tuple[int, ...], black: tuple[int, ...], turn: str,
                   dice: Dice | None = None) -> "Position":
-        """Build without validation: for boards the engine produced, or a final position shown as it is."""
+        """Build without validation: for boards the engine produced, or a final position shown as it
+        is."""
         obj = object.__new__(cls)
         object.__setattr__(obj, "white", white)
         object.__setattr__(obj, "black", black)
@@ -116,7 +117,8 @@ class Position:
 def pip_count(counts: tuple[int, ...]) -> int:
     """Pip count of one side's 24 counts: sum of 25 - point over its checkers."""
     what = "one side's 24 checker counts such as position.white"
-    hint = " (a position's pip count is position.pip_count('w'))" if isinstance(counts, Position) else ""
+    hint = (" (a position's pip count is position.pip_count('w'))" if isinstance(counts, Position)
+            else "")
     check_type(counts, (tuple, list), "counts", what, hint)
     if len(counts) != N_POINTS or not all(isinstance(n, int) for n in counts):
         check_type(counts, (), "counts", what)
@@ -138,7 +140,8 @@ def validate(pos: Position, check_blocks: bool = True) -> None:
         if len(counts) != N_POINTS or any((not isinstance(n, int)) or n < 0 for n in counts):
             raise InvalidPositionError(f"{SIDE_NAMES[side]} needs 24 non-negative counts")
         if sum(counts) > N_CHECKERS:
-            raise InvalidPositionError(f"{SIDE_NAMES[side]} has {sum(counts)} checkers, more than 15")
+            raise InvalidPositionError(f"{SIDE_NAMES[side]} has {sum(counts)} checkers, "
+                                       "more than 15")
     for i in range(N_POINTS):
         if pos.white[i] and pos.black[(i + 12) % N_POINTS]:
             raise InvalidPositionError(
@@ -159,7 +162,8 @@ def _counts(points: dict[int, int]) -> tuple[int, ...]:
     return tuple(points.get(p, 0) for p in range(1, N_POINTS + 1))
 
 
-START = Position.unchecked(_counts({1: 15}), _counts({1: 15}), WHITE)  # valid by R1; no kernel call at import
+# valid by R1; no kernel call at import
+START = Position.unchecked(_counts({1: 15}), _counts({1: 15}), WHITE)
 
 
 # --- Notation ---------------------------------------------------------------
@@ -173,11 +177,13 @@ def parse_checkers(text: str, side: str) -> tuple[int, ...]:
     if text == "-":
         return tuple(counts)
     if not text:
-        raise NotationError(f"{SIDE_NAMES[side]} checker list is empty: write '-' for none on the board")
+        raise NotationError(f"{SIDE_NAMES[side]} checker list is empty: write '-' for none "
+                            "on the board")
     for item in text.split(","):
         m = _ITEM_RE.match(item)
         if not m:
-            raise NotationError(f"bad checker item {item!r} for {SIDE_NAMES[side]}: expected P or PxN")
+            raise NotationError(f"bad checker item {item!r} for {SIDE_NAMES[side]}: "
+                                "expected P or PxN")
         point, n = int(m.group(1)), int(m.group(2) or 1)
         if not 1 <= point <= N_POINTS:
             raise NotationError(f"point out of range in {item!r}: points are 1-24")

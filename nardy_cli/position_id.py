@@ -1,4 +1,5 @@
-"""The position ID: a position's checkers and side to move in 14 characters, like GNU Backgammon's (docs/rules.md §9).
+"""The position ID: a position's checkers and side to move in 14 characters, like GNU Backgammon's
+(docs/rules.md §9).
 
 The ID is 84 bits written as 14 base-64 characters (`A-Z a-z 0-9 + _`), most
 significant bit first: two zero bits (so every ID starts with a capital A-P), the
@@ -35,7 +36,8 @@ def format_position_id(position: Position) -> str:
 
 
 def looks_like_position_id(text: str) -> bool:
-    """True for text meant as an ID (a capital, then no spaces, colons, dots or slashes): parse it as one."""
+    """True for text meant as an ID (a capital, then no spaces, colons, dots or slashes): parse it
+    as one."""
     return bool(_ID_LIKE_RE.match(text.strip()))
 
 
@@ -50,15 +52,18 @@ def parse_position_id(text: str, *, check_blocks: bool = True) -> Position:
     raw = text.strip()
     bad = sorted({c for c in raw if c not in _INDEX})
     if bad:
-        raise PositionIdError(f"bad position ID {raw!r}: character {bad[0]!r} is not one of A-Z a-z 0-9 + _")
+        raise PositionIdError(f"bad position ID {raw!r}: character {bad[0]!r} is not one of "
+                              "A-Z a-z 0-9 + _")
     if len(raw) != ID_LENGTH:
-        raise PositionIdError(f"bad position ID {raw!r}: {len(raw)} characters, expected {ID_LENGTH}")
+        raise PositionIdError(f"bad position ID {raw!r}: {len(raw)} characters, "
+                              f"expected {ID_LENGTH}")
     value = 0
     for c in raw:
         value = (value << 6) | _INDEX[c]
     bits = f"{value:0{ID_BITS}b}"
     if bits[:2] != "00":
-        raise PositionIdError(f"bad position ID {raw!r}: not a nardy position ID (it starts with a letter A-P)")
+        raise PositionIdError(f"bad position ID {raw!r}: not a nardy position ID (it starts with "
+                              "a letter A-P)")
     turn = BLACK if bits[2] == "1" else WHITE
     at = 3
     sides = []
@@ -71,17 +76,21 @@ def parse_position_id(text: str, *, check_blocks: bool = True) -> Position:
             counts.append(run - at)
             at = run + 1
             if sum(counts) > N_CHECKERS:
-                raise PositionIdError(f"bad position ID {raw!r}: {name} has more than {N_CHECKERS} checkers")
+                raise PositionIdError(f"bad position ID {raw!r}: {name} has more than "
+                                      f"{N_CHECKERS} checkers")
         sides.append(tuple(counts))
     if "1" in bits[at:]:
-        raise PositionIdError(f"bad position ID {raw!r}: bad padding (bits set after Black's point 24)")
+        raise PositionIdError(f"bad position ID {raw!r}: bad padding (bits set after "
+                              "Black's point 24)")
     position = Position.unchecked(sides[0], sides[1], turn)
     try:
         validate(position, check_blocks=check_blocks)
     except InvalidPositionError as exc:
         message = f"bad position ID {raw!r}: {exc}"
-        raise (PositionIdError if "both colours" in str(exc) else InvalidPositionError)(message) from None
+        raise (PositionIdError if "both colours" in str(exc)
+               else InvalidPositionError)(message) from None
     return position
 
 
-__all__ = ["format_position_id", "parse_position_id", "looks_like_position_id", "ALPHABET", "ID_LENGTH"]
+__all__ = ["format_position_id", "parse_position_id", "looks_like_position_id", "ALPHABET",
+           "ID_LENGTH"]

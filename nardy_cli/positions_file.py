@@ -27,7 +27,8 @@ class NamedPosition:
     comment: str = ""
 
 
-def parse_positions_text(text: str, source: str = "<text>", *, check_blocks: bool = True) -> list[NamedPosition]:
+def parse_positions_text(text: str, source: str = "<text>", *,
+                         check_blocks: bool = True) -> list[NamedPosition]:
     """Parse a positions file's text; errors name the file, line and token."""
     out: list[NamedPosition] = []
     seen: set[str] = set()
@@ -47,7 +48,8 @@ def parse_positions_text(text: str, source: str = "<text>", *, check_blocks: boo
         name, sep, notation = line.partition(":")
         name = name.strip()
         if not sep or not _NAME_RE.match(name):
-            raise PositionsFileError(f"{source}:{lineno}: expected 'name: <notation>' with a name of a-z 0-9 _ -, got {line!r}")
+            raise PositionsFileError(f"{source}:{lineno}: expected 'name: "
+                                     f"<notation>' with a name of a-z 0-9 _ -, got {line!r}")
         if name in seen:
             raise PositionsFileError(f"{source}:{lineno}: name {name!r} used twice")
         seen.add(name)
@@ -71,14 +73,17 @@ def read_positions(path: str | Path, *, check_blocks: bool = True) -> list[Named
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise PositionsFileError(f"cannot read positions file {str(path)!r}: {exc.strerror}") from None
+        raise PositionsFileError(f"cannot read positions file {str(path)!r}: "
+                                 f"{exc.strerror}") from None
     except UnicodeDecodeError as exc:
-        raise PositionsFileError(f"positions file {str(path)!r} is not UTF-8 text (byte {exc.start + 1})") from None
+        raise PositionsFileError(f"positions file {str(path)!r} is not UTF-8 text (byte "
+                                 f"{exc.start + 1})") from None
     return parse_positions_text(text, str(path), check_blocks=check_blocks)
 
 
 def format_positions(positions: list[NamedPosition]) -> str:
-    """Positions file text that `parse_positions_text` reads back (comments as `#` lines above each)."""
+    """Positions file text that `parse_positions_text` reads back (comments as `#` lines above
+    each)."""
     import textwrap
     out = []
     for p in positions:
@@ -95,13 +100,14 @@ def check_playable(item: NamedPosition) -> NamedPosition:
     """
     pos = item.position
     if not any(pos.white) and not any(pos.black):
-        raise InvalidPositionError(f"both sides have borne off every checker in {str(pos)!r}: the game is over "
-                                   "(docs/rules.md, R8)")
+        raise InvalidPositionError(f"both sides have borne off every checker in {str(pos)!r}: "
+                                   "the game is over (docs/rules.md, R8)")
     return item
 
 
 def resolve_positions(arg: str, *, check_blocks: bool = True) -> list[NamedPosition]:
-    """A POSITION argument: notation, `start`, a position ID, a positions file (all of it) or `FILE:NAME`.
+    """A POSITION argument: notation, `start`, a position ID, a positions file (all of it) or
+    `FILE:NAME`.
 
     Raises `InvalidPositionError` for a position with no checker of either side on the board.
     """
@@ -113,7 +119,8 @@ def _resolve(arg: str, check_blocks: bool) -> list[NamedPosition]:
     if text == "start":
         return [NamedPosition(None, parse_position("start"))]
     if not text:
-        raise NotationError("empty position: expected 'W:<checkers> B:<checkers> <w|b> [<dice>]' or 'start'")
+        raise NotationError("empty position: expected 'W:<checkers> B:<checkers> <w|b> "
+                            "[<dice>]' or 'start'")
     if _readable_file(Path(text)):
         found = read_positions(text, check_blocks=check_blocks)
         if not found:
@@ -126,7 +133,8 @@ def _resolve(arg: str, check_blocks: bool) -> list[NamedPosition]:
             if item.name == name:
                 return [item]
         names = [item.name for item in found]
-        hint = did_you_mean(name, names) or (f"; its names are {name_list(names)}" if names else ": it holds none")
+        hint = (did_you_mean(name, names)
+                or (f"; its names are {name_list(names)}" if names else ": it holds none"))
         raise PositionsFileError(f"no position named {name!r} in {file_part!r}{hint}")
     if "/" in text or text.endswith(".txt"):
         raise PositionsFileError(f"no such positions file {text!r}{_file_hint(text)}")
@@ -137,13 +145,15 @@ def _resolve(arg: str, check_blocks: bool) -> list[NamedPosition]:
         if hint:
             raise NotationError(f"unknown position {text!r}{hint}")
     if " " not in text and text[:2].upper() in ("W:", "B:"):
-        raise NotationError(f"position {text!r} is only one field: write the whole position as one argument, "
+        raise NotationError(f"position {text!r} is only one field: write the whole position as "
+                            "one argument, "
                             f"in quotes, e.g. \"W:1x14,12 B:1x15 b\"")
     return [NamedPosition(None, parse_position(text, check_blocks=check_blocks))]
 
 
 def _readable_file(path: Path) -> bool:
-    """A file to read positions from: a regular file, or a device or pipe such as /dev/null or <(...)."""
+    """A file to read positions from: a regular file, or a device or pipe such as /dev/null or
+    <(...)."""
     try:
         return path.exists() and not path.is_dir()
     except OSError:  # a name too long for a path is notation, not a file

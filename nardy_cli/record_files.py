@@ -1,4 +1,5 @@
-"""Record files of either kind: `.mat` transcripts and nardy's records (one game or a match), read, written, converted.
+"""Record files of either kind: `.mat` transcripts and nardy's records (one game or a match), read,
+written, converted.
 
 Reading tells the kinds apart by content (`mat.is_mat_text`), so stdin works too;
 writing goes through a temporary file renamed into place, so nothing half-written
@@ -29,7 +30,8 @@ def parse_games(text: str, *, numbering: str = DEFAULT_NUMBERING) -> GameRecord 
 
 
 def read_games(path: str | Path, *, numbering: str = DEFAULT_NUMBERING) -> GameRecord | MatchRecord:
-    """Read a `.mat` transcript or a nardy record file (one game or a match); errors name the file."""
+    """Read a `.mat` transcript or a nardy record file (one game or a match); errors name the
+    file."""
     p = Path(path)
     text = read_record_text(p)
     try:
@@ -45,7 +47,8 @@ def format_of(path: str | Path) -> str:
     return "mat" if Path(path).suffix.lower() == ".mat" else "nardy"
 
 
-def format_games(record: GameRecord | MatchRecord, fmt: str, *, numbering: str = DEFAULT_NUMBERING) -> str:
+def format_games(record: GameRecord | MatchRecord, fmt: str, *,
+                 numbering: str = DEFAULT_NUMBERING) -> str:
     """The record as a transcript (`mat`) or as nardy's record text (`nardy`)."""
     if fmt not in FORMATS:
         raise GameRecordError(f"unknown record format {fmt!r}: choose one of {', '.join(FORMATS)}")
@@ -53,7 +56,8 @@ def format_games(record: GameRecord | MatchRecord, fmt: str, *, numbering: str =
 
 
 def write_text(path: str | Path, text: str) -> Path:
-    """Write a text file whole or not at all: into a temporary file beside it, renamed into place."""
+    """Write a text file whole or not at all: into a temporary file beside it, renamed into
+    place."""
     final = Path(path)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{final.name}-", suffix=".tmp", dir=final.parent)
@@ -80,10 +84,12 @@ def _umask() -> int:
 
 def convert(source: str | Path, target: str | Path, *, to: str | None = None,
             numbering: str = DEFAULT_NUMBERING) -> GameRecord | MatchRecord:
-    """Read `source` (a transcript or a nardy record) and write it to `target` as `to` (default: by its name)."""
+    """Read `source` (a transcript or a nardy record) and write it to `target` as `to` (default: by
+    its name)."""
     record = read_games(source, numbering=numbering)
     write_text(target, format_games(record, to or format_of(target), numbering=numbering))
     return record
 
 
-__all__ = ["FORMATS", "parse_games", "read_games", "format_of", "format_games", "write_text", "convert"]
+__all__ = ["FORMATS", "parse_games", "read_games", "format_of", "format_games", "write_text",
+           "convert"]

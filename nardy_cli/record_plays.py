@@ -1,5 +1,5 @@
-"""The plays of a game record: typed moves (`24/18 13/9`, `6/off`, `24/13(2)`) read, matched against the
-legal plays of the roll, and written the way records write them."""
+"""The plays of a game record: typed moves (`24/18 13/9`, `6/off`, `24/13(2)`) read, matched against
+the legal plays of the roll, and written the way records write them."""
 
 from __future__ import annotations
 
@@ -31,8 +31,10 @@ def parse_moves(text: str) -> tuple[tuple[int, int], ...] | None:
     for token in stripped.split():
         m = _MOVE_RE.match(token)
         if not m:
-            hint = " (a roll needs a colon: '6-5: 1/12')" if re.match(r"^[0-9]-[0-9]$", token) else ""
-            raise NotationError(f"bad move {token!r}: expected FROM/TO such as '1/12' or '22/off'{hint}")
+            hint = (" (a roll needs a colon: '6-5: 1/12')" if re.match(r"^[0-9]-[0-9]$", token)
+                    else "")
+            raise NotationError(f"bad move {token!r}: expected FROM/TO such as '1/12' or "
+                                f"'22/off'{hint}")
         points = [OFF if p == "off" else int(p) for p in m.group(1).split("/")]
         for a, b in zip(points, points[1:]):
             if not 1 <= a <= 24 or not 1 <= b <= OFF or b <= a:
@@ -59,7 +61,8 @@ def match_play(text: str, position: Position, dice: Dice, rules: Rules = FEDERAT
         if b != OFF:
             counts[b - 1] += 1
     if min(counts) < 0:
-        raise IllegalPlayError(f"illegal play {text.strip()!r}: moves more checkers than stand on a point")
+        raise IllegalPlayError(f"illegal play {text.strip()!r}: moves more checkers than "
+                               "stand on a point")
     target = tuple(counts)
     matches = [p for p in plays if p.result.checkers(position.turn) == target]
     if len(matches) > 1:  # cannot happen while legal_plays lists each result once; kept as a guard

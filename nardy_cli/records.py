@@ -31,7 +31,8 @@ RULE_TAGS = ("Rules", "HeadRule", "BlockCheck", "LastRoll", "Points")
 STANDARD_TAGS = ("White", "Black", "Date", *RULE_TAGS, "Position", "Result")
 
 _TAG_RE = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
-_RESULT_RE = re.compile(r"^(white|black|w|b)\s+(?:wins\s+)?(?:by\s+)?(oin|home-mars|mars|koks)$", re.I)
+_RESULT_RE = re.compile(r"^(white|black|w|b)\s+(?:wins\s+)?(?:by\s+)?(oin|home-mars|mars|koks)$",
+                        re.I)
 _TOKEN_RE = re.compile(r"""
     (?P<num>[0-9]+\.(?:\.\.)?)(?=\s|$|\{) |
     (?P<dice>[0-9]-?[0-9])\s*: |
@@ -50,8 +51,10 @@ class Ply:
     dice: Dice
     play: Play
     comment: str = ""
-    actions: tuple[CubeAction, ...] = ()   # the cube actions before the roll: a double and its answer
-    cube: CubeState | None = None           # the cube at the roll (value, owner); None in a cubeless game
+    # the cube actions before the roll: a double and its answer
+    actions: tuple[CubeAction, ...] = ()
+    # the cube at the roll (value, owner); None in a cubeless game
+    cube: CubeState | None = None
 
     @property
     def side(self) -> str:
@@ -70,7 +73,8 @@ class GameRecord:
 
     `result` is the outcome of the replayed final position, None while the game goes on
     (and after a drop or a resignation).  `tags` keeps every other header tag, in order.
-    `end_actions` are the cube actions after the last ply: a double and the drop that ended the game.
+    `end_actions` are the cube actions after the last ply: a double and the drop that ended the
+    game.
     """
 
     white: str = "?"
@@ -86,7 +90,8 @@ class GameRecord:
 
     @property
     def is_cube_game(self) -> bool:
-        """True when the game was played with the cube: its plies carry the cube, or it ends with cube actions."""
+        """True when the game was played with the cube: its plies carry the cube, or it ends with
+        cube actions."""
         return bool(self.end_actions) or any(p.cube is not None for p in self.plies[:1])
 
     @property
@@ -120,7 +125,8 @@ def parse_result(text: str) -> Outcome | None:
         return Outcome(None, "draw")
     m = _RESULT_RE.match(t)
     if not m:
-        raise NotationError(f"bad result {text!r}: expected e.g. 'White wins by mars', 'draw' or '*'")
+        raise NotationError(f"bad result {text!r}: expected e.g. 'White wins by mars', "
+                            "'draw' or '*'")
     return Outcome(WHITE if m.group(1).lower()[0] == "w" else BLACK, m.group(2).lower())
 
 
@@ -161,7 +167,8 @@ def _split_header(text: str) -> tuple[list[tuple[int, str, str]], list[tuple[int
 
 
 def _tokens(body: list[tuple[int, str]]) -> list[tuple[str, str, int]]:
-    """(kind, text, line) tokens of the movetext; `{...}` is one comment token, `#` to line end is dropped."""
+    """(kind, text, line) tokens of the movetext; `{...}` is one comment token, `#` to line end is
+    dropped."""
     out: list[tuple[str, str, int]] = []
     comment: list[str] | None = None
     start_line = 0
@@ -228,7 +235,8 @@ def parse_game(text: str, *, crawford: bool = False) -> GameRecord:
     except NardyError as exc:
         raise GameRecordError(f"bad Position tag {tags['Position']!r}: {exc}") from None
     if start.dice is not None:
-        raise GameRecordError(f"bad Position tag {tags['Position']!r}: the first roll goes in the moves, not here")
+        raise GameRecordError(f"bad Position tag {tags['Position']!r}: the first roll goes in the "
+                              "moves, not here")
     try:
         tracker = CubeTracker(tags, crawford)
     except NardyError as exc:
@@ -239,7 +247,8 @@ def parse_game(text: str, *, crawford: bool = False) -> GameRecord:
         plies = [replace(p, cube=None) for p in plies]
     final = plies[-1].play.result if plies else start
     result = outcome(final, rules)
-    for source, stated in (("Result tag", tags.get("Result")), ("result at the end of the moves", end)):
+    for source, stated in (("Result tag", tags.get("Result")),
+                           ("result at the end of the moves", end)):
         if stated is None or stated.strip() == "*":
             continue
         try:
@@ -250,13 +259,14 @@ def parse_game(text: str, *, crawford: bool = False) -> GameRecord:
             actual = "the game is not over" if result is None else str(result)
             raise GameRecordError(f"{source} {stated!r} does not match the replay: {actual}")
     extra = tuple((k, v) for k, v in tags.items() if k not in STANDARD_TAGS)
-    return GameRecord(tags.get("White", "?"), tags.get("Black", "?"), tags.get("Date", "?"), rules, start,
-                      tuple(plies), result, extra, game_comment, end_actions)
+    return GameRecord(tags.get("White", "?"), tags.get("Black", "?"), tags.get("Date", "?"), rules,
+                      start, tuple(plies), result, extra, game_comment, end_actions)
 
 
 def _replay(tokens: list[tuple[str, str, int]], start: Position, rules: Rules, tracker: CubeTracker
             ) -> tuple[list[Ply], str, str | None]:
-    """Plies from the movetext tokens, each checked against the engine; the game comment; the end result."""
+    """Plies from the movetext tokens, each checked against the engine; the game comment; the end
+    result."""
     plies: list[Ply] = []
     pos = start
     number = 1
@@ -293,17 +303,22 @@ def _replay(tokens: list[tuple[str, str, int]], start: Position, rules: Rules, t
             i += 1
         elif kind == "num":
             if tracker.dropped is not None:
-                raise CubeRecordError(f"{where}: {text!r} after the drop that ended the game (line {line})")
+                raise CubeRecordError(f"{where}: {text!r} after the drop that ended the game "
+                                      f"(line {line})")
             if tracker.turn_actions and text.endswith("...") == (pos.turn == BLACK):
                 first = tracker.turn_actions[0]
-                raise CubeRecordError(f"{where}: {str(first)!r} before the turn number {text!r}: a cube action "
-                                      f"after {SIDE_NAMES[other_side(pos.turn)]}'s roll belongs to the next turn, "
+                raise CubeRecordError(f"{where}: {str(first)!r} before the turn number {text!r}: "
+                                      "a cube action "
+                                      f"after {SIDE_NAMES[other_side(pos.turn)]}'s roll belongs to "
+                                      "the next turn, "
                                       f"and the cube is turned before the roll (line {line})")
             value = int(text.rstrip("."))
             black_label = text.endswith("...")
-            if value != number or (black_label and pos.turn != BLACK) or (not black_label and pos.turn != WHITE):
+            if (value != number or (black_label and pos.turn != BLACK)
+                or (not black_label and pos.turn != WHITE)):
                 expected = f"{number}." if pos.turn == WHITE else f"{number}..."
-                raise GameRecordError(f"{where}: expected turn number {expected!r}, found {text!r} (line {line})")
+                raise GameRecordError(f"{where}: expected turn number {expected!r}, "
+                                      f"found {text!r} (line {line})")
             i += 1
         elif kind == "dice":
             try:
@@ -317,7 +332,8 @@ def _replay(tokens: list[tuple[str, str, int]], start: Position, rules: Rules, t
                 j += 1
             play_text = " ".join(words)
             if outcome(pos, rules) is not None:
-                raise GameRecordError(f"{where} {dice}: the game is over before it starts ({outcome(pos, rules)})")
+                raise GameRecordError(f"{where} {dice}: the game is over before it starts "
+                                      f"({outcome(pos, rules)})")
             try:
                 actions, cube = tracker.roll(pos.turn)
             except NardyError as exc:
@@ -332,13 +348,16 @@ def _replay(tokens: list[tuple[str, str, int]], start: Position, rules: Rules, t
             pos = play.result
             i = j
         else:  # a word outside a ply
-            hint = " (a roll needs a colon: '6-5: 1/12')" if re.match(r"^[1-6]-?[1-6]$", text) else ""
-            raise GameRecordError(f"{where}: expected a roll such as '6-5:', found {text!r}{hint} (line {line})")
+            hint = (" (a roll needs a colon: '6-5: 1/12')" if re.match(r"^[1-6]-?[1-6]$", text)
+                    else "")
+            raise GameRecordError(f"{where}: expected a roll such as '6-5:', "
+                                  f"found {text!r}{hint} (line {line})")
     return plies, game_comment, end
 
 
 def parse_date_tag(text: str) -> str:
-    """A `Date` tag's value: a real day as `YYYY.MM.DD` (`YYYY-MM-DD` is read too), or `?` for unknown."""
+    """A `Date` tag's value: a real day as `YYYY.MM.DD` (`YYYY-MM-DD` is read too), or `?` for
+    unknown."""
     import datetime
     if text.strip() == "?":
         return "?"
@@ -348,18 +367,21 @@ def parse_date_tag(text: str) -> str:
                 return datetime.datetime.strptime(text.strip(), fmt).strftime("%Y.%m.%d")
             except ValueError:
                 pass
-    raise NotationError(f"bad date {text!r}: expected a real day as YYYY.MM.DD, e.g. 2026.11.29, or '?'")
+    raise NotationError(f"bad date {text!r}: expected a real day as YYYY.MM.DD, e.g. "
+                        "2026.11.29, or '?'")
 
 
 def read_record_text(path: str | Path) -> str:
-    """The text of a record file (UTF-8); a file that cannot be read or is not UTF-8 is a `GameRecordError`."""
+    """The text of a record file (UTF-8); a file that cannot be read or is not UTF-8 is a
+    `GameRecordError`."""
     p = Path(path)
     try:
         return p.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise GameRecordError(f"cannot read game record {str(p)!r}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
-        raise GameRecordError(f"game record {str(p)!r} is not UTF-8 text (byte {exc.start + 1})") from None
+        raise GameRecordError(f"game record {str(p)!r} is not UTF-8 text (byte "
+                              f"{exc.start + 1})") from None
 
 
 def read_game(path: str | Path) -> GameRecord:
@@ -415,7 +437,8 @@ def format_game(record: GameRecord, width: int = 22) -> str:
             lines.append(f"{ply.label:<5}{_ply_text(ply):<{width}}  {_ply_text(nxt)}".rstrip())
             i += 2
         else:
-            lines.append(f"{ply.label:<5}{_ply_text(ply)}" if ply.side == WHITE else f"{ply.label} {_ply_text(ply)}")
+            lines.append(f"{ply.label:<5}{_ply_text(ply)}" if ply.side == WHITE
+                         else f"{ply.label} {_ply_text(ply)}")
             i += 1
     if record.end_actions:   # after the last ply: the label of the turn the drop ended
         last = plies[-1] if plies else None
@@ -426,10 +449,10 @@ def format_game(record: GameRecord, width: int = 22) -> str:
     return "\n".join(lines) + "\n"
 
 
-def record_from_plays(plays: list[tuple[Dice, Play]], start: Position = START, rules: Rules = FEDERATION,
-                      **fields) -> GameRecord:
-    """A record from (dice, play) pairs played in order from `start` (plays from `legal_plays`); with cube
-    actions, `cube_records.record_from_turns`."""
+def record_from_plays(plays: list[tuple[Dice, Play]], start: Position = START,
+                      rules: Rules = FEDERATION, **fields) -> GameRecord:
+    """A record from (dice, play) pairs played in order from `start` (plays from `legal_plays`);
+    with cube actions, `cube_records.record_from_turns`."""
     plies = []
     pos = start
     number = 1
@@ -438,8 +461,10 @@ def record_from_plays(plays: list[tuple[Dice, Play]], start: Position = START, r
         if pos.turn == BLACK:
             number += 1
         pos = play.result
-    return GameRecord(rules=rules, start=start, plies=tuple(plies), result=outcome(pos, rules), **fields)
+    return GameRecord(rules=rules, start=start, plies=tuple(plies), result=outcome(pos, rules),
+                      **fields)
 
 
-__all__ = ["Ply", "GameRecord", "parse_game", "format_game", "read_game", "parse_date_tag", "match_play",
-           "parse_moves", "format_moves", "parse_result", "format_result", "header_tags", "record_from_plays"]
+__all__ = ["Ply", "GameRecord", "parse_game", "format_game", "read_game", "parse_date_tag",
+           "match_play", "parse_moves", "format_moves", "parse_result", "format_result",
+           "header_tags", "record_from_plays"]

@@ -33,15 +33,18 @@ def to_json(data: Any) -> str:
 
 
 def number(value: float, spec: str = "{:.4f}") -> str:
-    """`value` formatted by `spec`, never as a negative zero: -0.00001 is `0.0000` (`+0.0000` with a `+` spec)."""
+    """`value` formatted by `spec`, never as a negative zero: -0.00001 is `0.0000` (`+0.0000` with a
+    `+` spec)."""
     text = spec.format(value)
     if text.startswith("-") and not text.strip("-0.%"):
         text = ("+" if "+" in spec else "") + text[1:]
     return text
 
 
-def frame_text(frame: pd.DataFrame, fmt: str, float_format: str = "{:.4f}", left: tuple[str, ...] = ()) -> str:
-    """A DataFrame as an aligned table (the `left` text columns aligned left, headers too), CSV or JSON records."""
+def frame_text(frame: pd.DataFrame, fmt: str, float_format: str = "{:.4f}",
+               left: tuple[str, ...] = ()) -> str:
+    """A DataFrame as an aligned table (the `left` text columns aligned left, headers too), CSV or
+    JSON records."""
     from pandas.api.types import is_float_dtype
     if fmt == "csv":
         return frame.to_csv(index=False).rstrip("\n")
@@ -50,11 +53,15 @@ def frame_text(frame: pd.DataFrame, fmt: str, float_format: str = "{:.4f}", left
     if frame.empty:
         return _("(nothing)")
     from .i18n import column
-    frame = frame.rename(columns=column)        # headers in the language in use (CSV and JSON keep the names)
+    # headers in the language in use (CSV and JSON keep the names)
+    frame = frame.rename(columns=column)
     left = tuple(column(c) for c in left)
-    formatters = {c: (lambda v: number(v, float_format)) for c in frame.columns if is_float_dtype(frame[c])}
+    formatters = {c: (lambda v: number(v, float_format)) for c in frame.columns
+                  if is_float_dtype(frame[c])}
     if left:
-        widths = {c: 1 + max(len(c), *(len(str(v)) for v in frame[c])) for c in left}  # two spaces at least
-        formatters.update({c.ljust(widths[c]): (lambda v, w=widths[c]: str(v).ljust(w)) for c in left})
+        # two spaces at least
+        widths = {c: 1 + max(len(c), *(len(str(v)) for v in frame[c])) for c in left}
+        formatters.update({c.ljust(widths[c]): (lambda v, w=widths[c]: str(v).ljust(w))
+                           for c in left})
         frame = frame.rename(columns={c: c.ljust(widths[c]) for c in left})
     return frame.to_string(index=False, formatters=formatters)

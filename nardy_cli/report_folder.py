@@ -36,7 +36,8 @@ def prepare_output(path: str | Path) -> tuple[Path, Path]:
         tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}-", dir=parent))
         tmp.chmod(0o777 & ~_umask())
     except OSError as exc:
-        raise WriteError(f"cannot write to output directory {str(final)!r}: {exc.strerror}") from None
+        raise WriteError(f"cannot write to output directory {str(final)!r}: "
+                         f"{exc.strerror}") from None
     return tmp, final
 
 
@@ -53,14 +54,15 @@ def _umask() -> int:
     return mask
 
 
-# the file that marks a folder as one nardy wrote: rollout/study reports, `nardy deficit`, `nardy review`,
-# `nardy play`, `nardy show --output`
+# the file that marks a folder as one nardy wrote: rollout/study reports, `nardy deficit`,
+# `nardy review`, `nardy play`, `nardy show --output`
 REPORT_MARKERS = ("results.json", "deficit.json", "review.json", "summary.json", "boards.json")
 
 
 def is_report_folder(path: Path) -> bool:
     """True for an empty folder or one nardy wrote (it holds one of `REPORT_MARKERS`)."""
-    return path.is_dir() and (not any(path.iterdir()) or any((path / m).is_file() for m in REPORT_MARKERS))
+    return (path.is_dir()
+            and (not any(path.iterdir()) or any((path / m).is_file() for m in REPORT_MARKERS)))
 
 
 def interrupted_path(final: Path) -> Path:
@@ -78,16 +80,20 @@ def ensure_writable(path: str | Path | None, force: bool = False) -> None:
         raise OutputError(f"cannot write to output directory {str(final)!r}: it is a file")
     try:
         if final.exists() and not force and not is_report_folder(final):
-            raise NotAReportError(f"output folder {str(final)!r} holds files that are not a nardy report; "
+            raise NotAReportError(f"output folder {str(final)!r} holds files that are not a "
+                                  "nardy report; "
                               "choose another folder or allow replacing it")
-        if final.is_dir():  # the old report is removed at the end: the folder itself must be writable too
+        # the old report is removed at the end: the folder itself must be writable too
+        if final.is_dir():
             _probe(final)
     except OSError as exc:
-        raise WriteError(f"cannot write to output directory {str(final)!r}: {exc.strerror}") from None
+        raise WriteError(f"cannot write to output directory {str(final)!r}: "
+                         f"{exc.strerror}") from None
 
 
 def ensure_folder(path: str | Path) -> None:
-    """Fail early when the working folder `path` (a training folder) cannot be created or written (nothing created)."""
+    """Fail early when the working folder `path` (a training folder) cannot be created or written
+    (nothing created)."""
     folder = Path(path)
     _no_file_in_the_way(folder, f"folder {str(folder)!r}")
     nearest = next((p for p in (folder, *folder.parents) if p.exists()), Path("."))
@@ -111,13 +117,15 @@ def commit_output(tmp: Path, final: Path, force: bool = False) -> Path:
             if not final.is_dir():
                 raise OutputError(f"output path {str(final)!r} exists and is not a directory")
             if not force and not is_report_folder(final):
-                raise NotAReportError(f"output folder {str(final)!r} holds files that are not a nardy report; "
+                raise NotAReportError(f"output folder {str(final)!r} holds files that are not a "
+                                      "nardy report; "
                                   "choose another folder or allow replacing it")
             shutil.rmtree(final)
         os.replace(tmp, final)
     except OSError as exc:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise WriteError(f"cannot write to output directory {str(final)!r}: {exc.strerror}") from None
+        raise WriteError(f"cannot write to output directory {str(final)!r}: "
+                         f"{exc.strerror}") from None
     return final
 
 
@@ -154,8 +162,9 @@ def write_report(data: dict, output: str | Path, render: Render, *, force: bool 
 
 def rollout_data(results, kind: str = "rollout", comments: list[str] | None = None,
                  interrupted: bool = False) -> dict:
-    """Results data of one or more rollouts, with their traces, static deficits and positions-file comments;
-    `interrupted` marks a run stopped before its last positions (any interrupted result marks it too)."""
+    """Results data of one or more rollouts, with their traces, static deficits and positions-file
+    comments; `interrupted` marks a run stopped before its last positions (any interrupted result
+    marks it too)."""
     from .deficit import static_deficit
     rules = None
     out = []
@@ -163,16 +172,19 @@ def rollout_data(results, kind: str = "rollout", comments: list[str] | None = No
         out.append(json.loads(to_json(r.to_dict())))
     from .rules import rules_from_dict
     rules = rules_from_dict(out[0]["params"]["rules"])
-    data = {"kind": kind, "interrupted": bool(interrupted or any(r.interrupted for r in results)), "results": out,
-            "traces": [[list(t) for t in r.trace] for r in results],
-            "static_deficit": [json.loads(to_json(static_deficit(r.position, rules).to_dict())) for r in results]}
+    data = {"kind": kind, "interrupted": bool(interrupted or any(r.interrupted for r in results)),
+            "results": out, "traces": [[list(t) for t in r.trace] for r in results],
+            "static_deficit": [json.loads(to_json(static_deficit(r.position, rules).to_dict()))
+                               for r in results]}
     if comments and any(comments):
         data["comments"] = list(comments)
     return data
 
 
-def json_data(kind: str, obj, names: list[str | None] | None = None, comments: list[str] | None = None) -> dict:
-    """Results data of an analysis or opening table (anything with `to_dict`), with position names/comments."""
+def json_data(kind: str, obj, names: list[str | None] | None = None,
+              comments: list[str] | None = None) -> dict:
+    """Results data of an analysis or opening table (anything with `to_dict`), with position
+    names/comments."""
     result = json.loads(to_json(obj.to_dict()))
     data = {"kind": kind, "interrupted": bool(result.get("interrupted")), "results": [result]}
     if names and any(names):

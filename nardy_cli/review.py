@@ -1,4 +1,5 @@
-"""Game review: every decision of a record scored by an evaluator, with marks, luck and per-player totals.
+"""Game review: every decision of a record scored by an evaluator, with marks, luck and per-player
+totals.
 
 For each ply: the equity (for the player) of the played result and of the best
 result of the roll, the equity lost, a mark (doubtful / error / blunder at the
@@ -42,9 +43,9 @@ from .records import GameRecord, format_moves
 
 MARKS = ("doubtful", "error", "blunder")
 DEFAULT_EVALUATOR = "neural"   # the trained network at 0-ply (see docs/training.md)
-COLUMNS = ["ply", "turn", "side", "player", "dice", "played", "best", "plays", "forced", "equity_played",
-           "equity_best", "lost", "mark", "luck", "level", "equity_se", "equity_white", "position",
-           "played_result", "best_result"]
+COLUMNS = ["ply", "turn", "side", "player", "dice", "played", "best", "plays", "forced",
+           "equity_played", "equity_best", "lost", "mark", "luck", "level", "equity_se",
+           "equity_white", "position", "played_result", "best_result"]
 MATCH_COLUMNS = ["mwc_played", "mwc_best", "mwc_lost", "mwc_white"]
 
 
@@ -58,7 +59,8 @@ class Thresholds:
 
     def __post_init__(self) -> None:
         if not 0 <= self.doubtful <= self.error <= self.blunder:
-            raise ArgumentError(f"thresholds must rise: doubtful {self.doubtful} <= error {self.error} "
+            raise ArgumentError(f"thresholds must rise: doubtful {self.doubtful} <= error "
+                                f"{self.error} "
                              f"<= blunder {self.blunder}")
 
     def mark(self, lost: float) -> str:
@@ -78,9 +80,11 @@ def parse_thresholds(text: str) -> Thresholds:
     try:
         values = [float(p) for p in parts]
     except ValueError:
-        raise NotationError(f"bad thresholds {text!r}: expected three numbers such as '0.04,0.08,0.16'") from None
+        raise NotationError(f"bad thresholds {text!r}: expected three numbers such as "
+                            "'0.04,0.08,0.16'") from None
     if len(values) != 3:
-        raise NotationError(f"bad thresholds {text!r}: expected three numbers such as '0.04,0.08,0.16'")
+        raise NotationError(f"bad thresholds {text!r}: expected three numbers such as "
+                            "'0.04,0.08,0.16'")
     return Thresholds(*values)
 
 
@@ -92,7 +96,8 @@ class GameReview:
     frame: pd.DataFrame
     thresholds: Thresholds
     params: dict = field(default_factory=dict)
-    cube: pd.DataFrame | None = None    # the cube decisions of a cube game (`cube_review.COLUMNS`), else None
+    # the cube decisions of a cube game (`cube_review.COLUMNS`), else None
+    cube: pd.DataFrame | None = None
 
     def decisions(self) -> pd.DataFrame:
         """The scored rows (not forced)."""
@@ -103,7 +108,8 @@ class GameReview:
         rows = []
         for side in ("white", "black"):
             f = self.frame[self.frame["side"] == side]
-            if f.empty and (self.cube is None or not _cube_totals(self.cube, side)["cube_decisions"]):
+            if (f.empty
+                and (self.cube is None or not _cube_totals(self.cube, side)["cube_decisions"])):
                 continue
             d = f[~f["forced"].astype(bool)]
             player = self.record.white if side == "white" else self.record.black
@@ -118,14 +124,16 @@ class GameReview:
         return pd.DataFrame(rows)
 
     def notes(self) -> list[str]:
-        """Plain-language notes on reading the review: a side played by the reviewing evaluator itself, whose
-        plays are all its best by construction."""
+        """Plain-language notes on reading the review: a side played by the reviewing evaluator
+        itself, whose plays are all its best by construction."""
         out = []
         for side in self.params.get("self_reviewed", []):
             player = self.record.white if side == "white" else self.record.black
             out.append(f"{side.capitalize()} ({player}) was played by the reviewing evaluator "
-                       f"{self.params['evaluator']} itself: its plays are that evaluator's own choices, so "
-                       "they lose 0.000 by construction; another evaluator or rollouts give an independent view.")
+                       f"{self.params['evaluator']} itself: its plays are that evaluator's own "
+                       "choices, so "
+                       "they lose 0.000 by construction; another evaluator or rollouts give an "
+                       "independent view.")
         return out
 
     def worst(self, n: int = 5) -> pd.DataFrame:
@@ -148,16 +156,16 @@ def _cube_totals(cube: pd.DataFrame, side: str) -> dict:
     return cube_summary(cube, side)
 
 
-def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides: tuple[str, ...] = ("w", "b"),
-                thresholds: Thresholds = Thresholds(), width: int = 5,
-                rollout: RunConfig | None = None, rollout_policy: str = "neural",
+def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *,
+                sides: tuple[str, ...] = ("w", "b"), thresholds: Thresholds = Thresholds(),
+                width: int = 5, rollout: RunConfig | None = None, rollout_policy: str = "neural",
                 match: MatchState | None = None, cube: bool = False,
                 crawford: bool = False) -> GameReview:
-    """Score every ply of `record` played by `sides` ('w', 'b') with `evaluator` (a name or object); at a
-    `match` score (the score before this game) by match winning chance and normalised equity.
+    """Score every ply of `record` played by `sides` ('w', 'b') with `evaluator` (a name or object);
+    at a `match` score (the score before this game) by match winning chance and normalised equity.
 
-    A cube game (cube actions in the record, or `cube`) has its cube actions rated too; `crawford` says
-    the game is a match's Crawford game (no cube decisions).
+    A cube game (cube actions in the record, or `cube`) has its cube actions rated too; `crawford`
+    says the game is a match's Crawford game (no cube decisions).
 
     With a `rollout` (a `RunConfig`: games per candidate, seed, workers, ...) the flagged
     decisions are re-scored by rollouts of `rollout_policy`; its `progress(done, total)` hears of
@@ -200,7 +208,8 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *, sides
 
 
 def _self_reviewed(frame: pd.DataFrame, record: GameRecord, evaluator: str) -> list[str]:
-    """The sides played by `evaluator` itself whose every play it scores best: 0.000 lost by construction."""
+    """The sides played by `evaluator` itself whose every play it scores best: 0.000 lost by
+    construction."""
     out = []
     for side, player in (("white", record.white), ("black", record.black)):
         lost = frame.loc[(frame["side"] == side) & ~frame["forced"].astype(bool), "lost"]
@@ -210,8 +219,8 @@ def _self_reviewed(frame: pd.DataFrame, record: GameRecord, evaluator: str) -> l
 
 
 def normaliser(valuation, white: bool) -> tuple[float, float]:
-    """(mid, scale) turning the mover's match equity v into normalised equity (v - mid) * scale: a single
-    game won (oin) +1, lost -1.  Money values: (0, 1)."""
+    """(mid, scale) turning the mover's match equity v into normalised equity (v - mid) * scale: a
+    single game won (oin) +1, lost -1.  Money values: (0, 1)."""
     if valuation is None or valuation.is_money:
         return 0.0, 1.0
     v = valuation.for_side(white)
@@ -247,25 +256,28 @@ def _score_ply(i, ply, record, ev, base, rules, width, thresholds, valuation=Non
     if scale != 1.0 or mid != 0.0:
         mwc = (values[played] + 1) / 2
         match_row = {"mwc_played": mwc, "mwc_best": (values[best] + 1) / 2,
-                     "mwc_lost": float("nan") if forced else max(0.0, values[best] - values[played]) / 2,
+                     "mwc_lost": float("nan") if forced
+                     else max(0.0, values[best] - values[played]) / 2,
                      "mwc_white": mwc if white else 1 - mwc}
         values = {j: (v - mid) * scale for j, v in values.items()}
         luck *= scale
     lost = float("nan") if forced else max(0.0, values[best] - values[played])
     return {**match_row, "ply": i + 1, "turn": ply.label, "side": "white" if white else "black",
             "player": record.white if white else record.black, "dice": str(dice),
-            "played": format_moves(ply.play), "best": format_moves(plays[best]), "plays": n, "forced": forced,
-            "equity_played": values[played], "equity_best": values[best], "lost": lost,
-            "mark": "forced" if forced else thresholds.mark(lost), "luck": luck, "level": level,
-            "equity_se": float("nan"), "equity_white": values[played] if white else -values[played],
+            "played": format_moves(ply.play), "best": format_moves(plays[best]), "plays": n,
+            "forced": forced, "equity_played": values[played], "equity_best": values[best],
+            "lost": lost, "mark": "forced" if forced else thresholds.mark(lost), "luck": luck,
+            "level": level, "equity_se": float("nan"),
+            "equity_white": values[played] if white else -values[played],
             "position": str(pos.with_dice(dice)), "played_result": str(ply.play.result),
             "best_result": str(plays[best].result)}
 
 
 def _rollout_flagged(frame: pd.DataFrame, record: GameRecord, base: Any, thresholds: Thresholds,
                      run: RunConfig, policy: str, valuation=None) -> tuple[pd.DataFrame, bool]:
-    """Re-score flagged decisions by rolling out the played result and the cheaper level's top three (at
-    a match score by match equity, then normalised as `_score_ply` does); (frame, interrupted): Ctrl-C keeps the decisions whose every candidate was rolled out in full."""
+    """Re-score flagged decisions by rolling out the played result and the cheaper level's top three
+    (at a match score by match equity, then normalised as `_score_ply` does); (frame, interrupted):
+    Ctrl-C keeps the decisions whose every candidate was rolled out in full."""
     frame = frame.copy()
     flagged = frame.index[frame["mark"].isin(MARKS)]
     try:
@@ -280,7 +292,8 @@ class _Stopped(Exception):
 
 
 def _rescore(frame, flagged, record, base, thresholds, run, policy, valuation) -> None:
-    """Re-score each flagged decision of `frame` in place; `_Stopped` on Ctrl-C (a decision counts whole)."""
+    """Re-score each flagged decision of `frame` in place; `_Stopped` on Ctrl-C (a decision counts
+    whole)."""
     from .rollout import rollout
     rules = record.rules
     games, progress, each = run.games, run.progress, run.with_progress(None)
@@ -296,10 +309,12 @@ def _rescore(frame, flagged, record, base, thresholds, run, policy, valuation) -
         plays = plays_from_kernel(pos, dice, boards, step_from, step_die, n, nsteps)
         static = result_values(base, boards, mover == WHITE, rules, valuation)
         cands = {int(j) for j in np.argsort(-static, kind="stable")[:3]}
-        cands |= {k for k, p in enumerate(plays) if p.result == ply.play.result or str(p.result) == row["best_result"]}
+        cands |= {k for k, p in enumerate(plays) if p.result == ply.play.result
+                  or str(p.result) == row["best_result"]}
         values, ses = {}, {}
         for j in sorted(cands):
-            exact = exact_value(result_board(plays[j].result, mover), mover == WHITE, rules, valuation)
+            exact = exact_value(result_board(plays[j].result, mover), mover == WHITE, rules,
+                                valuation)
             if exact is not None:
                 values[j], ses[j] = exact, 0.0
                 continue
@@ -310,7 +325,8 @@ def _rescore(frame, flagged, record, base, thresholds, run, policy, valuation) -
                 raise _Stopped from None
             if r.interrupted:
                 raise _Stopped
-            values[j], ses[j] = ((-r.equity, r.equity_se) if match is None else (1 - 2 * r.mwc, 2 * r.mwc_se))
+            values[j], ses[j] = ((-r.equity, r.equity_se) if match is None
+                                 else (1 - 2 * r.mwc, 2 * r.mwc_se))
         played = next(k for k in cands if plays[k].result == ply.play.result)
         best = max(values, key=lambda j: (values[j], -j))
         mid, scale = normaliser(valuation, mover == WHITE)
@@ -325,11 +341,12 @@ def _rescore(frame, flagged, record, base, thresholds, run, policy, valuation) -
         with held_interrupts():
             if match_row is not None:
                 frame.loc[idx, MATCH_COLUMNS] = match_row
-            frame.loc[idx, ["best", "equity_played", "equity_best", "lost", "mark", "level", "equity_se",
-                            "equity_white", "best_result"]] = [
-                format_moves(plays[best]), values[played], values[best], lost, thresholds.mark(lost),
-                f"rollout {games}", ses[played], values[played] if mover == WHITE else -values[played],
-                str(plays[best].result)]
+            frame.loc[idx,
+                      ["best", "equity_played", "equity_best", "lost", "mark", "level", "equity_se",
+                       "equity_white", "best_result"]] = [
+                format_moves(plays[best]), values[played], values[best], lost,
+                thresholds.mark(lost), f"rollout {games}", ses[played],
+                values[played] if mover == WHITE else -values[played], str(plays[best].result)]
     if progress is not None:
         progress(len(flagged), len(flagged))
 
@@ -344,4 +361,5 @@ def side_code(name: str) -> str:
     raise NotationError(f"bad side {name!r}: expected white or black")
 
 
-__all__ = ["Thresholds", "parse_thresholds", "GameReview", "review_game", "side_code", "MARKS", "SIDE_NAMES"]
+__all__ = ["Thresholds", "parse_thresholds", "GameReview", "review_game", "side_code", "MARKS",
+           "SIDE_NAMES"]

@@ -1,5 +1,5 @@
-"""A review as a report folder: review.json, review.csv, the equity chart, boards of the worst decisions,
-report.md (and report.html), all or nothing."""
+"""A review as a report folder: review.json, review.csv, the equity chart, boards of the worst
+decisions, report.md (and report.html), all or nothing."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ from .review import GameReview
 from .study.glossary import glossary_markdown
 from .study.report_summary import params_frame, review_headline
 
-MARK_STYLE = {"doubtful": ("#f9a825", "o", 7), "error": ("#ef6c00", "s", 8), "blunder": ("#c62828", "X", 11)}
+MARK_STYLE = {"doubtful": ("#f9a825", "o", 7), "error": ("#ef6c00", "s", 8),
+              "blunder": ("#c62828", "X", 11)}
 
 
 def _end(record, unfinished: str) -> str:
@@ -42,16 +43,19 @@ def equity_chart(review: GameReview) -> Figure:
     for mark, (colour, marker, size) in MARK_STYLE.items():
         m = f[f["mark"] == mark]
         if len(m):
-            ax.scatter(m["ply"], m["equity_white"], color=colour, marker=marker, s=size ** 2, zorder=3,
-                       label=f"{i18n.translate(mark)} ({len(m)})", edgecolors="black", linewidths=0.5)
+            ax.scatter(m["ply"], m["equity_white"], color=colour, marker=marker, s=size ** 2,
+                       zorder=3, label=f"{i18n.translate(mark)} ({len(m)})", edgecolors="black",
+                       linewidths=0.5)
     for _, row in review.worst(3).iterrows():
-        ax.annotate(f"{row['turn']} {row['dice']}", (row["ply"], row["equity_white"]), textcoords="offset points",
-                    xytext=(0, 11), ha="center", fontsize=8, zorder=4,
-                    bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.85})
+        ax.annotate(f"{row['turn']} {row['dice']}", (row["ply"], row["equity_white"]),
+                    textcoords="offset points", xytext=(0, 11), ha="center", fontsize=8, zorder=4,
+                    bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none",
+                          "alpha": 0.85})
     r = review.record
     ax.set_xlabel(i18n._("ply (White's and Black's turns counted separately)"))
     ax.set_ylabel(i18n._("equity for White (points per game)"))
-    ax.set_title(i18n._("{white} (White) vs {black} (Black): {result}\nevaluator {evaluator}").format(
+    ax.set_title(i18n._("{white} (White) vs {black} (Black): "
+                        "{result}\nevaluator {evaluator}").format(
         white=r.white, black=r.black, result=_end(r, i18n._("game not finished")),
         evaluator=review.params['evaluator']), fontsize=10)
     ax.legend(fontsize=8, loc="best")
@@ -60,7 +64,8 @@ def equity_chart(review: GameReview) -> Figure:
 
 
 def _result(result) -> str:
-    """A record's result (`White wins by mars`) in the language in use; 'game not finished' for None."""
+    """A record's result (`White wins by mars`) in the language in use; 'game not finished' for
+    None."""
     return i18n.result_text(result) if result else i18n._("game not finished")
 
 
@@ -72,12 +77,14 @@ def _pixels(fig: Figure, dpi: float = 60) -> np.ndarray:
 
 
 def _position(text: str) -> Position:
-    """A position from the review's text, including a drawn game's end (`W:- B:- w`), which input refuses."""
+    """A position from the review's text, including a drawn game's end (`W:- B:- w`), which input
+    refuses."""
     try:
         return parse_position(text, check_blocks=False)
     except NardyError:
         white, black, turn = text.split()[:3]
-        return Position.unchecked(parse_checkers(white[2:], "w"), parse_checkers(black[2:], "b"), turn)
+        return Position.unchecked(parse_checkers(white[2:], "w"), parse_checkers(black[2:], "b"),
+                                  turn)
 
 
 def decision_figure(row) -> Figure:
@@ -87,7 +94,8 @@ def decision_figure(row) -> Figure:
     mover = before.turn
     panels = [
         (before, f"{row['turn']} " + i18n._("{side} to play {dice}").format(dice=row['dice'],
-                                                                             **i18n.side_words(row['side']))),
+                                                                             **i18n.side_words(
+                                                                                 row['side']))),
         (_position(row["played_result"]), i18n._("played {play}  ({equity:+.3f})").format(
             play=row['played'], equity=row['equity_played'])),
         (_position(row["best_result"]), i18n._("best {play}  ({equity:+.3f})").format(
@@ -98,8 +106,10 @@ def decision_figure(row) -> Figure:
         ax = fig.add_subplot(1, 3, k + 1)
         ax.imshow(_pixels(draw_board(pos, numbering=mover, title=title)))
         ax.axis("off")
-    fig.suptitle(i18n._("{mark}: equity lost {lost:.3f} ({level}), boards in {sides} numbering").format(
-        mark=_mark(row['mark']), lost=row['lost'], level=row['level'], **i18n.side_words(row['side'])), fontsize=13)
+    fig.suptitle(i18n._("{mark}: equity lost {lost:.3f} ({level}), "
+                        "boards in {sides} numbering").format(
+        mark=_mark(row['mark']), lost=row['lost'], level=row['level'],
+        **i18n.side_words(row['side'])), fontsize=13)
     return fig
 
 
@@ -124,53 +134,65 @@ def _md_table(frame, digits: int = 3) -> str:
 
 
 def report_markdown(review: GameReview, top: int, boards: list[str]) -> str:
-    """report.md: summary per player, the chart, the worst decisions with their boards, every decision."""
+    """report.md: summary per player, the chart, the worst decisions with their boards, every
+    decision."""
     r = review.record
     p = review.params
     t = review.thresholds
-    lines = [i18n._("# Game review: {white} (White) vs {black} (Black)").format(white=r.white, black=r.black), "",
+    lines = [i18n._("# Game review: {white} (White) vs {black} (Black)").format(white=r.white,
+                                                                                black=r.black), "",
              f"**{review_headline(review.summary().to_dict(orient='records'))}**", "",
-             i18n._("Result: **{result}** after {plies} plies; {preset} rules; date {date}.").format(
-                 result=_end(r, i18n._("game not finished")), plies=len(r.plies), preset=r.rules.preset,
-                 date=r.date), "",
+             i18n._("Result: **{result}** after {plies} plies; {preset} rules; "
+                    "date {date}.").format(
+                 result=_end(r, i18n._("game not finished")), plies=len(r.plies),
+                 preset=r.rules.preset, date=r.date), "",
              i18n._("Evaluator: `{evaluator}` (luck at 0-ply with `{luck}`").format(
                  evaluator=p['evaluator'], luck=p['luck_evaluator'])
-             + (i18n._("; flagged decisions rolled out, {games} games per candidate with `{policy}`").format(
-                 games=p['rollout_games'], policy=p['rollout_policy']) if p.get("rollout_games") else "") + "). "
-             + i18n._("Marks: doubtful from {doubtful}, error from {error}, blunder from {blunder} points of equity "
+             + (i18n._("; flagged decisions rolled out, {games} games per candidate "
+                       "with `{policy}`").format(
+                 games=p['rollout_games'], policy=p['rollout_policy']) if p.get("rollout_games")
+                else "") + "). "
+             + i18n._("Marks: doubtful from {doubtful}, error from {error}, "
+                      "blunder from {blunder} points of equity "
                    "lost; forced plays are listed, not scored.").format(
                  doubtful=t.doubtful, error=t.error, blunder=t.blunder), "",
              *[i18n._("> **Note.** {note}").format(note=note) + "\n" for note in review.notes()],
              "## " + i18n._("Summary"), "", _md_table(_shown_summary(review.summary())), "",
-             i18n._("Luck: the best result's value for the roll rolled minus its mean over the 21 rolls, summed."), "",
+             i18n._("Luck: the best result's value for the roll rolled minus its mean over the 21 "
+                    "rolls, summed."), "",
              *cube_markdown(review.cube, "match" in p),
              "## " + i18n._("Equity over the game"), "",
-             i18n._("White's equity after every play, each judged from the side that just moved; a static "
-                 "evaluator's bias for or against the side on roll shows as a zig-zag between White's and "
-                 "Black's plies."), "", "![equity chart](equity.png)", ""]
+             i18n._("White's equity after every play, each judged from the side that just "
+                    "moved; a static "
+                 "evaluator's bias for or against the side on roll shows as a zig-zag between "
+                 "White's and Black's plies."), "", "![equity chart](equity.png)", ""]
     worst = review.worst(top)
     lines += [i18n._("## The costliest decision") if len(worst) == 1
               else i18n._("## The {n} costliest decisions").format(n=len(worst)), ""]
     for (_, row), file in zip(worst.iterrows(), boards):
-        lines += [f"### {row['turn']} {row['player']} ({i18n.translate(row['side'])}) {row['dice']}: "
-                  f"{_mark(row['mark'])}",
-                  "", i18n._("Played `{played}` ({equity_played:+.3f}); best `{best}` ({equity_best:+.3f}); equity lost "
-                          "{lost:.3f} ({level}).").format(
-                      played=row['played'], equity_played=row['equity_played'], best=row['best'],
-                      equity_best=row['equity_best'], lost=row['lost'], level=row['level']), "",
+        lines += [f"### {row['turn']} {row['player']} ({i18n.translate(row['side'])}) "
+                  f"{row['dice']}: {_mark(row['mark'])}",
+                  "",
+                  i18n._("Played `{played}` ({equity_played:+.3f}); "
+                         "best `{best}` ({equity_best:+.3f}); equity lost "
+                      "{lost:.3f} ({level}).").format(
+                  played=row['played'], equity_played=row['equity_played'], best=row['best'],
+                  equity_best=row['equity_best'], lost=row['lost'], level=row['level']), "",
                   i18n._("Position:") + f" `{row['position']}`", "", f"![decision]({file})", ""]
-    cols = ["turn", "player", "dice", "played", "best", "plays", "equity_played", "equity_best", "lost", "mark", "luck"]
+    cols = ["turn", "player", "dice", "played", "best", "plays", "equity_played", "equity_best",
+            "lost", "mark", "luck"]
     shown = review.frame[cols]
     if i18n.language() != i18n.SOURCE:
-        shown = shown.assign(mark=shown["mark"].map(lambda v: i18n.translate(v) if isinstance(v, str) else v))
+        shown = shown.assign(mark=shown["mark"].map(lambda v: i18n.translate(v)
+                                                    if isinstance(v, str) else v))
     lines += ["## " + i18n._("Every decision"), "", _md_table(shown), ""]
     lines += ["## " + i18n._("Run parameters"), "", _md_table(params_frame(p, "game review")), "",
               i18n._("The exact parameters are in `params.json`."), "", glossary_markdown(), ""]
     return "\n".join(lines)
 
 
-CUBE_MD_COLUMNS = ["turn", "player", "cube", "action", "best", "no_double", "double_take", "double_pass",
-                   "double_lost", "taker", "take_lost", "error"]
+CUBE_MD_COLUMNS = ["turn", "player", "cube", "action", "best", "no_double", "double_take",
+                   "double_pass", "double_lost", "taker", "take_lost", "error"]
 
 
 def cube_markdown(cube, match: bool, game: bool = False) -> list[str]:
@@ -182,10 +204,12 @@ def cube_markdown(cube, match: bool, game: bool = False) -> list[str]:
     cols = (["game"] if game else []) + CUBE_MD_COLUMNS
     errors = int((cube["error"] != "").sum())
     return ["## " + i18n._("Cube decisions"), "",
-            i18n._("The roller's cube decision before every roll it could double at ({units}): a missed or wrong "
-                   "double, and the taker's wrong take or pass, with what each lost; turns with an error: "
-                   "{errors}. Judged by the network through the cube model (docs/cube.md), exact in the money "
-                   "bear-off database.").format(units=units, errors=errors), "",
+            i18n._("The roller's cube decision before every roll it could double at ({units}): "
+                   "a missed or wrong "
+                   "double, and the taker's wrong take or pass, with what each lost; "
+                   "turns with an error: "
+                   "{errors}. Judged by the network through the cube model (docs/cube.md), "
+                   "exact in the money bear-off database.").format(units=units, errors=errors), "",
             _md_table(_localised(cube[cols])), ""]
 
 
@@ -202,9 +226,12 @@ def _html(folder: Path, md: str) -> str:
 
     def flush() -> None:
         if table:
-            rows = [[c.strip() for c in line.strip("|").split(" | ")] for line in table if not line.startswith("|---")]
+            rows = [[c.strip() for c in line.strip("|").split(" | ")] for line in table
+                    if not line.startswith("|---")]
             head = "".join(f"<th>{html_lib.escape(c)}</th>" for c in rows[0])
-            cells = "".join("<tr>" + "".join(f"<td>{html_lib.escape(c.replace(chr(92) + '|', '|'))}</td>" for c in r)
+            cells = "".join("<tr>"
+                            + "".join(f"<td>{html_lib.escape(c.replace(chr(92) + '|', '|'))}</td>"
+                                      for c in r)
                             + "</tr>" for r in rows[1:])
             body.append(f"<table><tr>{head}</tr>{cells}</table>")
             table.clear()
@@ -226,19 +253,22 @@ def _html(folder: Path, md: str) -> str:
             text = html_lib.escape(line)
             for mark, tag in (("**", "b"), ("`", "code")):
                 parts = text.split(mark)
-                text = "".join(p if i % 2 == 0 else f"<{tag}>{p}</{tag}>" for i, p in enumerate(parts))
+                text = "".join(p if i % 2 == 0 else f"<{tag}>{p}</{tag}>" for i,
+                               p in enumerate(parts))
             body.append(f"<p>{text}</p>")
     flush()
     style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
-             "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:2px 6px}"
-             "img{max-width:100%}")
-    return (f'<!DOCTYPE html><html lang="{i18n._("en")}"><head><meta charset="utf-8"><title>{i18n._("Game review")}</title>'
+             "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid "
+             "#ccc;padding:2px 6px}img{max-width:100%}")
+    return (f'<!DOCTYPE html><html lang="{i18n._("en")}"><head><meta '
+            f'charset="utf-8"><title>{i18n._("Game review")}</title>'
             f"<style>{style}</style></head><body>{''.join(body)}</body></html>\n")
 
 
-def write_review(review: GameReview, output: str | Path, *, top: int = 5, html: bool = False) -> Path:
-    """Write the review folder into `output`, replacing an older one; all or nothing.  The review of an
-    interrupted run goes to `output`-interrupted, so it never replaces a complete one."""
+def write_review(review: GameReview, output: str | Path, *, top: int = 5,
+                 html: bool = False) -> Path:
+    """Write the review folder into `output`, replacing an older one; all or nothing.  The review of
+    an interrupted run goes to `output`-interrupted, so it never replaces a complete one."""
 
     def render(folder: Path) -> None:
         (folder / "review.json").write_text(to_json(review.to_dict()) + "\n")
@@ -255,8 +285,11 @@ def write_review(review: GameReview, output: str | Path, *, top: int = 5, html: 
         md = report_markdown(review, top, boards)
         if review.params.get("interrupted"):
             title, rest = md.split("\n", 1)
-            md = (f"{title}\n\n" + i18n._("> **Warning.** This review was **interrupted** during its rollouts: the "
-                                       "decisions not reached keep their first evaluation (level column).")
+            md = (f"{title}\n\n"
+                  + i18n._("> **Warning.** This review was **interrupted** during its "
+                           "rollouts: the "
+                        "decisions not reached keep their first evaluation "
+                        "(level column).")
                   + "\n" + rest)
         (folder / "report.md").write_text(md)
         if html:
@@ -276,8 +309,8 @@ def _localised(frame):
 
 def write_match_review(review, output: str | Path, *, html: bool = False) -> Path:
     """Write a match review's folder: review.json, review.csv (every ply, with its game and score),
-    summary.csv (the players' totals), match.txt and report.md; with `html`, review.html (every game,
-    a game selector, match-chance losses). All or nothing."""
+    summary.csv (the players' totals), match.txt and report.md; with `html`, review.html (every
+    game, a game selector, match-chance losses). All or nothing."""
     from .match_records import format_match
 
     def render(folder: Path) -> None:
@@ -292,30 +325,39 @@ def write_match_review(review, output: str | Path, *, html: bool = False) -> Pat
         m = review.match
         lines = [i18n._("# Match review: {a} vs {b}, match to {length}").format(
                      a=m.players[0], b=m.players[1], length=m.length), "",
-                 i18n._("{games} games, final score {final}{won}; evaluator `{evaluator}`. Every decision is judged at "
-                     "its game's score: equity lost is normalised (a single game won +1, lost -1) and `mwc_lost` is "
-                     "the match winning chance lost.").format(
+                 i18n._("{games} games, final score {final}{won}; evaluator `{evaluator}`. "
+                        "Every decision is judged at "
+                     "its game's score: equity lost is normalised (a single game won +1, lost -1) "
+                     "and `mwc_lost` is the match winning chance lost.").format(
                      games=len(m.games), final='-'.join(f'{s:g}' for s in m.final_score),
                      won=i18n._(", won by {winner}").format(winner=m.winner) if m.winner else '',
                      evaluator=review.params['evaluator']), "",
-                 "## " + i18n._("Totals"), "", _localised(summary).to_markdown(index=False, floatfmt=".3f"), "",
+                 "## " + i18n._("Totals"), "",
+                 _localised(summary).to_markdown(index=False, floatfmt=".3f"), "",
                  *cube_markdown(cube, bool(m.length), game=True), "## " + i18n._("Games"), ""]
         for k, (g, score) in enumerate(zip(review.games, m.scores()), 1):
-            lines += [i18n._("### Game {k} at {w:g}-{b:g} (White-Black): {white} (White) vs {black} (Black), "
+            lines += [i18n._("### Game {k} at {w:g}-{b:g} (White-Black): {white} (White) "
+                             "vs {black} (Black), "
                           "{result}").format(k=k, w=score[0], b=score[1], white=g.record.white,
-                                               black=g.record.black, result=_end(g.record, i18n._("not finished"))),
+                                               black=g.record.black,
+                                             result=_end(g.record, i18n._("not finished"))),
                       "",
-                      _localised(_shown_summary(g.summary())).to_markdown(index=False, floatfmt=".3f"), ""]
+                      _localised(_shown_summary(g.summary())).to_markdown(index=False,
+                                                                          floatfmt=".3f"), ""]
         (folder / "report.md").write_text("\n".join(lines))
         if html:
             from .review_page import game_data, page_data, review_units, write_page
             games = []
             for k, (g, score) in enumerate(zip(review.games, m.scores()), 1):
                 units, columns = review_units(g)
-                games.append(game_data(g, title=i18n._("Game {k}: {white} (White) vs {black} (Black)").format(
-                                           k=k, white=g.record.white, black=g.record.black),
-                                       score=i18n._("score before the game {w:g}-{b:g} (White-Black), match to "
-                                                    "{length}").format(w=score[0], b=score[1], length=m.length),
+                games.append(game_data(g,
+                                       title=i18n._("Game {k}: {white} (White) "
+                                                    "vs {black} (Black)").format(
+                                        k=k, white=g.record.white, black=g.record.black),
+                                       score=i18n._("score before the game {w:g}-{b:g} "
+                                                    "(White-Black), match to "
+                                                    "{length}").format(w=score[0], b=score[1],
+                                                                       length=m.length),
                                        columns=columns))
             write_page(page_data(games, title=i18n._("{a} vs {b}, match to {length}").format(
                                      a=m.players[0], b=m.players[1], length=m.length),

@@ -16,7 +16,7 @@ import pandas as pd
 from . import __version__
 from .cube import CubePlay
 from .errors import ArgumentError, CubeError, NoGamesError
-from .games import (CHUNK, DEFAULT_SEED, OUTCOMES, GameSpec, RunConfig, Tally, chunks, job_size,
+from .games import (CHUNK, OUTCOMES, GameSpec, RunConfig, Tally, chunks, job_size,
                     policy_pair, require_in_play, run_config, run_games)
 from .kernels.board import UNFINISHED
 from .kernels.game import F_LOST, F_ROLLED, LOST_PIPS, PARTIAL, PASSES, TURNS
@@ -48,10 +48,12 @@ class RolloutResult:
     deficit: dict[str, dict]
     unfinished: int = 0
     name: str | None = None
-    trace: tuple[tuple[int, float, float], ...] = ()   # (games, equity, SE) after each chunk, in order
+    # (games, equity, SE) after each chunk, in order
+    trace: tuple[tuple[int, float, float], ...] = ()
     mwc: float | None = None        # at a match score: the side to move's match winning chance ...
     mwc_se: float | None = None     # ... and its standard error (None in a money game)
-    cube: dict | None = None        # with the cube: cubeful equity per starting cube, its SE, doubled/passed shares
+    # with the cube: cubeful equity per starting cube, its SE, doubled/passed shares
+    cube: dict | None = None
 
     def to_dict(self) -> dict:
         """The JSON object of `nardy rollout --format json` (keys in the documented order)."""
@@ -68,7 +70,8 @@ class RolloutResult:
     def outcome_frame(self) -> pd.DataFrame:
         """One row per outcome: probability, standard error and 95% interval (clipped to [0, 1])."""
         rows = [{"outcome": k, "probability": self.probabilities[k], "se": self.se[k],
-                 **dict(zip(("ci95_low", "ci95_high"), probability_ci95(self.probabilities[k], self.se[k])))}
+                 **dict(zip(("ci95_low", "ci95_high"),
+                            probability_ci95(self.probabilities[k], self.se[k])))}
                 for k in PROB_KEYS]
         return pd.DataFrame(rows)
 
@@ -78,7 +81,8 @@ class RolloutResult:
         for side, d in self.deficit.items():
             row = {"side": side}
             row.update({f"deficit_{f + 1}": v for f, v in enumerate(d["face_deficit"])})
-            row.update({k: d[k] for k in ("lost_pips_per_game", "partial_turn_share", "pass_share")})
+            row.update({k: d[k]
+                        for k in ("lost_pips_per_game", "partial_turn_share", "pass_share")})
             rows.append(row)
         return pd.DataFrame(rows)
 
@@ -106,9 +110,10 @@ def summarize(spec: GameSpec, tally: Tally, games_requested: int, until_se: floa
               interrupted: bool, name: str | None = None) -> RolloutResult:
     """Turn a tally into a `RolloutResult`."""
     games = tally.games
-    params = {"rules": spec.rules.to_dict(), "policies": {"white": spec.white.name, "black": spec.black.name},
-              "seed": spec.seed, "games_requested": games_requested, "until_se": until_se,
-              "stratify": spec.stratify, **spec.scoring.to_dict(), "version": __version__}
+    params = {"rules": spec.rules.to_dict(),
+              "policies": {"white": spec.white.name, "black": spec.black.name}, "seed": spec.seed,
+              "games_requested": games_requested, "until_se": until_se, "stratify": spec.stratify,
+              **spec.scoring.to_dict(), "version": __version__}
     valuation = spec.values
     if not valuation.is_money:
         params["match"] = valuation.match.to_dict()
@@ -119,16 +124,18 @@ def summarize(spec: GameSpec, tally: Tally, games_requested: int, until_se: floa
         params["plain"] = {"equity": plain["equity"], "equity_se": plain["equity_se"]}
         params["scored_games"] = int(tally.scored.sum())
     else:
-        table = outcome_table(tally.counts, spec.rules.points, valuation.root_values(spec.position.turn == "w"))
+        table = outcome_table(tally.counts, spec.rules.points,
+                              valuation.root_values(spec.position.turn == "w"))
     if until_se is not None and not interrupted:  # False: the maximum of games was played first
         params["until_se_met"] = bool(table["equity_se"] <= until_se)
-    mwc = {} if valuation.is_money else {"mwc": valuation.chance(table["value"]), "mwc_se": table["value_se"] / 2}
+    mwc = ({} if valuation.is_money
+           else {"mwc": valuation.chance(table["value"]), "mwc_se": table["value_se"] / 2})
     if spec.cube is not None:
         from .games.cube_loop import cube_figures
         params["cube"] = spec.cube.to_dict()
         mwc["cube"] = cube_figures(tally.cube, tally.counts) if games else None
-    return RolloutResult(spec.position, params, games, interrupted, table["probabilities"], table["se"],
-                         table["equity"], table["equity_se"],
+    return RolloutResult(spec.position, params, games, interrupted, table["probabilities"],
+                         table["se"], table["equity"], table["equity_se"],
                          float(tally.plies[0] / games) if games else float("nan"),
                          _deficit_figures(tally.deficit, games), table["unfinished"], name, **mwc)
 
@@ -136,21 +143,24 @@ def summarize(spec: GameSpec, tally: Tally, games_requested: int, until_se: floa
 ProgressFn = Callable[[RolloutResult], None]
 
 
-def cube_scoring(scoring: Scoring, match: MatchState | None, white, black, cube: CubePlay) -> Scoring:
-    """The scoring of a rollout with the cube: every game played to its end (none of the scoring options).
+def cube_scoring(scoring: Scoring, match: MatchState | None, white, black,
+                 cube: CubePlay) -> Scoring:
+    """The scoring of a rollout with the cube: every game played to its end (none of the scoring
+    options).
 
-    VR's luck is cubeless and a bear-off stop is scored by cubeless chances, so both are refused rather than
-    mixed into a cubeful equity; raises for a match (the cube loop plays money games) or a side that cannot
-    use the cube.
+    VR's luck is cubeless and a bear-off stop is scored by cubeless chances, so both are refused
+    rather than mixed into a cubeful equity; raises for a match (the cube loop plays money games) or
+    a side that cannot use the cube.
     """
     from .games.cube_loop import check_cube_policies
     if match is not None:
         raise CubeError("rollouts with the cube are money games: drop the match or the cube")
     for name, on in (("vr", scoring.vr), ("exact_bearoff", scoring.exact_bearoff),
-                     ("truncate", scoring.truncate is not None), ("luck_network", scoring.luck_network is not None)):
+                     ("truncate", scoring.truncate is not None),
+                     ("luck_network", scoring.luck_network is not None)):
         if on:
-            raise ArgumentError(f"{{{name}}} cannot be used with the cube: games with the cube are played to "
-                                "their end")
+            raise ArgumentError(f"{{{name}}} cannot be used with the cube: "
+                                "games with the cube are played to their end")
     check_cube_policies(white, black, cube)
     return Scoring(exact_bearoff=False, truncate=None, vr=False, bearoff_policy=False)
 
@@ -173,8 +183,8 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
     At a `match` score the policies choose by match equity and the result also
     carries the side to move's match winning chance `mwc` and its SE.
     With a `cube` every game is played with the bots' cube decisions (money only) and to its end: no
-    exact bear-offs, truncation or variance reduction (`cube_scoring`); the result's `cube` holds the cubeful
-    equity in units of the starting cube.
+    exact bear-offs, truncation or variance reduction (`cube_scoring`); the result's `cube` holds
+    the cubeful equity in units of the starting cube.
     """
     white, black = policy_pair(policies)
     run = run_config(run, fields)
@@ -189,8 +199,8 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
     trace: list[tuple[int, float, float]] = []
 
     def stop(tally: Tally) -> bool:
-        """Called each time the in-order prefix of jobs grows: at each multiple of CHUNK games (and at the
-        end) trace it and apply the stop rule."""
+        """Called each time the in-order prefix of jobs grows: at each multiple of CHUNK games (and
+        at the end) trace it and apply the stop rule."""
         if tally.games % CHUNK and tally.games < games:
             return False
         partial = summarize(spec, tally, games, until_se, False)

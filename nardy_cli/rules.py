@@ -40,9 +40,11 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.head_rule not in HEAD_RULES:
-            raise RulesError(f"unknown head rule {self.head_rule!r}: choose one of {', '.join(HEAD_RULES)}")
+            raise RulesError(f"unknown head rule {self.head_rule!r}: "
+                             f"choose one of {', '.join(HEAD_RULES)}")
         if self.block_check not in BLOCK_CHECKS:
-            raise RulesError(f"unknown block check {self.block_check!r}: choose one of {', '.join(BLOCK_CHECKS)}")
+            raise RulesError(f"unknown block check {self.block_check!r}: "
+                             f"choose one of {', '.join(BLOCK_CHECKS)}")
 
     @property
     def head_code(self) -> int:
@@ -66,7 +68,8 @@ class Rules:
         }
 
     def __repr__(self) -> str:
-        return (f"Rules(preset={self.preset!r}, head_rule={self.head_rule!r}, block_check={self.block_check!r}, "
+        return (f"Rules(preset={self.preset!r}, head_rule={self.head_rule!r}, "
+                f"block_check={self.block_check!r}, "
                 f"last_roll={self.last_roll!r}, points={self.points!r})")
 
 
@@ -85,9 +88,11 @@ def parse_points(text: str, base: Points | None = None) -> Points:
         key, sep, value = item.strip().partition("=")
         key = key.strip().replace("_", "-")
         if not sep or key not in values:
-            raise RulesError(f"bad points entry {item.strip()!r}: expected CLASS=N with CLASS one of {', '.join(values)}")
+            raise RulesError(f"bad points entry {item.strip()!r}: expected CLASS=N with CLASS one "
+                             f"of {', '.join(values)}")
         try:
-            if not value.strip().isascii():  # float() reads other scripts' digits (fullwidth '１'): not notation
+            # float() reads other scripts' digits (fullwidth '１'): not notation
+            if not value.strip().isascii():
                 raise ValueError(value)
             number = float(value)
         except ValueError:
@@ -104,8 +109,9 @@ def format_points(points: Points) -> str:
             f"mars={num(points.mars)},koks={num(points.koks)}")
 
 
-def make_rules(preset: str = "federation", *, head_rule: str | None = None, block_check: str | None = None,
-               last_roll: bool | None = None, points: str | Points | None = None) -> Rules:
+def make_rules(preset: str = "federation", *, head_rule: str | None = None,
+               block_check: str | None = None, last_roll: bool | None = None,
+               points: str | Points | None = None) -> Rules:
     """A preset with the given options overridden; `None` keeps the preset's value."""
     check_type(preset, str, "preset", f"a preset name ({', '.join(PRESETS)})")
     if preset not in PRESETS:
@@ -121,12 +127,14 @@ def make_rules(preset: str = "federation", *, head_rule: str | None = None, bloc
     if last_roll is not None:
         changes["last_roll"] = last_roll
     if points is not None:
-        changes["points"] = parse_points(points, rules.points) if isinstance(points, str) else points
+        changes["points"] = (parse_points(points, rules.points) if isinstance(points, str)
+                             else points)
     return replace(rules, **changes) if changes else rules
 
 
 def rules_label(rules: Rules | dict[str, Any]) -> str:
-    """The preset and every option that differs from it: `federation rules (koks=3, no last roll)`."""
+    """The preset and every option that differs from it: `federation rules (koks=3, no last
+    roll)`."""
     from .i18n import _
     if isinstance(rules, dict):
         rules = rules_from_dict(rules)
@@ -143,7 +151,8 @@ def rules_label(rules: Rules | dict[str, Any]) -> str:
     for name, value in zip(CLASS_NAMES, rules.points.as_tuple()):
         if base_points.get(name) != value:
             changes.append(f"{name}={int(value) if float(value).is_integer() else value}")
-    return _("{preset} rules").format(preset=rules.preset) + (f" ({', '.join(changes)})" if changes else "")
+    return (_("{preset} rules").format(preset=rules.preset)
+            + (f" ({', '.join(changes)})" if changes else ""))
 
 
 def rules_from_dict(data: dict[str, Any]) -> Rules:
@@ -152,4 +161,5 @@ def rules_from_dict(data: dict[str, Any]) -> Rules:
     if isinstance(points, dict):
         points = ",".join(f"{k}={v}" for k, v in points.items())
     return make_rules(data.get("preset", "federation"), head_rule=data.get("head_rule"),
-                      block_check=data.get("block_check"), last_roll=data.get("last_roll"), points=points)
+                      block_check=data.get("block_check"), last_roll=data.get("last_roll"),
+                      points=points)

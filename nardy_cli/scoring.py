@@ -19,9 +19,9 @@ import numpy as np
 
 from .errors import ArgumentError
 from .kernels.board import N_RESULTS
-from .kernels.game import (FIX_SCALE, N_FRAC, N_OPTS, O_DB_POLICY, O_EXACT_BEAROFF, O_TRUNCATE, O_VR,
-                           ScoringArgs, X_ADJ, X_EQ, X_EQ2, X_EQ_ADJ, X_EQ_ADJ2, X_KEY2, X_KEY_ADJ2, X_P,
-                           X_VAL, X_VAL2, X_VAL_ADJ, X_VAL_ADJ2)
+from .kernels.game import N_OPTS, O_DB_POLICY, O_EXACT_BEAROFF, O_TRUNCATE, O_VR, ScoringArgs
+from .kernels.runs import (FIX_SCALE, N_FRAC, X_ADJ, X_EQ, X_EQ2, X_EQ_ADJ, X_EQ_ADJ2, X_KEY2,
+                           X_KEY_ADJ2, X_P, X_VAL, X_VAL2, X_VAL_ADJ, X_VAL_ADJ2)
 from .outcomes import PROB_KEYS, Valuation, money_valuation, result_values
 from .policies.analysis import logistic_coefficients  # noqa: F401  (the heuristic's outcome model)
 from .rules import Rules
@@ -36,10 +36,11 @@ class Scoring:
     databases' probabilities (and let built-in policies bear off by them); None:
     on unless a side plays `random` (whose own bear-off is what its rollout measures);
     `truncate`: stop after that many plies and score by the evaluator (None: off);
-    `vr`: subtract each game's luck (None: on for lookahead policies with an evaluator, see `vr_pays`);
-    `bearoff_policy`: built-in policies bear off by the databases (None: with `exact_bearoff`);
-    `luck_network`: a `Network` that values VR's luck instead of the policies' own evaluators (the plays
-    whose values make the luck are still the policies' choices); it turns VR on.
+    `vr`: subtract each game's luck (None: on for lookahead policies with an evaluator, see
+    `vr_pays`); `bearoff_policy`: built-in policies bear off by the databases (None: with
+    `exact_bearoff`); `luck_network`: a `Network` that values VR's luck instead of the policies' own
+    evaluators (the plays whose values make the luck are still the policies' choices); it turns VR
+    on.
     """
 
     exact_bearoff: bool | None = None
@@ -52,13 +53,16 @@ class Scoring:
         if self.truncate is not None and self.truncate < 0:
             raise ArgumentError(f"{{truncate}} must be 0 plies or more, got {self.truncate}")
         if self.luck_network is not None and self.vr is False:
-            raise ArgumentError("{luck_network} values the luck of variance reduction: it cannot be used with VR off")
+            raise ArgumentError("{luck_network} values the luck of variance reduction: "
+                                "it cannot be used with VR off")
 
     def resolved(self, white, black) -> "Scoring":
-        """The options a rollout with these policies actually uses (VR's default filled in; Python bots: none)."""
+        """The options a rollout with these policies actually uses (VR's default filled in; Python
+        bots: none)."""
         if not (white.in_kernel and black.in_kernel):
             if self.luck_network is not None:
-                raise ArgumentError("{luck_network} needs policies that run in the compiled game loop")
+                raise ArgumentError("{luck_network} needs policies that run in the "
+                                    "compiled game loop")
             return Scoring(False, None, False, False)
         vr = self.vr
         if vr is None:
@@ -76,15 +80,18 @@ class Scoring:
 
     def to_dict(self) -> dict:
         """What the results' parameters record."""
-        record = {"vr": bool(self.vr), "exact_bearoff": bool(self.exact_bearoff), "truncate": self.truncate,
-                  "bearoff_policy": bool(self.exact_bearoff if self.bearoff_policy is None else self.bearoff_policy)}
+        record = {"vr": bool(self.vr), "exact_bearoff": bool(self.exact_bearoff),
+                  "truncate": self.truncate,
+                  "bearoff_policy": bool(self.exact_bearoff if self.bearoff_policy is None
+                                         else self.bearoff_policy)}
         if self.luck_network is not None:
             record["luck_network"] = self.luck_network.record()
         return record
 
 
 def vr_pays(policy) -> bool:
-    """VR's default: on for lookahead policies with an evaluator, whose turns already search the 21 rolls.
+    """VR's default: on for lookahead policies with an evaluator, whose turns already search the 21
+    rolls.
 
     The luck of a turn costs 21 enumerations and evaluations; a 0-ply policy's turn
     costs one, so there it slows games about 20-fold (measured: `heuristic` 25x
@@ -98,18 +105,21 @@ INDICATOR_MATRIX = np.array([INDICATORS[k] for k in PROB_KEYS], dtype=np.float64
 
 def kernel_arguments(scoring: Scoring, rules: Rules, valuation: Valuation | None = None,
                      root_white: bool = True) -> ScoringArgs:
-    """The scored game loop's inputs (`kernels.game.ScoringArgs`) for `kernels.game.play_games`: the root
-    side's (White's when `root_white`) money points and `valuation`'s values (money when None) of each result."""
+    """The scored game loop's inputs (`kernels.game.ScoringArgs`) for `kernels.runs.play_games`: the
+    root side's (White's when `root_white`) money points and `valuation`'s values (money when None)
+    of each result."""
     from .bearoff import empty_tables, tables
     opts = np.zeros(N_OPTS, dtype=np.int64)
     opts[O_EXACT_BEAROFF] = int(bool(scoring.exact_bearoff))
     opts[O_TRUNCATE] = -1 if scoring.truncate is None else scoring.truncate
     opts[O_VR] = int(bool(scoring.vr))
-    opts[O_DB_POLICY] = int(bool(scoring.exact_bearoff if scoring.bearoff_policy is None else scoring.bearoff_policy))
+    opts[O_DB_POLICY] = int(bool(scoring.exact_bearoff if scoring.bearoff_policy is None
+                                 else scoring.bearoff_policy))
     need_db = scoring.active or bool(opts[O_DB_POLICY])
     tabs = tables(rules).arrays() if need_db else empty_tables()
     from .policies.builtin import HEURISTIC
-    luck_net = scoring.luck_network.kernel_params(rules) if scoring.luck_network is not None else np.zeros(0)
+    luck_net = (scoring.luck_network.kernel_params(rules) if scoring.luck_network is not None
+                else np.zeros(0))
     valuation = valuation if valuation is not None else money_valuation(rules)
     values = np.stack([result_values(rules.points), valuation.root_values(root_white)])
     return ScoringArgs(opts, tabs, logistic_coefficients(), values, INDICATOR_MATRIX,
@@ -139,11 +149,12 @@ def moments_mean_se(n_s: np.ndarray, sums: np.ndarray, squares: np.ndarray) -> t
 
 
 def scored_table(counts: np.ndarray, scored: np.ndarray, frac: np.ndarray, adjusted: bool) -> dict:
-    """Probabilities, SEs, equity and its SE, and the valuation's value and its SE, from the fixed-point sums
-    (plain or luck-adjusted)."""
+    """Probabilities, SEs, equity and its SE, and the valuation's value and its SE, from the
+    fixed-point sums (plain or luck-adjusted)."""
     n_s = counts.sum(axis=1) + scored
     x = frac / FIX_SCALE
-    base, key2, eq, eq2 = (X_ADJ, X_KEY_ADJ2, X_EQ_ADJ, X_EQ_ADJ2) if adjusted else (X_P, X_KEY2, X_EQ, X_EQ2)
+    base, key2, eq, eq2 = ((X_ADJ, X_KEY_ADJ2, X_EQ_ADJ, X_EQ_ADJ2) if adjusted
+                           else (X_P, X_KEY2, X_EQ, X_EQ2))
     probs, ses = {}, {}
     class_sums = x[:, base:base + N_RESULTS]
     for j, key in enumerate(PROB_KEYS):
@@ -151,5 +162,5 @@ def scored_table(counts: np.ndarray, scored: np.ndarray, frac: np.ndarray, adjus
     equity, equity_se = moments_mean_se(n_s, x[:, eq], x[:, eq2])
     val, val2 = (X_VAL_ADJ, X_VAL_ADJ2) if adjusted else (X_VAL, X_VAL2)
     value, value_se = moments_mean_se(n_s, x[:, val], x[:, val2])
-    return {"probabilities": probs, "se": ses, "equity": equity, "equity_se": equity_se, "value": value,
-            "value_se": value_se}
+    return {"probabilities": probs, "se": ses, "equity": equity, "equity_se": equity_se,
+            "value": value, "value_se": value_se}

@@ -44,22 +44,26 @@ class PlayedGames:
             rows.append({"game": i + 1, "white": r.white, "black": r.black, "plies": len(r.plies),
                          "result": "*" if r.result is None else str(r.result),
                          "white_points": points_for_white(r)})
-        return pd.DataFrame(rows, columns=["game", "white", "black", "plies", "result", "white_points"])
+        return pd.DataFrame(rows,
+                            columns=["game", "white", "black", "plies", "result", "white_points"])
 
     def summary(self) -> dict:
         """Games, White's mean points, wins of each side and draws."""
         f = self.frame()
         return {"games": len(f), "white": self.white, "black": self.black, "seed": self.seed,
-                "white_wins": int((f["white_points"] > 0).sum()), "black_wins": int((f["white_points"] < 0).sum()),
-                "draws": int(sum(1 for r in self.records if r.result is not None and r.result.winner is None)),
+                "white_wins": int((f["white_points"] > 0).sum()),
+                "black_wins": int((f["white_points"] < 0).sum()),
+                "draws": int(sum(1 for r in self.records if r.result is not None
+                                 and r.result.winner is None)),
                 "unfinished": int(sum(1 for r in self.records if r.result is None)),
                 "white_points_per_game": float(f["white_points"].mean()) if len(f) else 0.0,
                 "mean_plies": float(f["plies"].mean()) if len(f) else 0.0}
 
 
 def points_for_white(record: GameRecord) -> float:
-    """Points White scored (negative when Black won; 0 for a draw or an unfinished game), times the cube in a
-    cube game (a drop: an oin's points times the cube before the double; Jacoby: an oin before a double)."""
+    """Points White scored (negative when Black won; 0 for a draw or an unfinished game), times the
+    cube in a cube game (a drop: an oin's points times the cube before the double; Jacoby: an oin
+    before a double)."""
     from .cube_records import cube_factor, drop_points, jacoby_centred
     dropped = drop_points(record, record.rules.points.oin)
     if dropped is not None:
@@ -75,19 +79,23 @@ def points_for_white(record: GameRecord) -> float:
 def play_game(white: str | Policy, black: str | Policy, *, position: Position = START,
               rules: Rules = PRESETS["federation"], seed: int = DEFAULT_SEED, game: int = 0,
               max_plies: int = MAX_PLIES, date: str = "?", valuation=None, tags: tuple = (),
-              cube: CubePlay | None = None, judge: Callable | None = None, crawford: bool = False) -> GameRecord:
-    """Play game number `game` from `position` (its dice, if any, are the first roll) and record it; the
-    policies choose by `valuation` (a match score's values; money when None).  With a `cube` (money games,
-    the cube centred) the bots use the cube as in the cube game loop and the record holds the cube actions;
-    `judge(position, board)`, when given, names the cube actions before each roll instead (a match's cube,
-    `match_cube_play`), and `crawford` marks the Crawford game of a match."""
+              cube: CubePlay | None = None, judge: Callable | None = None,
+              crawford: bool = False) -> GameRecord:
+    """Play game number `game` from `position` (its dice, if any, are the first roll) and record it;
+    the policies choose by `valuation` (a match score's values; money when None).  With a `cube`
+    (money games, the cube centred) the bots use the cube as in the cube game loop and the record
+    holds the cube actions; `judge(position, board)`, when given, names the cube actions before each
+    roll instead (a match's cube, `match_cube_play`), and `crawford` marks the Crawford game of a
+    match."""
     sides = {"w": as_policy(white), "b": as_policy(black)}
-    spec = GameSpec(position, rules, sides["w"], sides["b"], seed, stratify=False, valuation=valuation)
+    spec = GameSpec(position, rules, sides["w"], sides["b"], seed, stratify=False,
+                    valuation=valuation)
     if cube is not None:
         return _play_cube_game(spec, sides, game, max_plies, date, tags, cube, judge, crawford)
     played: list[tuple[Dice, Play]] = []
-    python_loop.play_game(spec, sides["w"], sides["b"], game, max_plies, np.zeros((2, N_DEFICIT), dtype=np.int64),
-                          on_play=lambda dice, play: played.append((dice, play)))
+    python_loop.play_game(spec, sides["w"], sides["b"], game, max_plies,
+                          np.zeros((2, N_DEFICIT), dtype=np.int64), on_play=lambda dice,
+                          play: played.append((dice, play)))
     return record_from_plays(played, position.with_dice(None), rules, white=sides["w"].name,
                              black=sides["b"].name, date=date,
                              tags=(("Seed", str(seed)), ("Game", str(game + 1))) + tuple(tags))
@@ -95,7 +103,8 @@ def play_game(white: str | Policy, black: str | Policy, *, position: Position = 
 
 def _play_cube_game(spec, sides, game: int, max_plies: int, date: str, tags: tuple, cube: CubePlay,
                     judge: Callable | None = None, crawford: bool = False) -> GameRecord:
-    """`play_game` with the cube: each roll's cube actions by `games.cube_loop.CubeJudge`, then the record."""
+    """`play_game` with the cube: each roll's cube actions by `games.cube_loop.CubeJudge`, then the
+    record."""
     from .cube_records import record_from_turns
     from .games.cube_loop import CubeJudge
     if cube.start.owner != "centre":
@@ -119,20 +128,25 @@ def _play_cube_game(spec, sides, game: int, max_plies: int, date: str, tags: tup
         turns.append((tuple(pending), dice, play))
         pending.clear()
 
-    python_loop.play_game(spec, sides["w"], sides["b"], game, max_plies, np.zeros((2, N_DEFICIT), dtype=np.int64),
-                          on_play=on_play, before_roll=before_roll)
-    rule_tags = tuple((name, "on") for name, on in (("Jacoby", cube.start.jacoby), ("Beavers", cube.start.beavers))
+    python_loop.play_game(spec, sides["w"], sides["b"], game, max_plies,
+                          np.zeros((2, N_DEFICIT), dtype=np.int64), on_play=on_play,
+                          before_roll=before_roll)
+    rule_tags = tuple((name, "on") for name,
+                      on in (("Jacoby", cube.start.jacoby), ("Beavers", cube.start.beavers))
                       if on)
-    return record_from_turns(turns, spec.position.with_dice(None), spec.rules, end=tuple(end), cube=True,
-                             crawford=crawford, white=sides["w"].name, black=sides["b"].name, date=date,
-                             tags=(("Seed", str(spec.seed)), ("Game", str(game + 1))) + rule_tags + tuple(tags))
+    return record_from_turns(turns, spec.position.with_dice(None), spec.rules, end=tuple(end),
+                             cube=True, crawford=crawford, white=sides["w"].name,
+                             black=sides["b"].name, date=date,
+                             tags=(("Seed", str(spec.seed)), ("Game", str(game + 1))) + rule_tags
+                             + tuple(tags))
 
 
-def play_games(white: str | Policy, black: str | Policy, games: int = 1, *, position: Position = START,
-               rules: Rules = PRESETS["federation"], seed: int = DEFAULT_SEED, date: str = "?",
-               max_plies: int = MAX_PLIES, cube: CubePlay | None = None) -> PlayedGames:
-    """Games 0..games-1 between `white` and `black`, each recorded; `date` is `YYYY.MM.DD` or `?`; with a
-    `cube` played with the bots' cube (see `play_game`)."""
+def play_games(white: str | Policy, black: str | Policy, games: int = 1, *,
+               position: Position = START, rules: Rules = PRESETS["federation"],
+               seed: int = DEFAULT_SEED, date: str = "?", max_plies: int = MAX_PLIES,
+               cube: CubePlay | None = None) -> PlayedGames:
+    """Games 0..games-1 between `white` and `black`, each recorded; `date` is `YYYY.MM.DD` or `?`;
+    with a `cube` played with the bots' cube (see `play_game`)."""
     if games < 1:
         raise ArgumentError(f"{{games}} must be at least 1, got {games}")
     date = parse_date_tag(date)

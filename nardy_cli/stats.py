@@ -41,7 +41,8 @@ Z95 = 1.96  # a 95% interval is the estimate ± 1.96 standard errors
 
 
 def probability_ci95(p: float, se: float) -> tuple[float, float]:
-    """The 95% interval of a probability, p ± 1.96 SE clipped to [0, 1] (under VR it can reach past either end)."""
+    """The 95% interval of a probability, p ± 1.96 SE clipped to [0, 1] (under VR it can reach past
+    either end)."""
     return max(0.0, p - Z95 * se), min(1.0, p + Z95 * se)
 
 

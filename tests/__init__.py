@@ -1,1 +1,2 @@
-"""The nardy test suite: a package, so its helpers import as `tests.<module>` without a sys.path hack."""
+"""The nardy test suite: a package, so its helpers import as `tests.<module>` without a sys.path
+hack."""

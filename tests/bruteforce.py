@@ -10,7 +10,8 @@ from nardy_cli.position import WHITE, Position, format_checkers
 
 
 def blocked_forever(mine: list[int], theirs: list[int]) -> bool:
-    """R6: the mover has 6+ points in a row along the opponent's path and no opponent checker is past them."""
+    """R6: the mover has 6+ points in a row along the opponent's path and no opponent checker is
+    past them."""
     if sum(theirs) < 15:
         return False
     occupied = [mine[(q + 12) % 24] > 0 for q in range(24)]  # in the opponent's numbering
@@ -28,7 +29,8 @@ def blocked_forever(mine: list[int], theirs: list[int]) -> bool:
     return False
 
 
-def head_allowance(mine: list[int], theirs: list[int], dice: tuple[int, int], head_rule: str) -> int:
+def head_allowance(mine: list[int], theirs: list[int], dice: tuple[int, int],
+                   head_rule: str) -> int:
     """R4/R5: how many checkers may leave the head this turn."""
     if dice[0] != dice[1] or mine[0] != 15 or head_rule == "strict":
         return 1
@@ -45,12 +47,14 @@ def head_allowance(mine: list[int], theirs: list[int], dice: tuple[int, int], he
     return 1
 
 
-def step_result(mine: list[int], theirs: list[int], src: int, die: int, block_check: str) -> list[int] | None:
-    """One checker from `src` (0-based) steps `die` pips: the mover's new counts, or None if illegal.
+def step_result(mine: list[int], theirs: list[int], src: int, die: int,
+                block_check: str) -> list[int] | None:
+    """One checker from `src` (0-based) steps `die` pips: the mover's new counts, or None if
+    illegal.
 
     R1 (no landing on the opponent), R6 under `step` (no forbidden block, even for a moment),
-    R7 (bear off only with every checker home; an over-sized die only from the furthest-back checker).
-    The head limit (R4/R5) is the caller's business.
+    R7 (bear off only with every checker home; an over-sized die only from the furthest-back
+    checker). The head limit (R4/R5) is the caller's business.
     """
     if mine[src] == 0:
         return None
@@ -71,13 +75,15 @@ def step_result(mine: list[int], theirs: list[int], src: int, die: int, block_ch
     return after
 
 
-def brute_force_results(pos: Position, dice: tuple[int, int], head_rule: str, block_check: str) -> set[str]:
+def brute_force_results(pos: Position, dice: tuple[int, int], head_rule: str,
+                        block_check: str) -> set[str]:
     """The set of canonical result notations of every legal play."""
     return brute_force_turn(pos, dice, head_rule, block_check)[0]
 
 
 def brute_force_mobility(pos: Position, face: int, block_check: str) -> int:
-    """RULES.md §8 mobility: the mover's checkers that can legally take one step of `face` (one from the head)."""
+    """RULES.md §8 mobility: the mover's checkers that can legally take one step of `face` (one from
+    the head)."""
     mine = list(pos.white if pos.turn == WHITE else pos.black)
     theirs = list(pos.black if pos.turn == WHITE else pos.white)
     return sum(1 if src == 0 else mine[src] for src in range(24)
@@ -110,7 +116,8 @@ def brute_force_turn(pos: Position, dice: tuple[int, int], head_rule: str,
                     continue
                 after = step_result(mine, theirs, src, die, block_check)
                 if after is not None:
-                    walk(after, rest, first_die if played else die, played + 1, head_used + (src == 0))
+                    walk(after, rest, first_die if played else die, played + 1,
+                         head_used + (src == 0))
 
     walk(mine0, steps, 0, 0, 0)
     if block_check == "turn-end":

@@ -13,7 +13,8 @@ LOCAL_CASES = TESTS / "data"
 
 
 def load_vectors(name: str = "rules.jsonl") -> list[dict]:
-    """Every vector of a cases file: the shared copy when present, else the one kept in tests/data."""
+    """Every vector of a cases file: the shared copy when present, else the one kept in
+    tests/data."""
     path = SHARED_CASES / name if (SHARED_CASES / name).exists() else LOCAL_CASES / name
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 

@@ -1,4 +1,5 @@
-"""Suite-wide settings: Hypothesis profiles (a fixed, derandomised one for CI, a larger one locally).
+"""Suite-wide settings: Hypothesis profiles (a fixed, derandomised one for CI, a larger one
+locally).
 
 `CI=true` (or HYPOTHESIS_PROFILE=ci) selects `ci`: derandomised, so a CI run
 explores exactly the same examples every time.  `dev` (the default) draws fresh
@@ -16,15 +17,18 @@ settings.register_profile("ci", derandomize=True, max_examples=25, deadline=None
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=60, deadline=None, print_blob=True,
                           suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
+                      or ("ci" if os.environ.get("CI") == "true" else "dev"))
 
-# Output in English whatever the shell says (tests of Russian output ask for it: tests/test_i18n.py).
+# Output in English whatever the shell says (tests of Russian output ask for it:
+# tests/test_i18n.py).
 os.environ.pop("NARDY_LANG", None)
 
 # Bear-off databases: built once into the test cache, never into the user's cache folder.
 if not os.environ.get("NARDY_CACHE_DIR"):
-    os.environ["NARDY_CACHE_DIR"] = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                                 ".pytest_cache", "nardy")
+    os.environ["NARDY_CACHE_DIR"] = os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        ".pytest_cache", "nardy")
 
 
 @pytest.fixture

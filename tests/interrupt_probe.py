@@ -1,11 +1,12 @@
-"""`python tests/interrupt_probe.py ARGS...`: run `nardy ARGS...` with probes on stderr, for the interrupt tests.
+"""`python tests/interrupt_probe.py ARGS...`: run `nardy ARGS...` with probes on stderr, for the
+interrupt tests.
 
 Each probe is one line `probe: EVENT` written to stderr when the run reaches that
 point: `run` when a run of jobs starts (`executors.run_jobs`: a rollout, one round
 of an analysis, one position of a batch, one candidate of a review), `submit` when
-a job goes to a worker process, `job` when a job's games were counted, `chunk` when `nardy train` starts a chunk of training
-games.  The test sends its signal on a probe, so "early" (nothing finished yet) and
-"late" (something finished) do not depend on timing.  Nothing else changes.
+a job goes to a worker process, `job` when a job's games were counted, `chunk` when `nardy train`
+starts a chunk of training games.  The test sends its signal on a probe, so "early" (nothing
+finished yet) and "late" (something finished) do not depend on timing.  Nothing else changes.
 """
 
 from __future__ import annotations

@@ -21,7 +21,8 @@ KEYS = tuple(f"win_{c}" for c in CLASSES) + tuple(f"lose_{c}" for c in CLASSES) 
 
 
 class Board(NamedTuple):
-    """Both sides' 24 counts, each in its own numbering (index 0 = point 1), and the side to move."""
+    """Both sides' 24 counts, each in its own numbering (index 0 = point 1), and the side to
+    move."""
 
     white: tuple[int, ...]
     black: tuple[int, ...]
@@ -78,7 +79,8 @@ ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]   # 21 rolls, hig
 
 def exact_distribution(text: str, head_rule: str = "federation", block_check: str = "step",
                        last_roll: bool = True) -> dict[str, float]:
-    """P(every result class) for the side to move in `text`, both sides playing uniformly at random."""
+    """P(every result class) for the side to move in `text`, both sides playing uniformly at
+    random."""
     root = read(text).turn
     open_boards: set[Board] = set()
 

@@ -1,4 +1,5 @@
-"""Positions from random games, for tests that compare the engine with the brute-force enumerator."""
+"""Positions from random games, for tests that compare the engine with the brute-force
+enumerator."""
 
 from __future__ import annotations
 

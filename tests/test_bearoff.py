@@ -1,4 +1,5 @@
-"""Bear-off databases against brute-force expectations written here, independent of the database code.
+"""Bear-off databases against brute-force expectations written here, independent of the database
+code.
 
 Plays come from `tests/bruteforce.py`; the expectation over the 21 rolls and the
 choice of the best play are written out below.  The databases are reached only
@@ -26,7 +27,8 @@ EMPTY = (0,) * 6
 
 def homes(max_checkers: int) -> list[tuple[int, ...]]:
     """Every non-empty home board (counts on points 19..24) with at most `max_checkers` checkers."""
-    return [c for c in itertools.product(range(max_checkers + 1), repeat=6) if 0 < sum(c) <= max_checkers]
+    return [c for c in itertools.product(range(max_checkers + 1), repeat=6)
+            if 0 < sum(c) <= max_checkers]
 
 
 def notation(home: tuple[int, ...]) -> str:
@@ -36,9 +38,11 @@ def notation(home: tuple[int, ...]) -> str:
 
 @lru_cache(maxsize=None)
 def next_homes(home: tuple[int, ...], roll: tuple[int, int]) -> tuple[tuple[int, ...], ...]:
-    """The distinct home boards White reaches from `home` with `roll` (brute-force plays; Black far away)."""
+    """The distinct home boards White reaches from `home` with `roll` (brute-force plays; Black far
+    away)."""
     board = Board(tuple([0] * 18) + home, tuple([0] * 18) + (0, 0, 0, 0, 0, 1), "w")
-    out = {tuple(read(r).white[18:]) for r in brute_force_results(board, roll, "federation", "step")}
+    out = {tuple(read(r).white[18:])
+           for r in brute_force_results(board, roll, "federation", "step")}
     return tuple(sorted(out))
 
 
@@ -53,14 +57,16 @@ def turns_dist(home: tuple[int, ...]) -> tuple[float, ...]:
         return (1.0,) + (0.0,) * (kb.T_MAX - 1)
     acc = [0.0] * kb.T_MAX
     for roll in ROLLS:
-        best = min(next_homes(home, roll), key=lambda h: sum(t * p for t, p in enumerate(turns_dist(h))))
+        best = min(next_homes(home, roll),
+                   key=lambda h: sum(t * p for t, p in enumerate(turns_dist(h))))
         for t, p in enumerate(turns_dist(best)[:-1]):
             acc[t + 1] += weight(roll) * p
     return tuple(acc)
 
 
 def brute_two_sided(last_roll: bool):
-    """(win, draw) for the side to move (colour 'w'/'b'), both sides playing for the best equity (win - loss)."""
+    """(win, draw) for the side to move (colour 'w'/'b'), both sides playing for the best equity
+    (win - loss)."""
 
     @lru_cache(maxsize=None)
     def value(turn: str, mine: tuple[int, ...], theirs: tuple[int, ...]) -> tuple[float, float]:
@@ -69,7 +75,8 @@ def brute_two_sided(last_roll: bool):
             options = []
             for after in next_homes(mine, roll):
                 if after == EMPTY:
-                    # R8: White finished; Black, all home, draws if it bears off all in its last roll
+                    # R8: White finished; Black, all home, draws if it bears off all in its last
+                    # roll
                     last = turns_dist(theirs)[1] if (turn == "w" and last_roll) else 0.0
                     w, d = 1.0 - last, last
                 else:
@@ -86,7 +93,8 @@ def brute_two_sided(last_roll: bool):
 
 @pytest.mark.parametrize("last_roll", [True, False])
 def test_two_sided_database_equals_brute_force_up_to_3_checkers(last_roll):
-    """Would catch: a wrong R8 last roll or draw, a missed play, a wrong rank, a sign flip between sides."""
+    """Would catch: a wrong R8 last roll or draw, a missed play, a wrong rank, a sign flip between
+    sides."""
     rules = make_rules() if last_roll else make_rules(last_roll=False)
     value = brute_two_sided(last_roll)
     small = homes(3)
@@ -97,13 +105,14 @@ def test_two_sided_database_equals_brute_force_up_to_3_checkers(last_roll):
         got = bearoff.bearoff_value(pos, rules)
         assert got.exact
         win, draw = value(turn, mine, theirs)
-        worst = max(worst, abs(got.probabilities["win"] - win), abs(got.probabilities["draw"] - draw),
-                    abs(got.equity - (2 * win + draw - 1)))
+        worst = max(worst, abs(got.probabilities["win"] - win),
+                    abs(got.probabilities["draw"] - draw), abs(got.equity - (2 * win + draw - 1)))
     assert worst < 1e-12
 
 
 def test_one_sided_turn_distributions_equal_brute_force_up_to_3_checkers():
-    """Would catch: a wrong bear-off step rule (R7), a turn shifted by one, a distribution not normalised."""
+    """Would catch: a wrong bear-off step rule (R7), a turn shifted by one, a distribution not
+    normalised."""
     tabs = bearoff.tables(make_rules())
     for home in homes(3):
         rank = kb.rank(np.array(home, dtype=np.int8), kb.MAX_CHECKERS, kb.COMP)
@@ -117,7 +126,8 @@ def test_one_sided_distributions_sum_to_one_and_match_simulation():
     assert np.abs(tabs.first_dist.sum(axis=1) - 1).max() < 1e-12
     # simulate 15 checkers on points 19-21 with the database's own choices; compare mean turns
     home = (5, 5, 5, 0, 0, 0)
-    mean = lambda h: float(np.arange(kb.T_MAX) @ tabs.all_dist[kb.rank(np.array(h, dtype=np.int8), 15, kb.COMP)])
+    mean = lambda h: float(np.arange(kb.T_MAX) @ tabs.all_dist[kb.rank(np.array(h, dtype=np.int8),
+                                                                       15, kb.COMP)])
     rng = np.random.default_rng(3)
     samples = []
     for _ in range(400):
@@ -143,10 +153,10 @@ def test_one_sided_convolution_is_close_to_the_two_sided_values():
         args = (kb.rank(m, 15, kb.COMP), kb.rank(o, 15, kb.COMP))
         small = (kb.rank(m, kb.N_TWO, kb.COMP), kb.rank(o, kb.N_TWO, kb.COMP))
         for white in (True, False):
-            kb.race_probabilities(*args, -1, -1, white, True, tabs.all_dist, tabs.first_dist, tabs.win2,
-                                  tabs.draw2, out)
-            kb.race_probabilities(*args, *small, white, True, tabs.all_dist, tabs.first_dist, tabs.win2,
-                                  tabs.draw2, exact)
+            kb.race_probabilities(*args, -1, -1, white, True, tabs.all_dist, tabs.first_dist,
+                                  tabs.win2, tabs.draw2, out)
+            kb.race_probabilities(*args, *small, white, True, tabs.all_dist, tabs.first_dist,
+                                  tabs.win2, tabs.draw2, exact)
             assert abs(out.sum() - 1) < 1e-9
             worst = max(worst, abs((out[0] - out[4]) - (exact[0] - exact[4])))
     assert worst < 0.05

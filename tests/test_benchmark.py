@@ -1,4 +1,5 @@
-"""The benchmark database (issue 25): phases, the file and its digests, the builder's resume, and error rates."""
+"""The benchmark database (issue 25): phases, the file and its digests, the builder's resume, and
+error rates."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from click.testing import CliRunner
 
 from nardy_cli.benchmark import measure_policy
 from nardy_cli.benchmark_build import BuildSettings, build_benchmark, sample_decisions
-from nardy_cli.benchmark_db import (BenchPosition, Candidate, header_record, line_of, read_benchmark)
+from nardy_cli.benchmark_db import (BenchPosition, Candidate, header_record, line_of,
+                                    read_benchmark)
 from nardy_cli.cli import cli
 from nardy_cli.engine import legal_plays
 from nardy_cli.errors import BenchmarkFileError, FilterError
@@ -26,7 +28,8 @@ def run(*args):
     return CliRunner().invoke(cli, list(args))
 
 
-# ---- phases: each board drawn in its own numbering, side to move last -----------------------------------
+# ---- phases: each board drawn in its own numbering, side to move last
+# -----------------------------------
 
 @pytest.mark.parametrize("text, phase", [
     # White 12 on its head (point 1), three checkers out: the first turns of the game
@@ -39,25 +42,28 @@ def run(*args):
     ("W:13x5,18x5,22x5 B:14x5,20x10 b", "race"),
     # one White checker still on its 12 = Black's 24, where Black's checkers are going: contact
     ("W:12,13x4,18x5,22x5 B:14x5,20x10 b", "contact"),
-    # White holds its 17-20 = Black's 5-8, four points; Black's head (its 1) is 4 points before: trapped
+    # White holds its 17-20 = Black's 5-8, four points; Black's head (its 1) is 4 points before:
+    # trapped
     ("W:1x7,17x2,18x2,19x2,20x2 B:1x10,12x5 b", "blocked"),
     # the same with three points (17-19): no block
     ("W:1x9,17x2,18x2,19x2 B:1x10,12x5 b", "contact"),
-    # White's 21-24 = Black's 9-12; Black's checkers on its 1 and 2 are 7 and 8 points before: not trapped
+    # White's 21-24 = Black's 9-12; Black's checkers on its 1 and 2 are 7 and 8 points before: not
+    # trapped
     ("W:1x7,21x2,22x2,23x2,24x2 B:1x10,2x5 b", "contact"),
     # ... and one Black checker on its 3, 6 points before the block: trapped
     ("W:1x7,21x2,22x2,23x2,24x2 B:1x10,2x4,3 b", "blocked"),
 ])
 def test_phase_of_drawn_positions(text, phase):
-    """Bugs: the opening told by the mover's head count off by one, race tested with `< 12` points (a checker on
-    12 still meets the other side), a block measured in the blocker's numbering instead of the trapped side's,
-    the trap reach off by one (7 points counted as trapped), and a three-point block taken for a prime."""
+    """Bugs: the opening told by the mover's head count off by one, race tested with `< 12` points
+    (a checker on 12 still meets the other side), a block measured in the blocker's numbering
+    instead of the trapped side's, the trap reach off by one (7 points counted as trapped), and a
+    three-point block taken for a prime."""
     assert phase_of(Position.parse(text)) == phase
 
 
 def test_a_stage_filter_with_count_and_margin_keeps_the_best_within_the_margin():
-    """Bug: `top2:0.1` dropped its margin (kept the second play, 0.3 behind) or its count (kept three), or
-    `top2:top3` was taken for a filter."""
+    """Bug: `top2:0.1` dropped its margin (kept the second play, 0.3 behind) or its count (kept
+    three), or `top2:top3` was taken for a filter."""
     f = StageFilter.parse("top2:0.1")
     assert str(f) == "top2:0.1"
     assert list(f.keep(np.array([0.5, 0.2, 0.45, 0.44]))) == [0, 2]
@@ -66,15 +72,18 @@ def test_a_stage_filter_with_count_and_margin_keeps_the_best_within_the_margin()
         StageFilter.parse("top2:top3")
 
 
-# ---- a database with known figures: real decisions, made-up equities ----------------------------------
+# ---- a database with known figures: real decisions, made-up equities
+# ----------------------------------
 
-# plays in the engine's order j = 0, 1, 2, 3...: 1-ply 0.5 - 0.03 j; plays 0-2 rolled out with these offsets
-# from their 1-ply, so the rolled-out best is play 1 (0.51), the worst rolled-out play 2 (0.39): spread 0.12
+# plays in the engine's order j = 0, 1, 2, 3...: 1-ply 0.5 - 0.03 j; plays 0-2 rolled out with these
+# offsets from their 1-ply, so the rolled-out best is play 1 (0.51), the worst rolled-out play 2
+# (0.39): spread 0.12
 ROLLED = {0: -0.02, 1: +0.04, 2: -0.05}
 
 
 def made_up_database(path, count=6):
-    """`count` real non-forced decisions (the sampler's first with four plays or more) with the equities above."""
+    """`count` real non-forced decisions (the sampler's first with four plays or more) with the
+    equities above."""
     lines, previous = [], ""
     member, previous = line_of(header_record(BuildSettings().to_dict()), previous)
     lines.append(member)
@@ -86,7 +95,8 @@ def made_up_database(path, count=6):
             v = 0.5 - 0.03 * j
             rolled = (v + ROLLED[j], 0.005, 0.0 if j == 1 else 0.004) if j in ROLLED else ()
             cands.append(Candidate(format_position_id(play.result), v, *rolled))
-        record = BenchPosition(i, pos.with_dice(None), pos.dice, phase, src, "rollout", tuple(cands)).to_dict()
+        record = BenchPosition(i, pos.with_dice(None), pos.dice, phase, src, "rollout",
+                               tuple(cands)).to_dict()
         member, previous = line_of(record, previous)
         lines.append(member)
     path.write_bytes(b"".join(lines))
@@ -109,10 +119,12 @@ def made_up(tmp_path_factory):
 
 
 def test_playing_the_rolled_out_best_loses_nothing_and_always_agrees(made_up):
-    """Bugs: the loss of a rolled-out play taken from the 1-ply values (the best 1-ply equity minus its own: 0.03
-    here), or agreement counted against the best 1-ply play (play 0) instead of the rolled-out best."""
+    """Bugs: the loss of a rolled-out play taken from the 1-ply values (the best 1-ply equity minus
+    its own: 0.03 here), or agreement counted against the best 1-ply play (play 0) instead of the
+    rolled-out best."""
     all_ = measure_policy(made_up, PlaysNumber(1)).frame().set_index("phase").loc["all"]
-    assert (all_["error_mp"], all_["agreement"], all_["decisions"], all_["unrolled"]) == (0.0, 1.0, 6, 0)
+    assert (all_["error_mp"], all_["agreement"], all_["decisions"], all_["unrolled"]) == (0.0, 1.0,
+                                                                                          6, 0)
 
 
 def test_playing_the_worst_rolled_out_play_loses_the_mean_spread(made_up):
@@ -124,8 +136,8 @@ def test_playing_the_worst_rolled_out_play_loses_the_mean_spread(made_up):
 
 
 def test_a_play_not_rolled_out_is_valued_by_its_one_ply_shifted_by_the_positions_offset(made_up):
-    """Bug: the offset (mean rollout minus 1-ply over the rolled-out plays, -0.01 here) left out, which gives
-    0.10 instead of 0.51 - (0.41 - 0.01) = 0.11."""
+    """Bug: the offset (mean rollout minus 1-ply over the rolled-out plays, -0.01 here) left out,
+    which gives 0.10 instead of 0.51 - (0.41 - 0.01) = 0.11."""
     all_ = measure_policy(made_up, PlaysNumber(3)).frame().set_index("phase").loc["all"]
     assert all_["error_mp"] == pytest.approx(110.0) and all_["unrolled"] == 6
 
@@ -140,13 +152,14 @@ def test_benchmark_command_reports_the_policy_database_and_rows(made_up):
     phase = made_up.positions[0].phase
     out = run("benchmark", "--db", made_up.path, "--phase", phase, "-q")
     lines = out.output.splitlines()
-    assert out.exit_code == 0 and lines[0].startswith(f"neural against {made_up.path}: 6 positions, ")
+    assert (out.exit_code == 0
+            and lines[0].startswith(f"neural against {made_up.path}: 6 positions, "))
     assert [line.split()[0] for line in lines[3:5]] == [phase, "all"]
 
 
 def test_a_damaged_file_is_one_line_error_with_exit_code_2(made_up, tmp_path):
-    """Bug: a changed equity in a line went unnoticed (the digest not checked), or a damaged file gave a
-    traceback."""
+    """Bug: a changed equity in a line went unnoticed (the digest not checked), or a damaged file
+    gave a traceback."""
     text = gzip.decompress(open(made_up.path, "rb").read()).decode().splitlines()
     record = json.loads(text[3])
     record["plays"][0][1] = 0.99
@@ -156,16 +169,21 @@ def test_a_damaged_file_is_one_line_error_with_exit_code_2(made_up, tmp_path):
     with pytest.raises(BenchmarkFileError):
         read_benchmark(damaged)
     out = run("benchmark", "--db", str(damaged), "-q")
-    assert (out.exit_code, out.output) == (2, f"Error: benchmark file '{damaged}' is damaged: line 4's digest does "
-                                              "not match its content (or a line before it changed)\n")
+    assert (out.exit_code, out.output) == (2,
+                                           f"Error: benchmark file '{damaged}' is damaged: "
+                                           "line 4's digest does "
+                                           "not match its content (or a line before "
+                                           "it changed)\n")
     cut = tmp_path / "cut.jsonl.gz"
     cut.write_bytes(open(made_up.path, "rb").read()[:-7])
     out = run("benchmark", "--db", str(cut), "-q")
-    assert out.exit_code == 2 and out.output.startswith(f"Error: benchmark file '{cut}' is damaged: its last line "
+    assert out.exit_code == 2 and out.output.startswith(f"Error: benchmark file '{cut}' is "
+                                                        "damaged: its last line "
                                                         "is cut short at byte ")
 
 
-# ---- the builder --------------------------------------------------------------------------------------
+# ---- the builder
+# --------------------------------------------------------------------------------------
 
 TINY = BuildSettings(games=36, truncate=2)
 
@@ -178,12 +196,14 @@ def built(tmp_path_factory):
 
 
 def test_a_resumed_build_writes_the_lines_of_one_uninterrupted_build(built, tmp_path):
-    """Bugs: a resumed build restarting the sampler or the rollout seeds at its first new position (seed + 1
+    """Bugs: a resumed build restarting the sampler or the rollout seeds at its first new position
+    (seed + 1
     + positions added instead of + position index), or keeping a last line cut short by a kill."""
     part = tmp_path / "part.jsonl.gz"
     first = build_benchmark(part, 1, TINY)
     member, _ = line_of({"i": 99}, "")
-    part.write_bytes(part.read_bytes() + member[:20])              # killed while writing its second line
+    # killed while writing its second line
+    part.write_bytes(part.read_bytes() + member[:20])
     again = build_benchmark(part, 3, TINY)
     assert (first.added, again.found, again.added, again.dropped_partial) == (1, 1, 2, True)
     assert part.read_bytes() == built.read_bytes()
@@ -191,10 +211,12 @@ def test_a_resumed_build_writes_the_lines_of_one_uninterrupted_build(built, tmp_
 
 def test_a_build_resumed_with_other_settings_is_refused(built):
     """Bug: resuming with other games per play appended lines rolled out differently to the file."""
-    out = run("benchmark", "build", "--output", str(built), "--positions", "4", "--games", "72", "--truncate", "2",
-              "-q")
-    assert (out.exit_code, out.output) == (2, f"Error: benchmark file '{built}' was built with other settings "
-                                              "(rollout): resume it with its own, or write a new file\n")
+    out = run("benchmark", "build", "--output", str(built), "--positions", "4", "--games", "72",
+              "--truncate", "2", "-q")
+    assert (out.exit_code,
+            out.output) == (2, f"Error: benchmark file '{built}' was built with other settings "
+                               "(rollout): resume it with its own, "
+                               "or write a new file\n")
 
 
 def _one_ply(boards, white, rules):
@@ -214,29 +236,33 @@ def _one_ply(boards, white, rules):
 
 
 def test_built_positions_hold_every_play_with_its_one_ply_value(built):
-    """Bugs: a play left out of the stored candidates (the 0-ply filter dropping some), more than 8 plays or a
-    play beyond 0.16 at 1-ply rolled out, or the stored values not the 1-ply ones (the 0-ply stage's stored):
-    away from the bear-off (where the kernel's 1-ply takes the databases' values), each equals the expectimax of
-    a brute-force Python expectimax over every reply (`_one_ply`) to the file's four decimals."""
+    """Bugs: a play left out of the stored candidates (the 0-ply filter dropping some), more than 8
+    plays or a play beyond 0.16 at 1-ply rolled out, or the stored values not the 1-ply ones (the
+    0-ply stage's stored): away from the bear-off (where the kernel's 1-ply takes the databases'
+    values), each equals the expectimax of a brute-force Python expectimax over every reply
+    (`_one_ply`) to the file's four decimals."""
     from nardy_cli.evaluators import result_board
     from nardy_cli.rules import PRESETS
     bench = read_benchmark(built)
     assert [b.index for b in bench.positions] == [0, 1, 2]
     for b in bench.positions:
         plays = legal_plays(b.position, b.dice)
-        assert sorted(c.result for c in b.candidates) == sorted(format_position_id(p.result) for p in plays)
+        assert sorted(c.result for c in b.candidates) == sorted(format_position_id(p.result)
+                                                                for p in plays)
         assert 1 <= len(b.rolled) <= 8
         assert all(c.one_ply >= b.candidates[0].one_ply - 0.16 for c in b.rolled)
         if b.phase in ("contact", "blocked", "opening"):
             boards = np.stack([result_board(p.result, b.position.turn) for p in plays])
             values = _one_ply(boards, b.position.turn == "w", PRESETS["federation"])
             stored = {c.result: c.one_ply for c in b.candidates}
-            assert [stored[format_position_id(p.result)] for p in plays] == pytest.approx(values, abs=6e-5)
+            assert [stored[format_position_id(p.result)] for p in plays] == pytest.approx(values,
+                                                                                          abs=6e-5)
 
 
-def test_an_interrupted_build_keeps_its_finished_positions_and_exits_130(built, tmp_path, monkeypatch):
-    """Bugs: Ctrl-C during a build gave a traceback or exit 0 ("done"), or lost the positions finished before
-    it (they are the first lines of an uninterrupted build)."""
+def test_an_interrupted_build_keeps_its_finished_positions_and_exits_130(built, tmp_path,
+                                                                         monkeypatch):
+    """Bugs: Ctrl-C during a build gave a traceback or exit 0 ("done"), or lost the positions
+    finished before it (they are the first lines of an uninterrupted build)."""
     import nardy_cli.benchmark_build as bb
     real, calls = bb.score_decision, []
 
@@ -251,14 +277,15 @@ def test_an_interrupted_build_keeps_its_finished_positions_and_exits_130(built, 
     out = CliRunner().invoke(cli, ["benchmark", "build", "--output", str(path), "--positions", "3",
                                   "--games", "36", "--truncate", "2", "-q"])
     assert (out.exit_code, out.stdout, out.stderr) == (
-        130, f"{path}: 2 of 3 positions (0 found, 2 added; interrupted)\n", "Run the same command again to resume.\n")
+        130, f"{path}: 2 of 3 positions (0 found, 2 added; interrupted)\n",
+        "Run the same command again to resume.\n")
     assert [b.index for b in read_benchmark(path).positions] == [0, 1]
     assert built.read_bytes().startswith(path.read_bytes())
 
 
 def test_the_sampler_draws_non_forced_decisions_of_every_phase():
-    """Bugs: forced plays (one legal result) sampled, a decision filed under another phase, or a phase never
-    drawn."""
+    """Bugs: forced plays (one legal result) sampled, a decision filed under another phase, or a
+    phase never drawn."""
     drawn = list(islice(sample_decisions(2026), 40))
     assert all(len(legal_plays(p, p.dice)) > 1 and phase_of(p) == phase for p, phase, _ in drawn)
     assert {phase for _, phase, _ in drawn} == {"contact", "blocked", "race", "bearoff", "opening"}

@@ -24,7 +24,8 @@ def test_every_command_has_help_with_an_example():
     for name in cli.list_commands(None):
         out = run(name, "--help")
         assert out.exit_code == 0, name
-        assert "Examples:" in out.output and f"nardy {name}" in out.output.split("Examples:")[1], name
+        assert ("Examples:" in out.output
+                and f"nardy {name}" in out.output.split("Examples:")[1]), name
 
 
 def test_show_start_exact():
@@ -46,7 +47,8 @@ def test_show_start_exact():
 
 def test_show_black_numbering_and_image(tmp_path):
     out = run("show", "W:1x14,12 B:1x15 b 6-6", "--numbering", "black")
-    assert out.output.splitlines()[0].startswith("B:   24") and "Black to move, dice 6-6" in out.output
+    assert (out.output.splitlines()[0].startswith("B:   24")
+            and "Black to move, dice 6-6" in out.output)
     img = tmp_path / "b.png"
     out = run("show", "start", "--format", "png", "-o", str(img))
     assert out.exit_code == 0 and img.stat().st_size > 10000
@@ -65,7 +67,8 @@ def test_moves_json_shape_exactly():
     data = json.loads(out.output)
     assert list(data) == ["position", "rules", "rolls"]
     assert data["position"] == "W:1x14,21 B:1x15 b"
-    assert data["rolls"] == [{"dice": "4-4", "plays": [{"play": "1/5", "result": "W:1x14,21 B:1x14,5 w"}]}]
+    assert data["rolls"] == [{"dice": "4-4",
+                              "plays": [{"play": "1/5", "result": "W:1x14,21 B:1x14,5 w"}]}]
 
 
 def test_moves_all_rolls_and_position_dice():
@@ -81,7 +84,8 @@ def test_moves_positions_file_json_lines(tmp_path):
     lines = run("moves", str(f), "--dice", "6-5", "--format", "json").output.splitlines()
     assert [json.loads(l)["name"] for l in lines] == ["a", "b"]
     one = run("moves", f"{f}:b", "--dice", "6-5", "--format", "csv").output.splitlines()
-    assert one == ["name,position,dice,n,play,result", 'b,"W:1x14,12 B:1x15 b",6-5,1,1/7 7/12,"W:1x14,12 B:1x14,12 w"']
+    assert one == ["name,position,dice,n,play,result",
+                   'b,"W:1x14,12 B:1x15 b",6-5,1,1/7 7/12,"W:1x14,12 B:1x14,12 w"']
 
 
 @pytest.mark.parametrize("args, token", [
@@ -115,8 +119,9 @@ def test_bad_input_is_one_line_exit_2(args, token):
     assert "Traceback" not in out.output
 
 
-@pytest.mark.parametrize("command", [["moves", "W:- B:12,24 b", "--dice", "6-5"], ["deficit", "W:- B:- w"],
-                                     ["eval", "W:12 B:- w"], ["rollout", "W:- B:- w"]])
+@pytest.mark.parametrize("command",
+                         [["moves", "W:- B:12,24 b", "--dice", "6-5"], ["deficit", "W:- B:- w"],
+                          ["eval", "W:12 B:- w"], ["rollout", "W:- B:- w"]])
 def test_game_over_is_an_error(command):
     out = CliRunner().invoke(cli, command)
     assert out.exit_code == 2 and "game is" in out.output and "over" in out.output
@@ -124,11 +129,12 @@ def test_game_over_is_an_error(command):
 
 def test_rollout_table_and_json(pool_submits):
     """Catches a wrong header, a wrong draw share, or CLI output that depends on --workers."""
-    # W:24x2 B:23,24x2 w: White bears both off with any roll; Black, all home, gets the last roll (R8)
-    # and bears off all three only with a double: draw = 6/36 = 0.1667.
+    # W:24x2 B:23,24x2 w: White bears both off with any roll; Black, all home, gets the last roll
+    # (R8) and bears off all three only with a double: draw = 6/36 = 0.1667.
     out = run("rollout", "W:24x2 B:23,24x2 w", "--games", "1296", "--workers", "1", "--seed", "3")
     assert out.exit_code == 0
-    assert "1,296 games, random (White) vs random (Black), seed 3, federation rules, stratified" in out.output
+    assert ("1,296 games, random (White) vs random (Black), seed 3, federation rules, stratified"
+            in out.output)
     assert "draw                      0.1667" in out.output
     # 3,000 games are three chunks (1,296 + 1,296 + 408): with two workers a pool runs them
     j1 = run("rollout", "start", "--games", "3000", "--workers", "1", "--format", "json").output
@@ -141,19 +147,23 @@ def test_rollout_table_and_json(pool_submits):
 def test_rollout_csv_and_several_positions(tmp_path):
     f = tmp_path / "p.txt"
     f.write_text("x: W:24 B:24 w\ny: W:24 B:24 b\n")
-    lines = run("rollout", str(f), "--games", "50", "--workers", "1", "--format", "json").output.splitlines()
+    lines = run("rollout", str(f), "--games", "50", "--workers", "1", "--format",
+                "json").output.splitlines()
     assert [json.loads(l)["name"] for l in lines] == ["x", "y"]
     # x: White bears off its last checker, Black (all home) has the last roll and draws (R8)
     assert [json.loads(l)["probabilities"]["draw"] for l in lines] == [1.0, 0.0]
     assert [json.loads(l)["probabilities"]["win"] for l in lines] == [0.0, 1.0]
-    csv = run("rollout", str(f), "--games", "50", "--workers", "1", "--format", "csv").output.splitlines()
+    csv = run("rollout", str(f), "--games", "50", "--workers", "1", "--format",
+              "csv").output.splitlines()
     assert csv[0].startswith("name,position,games,equity") and len(csv) == 3
 
 
 def test_deficit_command():
-    """Catches the deficit command printing other figures than the library (hand-worked in test_deficit.py)."""
+    """Catches the deficit command printing other figures than the library (hand-worked in
+    test_deficit.py)."""
     # Black passes with 3-3, 4-4, 5-5, 4-3, 5-3, 5-4: 3 + 2 x 3 = 9 of 36 rolls = 0.2500;
-    # from the start the sixes lost are two of 6-6's four, out of 14 sixes rolled per 36 rolls: 2/14.
+    # from the start the sixes lost are two of 6-6's four, out of 14 sixes rolled per 36 rolls:
+    # 2/14.
     out = run("deficit", "W:22,23,24x13 B:7,22x7,23,24x6 b")
     assert out.exit_code == 0 and "pass 0.2500" in out.output
     data = json.loads(run("deficit", "start", "--format", "json").output)
@@ -163,13 +173,16 @@ def test_deficit_command():
 def test_policies_eval_duel():
     assert "heuristic" in run("policies").output
     out = run("eval", "W:1x14,12 B:1x15 b")
-    assert out.exit_code == 0 and "network (0-ply), federation rules, chances for Black" in out.output
+    assert (out.exit_code == 0
+            and "network (0-ply), federation rules, chances for Black" in out.output)
     assert "chances for Black" in out.output
-    data = json.loads(run("duel", "racer", "random", "--games", "200", "--workers", "1", "--format", "json").output)
+    data = json.loads(run("duel", "racer", "random", "--games", "200", "--workers", "1", "--format",
+                          "json").output)
     assert data["a"] == "racer" and data["games"] == 200 and len(data["ci95"]) == 2
 
 
 def test_python_policy_error_names_the_policy():
-    out = CliRunner().invoke(cli, ["rollout", "start", "--white-policy", "tests.bots.simple:Broken", "--games", "5",
-                                   "--workers", "1"])
-    assert out.exit_code == 2 and "tests.bots.simple:Broken" in out.output and "ZeroDivisionError" in out.output
+    out = CliRunner().invoke(cli, ["rollout", "start", "--white-policy", "tests.bots.simple:Broken",
+                                   "--games", "5", "--workers", "1"])
+    assert (out.exit_code == 2 and "tests.bots.simple:Broken" in out.output
+            and "ZeroDivisionError" in out.output)

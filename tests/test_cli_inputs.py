@@ -1,4 +1,5 @@
-"""Bad input the way a new user types it: every case is one `Error: ...` line and the right exit code."""
+"""Bad input the way a new user types it: every case is one `Error: ...` line and the right exit
+code."""
 
 from __future__ import annotations
 
@@ -21,11 +22,14 @@ def run(*args, **kw):
 @pytest.mark.parametrize("command, message", [
     (["review"], "Error: game record '{f}' is not UTF-8 text (byte 1)\n"),
     (["batch"], "Error: positions file '{f}' is not UTF-8 text (byte 1)"),
-    (["show"], "Error: Invalid value for 'POSITION...': positions file '{f}' is not UTF-8 text (byte 1)"),
-    (["moves"], "Error: Invalid value for 'POSITION...': positions file '{f}' is not UTF-8 text (byte 1)"),
+    (["show"],
+     "Error: Invalid value for 'POSITION...': positions file '{f}' is not UTF-8 text (byte 1)"),
+    (["moves"],
+     "Error: Invalid value for 'POSITION...': positions file '{f}' is not UTF-8 text (byte 1)"),
 ])
 def test_a_file_that_is_not_utf8_is_one_line(tmp_path, command, message):
-    """Catches a UnicodeDecodeError traceback from a game record or positions file in another encoding."""
+    """Catches a UnicodeDecodeError traceback from a game record or positions file in another
+    encoding."""
     f = tmp_path / "binary.txt"
     f.write_bytes(NOT_UTF8)
     out = run(*command, str(f))
@@ -40,16 +44,18 @@ def test_standard_input_that_is_not_utf8_is_one_line():
 
 
 def test_train_on_a_place_that_cannot_be_written_fails_before_training(tmp_path):
-    """Catches `nardy train --output` under a file (or on a read-only file system) as an OSError traceback."""
+    """Catches `nardy train --output` under a file (or on a read-only file system) as an OSError
+    traceback."""
     (tmp_path / "notes.txt").write_text("x")
     out = run("train", "--games", "10", "--output", str(tmp_path / "notes.txt" / "run"))
     assert out.exit_code == 2
-    assert out.output == f"Error: cannot write to folder '{tmp_path}/notes.txt/run': '{tmp_path}/notes.txt' is a file\n"
+    assert out.output == (f"Error: cannot write to folder '{tmp_path}/notes.txt/run': "
+                          f"'{tmp_path}/notes.txt' is a file\n")
 
 
 def test_a_write_that_fails_while_training_is_one_line_exit_1(tmp_path, monkeypatch):
-    """Catches a runtime OSError (read-only file system, disk full) shown as a traceback, or as exit 2 (bad
-    input) although the command line was right."""
+    """Catches a runtime OSError (read-only file system, disk full) shown as a traceback, or as exit
+    2 (bad input) although the command line was right."""
     import errno
 
     from nardy_cli.training import trainer
@@ -57,28 +63,34 @@ def test_a_write_that_fails_while_training_is_one_line_exit_1(tmp_path, monkeypa
     def read_only(net, path):
         raise OSError(errno.EROFS, "Read-only file system", str(path))
     monkeypatch.setattr(trainer, "save_network", read_only)
-    out = CliRunner().invoke(cli, ["train", "--games", "10", "--output", str(tmp_path / "run"), "--hidden", "8",
-                                   "--chunk", "10", "--checkpoint-every", "10", "--bench-every", "10", "--quiet"])
+    out = CliRunner().invoke(cli, ["train", "--games", "10", "--output", str(tmp_path / "run"),
+                                   "--hidden", "8", "--chunk", "10", "--checkpoint-every", "10",
+                                   "--bench-every", "10", "--quiet"])
     assert out.exit_code == 1
     assert out.output == f"Error: '{tmp_path}/run/best.npz': Read-only file system\n"
 
 
 @pytest.mark.parametrize("command", [["rollout", "start", "--games", "10", "--luck-network"],
                                      ["train", "--games", "10", "--output", "{tmp}/run", "--init"],
-                                     ["train", "--games", "10", "--output", "{tmp}/run", "--player"]])
+                                     ["train", "--games", "10", "--output", "{tmp}/run",
+                                      "--player"]])
 def test_a_network_option_given_a_text_file_says_it_is_not_a_network(tmp_path, command):
-    """Catches numpy's 'allow_pickle' message shown for a text file given where a network file belongs."""
+    """Catches numpy's 'allow_pickle' message shown for a text file given where a network file
+    belongs."""
     f = tmp_path / "notes.txt"
     f.write_text("hello\n")
     out = run(*[a.format(tmp=tmp_path) for a in command], str(f))
     assert out.exit_code == 2
-    assert out.output == f"Error: '{f}' is not a nardy network (an .npz file that `nardy train` writes)\n"
+    assert out.output == (f"Error: '{f}' is not a nardy network (an .npz file that `nardy "
+                          "train` writes)\n")
 
 
 def test_play_checks_its_output_folder_before_playing(tmp_path, monkeypatch):
-    """Catches `nardy play --output` playing every game before finding that the folder cannot be written."""
+    """Catches `nardy play --output` playing every game before finding that the folder cannot be
+    written."""
     from nardy_cli import selfplay
-    monkeypatch.setattr(selfplay, "play_games", lambda *a, **k: pytest.fail("played before checking --output"))
+    monkeypatch.setattr(selfplay, "play_games", lambda *a,
+                        **k: pytest.fail("played before checking --output"))
     (tmp_path / "notes.txt").write_text("x")
     out = run("play", "random", "random", "--output", str(tmp_path / "notes.txt" / "games"))
     assert out.exit_code == 2
@@ -88,7 +100,8 @@ def test_play_checks_its_output_folder_before_playing(tmp_path, monkeypatch):
 
 @contextlib.contextmanager
 def read_only(folder):
-    """`folder` made unwritable for this user: mode 555, or for root (who writes anyway) the immutable flag."""
+    """`folder` made unwritable for this user: mode 555, or for root (who writes anyway) the
+    immutable flag."""
     if os.geteuid() != 0:
         folder.chmod(0o555)
         try:
@@ -105,10 +118,11 @@ def read_only(folder):
 
 
 def test_an_existing_folder_that_cannot_be_written_is_found_before_the_work(tmp_path, monkeypatch):
-    """Catches `--output` naming an existing read-only report folder: found only after every game was played,
-    when the old report could not be replaced."""
+    """Catches `--output` naming an existing read-only report folder: found only after every game
+    was played, when the old report could not be replaced."""
     from nardy_cli import rollout
-    monkeypatch.setattr(rollout, "rollout", lambda *a, **k: pytest.fail("rolled out before checking --output"))
+    monkeypatch.setattr(rollout, "rollout", lambda *a,
+                        **k: pytest.fail("rolled out before checking --output"))
     folder = tmp_path / "report"
     folder.mkdir()
     (folder / "results.json").write_text("{}")
@@ -120,37 +134,41 @@ def test_an_existing_folder_that_cannot_be_written_is_found_before_the_work(tmp_
 
 
 def test_chart_of_results_it_cannot_draw_says_so(tmp_path):
-    """Catches `nardy chart x.json --list` printing an empty line with exit 0 for results of a kind it has no
-    chart for."""
+    """Catches `nardy chart x.json --list` printing an empty line with exit 0 for results of a kind
+    it has no chart for."""
     f = tmp_path / "x.json"
     f.write_text('{"kind": "deficit", "results": []}')
     out = run("chart", str(f), "--list")
     assert out.exit_code == 2
-    assert out.output == (f"Error: '{f}' holds 'deficit' results, of which nardy chart draws no chart "
+    assert out.output == (f"Error: '{f}' holds 'deficit' results, of which nardy chart "
+                          "draws no chart "
                           "(it draws rollout, batch, analyze and openings results)\n")
 
 
 def test_a_device_is_read_as_a_positions_file_not_a_misspelt_name():
-    """Catches `nardy show /dev/null` answering "no such positions file; did you mean '/dev/stdout'?"."""
+    """Catches `nardy show /dev/null` answering "no such positions file; did you mean
+    '/dev/stdout'?"."""
     out = run("show", "/dev/null")
     assert out.exit_code == 2
-    assert out.output == ("Error: Invalid value for 'POSITION...': positions file '/dev/null' holds no position "
-                          "(see 'cli show --help')\n")
+    assert out.output == ("Error: Invalid value for 'POSITION...': positions file '/dev/null' "
+                          "holds no position (see 'cli show --help')\n")
 
 
 def test_reviewing_an_empty_game_record_is_one_error():
-    """Catches `nardy review /dev/null` printing two empty tables ("(nothing)" twice) with exit 0."""
+    """Catches `nardy review /dev/null` printing two empty tables ("(nothing)" twice) with exit
+    0."""
     out = run("review", "/dev/null")
     assert out.exit_code == 2
-    assert out.output == "Error: the game record in '/dev/null' is empty (no plies): nothing to review\n"
+    assert out.output == ("Error: the game record in '/dev/null' is empty (no plies): "
+                          "nothing to review\n")
 
 
 def test_play_rejects_a_date_that_is_no_day_and_writes_dots():
     """Catches `nardy play --date 2026-13-45` written into every record's Date tag."""
     out = run("play", "random", "random", "--date", "2026-13-45")
     assert out.exit_code == 2
-    assert out.output == ("Error: --date: bad date '2026-13-45': expected a real day as YYYY.MM.DD, "
-                          "e.g. 2026.11.29, or '?'\n")
+    assert out.output == ("Error: --date: bad date '2026-13-45': "
+                          "expected a real day as YYYY.MM.DD, e.g. 2026.11.29, or '?'\n")
     out = run("play", "random", "random", "--date", "2026-11-05")
     assert out.exit_code == 0 and '[Date "2026.11.05"]\n' in out.output
 
@@ -166,18 +184,21 @@ def test_play_rejects_a_date_that_is_no_day_and_writes_dots():
     lambda: __import__("nardy_cli").make_rules(points="oin=\uff11"),
 ])
 def test_digits_of_other_scripts_are_not_notation(parse):
-    """Catches fullwidth digits ('\uff11', which Python's \\d, int() and float() accept) read as points, dice,
-    steps, move numbers, dates or points-table values."""
+    """Catches fullwidth digits ('\uff11', which Python's \\d, int() and float() accept) read as
+    points, dice, steps, move numbers, dates or points-table values."""
     from nardy_cli.errors import NotationError, RulesError
     with pytest.raises((NotationError, RulesError)):
         parse()
 
 
 @pytest.mark.parametrize("existed, message", [
-    (True, "Warning: the run was interrupted, so its report went to {d}-interrupted; {d} was left as it was\n"),
+    (True,
+     "Warning: the run was interrupted, so its report went to {d}-interrupted; "
+     "{d} was left as it was\n"),
     (False, "Warning: the run was interrupted, so its report went to {d}-interrupted\n"),
 ])
-def test_an_interrupted_report_says_dir_was_left_only_when_it_existed(tmp_path, monkeypatch, existed, message):
+def test_an_interrupted_report_says_dir_was_left_only_when_it_existed(tmp_path, monkeypatch,
+                                                                      existed, message):
     """Catches "DIR was left as it was" said of a folder that never existed."""
     import click
 
@@ -195,9 +216,10 @@ def test_an_interrupted_report_says_dir_was_left_only_when_it_existed(tmp_path, 
 
 
 def test_duel_names_the_position_it_starts_from():
-    """Catches `nardy duel --position P` reporting as if the games had started from the start position."""
-    out = run("duel", "random", "random", "--games", "2", "--position", "W:1x14,12 B:1x15 b", "--workers", "1",
-              "--quiet")
+    """Catches `nardy duel --position P` reporting as if the games had started from the start
+    position."""
+    out = run("duel", "random", "random", "--games", "2", "--position", "W:1x14,12 B:1x15 b",
+              "--workers", "1", "--quiet")
     assert out.exit_code == 0
-    assert out.output.splitlines()[0] == ("random vs random: 2 games from 'W:1x14,12 B:1x15 b' with duplicate "
-                                          "dice, seed 20261129, federation rules")
+    assert out.output.splitlines()[0] == ("random vs random: 2 games from 'W:1x14,12 B:1x15 b' "
+                                          "with duplicate dice, seed 20261129, federation rules")

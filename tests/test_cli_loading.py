@@ -53,10 +53,12 @@ def test_unknown_command_suggests_the_nearest():
     """Catches a mistyped command answered without a hint, or with a traceback."""
     out = CliRunner().invoke(cli, ["rollot", "start"], prog_name="nardy")
     assert out.exit_code == 2
-    assert out.output == "Error: No such command 'rollot'; did you mean 'rollout'? (see 'nardy --help')\n"
+    assert out.output == ("Error: No such command 'rollot'; did you mean 'rollout'? (see "
+                          "'nardy --help')\n")
 
 
 def test_bare_nardy_shows_the_help_not_an_error():
-    """Catches `nardy` alone printing its help as `Error: Usage: ...` (Click >= 8.2 raises for it)."""
+    """Catches `nardy` alone printing its help as `Error: Usage: ...` (Click >= 8.2 raises for
+    it)."""
     out = CliRunner().invoke(cli, [])
     assert out.output.startswith("Usage: ") and "Error" not in out.output

@@ -1,5 +1,5 @@
-"""No silent options and the rough edges a new user hits (issue 11): every mistake gets a one-line error that
-helps, every option does what it says, and every example in every `--help` runs."""
+"""No silent options and the rough edges a new user hits (issue 11): every mistake gets a one-line
+error that helps, every option does what it says, and every example in every `--help` runs."""
 
 from __future__ import annotations
 
@@ -53,7 +53,8 @@ def test_show_rejects_a_format_it_would_not_write(args, message, tmp_path, monke
 
 
 @pytest.mark.parametrize("command", [["rollout", "start"], ["analyze", "start", "--dice", "6-5"],
-                                     ["openings", "--rolls", "65"], ["batch", "positions/study.txt"]])
+                                     ["openings", "--rolls", "65"],
+                                     ["batch", "positions/study.txt"]])
 @pytest.mark.parametrize("flag", ["--html", "--svg"])
 def test_report_flags_need_output(command, flag):
     """Bug: `--html` without `--output` was ignored."""
@@ -86,7 +87,8 @@ def test_unquoted_position_gets_a_hint_to_quote_it():
 def test_did_you_mean_for_policies(command):
     """Bug: a mistyped policy name got no suggestion."""
     assert "did you mean 'heuristic'?" in error_line(run(*command, "--policy", "heuristc"))
-    assert "did you mean 'lookahead:heuristic'" in error_line(run(*command, "--policy", "lookahead:heuristc"))
+    assert "did you mean 'lookahead:heuristic'" in error_line(run(*command, "--policy",
+                                                                  "lookahead:heuristc"))
 
 
 def test_presets_are_listed_on_a_typo():
@@ -99,12 +101,14 @@ def test_presets_are_listed_on_a_typo():
 
 
 def test_module_attr_policy_loads_from_the_current_folder(tmp_path, monkeypatch):
-    """Bug: `--policy mybot:MyBot` with mybot.py in the current folder failed with No module named 'mybot'."""
+    """Bug: `--policy mybot:MyBot` with mybot.py in the current folder failed with No module named
+    'mybot'."""
     (tmp_path / "mybot_c11.py").write_text(
         "class MyBot:\n    '''first play'''\n    def choose(self, position, dice, plays, rng):\n"
         "        return plays[0]\n")
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("sys.path", [p for p in __import__("sys").path if p not in ("", str(tmp_path))])
+    monkeypatch.setattr("sys.path",
+                        [p for p in __import__("sys").path if p not in ("", str(tmp_path))])
     out = run("rollout", "W:24x2 B:23,24x2 w", "--games", "36", "--workers", "1", "-q",
               "--policy", "mybot_c11:MyBot")
     assert out.exit_code == 0, out.output
@@ -121,11 +125,12 @@ def test_both_sides_borne_off_is_rejected():
 def test_points_override_appears_in_every_header(tmp_path):
     """Bug: `--points koks=3` was not reflected in the printed rules header."""
     pos = "W:24x2 B:23,24x2 w"
-    assert "federation rules (koks=3)" in run("rollout", pos, "--games", "36", "--workers", "1", "-q",
-                                              "--points", "koks=3").output
+    assert "federation rules (koks=3)" in run("rollout", pos, "--games", "36", "--workers", "1",
+                                              "-q", "--points", "koks=3").output
     assert "federation rules (koks=3)" in run("deficit", pos, "--points", "koks=3").output
-    assert "federation rules (koks=3)" in run("analyze", "W:24x2 B:23,24x2 w 2-1", "--games", "36", "--rollout-forced",
-                                              "--workers", "1", "-q", "--points", "koks=3").output
+    assert "federation rules (koks=3)" in run("analyze", "W:24x2 B:23,24x2 w 2-1", "--games", "36",
+                                              "--rollout-forced", "--workers", "1", "-q",
+                                              "--points", "koks=3").output
 
 
 def test_deficit_table_prints_cleanly_and_output_writes_tables_and_charts(tmp_path):
@@ -136,8 +141,8 @@ def test_deficit_table_prints_cleanly_and_output_writes_tables_and_charts(tmp_pa
     assert re.search(r"^first die +1  2  3  4  5  6$", out.output, re.M)
     assert re.search(r"^ +4 +1  1  1  0  0  0$", out.output, re.M)
     names = sorted(p.name for p in (tmp_path / "d").iterdir())
-    assert names == ["deficit.csv", "deficit.json", "faces.csv", "static-deficit.png", "static-face-deficit.png",
-                     "steps.csv"]
+    assert names == ["deficit.csv", "deficit.json", "faces.csv", "static-deficit.png",
+                     "static-face-deficit.png", "steps.csv"]
 
 
 # --- library polish ---------------------------------------------------------
@@ -160,8 +165,8 @@ def test_readme_library_snippet_runs(tmp_path, monkeypatch):
 # --- every example of every --help -----------------------------------------
 
 def _example_lines(epilog: str | None) -> list[list[str]]:
-    """The example command lines of an epilog (a line ending in a backslash goes on on the next, as in a
-    shell), without comments, pipes and redirections."""
+    """The example command lines of an epilog (a line ending in a backslash goes on on the next, as
+    in a shell), without comments, pipes and redirections."""
     out = []
     joined = re.sub(r"\\\n\s*", "", epilog or "")
     for line in joined.splitlines():
@@ -187,13 +192,14 @@ def _examples() -> list[tuple[str, list[str]]]:
 CHEAP = {"show", "moves", "deficit", "policies"}
 
 
-@pytest.mark.parametrize("name, args", _examples(), ids=lambda v: " ".join(v) if isinstance(v, list) else v)
+@pytest.mark.parametrize("name, args", _examples(),
+                         ids=lambda v: " ".join(v) if isinstance(v, list) else v)
 def test_every_help_example_parses(name, args, tmp_path, monkeypatch):
     """Bug: `nardy moves positions/openings.txt:six-five`, an example in `moves --help`, failed.
 
     Each example is parsed as the command line would parse it (positions resolved, dice and choices
-    checked; `chart`'s results file is a stand-in); the cheap ones (show, moves, deficit, policies) also
-    run in full."""
+    checked; `chart`'s results file is a stand-in); the cheap ones (show, moves, deficit, policies)
+    also run in full."""
     for folder in ("positions",):
         (tmp_path / folder).symlink_to(ROOT / folder)
     monkeypatch.chdir(tmp_path)
@@ -201,7 +207,8 @@ def test_every_help_example_parses(name, args, tmp_path, monkeypatch):
         out = run(*args)
         assert out.exit_code == 0, out.output
         return
-    if name == "chart":          # reads a results.json an earlier run wrote: a stand-in lets its options parse
+    # reads a results.json an earlier run wrote: a stand-in lets its options parse
+    if name == "chart":
         (tmp_path / args[1]).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / args[1]).write_text("{}")
     command = cli.get_command(click.Context(cli), args[0])
@@ -217,8 +224,8 @@ OUTPUT_OPTIONS = {"--output", "-o", "--out", "--chart", "--save"}
 
 
 def _named_files(args: list[str]) -> tuple[list[str], list[str]]:
-    """(files an example reads, paths it writes): tokens that look like paths (a `/` or a file suffix), the
-    FILE of FILE:NAME; the values of --output/-o/--out are written."""
+    """(files an example reads, paths it writes): tokens that look like paths (a `/` or a file
+    suffix), the FILE of FILE:NAME; the values of --output/-o/--out are written."""
     reads, writes = [], []
     if args and args[0] == "convert" and len(args) > 2:    # convert IN OUT: OUT is written
         writes.append(args[2])
@@ -236,14 +243,16 @@ def _named_files(args: list[str]) -> tuple[list[str], list[str]]:
 def _help_examples() -> list[tuple[str, list[list[str]]]]:
     ctx = click.Context(cli)
     return [("nardy", _example_lines(cli.epilog))] + [
-        (name, _example_lines(cli.get_command(ctx, name).epilog)) for name in cli.list_commands(ctx)]
+        (name, _example_lines(cli.get_command(ctx, name).epilog))
+        for name in cli.list_commands(ctx)]
 
 
-@pytest.mark.parametrize("name, examples", _help_examples(), ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize("name, examples", _help_examples(),
+                         ids=lambda v: v if isinstance(v, str) else "")
 def test_files_named_in_help_examples_exist(name, examples):
     """Catches a help example that names a file the repository does not have (`nardy review
-    games/blunder-in-the-bear-off.txt`, `nardy review game.txt`): every file an example reads is in the
-    repository, or an earlier example of the same help writes it (`--output reports/demo` then
+    games/blunder-in-the-bear-off.txt`, `nardy review game.txt`): every file an example reads is in
+    the repository, or an earlier example of the same help writes it (`--output reports/demo` then
     `nardy chart reports/demo/results.json`)."""
     written: list[str] = []
     for args in examples:
@@ -255,8 +264,9 @@ def test_files_named_in_help_examples_exist(name, examples):
 
 
 def test_help_examples_have_no_stray_spaces():
-    """Catches a help example broken over two lines by a bare backslash in the docstring, which Python joins
-    into one line with the next line's indentation in it (`train --help` showed `neural.npz       --player`)."""
+    """Catches a help example broken over two lines by a bare backslash in the docstring, which
+    Python joins into one line with the next line's indentation in it (`train --help` showed
+    `neural.npz       --player`)."""
     ctx = click.Context(cli)
     for name in cli.list_commands(ctx):
         for line in (cli.get_command(ctx, name).epilog or "").splitlines():
@@ -285,8 +295,8 @@ class _Terminal:
 
 @pytest.mark.parametrize("tty", [True, False])
 def test_progress_bar_shows_rate_eta_and_estimate_only_on_a_terminal(tty, monkeypatch):
-    """Bug: the hand-drawn progress line had no time estimate; it must still stay off pipes; its ± must say it is
-    one SE (the result line's ± is the 95% interval)."""
+    """Bug: the hand-drawn progress line had no time estimate; it must still stay off pipes; its ±
+    must say it is one SE (the result line's ± is the 95% interval)."""
     from nardy_cli.commands import progress
     fake = _Terminal(tty)
     monkeypatch.setattr(progress.sys, "stderr", fake)
@@ -296,12 +306,14 @@ def test_progress_bar_shows_rate_eta_and_estimate_only_on_a_terminal(tty, monkey
     if not tty:
         assert fake.text == ""
         return
-    assert "1296/2592" in fake.text and "games/s" in fake.text and "equity +0.1000 ± 0.0100 (SE)" in fake.text
+    assert ("1296/2592" in fake.text and "games/s" in fake.text
+            and "equity +0.1000 ± 0.0100 (SE)" in fake.text)
     assert re.search(r"\[\d\d:\d\d<\d\d:\d\d", fake.text)  # elapsed < time left
 
 
 def test_policy_help_lists_every_built_in_policy():
     """Catches `rollout --help` leaving a built-in policy (`neural`) out of the --policy list."""
     from nardy_cli.policies.registry import BUILTINS
-    option = next(p for p in cli.get_command(click.Context(cli), "rollout").params if p.name == "policy")
+    option = next(p for p in cli.get_command(click.Context(cli), "rollout").params
+                  if p.name == "policy")
     assert all(name in option.help for name in [*BUILTINS, "lookahead:NAME"]), option.help

@@ -1,4 +1,5 @@
-"""The command line as a real process: Ctrl-C (SIGINT) and the progress bar (stderr, terminal only, --quiet).
+"""The command line as a real process: Ctrl-C (SIGINT) and the progress bar (stderr, terminal only,
+--quiet).
 
 Each test starts `python -m nardy_cli` with stderr on a pseudo-terminal or a pipe.
 """
@@ -21,7 +22,8 @@ import pytest
 
 from tests.cases import ROOT, subprocess_env
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal and SIGINT")
+pytestmark = pytest.mark.skipif(sys.platform == "win32",
+                                reason="needs a pseudo-terminal and SIGINT")
 
 LONG_RUN = ["rollout", "start", "--games", "5000000", "--seed", "1"]
 
@@ -70,8 +72,8 @@ def _has_progress(text: str) -> bool:
 
 
 def _interrupt(args, program: tuple[str, ...] = ("-m", "nardy_cli")) -> tuple[int, bytes, str]:
-    """Start a run with stderr on a terminal, press Ctrl-C once its progress bar shows; (exit status,
-    stdout, what the terminal showed)."""
+    """Start a run with stderr on a terminal, press Ctrl-C once its progress bar shows; (exit
+    status, stdout, what the terminal showed)."""
     proc, master = _start(args, stderr_on_terminal=True, program=program)
     try:
         seen = _read_terminal(master, proc, until=_has_progress)
@@ -100,11 +102,12 @@ def test_ctrl_c_prints_games_so_far_marked_interrupted_and_exits_130(workers):
 
 def test_ctrl_c_exits_even_with_a_thread_left_waiting():
     """Catches an interrupted run that prints its result and then never exits: a pool worker stopped
-    while sending its result leaves the pool's reader thread waiting for good, and Python joins every
-    such thread at exit. Here a thread that waits forever stands in for it."""
+    while sending its result leaves the pool's reader thread waiting for good, and Python joins
+    every such thread at exit. Here a thread that waits forever stands in for it."""
     program = ("-c", "import sys, threading; from nardy_cli.cli import main; "
                      "threading.Thread(target=threading.Event().wait).start(); "
-                     f"sys.argv = ['nardy', *{LONG_RUN + ['--workers', '1', '--format', 'json']!r}]; main()")
+                     "sys.argv = ['nardy', "
+                     f"*{LONG_RUN + ['--workers', '1', '--format', 'json']!r}]; main()")
     code, out, _ = _interrupt([], program=program)
     assert code == 130 and json.loads(out)["interrupted"] is True
 

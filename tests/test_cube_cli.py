@@ -1,4 +1,5 @@
-"""`nardy eval --cube-owner ...`: the cube decision, its three equities and take point; bad cube input."""
+"""`nardy eval --cube-owner ...`: the cube decision, its three equities and take point; bad cube
+input."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from click.testing import CliRunner
 
 from nardy_cli.cli import cli
 
-DRAWN_RACE = "W:24x2 B:23,24x2 w"      # White bears off at once; Black draws (R8) with any double: 6/36
+# White bears off at once; Black draws (R8) with any double: 6/36
+DRAWN_RACE = "W:24x2 B:23,24x2 w"
 
 
 def run(*args):
@@ -17,73 +19,88 @@ def run(*args):
 
 
 def test_exact_bearoff_cube_decision_table():
-    """Catches a wrong exact value or layout: White wins 5/6 (draws 1/6), so playing on is worth 5/6,
-    a taken double 5/3 and the pass +1: double, pass, from the cubeful bear-off database."""
+    """Catches a wrong exact value or layout: White wins 5/6 (draws 1/6), so playing on is worth
+    5/6, a taken double 5/3 and the pass +1: double, pass, from the cubeful bear-off database."""
     out = run("eval", DRAWN_RACE, "--cube-owner", "centre")
     assert out.exit_code == 0, out.output
     assert out.output.splitlines()[-4:] == [
         "cube 1, centred: White to decide",
-        "  double, pass   equity per cube: no double +0.833, double/take +1.667, double/pass +1.000",
+        "  double, pass   equity per cube: no double +0.833, double/take +1.667, "
+        "double/pass +1.000",
         "  Black's take point: 43.8% winning chance (Janowski's race model)",
         "  exact: the cubeful bear-off database",
     ]
 
 
 def test_cube_json_key():
-    """Catches the JSON `cube` object missing a key or the exact flag: decision and three equities."""
+    """Catches the JSON `cube` object missing a key or the exact flag: decision and three
+    equities."""
     out = run("eval", DRAWN_RACE, "--cube-owner", "centre", "--format", "json")
     cube = json.loads(out.output)["cube"]
     assert cube["decision"] == "double, pass" and cube["exact"] is True and cube["unit"] == "points"
     assert (cube["no_double"], cube["double_take"], cube["double_pass"]) == (
         pytest.approx(5 / 6), pytest.approx(5 / 3), 1.0)
-    assert cube["state"] == {"value": 1, "owner": "centre", "jacoby": False, "beavers": False, "crawford": False}
+    assert cube["state"] == {"value": 1, "owner": "centre", "jacoby": False, "beavers": False,
+                             "crawford": False}
 
 
 def test_the_opponents_cube_gives_no_double():
-    """Catches the roller allowed to double a cube White owns: Black to roll, only the no-double value."""
-    out = run("eval", "W:24x2 B:23,24x2 b", "--cube-owner", "white", "--cube", "4", "--format", "json")
+    """Catches the roller allowed to double a cube White owns: Black to roll, only the no-double
+    value."""
+    out = run("eval", "W:24x2 B:23,24x2 b", "--cube-owner", "white", "--cube", "4", "--format",
+              "json")
     cube = json.loads(out.output)["cube"]
     assert (cube["decision"], cube["double_take"], cube["reason"]) == ("no double", None,
                                                                        "the opponent owns the cube")
 
 
 def test_crawford_game_has_no_double():
-    """Catches a double offered in the Crawford game (Black needs 1 point at 5-6 to 7): White, sure to win
-    or draw, gets only its no-double chance, valued over the post-Crawford table."""
-    out = run("eval", DRAWN_RACE, "--cube-owner", "centre", "--match", "7", "--score", "5-6", "--crawford")
+    """Catches a double offered in the Crawford game (Black needs 1 point at 5-6 to 7): White, sure
+    to win or draw, gets only its no-double chance, valued over the post-Crawford table."""
+    out = run("eval", DRAWN_RACE, "--cube-owner", "centre", "--match", "7", "--score", "5-6",
+              "--crawford")
     assert out.exit_code == 0, out.output
     assert out.output.splitlines()[-3:] == [
         "cube 1, centred, Crawford game: White cannot double",
-        "  no double (the Crawford game: no double)   match winning chances: 53.1%",   # the shipped table
+        # the shipped table
+        "  no double (the Crawford game: no double)   match winning chances: 53.1%",
         "  no cube: the game's cubeless chances over the post-Crawford match table (docs/cube.md)",
     ]
 
 
 def test_a_match_cube_decision_in_match_winning_chances():
-    """Catches match cube equities in money units or the cash valued by the cubeless table: at 3-4 to 7
-    White's sure race is a double and a pass, the pass worth the cubeful 3-away/3-away chance."""
-    out = run("eval", DRAWN_RACE, "--cube-owner", "centre", "--match", "7", "--score", "3-4", "--format", "json")
+    """Catches match cube equities in money units or the cash valued by the cubeless table: at 3-4
+    to 7 White's sure race is a double and a pass, the pass worth the cubeful 3-away/3-away
+    chance."""
+    out = run("eval", DRAWN_RACE, "--cube-owner", "centre", "--match", "7", "--score", "3-4",
+              "--format", "json")
     cube = json.loads(out.output)["cube"]
     assert (cube["decision"], cube["unit"], cube["exact"]) == ("double, pass", "mwc", False)
-    assert cube["double_pass"] == pytest.approx(0.5284117418626335)   # the shipped distribution's table
+    # the shipped distribution's table
+    assert cube["double_pass"] == pytest.approx(0.5284117418626335)
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--cube-owner", "white", "--cube", "1"], "a cube owned by White has been doubled: its value is 2 or more, "
-                                               "got 1"),
-    (["--cube-owner", "centre", "--cube", "2"], "a cube of value 2 has been doubled, so White or Black owns it, "
-                                                "not the centre"),
+    (["--cube-owner", "white", "--cube", "1"],
+     "a cube owned by White has been doubled: its value is 2 or more, "
+     "got 1"),
+    (["--cube-owner", "centre", "--cube", "2"],
+     "a cube of value 2 has been doubled, so White or Black owns it, "
+     "not the centre"),
     (["--cube-owner", "centre", "--match", "7", "--score", "6-2", "--crawford", "--cube", "2"],
      "no double in the Crawford game: the cube stays at 1, got --cube 2"),
     (["--cube-owner", "centre", "--match", "7", "--score", "2-3", "--crawford"],
-     "the Crawford game is the game after a player first needs 1 point, but both need more (5 and 4)"),
-    (["--cube-owner", "centre", "--crawford"], "--crawford needs --match N (the Crawford game is a match rule)"),
-    (["--cube-owner", "centre", "--match", "7", "--jacoby"], "--jacoby is a money-game rule: drop it or --match"),
+     "the Crawford game is the game after a player first needs 1 point, but both need "
+     "more (5 and 4)"),
+    (["--cube-owner", "centre", "--crawford"],
+     "--crawford needs --match N (the Crawford game is a match rule)"),
+    (["--cube-owner", "centre", "--match", "7", "--jacoby"],
+     "--jacoby is a money-game rule: drop it or --match"),
     (["--jacoby"], "--jacoby needs --cube-owner centre|white|black"),
 ])
 def test_bad_cube_input_is_one_line_exit_2(args, message):
-    """Catches a traceback or a silent acceptance of an impossible cube (an owned cube at 1, a double in the
-    Crawford game, Crawford without a match or where nobody needs 1 point)."""
+    """Catches a traceback or a silent acceptance of an impossible cube (an owned cube at 1, a
+    double in the Crawford game, Crawford without a match or where nobody needs 1 point)."""
     out = run("eval", DRAWN_RACE, *args)
     assert (out.exit_code, out.output) == (2, f"Error: {message}\n")
 
@@ -94,7 +111,8 @@ RACE_2_1 = "W:21,22x2 B:19,20,22 w"     # all home: the cubeful bear-off databas
 def test_analyze_shows_the_cube_decision_before_the_plays():
     """Catches `analyze --cube-owner` leaving the cube out, putting it after the plays, or deciding
     differently from `eval` (the decision comes before the roll, so the dice do not change it)."""
-    cube_lines = run("eval", RACE_2_1, "--cube-owner", "white", "--cube", "2").output.splitlines()[-4:]
+    cube_lines = run("eval", RACE_2_1, "--cube-owner", "white", "--cube",
+                     "2").output.splitlines()[-4:]
     out = run("analyze", f"{RACE_2_1} 2-1", "--cube-owner", "white", "--cube", "2", "--no-staged",
               "--games", "64", "--quiet")
     assert out.exit_code == 0, out.output
@@ -106,9 +124,10 @@ def test_analyze_shows_the_cube_decision_before_the_plays():
 
 def test_analyze_json_carries_the_cube_key():
     """Catches the analyze JSON without `cube`, or with another decision than eval's JSON."""
-    want = json.loads(run("eval", RACE_2_1, "--cube-owner", "centre", "--format", "json").output)["cube"]
-    got = json.loads(run("analyze", f"{RACE_2_1} 2-1", "--cube-owner", "centre", "--no-staged", "--games", "64",
-                         "--quiet", "--format", "json").output)
+    want = json.loads(run("eval", RACE_2_1, "--cube-owner", "centre", "--format",
+                          "json").output)["cube"]
+    got = json.loads(run("analyze", f"{RACE_2_1} 2-1", "--cube-owner", "centre", "--no-staged",
+                         "--games", "64", "--quiet", "--format", "json").output)
     assert got["cube"] == want and got["plays"]
 
 
@@ -120,14 +139,15 @@ def test_analyze_cube_options_are_checked():
 
 
 def test_met_cubeful_prints_the_cubeful_table_and_the_post_crawford_row():
-    """Catches `met --cubeful` printing the cubeless table (1-away vs 7-away would be 97%, not the cubeful
-    90.5%), or losing the post-Crawford row."""
+    """Catches `met --cubeful` printing the cubeless table (1-away vs 7-away would be 97%, not the
+    cubeful 90.5%), or losing the post-Crawford row."""
     from nardy_cli.met import cubeful_equity_table
     t = cubeful_equity_table(7)
     out = run("met", "--length", "7", "--cubeful")
     assert out.exit_code == 0, out.output
     lines = out.output.splitlines()
-    assert lines[0].startswith("Match equity table (cubeful, cube efficiency x = 0.68), federation rules")
+    assert lines[0].startswith("Match equity table (cubeful, cube efficiency x = 0.68), "
+                               "federation rules")
     assert lines[4] == "    1 " + "".join(f"{v * 100:>6.1f}" for v in t.table[0])
     assert lines[4].endswith("90.5")
     assert lines[12] == "      " + "".join(f"{v * 100:>6.1f}" for v in t.post_crawford)
@@ -140,5 +160,6 @@ def test_met_cubeful_json_and_bad_combinations():
     assert d["cubeful"] is True and len(d["table"]) == 3 and len(d["post_crawford"]) == 3
     assert d["table"][0][0] == pytest.approx(0.5) and d["post_crawford"][0] == pytest.approx(0.5)
     out = run("met", "--cubeful", "--se")
-    assert out.exit_code == 2 and out.output.splitlines()[-1] == ("Error: --se is for the cubeless table: drop "
+    assert out.exit_code == 2 and out.output.splitlines()[-1] == ("Error: --se is for the cubeless "
+                                                                  "table: drop "
                                                                    "--cubeful or --se")

@@ -17,21 +17,22 @@ from nardy_cli import START
 from nardy_cli.errors import ExecutorError
 from nardy_cli.render import to_json
 from nardy_cli.rollout import rollout
-from tests.cases import ROOT, subprocess_env
+from tests.cases import subprocess_env
 
 distributed = pytest.importorskip("distributed")
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  silence_logs=40) as c:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, silence_logs=40) as c:
         yield c
 
 
 def test_dask_result_equals_local(cluster):
     local = rollout(START, "random", games=3000, seed=21, workers=1)
-    remote = rollout(START, "random", games=3000, seed=21, executor="dask", scheduler=cluster.scheduler_address)
+    remote = rollout(START, "random", games=3000, seed=21, executor="dask",
+                     scheduler=cluster.scheduler_address)
     assert to_json(local.to_dict()) == to_json(remote.to_dict())
 
 
@@ -44,13 +45,15 @@ def test_dask_duel_equals_local(cluster):
 
 
 def test_dask_scored_rollout_equals_local(cluster):
-    """Would catch: exact bear-offs, truncation or VR (with the lookahead's replies reused for the luck)
-    giving other numbers on a cluster than locally (issue 9: identical for any executor)."""
+    """Would catch: exact bear-offs, truncation or VR (with the lookahead's replies reused for the
+    luck) giving other numbers on a cluster than locally (issue 9: identical for any executor)."""
     from nardy_cli.position import Position
     from nardy_cli.scoring import Scoring
     pos = Position.parse("W:17x2,19x3,20x2,22x3,24x2 B:18,19x2,21x3,22x2,23 w")
-    for policy, games, scoring in (("lookahead:heuristic", 150, Scoring(exact_bearoff=True, vr=True)),
-                                   ("heuristic", 1400, Scoring(exact_bearoff=True, truncate=6, vr=True))):
+    for policy, games, scoring in (("lookahead:heuristic", 150,
+                                    Scoring(exact_bearoff=True, vr=True)),
+                                   ("heuristic", 1400,
+                                    Scoring(exact_bearoff=True, truncate=6, vr=True))):
         local = rollout(pos, policy, games=games, seed=4, workers=1, scoring=scoring)
         remote = rollout(pos, policy, games=games, seed=4, scoring=scoring, executor="dask",
                          scheduler=cluster.scheduler_address)
@@ -59,13 +62,15 @@ def test_dask_scored_rollout_equals_local(cluster):
 
 
 def test_refused_scheduler_is_a_clear_error():
-    """Catches a refused connection turned into a hang or a traceback (nothing listens on port 9)."""
+    """Catches a refused connection turned into a hang or a traceback (nothing listens on port
+    9)."""
     with pytest.raises(ExecutorError, match="cannot reach the Dask scheduler"):
         rollout(START, "random", games=100, executor="dask", scheduler="tcp://127.0.0.1:9")
 
 
 def test_silent_scheduler_is_an_error_within_10_seconds():
-    """Catches the connection timeout never firing (README: an unreachable scheduler is an error within 10 s).
+    """Catches the connection timeout never firing (README: an unreachable scheduler is an error
+    within 10 s).
 
     The address accepts TCP connections (a listening socket nobody answers), so only the
     timeout can end the wait. The rollout runs in a daemon thread watched for 60 s, so a hang
@@ -105,7 +110,8 @@ def _free_port() -> int:
 
 
 def test_killed_worker_process_mid_run_gives_identical_json():
-    """Catches a rollout that loses, double-counts or reorders chunks when a Dask worker dies mid-run.
+    """Catches a rollout that loses, double-counts or reorders chunks when a Dask worker dies
+    mid-run.
 
     A real `dask scheduler` and two `dask worker` processes (no nanny, so a killed worker stays
     dead); one worker is SIGKILLed after the second chunk is in, and the scheduler reruns its
@@ -114,13 +120,15 @@ def test_killed_worker_process_mid_run_gives_identical_json():
     port = _free_port()
     address = f"tcp://127.0.0.1:{port}"
     env = subprocess_env()
-    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-                               "--port", str(port), "--no-dashboard"], env=env, start_new_session=True,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
+                               "127.0.0.1", "--port", str(port), "--no-dashboard"], env=env,
+                              start_new_session=True, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)]
     try:
         for _ in range(2):
-            procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
-                                           "--nworkers", "1", "--nthreads", "1", "--no-nanny", "--no-dashboard"],
+            procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
+                                           address, "--nworkers", "1", "--nthreads", "1",
+                                           "--no-nanny", "--no-dashboard"],
                                           env=env, start_new_session=True,
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         with distributed.Client(address, timeout="60s") as client:

@@ -1,4 +1,5 @@
-"""Move deficit (RULES.md §8), figure by figure: by hand, against brute force, and static vs rollout."""
+"""Move deficit (RULES.md §8), figure by figure: by hand, against brute force, and static vs
+rollout."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from tests.bruteforce import brute_force_mobility, brute_force_turn
 from tests.randomgames import random_game_positions
 
 # RULES.md §10's pass example, Black to move.  In Black's numbering:
-#   B:  7   ...   10  11  12   ...   22  23  24        White W22, W23, W24x13 are Black's B10, B11, B12.
+#   B:  7   ...   10  11  12   ...   22  23  24        White W22, W23, W24x13 are Black's B10, B11,
+# B12.
 #      b1         w1  w1  w13        b7  b1  b6        B7 is not home, so Black cannot bear off.
 # Single steps: 1s from B7, B22 (x7), B23; 2s from B7, B22 (x7); 6 from B7 (to B13); 3, 4, 5 never
 # (B7+3..5 = B10..B12 are White's). Roll by roll (ordered weights: doubles 1, others 2):
@@ -25,20 +27,22 @@ from tests.randomgames import random_game_positions
 #   pass: 3-3, 4-3, 4-4, 5-3, 5-4, 5-5                                            =  9/36 = 0.2500
 #   lost pips: 2*3 + 2*3 + 2*4 + 12 + 2*7 + 16 + 2*8 + 2*9 + 20 = 116        -> 116/36 per turn
 #   each face is rolled 14 times in 36 turns (10 non-doubles + 4 in its double); lost:
-#   face 3: 3-1 (2) 3-2 (2) 3-3 (4) 4-3 (2) 5-3 (2) = 12;  face 4: 4-1 (2) 4-3 (2) 4-4 (4) 5-4 (2) = 10;
+#   face 3: 3-1 (2) 3-2 (2) 3-3 (4) 4-3 (2) 5-3 (2) = 12;  face 4: 4-1 (2) 4-3 (2) 4-4 (4) 5-4 (2) =
+# 10;
 #   face 5: 5-3 (2) 5-4 (2) 5-5 (4) = 8;  faces 1, 2, 6: 0.
 #   mobility: face 1: 1 + 7 + 1 = 9, face 2: 1 + 7 = 8, face 6: 1, faces 3-5: 0.
 HAND = "W:22,23,24x13 B:7,22x7,23,24x6 b"
-HAND_STEPS = {(1, 1): 4, (2, 1): 2, (2, 2): 4, (3, 1): 1, (3, 2): 1, (3, 3): 0, (4, 1): 1, (4, 2): 2, (4, 3): 0,
-              (4, 4): 0, (5, 1): 2, (5, 2): 2, (5, 3): 0, (5, 4): 0, (5, 5): 0, (6, 1): 2, (6, 2): 2, (6, 3): 2,
-              (6, 4): 2, (6, 5): 2, (6, 6): 4}
+HAND_STEPS = {(1, 1): 4, (2, 1): 2, (2, 2): 4, (3, 1): 1, (3, 2): 1, (3, 3): 0, (4, 1): 1,
+              (4, 2): 2, (4, 3): 0, (4, 4): 0, (5, 1): 2, (5, 2): 2, (5, 3): 0, (5, 4): 0,
+              (5, 5): 0, (6, 1): 2, (6, 2): 2, (6, 3): 2, (6, 4): 2, (6, 5): 2, (6, 6): 4}
 
 # Plain games to the end: no bear-off database, no truncation, no variance reduction.
 PLAIN = Scoring(exact_bearoff=False, truncate=None, vr=False)
 
 
 def test_hand_worked_position_figure_by_figure():
-    """Catches a wrong weight (doubles 1/36, others 2/36), a lost die charged to the played one, wrong mobility."""
+    """Catches a wrong weight (doubles 1/36, others 2/36), a lost die charged to the played one,
+    wrong mobility."""
     d = static_deficit(parse_position(HAND))
     assert d.p_full == pytest.approx(21 / 36) and d.p_partial == pytest.approx(6 / 36)
     assert d.p_pass == pytest.approx(9 / 36)
@@ -52,7 +56,8 @@ def test_hand_worked_position_figure_by_figure():
 
 
 def test_with_one_die_played_the_larger_is_played_and_the_smaller_lost():
-    """Catches charging the lost step to the wrong die when only one die of a non-double plays (R2, §8).
+    """Catches charging the lost step to the wrong die when only one die of a non-double plays (R2,
+    §8).
 
     §10's example: Black's 3-2 can play either die alone but never both, so the 3 is played.
     """
@@ -78,7 +83,8 @@ def _brute_force_deficit(pos, head_rule: str, block_check: str) -> dict:
             table[a - 1, b - 1] = table[b - 1, a - 1] = steps
             dice = [a] * 4 if a == b else [a, b]
             mover = "W:-" if pos.turn == "w" else "B:-"
-            if any(mover in r.split() for r in results):  # the last checker goes off: no step is lost
+            # the last checker goes off: no step is lost
+            if any(mover in r.split() for r in results):
                 steps, lone = len(dice), None
             if steps == len(dice):
                 full += weight
@@ -93,7 +99,8 @@ def _brute_force_deficit(pos, head_rule: str, block_check: str) -> dict:
             for f in unplayed:
                 lost[f - 1] += weight
                 pips += f * weight
-    return {"p_full": full / 36, "p_partial": partial / 36, "p_pass": passes / 36, "expected_lost_pips": pips / 36,
+    return {"p_full": full / 36, "p_partial": partial / 36, "p_pass": passes / 36,
+            "expected_lost_pips": pips / 36,
             "face_deficit": tuple(l / r for l, r in zip(lost, rolled)), "steps_played": table,
             "mobility": tuple(brute_force_mobility(pos, f, block_check) for f in range(1, 7))}
 
@@ -101,7 +108,8 @@ def _brute_force_deficit(pos, head_rule: str, block_check: str) -> dict:
 @pytest.mark.parametrize("head_rule, block_check", [("federation", "step"), ("strict", "turn-end"),
                                                     ("doubles-643", "off")])
 def test_static_deficit_equals_brute_force_on_game_positions(head_rule, block_check):
-    """Catches any §8 bookkeeping error (weights, lost die, pips, table, mobility) on varied positions."""
+    """Catches any §8 bookkeeping error (weights, lost die, pips, table, mobility) on varied
+    positions."""
     rules = make_rules(head_rule=head_rule, block_check=block_check)
     positions = [p for p, _ in random_game_positions(60, seed=31, rules=rules, every=5)
                  + random_game_positions(40, seed=32, rules=rules, every=3, greedy=0.7)]
@@ -124,11 +132,14 @@ FIRST_TURN = "W:6,24x14 B:24 w"
 
 
 def test_static_and_rollout_deficit_agree_on_the_first_turn():
-    """Catches the rollout's per-turn bookkeeping drifting from the static definition (one §8 for both)."""
+    """Catches the rollout's per-turn bookkeeping drifting from the static definition (one §8 for
+    both)."""
     pos = parse_position(FIRST_TURN)
     static = static_deficit(pos)
-    assert static.p_partial > 0 and static.p_pass > 0, "the position must exercise every kind of turn"
-    r = rollout(pos, "random", games=1296, seed=1, scoring=PLAIN)   # every pair of first two rolls once
+    assert (static.p_partial > 0
+            and static.p_pass > 0), "the position must exercise every kind of turn"
+    # every pair of first two rolls once
+    r = rollout(pos, "random", games=1296, seed=1, scoring=PLAIN)
     assert r.mean_plies == 2.0
     white = r.deficit["white"]
     assert white["face_deficit"] == pytest.approx(list(static.face_deficit))
@@ -138,8 +149,9 @@ def test_static_and_rollout_deficit_agree_on_the_first_turn():
 
 
 def test_steps_left_after_the_last_checker_is_off_are_not_lost():
-    """Catches the winning turn counted as partial because its last steps had no checker left to move
-    (rules decision 18; issue 27: `last-roll-draw` showed every double as 2 of 4 steps, "partial 17%").
+    """Catches the winning turn counted as partial because its last steps had no checker left to
+    move (rules decision 18; issue 27: `last-roll-draw` showed every double as 2 of 4 steps,
+    "partial 17%").
 
     W:10 alone (14 off): 6-6 plays 10/16 16/22 22/off; the fourth six has no checker left: not lost.
     """
@@ -153,16 +165,17 @@ def test_steps_left_after_the_last_checker_is_off_are_not_lost():
 
 
 # positions/study.txt's last-roll-draw: White's two checkers on W24 go off with any roll (a double
-# plays 24/off 24/off and has two steps left over); Black (B23, B24x2, all home) then has the R8 last
-# roll: a double takes all three off with a step left over, any other roll takes two off.
+# plays 24/off 24/off and has two steps left over); Black (B23, B24x2, all home) then has the R8
+# last roll: a double takes all three off with a step left over, any other roll takes two off.
 #   W:  ...  24          B:  ...  23  24
 #           w2                    b1  b2
 LAST_ROLL_DRAW = "W:24x2 B:23,24x2 w"
 
 
 def test_a_turn_that_bears_off_the_last_checker_is_full_in_static_and_rollout_deficit():
-    """Catches steps counted as lost because the game ended (issue 27 item 11): in the static deficit and in
-    the rollouts' per-turn bookkeeping alike, the turn that takes the last checker off loses nothing."""
+    """Catches steps counted as lost because the game ended (issue 27 item 11): in the static
+    deficit and in the rollouts' per-turn bookkeeping alike, the turn that takes the last checker
+    off loses nothing."""
     pos = parse_position(LAST_ROLL_DRAW)
     d = static_deficit(pos)
     assert (d.p_full, d.p_partial, d.p_pass, d.expected_lost_pips) == (1.0, 0.0, 0.0, 0.0)
@@ -171,7 +184,8 @@ def test_a_turn_that_bears_off_the_last_checker_is_full_in_static_and_rollout_de
     expected = _brute_force_deficit(pos, "federation", "step")
     for key in ("p_full", "p_partial", "expected_lost_pips", "face_deficit"):
         assert getattr(d, key) == pytest.approx(expected[key]), key
-    r = rollout(pos, "random", games=1296, seed=1, scoring=PLAIN)   # every pair of first two rolls once
+    # every pair of first two rolls once
+    r = rollout(pos, "random", games=1296, seed=1, scoring=PLAIN)
     for side in ("white", "black"):
         assert r.deficit[side]["partial_turn_share"] == 0.0, side
         assert r.deficit[side]["lost_pips_per_game"] == 0.0, side

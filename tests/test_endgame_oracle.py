@@ -26,9 +26,11 @@ GAMES = 12960   # ten chunks of 1,296
 # Each position, drawn in its own numbering, with the classes it produces:
 ENDGAMES = [
     # White W21,W22 (bears off in one or two turns); Black B12 (koks point) and 14 on B24.
-    # White to move: White wins by oin / home-mars / mars / koks depending on Black's one or two turns.
+    # White to move: White wins by oin / home-mars / mars / koks depending on Black's one or two
+    # turns.
     "W:21,22 B:12,24x14 w",
-    # The same with Black to move: Black (root) loses by oin, home-mars or mars; R8 last rolls happen.
+    # The same with Black to move: Black (root) loses by oin, home-mars or mars; R8 last rolls
+    # happen.
     "W:21,22 B:12,24x14 b",
     # White W6 (koks point) and 14 on W24; Black B20,B23 finishes in one or two turns: White loses
     # by each of oin, home-mars, mars and koks.
@@ -36,7 +38,8 @@ ENDGAMES = [
     # Draws on the last roll (R8): White bears both off at once; Black (all home) draws with any
     # double (6 of 36 rolls: 0.1667 = 6/36), else White wins by oin.
     "W:24x2 B:23,24x2 w",
-    # R8 class judged after Black's last turn: home-mars, unless the last roll bears a checker off (oin).
+    # R8 class judged after Black's last turn: home-mars, unless the last roll bears a checker off
+    # (oin).
     "W:24 B:19x2,24x13 w",
     # Small races with draws and both winners.
     "W:23,24 B:23,24 w",
@@ -56,10 +59,13 @@ def test_oracle_classes_by_hand():
     assert loser_class(read("W:- B:19x15 w").black) == "home_mars"    # all home, none off
     assert loser_class(read("W:- B:13x15 w").black) == "mars"         # none on 1-12, not all home
     assert loser_class(read("W:- B:12,19x14 w").black) == "koks"      # one on point 12
-    assert game_end(read("W:- B:24x2 b"), last_roll=True) is None     # R8: Black's last roll to come
+    # R8: Black's last roll to come
+    assert game_end(read("W:- B:24x2 b"), last_roll=True) is None
     assert game_end(read("W:- B:24x2 b"), last_roll=False) == ("w", "oin")
-    assert game_end(read("W:- B:12,24 b"), last_roll=True) == ("w", "oin")   # not all home: no last roll
-    assert game_end(read("W:- B:24x2 w"), last_roll=True) == ("w", "oin")    # last roll already played
+    # not all home: no last roll
+    assert game_end(read("W:- B:12,24 b"), last_roll=True) == ("w", "oin")
+    # last roll already played
+    assert game_end(read("W:- B:24x2 w"), last_roll=True) == ("w", "oin")
     assert game_end(read("W:- B:- w"), last_roll=True) == (None, "draw")
 
 
@@ -72,7 +78,8 @@ def _engine_end(text: str, last_roll: bool):
 
 @pytest.mark.parametrize("last_roll", [True, False])
 def test_engine_outcome_agrees_with_the_oracle(last_roll):
-    """Catches an engine `outcome` that misjudges R8 or an R9 class, on positions from games and at the end."""
+    """Catches an engine `outcome` that misjudges R8 or an R9 class, on positions from games and at
+    the end."""
     texts = [str(p) for p, _ in random_game_positions(300, seed=4)]
     # finished and nearly finished positions of every class, both sides, both turns
     for loser in ("19x15", "19x14", "13x15", "12,13x14", "1x15", "24x2", "12,24"):
@@ -84,7 +91,8 @@ def test_engine_outcome_agrees_with_the_oracle(last_roll):
 
 @pytest.mark.parametrize("text", ENDGAMES)
 def test_rollout_matches_the_exact_distribution_class_by_class(text):
-    """Catches a swapped outcome class (e.g. mars for koks), a wrong R8, or wrong win/loss bookkeeping."""
+    """Catches a swapped outcome class (e.g. mars for koks), a wrong R8, or wrong win/loss
+    bookkeeping."""
     exact = exact_distribution(text)
     r = rollout(parse_position(text), "random", games=GAMES, seed=3, scoring=PLAIN)
     for key in KEYS + ("win", "lose"):
@@ -96,12 +104,15 @@ def test_rollout_matches_the_exact_distribution_class_by_class(text):
         assert abs(got - p) <= 4 * se + 1e-12, (key, got, p, se)
 
 
-@pytest.mark.parametrize("text", ["W:24x2 B:23,24x2 w", "W:24 B:19x2,24x13 w", "W:21,22 B:12,24x14 b"])
+@pytest.mark.parametrize("text",
+                         ["W:24x2 B:23,24x2 w", "W:24 B:19x2,24x13 w", "W:21,22 B:12,24x14 b"])
 def test_without_last_roll_classic_rules_match_the_oracle(text):
     """Catches the last roll (R8) applied when the rules switch it off (the classic preset)."""
-    exact = exact_distribution(text, head_rule="doubles-643", block_check="turn-end", last_roll=False)
+    exact = exact_distribution(text, head_rule="doubles-643", block_check="turn-end",
+                               last_roll=False)
     assert exact["draw"] == 0.0
-    r = rollout(parse_position(text), "random", games=2592, seed=5, rules=make_rules("classic"), scoring=PLAIN)
+    r = rollout(parse_position(text), "random", games=2592, seed=5, rules=make_rules("classic"),
+                scoring=PLAIN)
     for key in KEYS:
         p = exact[key]
         se = math.sqrt(max(p * (1 - p), 0.0) / 2592)

@@ -1,4 +1,5 @@
-"""One error class per kind of failure; library messages name arguments, the command line names its flags."""
+"""One error class per kind of failure; library messages name arguments, the command line names its
+flags."""
 
 from __future__ import annotations
 
@@ -31,8 +32,8 @@ FINISHED = parse_position("W:- B:1x15 b")
                                  lambda: neural_estimate(FINISHED),
                                  lambda: bearoff_value(FINISHED)])
 def test_a_finished_game_is_game_over_everywhere(run):
-    """Catches a finished game raised as a plain NardyError (rollout and duel once did), or a copy of
-    the check whose message leaves out the result (six copies once said it three ways)."""
+    """Catches a finished game raised as a plain NardyError (rollout and duel once did), or a copy
+    of the check whose message leaves out the result (six copies once said it three ways)."""
     with pytest.raises(GameOverError, match="already over in 'W:- B:1x15 b': White wins by"):
         run()
 
@@ -49,8 +50,10 @@ def test_library_messages_name_keywords_not_flags(run, keyword):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["rollout", "start", "--games", "10", "--until-se", "-1"], "Error: --until-se must be positive, got -1.0\n"),
-    (["analyze", "start", "--games", "10"], "Error: no dice: give --dice or a position that carries dice\n"),
+    (["rollout", "start", "--games", "10", "--until-se", "-1"],
+     "Error: --until-se must be positive, got -1.0\n"),
+    (["analyze", "start", "--games", "10"],
+     "Error: no dice: give --dice or a position that carries dice\n"),
     (["rollout", "start", "--executor", "dask"],
      "Error: --executor dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)\n"),
 ])
@@ -91,8 +94,9 @@ START_POS = parse_position("start")
     (lambda: START_POS.pip_count("white"), "side"),
 ])
 def test_a_wrong_argument_to_a_public_function_is_a_nardy_error_naming_it(call, keyword):
-    """Catches a swapped or mistyped argument to a public entry point failing as an AttributeError deep inside
-    (`legal_plays("6-5", position)` once did), or `position.pip_count("white")` silently counting Black."""
+    """Catches a swapped or mistyped argument to a public entry point failing as an AttributeError
+    deep inside (`legal_plays("6-5", position)` once did), or `position.pip_count("white")` silently
+    counting Black."""
     with pytest.raises(NardyError) as info:
         call()
     assert str(info.value).startswith(f"{keyword} must be "), str(info.value)
@@ -100,11 +104,12 @@ def test_a_wrong_argument_to_a_public_function_is_a_nardy_error_naming_it(call, 
 
 
 def test_parse_play_takes_the_position_first_like_legal_plays():
-    """Catches `parse_play` keeping its old order (text first) while `legal_plays` takes the position first, and
-    the keyword names changing under callers that use them."""
+    """Catches `parse_play` keeping its old order (text first) while `legal_plays` takes the
+    position first, and the keyword names changing under callers that use them."""
     from nardy_cli import legal_plays, parse_play
     play = next(p for p in legal_plays(START_POS, "6-5") if str(p) == "1/7 7/12")
     assert parse_play(START_POS, "1/7 7/12", "6-5") == play
     assert parse_play(text="1/12", position=START_POS, dice="6-5") == play
-    with pytest.raises(NardyError, match=r"the position comes first: parse_play\(position, text, dice\)"):
+    with pytest.raises(NardyError,
+                       match=r"the position comes first: parse_play\(position, text, dice\)"):
         parse_play("1/12", START_POS, "6-5")

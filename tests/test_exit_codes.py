@@ -1,4 +1,5 @@
-"""Exit codes (issue 26, item 6): 2 only for bad input, 1 for a runtime failure, 130 for an interrupt.
+"""Exit codes (issue 26, item 6): 2 only for bad input, 1 for a runtime failure, 130 for an
+interrupt.
 
 A runtime failure is a worker that died or an output folder the system will not let nardy write;
 its message is one `Error: ...` line like a bad input's, but its code says "try again", not "fix
@@ -14,7 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from nardy_cli.cli import cli
-from nardy_cli.errors import NardyError, NotAReportError, OutputError, RunError, WorkerError, WriteError
+from nardy_cli.errors import (NardyError, NotAReportError, OutputError, RunError, WorkerError,
+                              WriteError)
 from tests.cases import subprocess_env
 from tests.test_cli_inputs import read_only
 
@@ -33,7 +35,8 @@ def test_bad_input_exits_2():
 def test_a_dead_worker_exits_1_with_one_line():
     """Catches a worker process that died reported as bad input (exit 2), or as a traceback."""
     proc = subprocess.run([sys.executable, "-m", "nardy_cli", "rollout", "start", "--policy",
-                           "tests.bots.simple:DiesInWorker", "--workers", "2", "--games", "1300", "--quiet"],
+                           "tests.bots.simple:DiesInWorker", "--workers", "2", "--games", "1300",
+                           "--quiet"],
                           env=subprocess_env(), capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr.startswith("Error: a worker process died while playing games "), proc.stderr
@@ -41,7 +44,8 @@ def test_a_dead_worker_exits_1_with_one_line():
 
 
 def test_an_output_folder_that_cannot_be_written_exits_1(tmp_path):
-    """Catches a read-only output folder (the system's refusal, not the command's fault) exiting with 2."""
+    """Catches a read-only output folder (the system's refusal, not the command's fault) exiting
+    with 2."""
     folder = tmp_path / "report"
     folder.mkdir()
     (folder / "results.json").write_text("{}")
@@ -53,19 +57,22 @@ def test_an_output_folder_that_cannot_be_written_exits_1(tmp_path):
 
 
 def test_an_output_folder_of_other_files_is_bad_input(tmp_path):
-    """Catches a folder of someone else's files (fixed by --force or another folder) exiting with 1."""
+    """Catches a folder of someone else's files (fixed by --force or another folder) exiting with
+    1."""
     folder = tmp_path / "mine"
     folder.mkdir()
     (folder / "notes.txt").write_text("mine")
     out = run("rollout", "start", "--games", "10", "--output", str(folder))
     assert out.exit_code == 2
-    assert out.output == (f"Error: output folder '{folder}' holds files that are not a nardy report; choose another "
-                          "folder or allow replacing it (--force)\n")
+    assert out.output == (f"Error: output folder '{folder}' holds files that are not a nardy "
+                          "report; choose another folder or allow replacing it (--force)\n")
 
 
-@pytest.mark.parametrize("cls, runtime", [(WriteError, True), (WorkerError, True), (NotAReportError, False),
-                                          (OutputError, False)])
+@pytest.mark.parametrize("cls, runtime",
+                         [(WriteError, True), (WorkerError, True), (NotAReportError, False),
+                          (OutputError, False)])
 def test_error_classes_say_what_kind_of_failure_they_are(cls, runtime):
-    """Catches a runtime error class that is not a `RunError` (so it would exit 2), or a bad-input class that is."""
+    """Catches a runtime error class that is not a `RunError` (so it would exit 2), or a bad-input
+    class that is."""
     assert issubclass(cls, NardyError)
     assert issubclass(cls, RunError) is runtime

@@ -23,7 +23,8 @@ from nardy_cli.rules import make_rules
 class CompiledChoice:
     """A Python bot that makes the heuristic's choice by asking it the same way the loops do."""
 
-    def choose(self, position, dice, plays, rng):   # never called: `pick` is the one way policies are asked
+    # never called: `pick` is the one way policies are asked
+    def choose(self, position, dice, plays, rng):
         raise AssertionError
 
 
@@ -36,9 +37,9 @@ class HeuristicInPython(PythonPolicy):
 
 @pytest.mark.parametrize("mode", [RESULTS, PAIRS])
 def test_python_loop_plays_the_compiled_loops_games(mode):
-    """Catches a Python turn loop that drifts from the compiled one (dice, stratum, end of game, result
-    code, deficit bookkeeping, or the pairs' side swap): a Python policy making the heuristic's choices
-    must give game-for-game the same results as the heuristic in the kernel."""
+    """Catches a Python turn loop that drifts from the compiled one (dice, stratum, end of game,
+    result code, deficit bookkeeping, or the pairs' side swap): a Python policy making the
+    heuristic's choices must give game-for-game the same results as the heuristic in the kernel."""
     rules = make_rules()
     python_side = HeuristicInPython("heuristic-in-python", CompiledChoice())
     compiled = GameSpec(START, rules, HEURISTIC, get_policy("random"), 9, True)
@@ -47,15 +48,17 @@ def test_python_loop_plays_the_compiled_loops_games(mode):
     a, b = Tally(mode), Tally(mode)
     play_compiled(compiled, 0, 24, 20000, a)
     play_python(in_python, 0, 24, 20000, b)
-    assert (a.counts == b.counts).all() and (a.deficit == b.deficit).all() and (a.plies == b.plies).all()
-    assert a.results.keys() == b.results.keys() and all((a.results[k] == b.results[k]).all() for k in a.results)
+    assert ((a.counts == b.counts).all() and (a.deficit == b.deficit).all()
+            and (a.plies == b.plies).all())
+    assert (a.results.keys() == b.results.keys()
+            and all((a.results[k] == b.results[k]).all() for k in a.results))
     assert a.games == b.games == (48 if mode == PAIRS else 24)
 
 
 def test_long_parameter_vectors_are_zero_padded_per_side():
-    """Catches per-side parameter rows built at the kernel's fixed length (a network's long vector cut
-    off or a broadcast error), or a short side not zero-padded: a heuristic whose weights come as a long
-    float64 array (trailing zeros) must play exactly like the heuristic."""
+    """Catches per-side parameter rows built at the kernel's fixed length (a network's long vector
+    cut off or a broadcast error), or a short side not zero-padded: a heuristic whose weights come
+    as a long float64 array (trailing zeros) must play exactly like the heuristic."""
     weights = np.asarray(HEURISTIC.evaluator.kernel.weights)
     long = weights_policy("long-heuristic", "padded",
                           np.concatenate([weights, np.zeros(3 * N_WEIGHTS)]))
@@ -70,7 +73,8 @@ def test_long_parameter_vectors_are_zero_padded_per_side():
 
 
 def test_tallies_add_only_within_their_mode():
-    """Catches a duel tally summed into a rollout's counts (shapes happen to broadcast for one row)."""
+    """Catches a duel tally summed into a rollout's counts (shapes happen to broadcast for one
+    row)."""
     with pytest.raises(ValueError, match="cannot add"):
         Tally(OUTCOMES).add(Tally(PAIRS))
     pairs = Tally(PAIRS)
@@ -95,11 +99,12 @@ def test_named_policies_pickle_as_their_name_and_builtins_as_data():
 
 @pytest.mark.parametrize("other_thread", [False, True])
 def test_ctrl_c_during_a_compiled_loop_call_waits_until_it_returns(other_thread):
-    """Catches a Ctrl-C landing while numba unboxes a loop's first-class function arguments, which numba
-    turned into "TypeError: _get_wrapper_address() missing 1 required positional argument" (a rollout
-    interrupted at the wrong moment exited 1 instead of printing its partial result); with another thread
-    alive (Dask's, tqdm's), a SIGINT merely blocked in the main thread went to that thread and Python
-    raised it in the main thread all the same (a fresh-clone `make test` failed so)."""
+    """Catches a Ctrl-C landing while numba unboxes a loop's first-class function arguments, which
+    numba turned into "TypeError: _get_wrapper_address() missing 1 required positional argument" (a
+    rollout interrupted at the wrong moment exited 1 instead of printing its partial result); with
+    another thread alive (Dask's, tqdm's), a SIGINT merely blocked in the main thread went to that
+    thread and Python raised it in the main thread all the same (a fresh-clone `make test` failed
+    so)."""
     import os
     import signal
     import threading

@@ -1,7 +1,9 @@
-"""Russian output (`nardy --lang ru`, NARDY_LANG): every message has a translation, and commands speak it.
+"""Russian output (`nardy --lang ru`, NARDY_LANG): every message has a translation, and commands
+speak it.
 
-The completeness tests list what is missing as JSON lines to paste into nardy_cli/data/ru.json: after a
-merge, new English output shows up here once it is wrapped in `_()` (docs/russian.md says how).
+The completeness tests list what is missing as JSON lines to paste into nardy_cli/data/ru.json:
+after a merge, new English output shows up here once it is wrapped in `_()` (docs/russian.md says
+how).
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ def run(*args, env=None):
 def _marker(func) -> bool:
     """`_`, `N_`, or `i18n._` / `i18n.N_` (a module whose functions use `_` as a throwaway name)."""
     return (isinstance(func, ast.Name) and func.id in ("_", "N_")) or (
-        isinstance(func, ast.Attribute) and func.attr in ("_", "N_") and isinstance(func.value, ast.Name)
+        isinstance(func, ast.Attribute) and func.attr in ("_", "N_")
+        and isinstance(func.value, ast.Name)
         and func.value.id == "i18n")
 
 
@@ -42,7 +45,8 @@ def _marked_calls():
 
 
 def source_messages() -> dict[str, str]:
-    """Every message the package marks for translation -> where it is first marked (code and templates)."""
+    """Every message the package marks for translation -> where it is first marked (code and
+    templates)."""
     found: dict[str, str] = {}
     for where, node in _marked_calls():
         arg = node.args[0] if len(node.args) == 1 else None
@@ -59,8 +63,9 @@ def russian() -> dict:
 
 
 def test_every_marked_message_has_a_russian_translation():
-    """Catches a message wrapped in `_()` (or a template's `_("...")`) with no Russian text: it would print in
-    English in the middle of Russian output.  The failure lists each one, ready to translate."""
+    """Catches a message wrapped in `_()` (or a template's `_("...")`) with no Russian text: it
+    would print in English in the middle of Russian output.  The failure lists each one, ready to
+    translate."""
     catalogue = russian()["messages"]
     missing = {m: where for m, where in source_messages().items() if not catalogue.get(m)}
     assert not missing, "untranslated, add to nardy_cli/data/ru.json:\n" + "\n".join(
@@ -68,18 +73,19 @@ def test_every_marked_message_has_a_russian_translation():
 
 
 def test_the_catalogue_holds_no_stale_message():
-    """Catches a catalogue entry whose English text changed or went away in the code (the translation then
-    never shows, and a translator keeps one nobody reads)."""
+    """Catches a catalogue entry whose English text changed or went away in the code (the
+    translation then never shows, and a translator keeps one nobody reads)."""
     stale = sorted(set(russian()["messages"]) - set(source_messages()))
     assert not stale, "in ru.json but nowhere in the code:\n" + "\n".join(stale)
 
 
 def test_every_marked_message_is_one_literal_string():
-    """Catches `_(f"...")`, `_(text)` or `_("a" + b)`: such a message cannot be found by the scan, so it would
-    never be translated and the completeness test would not notice."""
+    """Catches `_(f"...")`, `_(text)` or `_("a" + b)`: such a message cannot be found by the scan,
+    so it would never be translated and the completeness test would not notice."""
     bad = [where for where, node in _marked_calls()
            if len(node.args) != 1 or node.keywords or not (isinstance(node.args[0], ast.Constant)
-                                                            and isinstance(node.args[0].value, str))]
+                                                            and isinstance(node.args[0].value,
+                                                                           str))]
     assert not bad, f"not one literal string: {bad}"
 
 
@@ -89,12 +95,14 @@ def _fields(text: str) -> list[tuple[str, str]]:
 
 
 def test_translations_keep_every_placeholder():
-    """Catches a translation that drops or misspells a `{field}` of its template (a number silently missing,
-    or a KeyError at run time). A translation may use `{sides}` (the genitive of the side) for `{side}`."""
+    """Catches a translation that drops or misspells a `{field}` of its template (a number silently
+    missing, or a KeyError at run time). A translation may use `{sides}` (the genitive of the side)
+    for `{side}`."""
     bad = []
     for msgid, text in russian()["messages"].items():
         want = {(n.replace("sides", "side").replace("words", "word"), s) for n, s in _fields(msgid)}
-        got = {(n.replace("sides", "side").replace("words", "word"), s.replace(",", "")) for n, s in _fields(text)}
+        got = {(n.replace("sides", "side").replace("words", "word"), s.replace(",", "")) for n,
+               s in _fields(text)}
         if {(n, s.replace(",", "")) for n, s in want} != got:
             bad.append((msgid, text))
     assert not bad, bad
@@ -104,15 +112,17 @@ def test_an_unknown_language_is_one_line_and_exit_2():
     """Catches an unknown --lang or NARDY_LANG falling back to English silently, or a traceback."""
     out = run("--lang", "de", "show", "start")
     assert out.exit_code == 2
-    assert out.output == "Error: --lang: unknown language 'de': choose one of en, ru (see 'nardy --help')\n"
+    assert out.output == ("Error: --lang: unknown language 'de': choose one of en, "
+                          "ru (see 'nardy --help')\n")
     out = run("show", "start", env={"NARDY_LANG": "xx"})
     assert out.exit_code == 2
-    assert out.output == "Error: NARDY_LANG: unknown language 'xx': choose one of en, ru (see 'nardy --help')\n"
+    assert out.output == ("Error: NARDY_LANG: unknown language 'xx': choose one of en, "
+                          "ru (see 'nardy --help')\n")
 
 
 def test_the_option_wins_over_the_environment_and_english_is_the_default():
-    """Catches NARDY_LANG overriding --lang, an empty NARDY_LANG being an error, and --lang en differing from
-    no option at all (English output must stay exactly as it was)."""
+    """Catches NARDY_LANG overriding --lang, an empty NARDY_LANG being an error, and --lang en
+    differing from no option at all (English output must stay exactly as it was)."""
     english = run("show", "start").output
     assert run("--lang", "en", "show", "start", env={"NARDY_LANG": "ru"}).output == english
     assert run("show", "start", env={"NARDY_LANG": ""}).output == english
@@ -120,15 +130,16 @@ def test_the_option_wins_over_the_environment_and_english_is_the_default():
 
 
 def test_the_language_does_not_outlive_the_command():
-    """Catches the CLI leaving Russian switched on after a command (a library call or the next command run in
-    the same process would then speak Russian unasked)."""
+    """Catches the CLI leaving Russian switched on after a command (a library call or the next
+    command run in the same process would then speak Russian unasked)."""
     run("--lang", "ru", "show", "start")
     assert i18n.language() == "en"
     assert run("show", "start").output.endswith("White to move\n")
 
 
 def test_eval_start_in_russian():
-    """Catches an untranslated line, a lost number or a broken column of `nardy --lang ru eval start`."""
+    """Catches an untranslated line, a lost number or a broken column of
+    `nardy --lang ru eval start`."""
     out = run("--lang", "ru", "eval", "start")
     assert out.exit_code == 0
     assert out.output == (
@@ -138,7 +149,8 @@ def test_eval_start_in_russian():
         "  проигрыш  0.391  (ойн 0.333, домашний марс 0.005, марс 0.012, кокс 0.040)\n"
         "  ничья     0.093\n"
         "эквити +0.200   пипсы: белые 360, чёрные 360\n"
-        "статический дефицит ходов: полный ход 0.972, неполный 0.028, пропуск 0.000, ожидаемая потеря пипсов 0.33\n")
+        "статический дефицит ходов: полный ход 0.972, неполный 0.028, пропуск 0.000, "
+        "ожидаемая потеря пипсов 0.33\n")
 
 
 class _Recording(dict):
@@ -154,18 +166,22 @@ class _Recording(dict):
         return super().get(key, default)
 
 
-# Commands whose text output a Russian reader sees (small and quick: heuristic rollouts of 36 games).
+# Commands whose text output a Russian reader sees (small and quick: heuristic rollouts of 36
+# games).
 TABLE_COMMANDS = (
     ("eval", "start", "W:19x2,20 B:22,24 w", "--cube-owner", "centre"),
     ("eval", "start", "--match", "7", "--score", "4-6"),
     ("show", "start"),
     ("moves", "start"),
     ("deficit", "positions/study.txt:deficit-heavy"),
-    ("rollout", "start", "--policy", "heuristic", "--games", "36", "-q", "--match", "5", "--score", "2-3"),
-    ("analyze", "W:1x13,8,12 B:1x13,6,11 w 4-2", "--no-staged", "--games", "36", "--policy", "heuristic", "-q"),
+    ("rollout", "start", "--policy", "heuristic", "--games", "36", "-q", "--match", "5", "--score",
+     "2-3"),
+    ("analyze", "W:1x13,8,12 B:1x13,6,11 w 4-2", "--no-staged", "--games", "36", "--policy",
+     "heuristic", "-q"),
     ("analyze", "W:1x13,8,12 B:1x13,6,11 w 4-2", "--games", "36", "--policy", "heuristic", "-q",
      "--match", "5", "--score", "2-3"),
-    ("openings", "--rolls", "65", "--games", "36", "--policy", "heuristic", "-q", "--replies", "--reply-games", "36"),
+    ("openings", "--rolls", "65", "--games", "36", "--policy", "heuristic", "-q", "--replies",
+     "--reply-games", "36"),
     ("batch", "positions/study.txt", "--games", "36", "--policy", "heuristic", "-q"),
     ("duel", "heuristic", "racer", "--games", "72", "-q"),
     ("met", "--length", "3", "--se"),
@@ -175,8 +191,9 @@ TABLE_COMMANDS = (
     ("review", "games/bot-match.txt"),
 )
 
-# Three or more lowercase English words in a row: a line of output nobody wrapped in `_()`.  Names (policies,
-# `lookahead:heuristic`), notation and file names have punctuation in them or are one or two words.
+# Three or more lowercase English words in a row: a line of output nobody wrapped in `_()`.  Names
+# (policies, `lookahead:heuristic`), notation and file names have punctuation in them or are one or
+# two words.
 ENGLISH = re.compile(r"(?<![\w:./-])[a-z]{2,}(?:[ ,]+[a-z]{2,}){2,}(?![\w:/])")
 
 
@@ -187,30 +204,33 @@ def english_left(text: str) -> list[str]:
 
 @pytest.mark.parametrize("args", TABLE_COMMANDS, ids=lambda a: " ".join(a[:2]))
 def test_every_command_speaks_russian_throughout(args, monkeypatch):
-    """Catches a new column in a command's text table (its header is the column's name) with no Russian header
-    in ru.json's `columns`, and a new line of output left in English (not wrapped in `_()`); the failure names
-    the columns and quotes the English lines."""
+    """Catches a new column in a command's text table (its header is the column's name) with no
+    Russian header in ru.json's `columns`, and a new line of output left in English (not wrapped in
+    `_()`); the failure names the columns and quotes the English lines."""
     real = i18n.catalogue("ru")
     misses: set = set()
     monkeypatch.setattr(i18n, "catalogue", lambda lang: {"messages": real["messages"],
-                                                         "columns": _Recording(real["columns"], misses)})
-    out = run("--lang", "ru", *args)        # output and error output (the lines saying where a file went)
+                                                         "columns": _Recording(real["columns"],
+                                                                               misses)})
+    # output and error output (the lines saying where a file went)
+    out = run("--lang", "ru", *args)
     assert out.exit_code == 0, out.output
     assert not misses, f"add to the columns of nardy_cli/data/ru.json: {sorted(misses)}"
     assert not english_left(out.output), english_left(out.output)
 
 
 def test_a_russian_analysis_report_and_review_page_hold_no_english(tmp_path):
-    """Catches English left in a Russian report folder (report.md, report.html) or review folder, e.g. a new
-    caption or template line not wrapped in `_()`."""
+    """Catches English left in a Russian report folder (report.md, report.html) or review folder,
+    e.g. a new caption or template line not wrapped in `_()`."""
     import html as html_lib
-    assert run("--lang", "ru", "analyze", "W:1x13,8,12 B:1x13,6,11 w 4-2", "--games", "36", "--policy", "heuristic",
-               "-q", "--output", str(tmp_path / "a"), "--html").exit_code == 0
-    assert run("--lang", "ru", "review", "games/bearoff-blunder.txt", "--output", str(tmp_path / "r"),
+    assert run("--lang", "ru", "analyze", "W:1x13,8,12 B:1x13,6,11 w 4-2", "--games", "36",
+               "--policy", "heuristic", "-q", "--output", str(tmp_path / "a"),
                "--html").exit_code == 0
+    assert run("--lang", "ru", "review", "games/bearoff-blunder.txt", "--output",
+               str(tmp_path / "r"), "--html").exit_code == 0
     texts = {}
-    for path in [tmp_path / "a" / "report.md", tmp_path / "r" / "report.md", tmp_path / "a" / "report.html",
-                 tmp_path / "r" / "report.html"]:
+    for path in [tmp_path / "a" / "report.md", tmp_path / "r" / "report.md",
+                 tmp_path / "a" / "report.html", tmp_path / "r" / "report.html"]:
         text = path.read_text(encoding="utf-8")
         if path.suffix == ".html":
             text = re.sub(r"<(style|script)[^>]*>.*?</\1>", "", text, flags=re.S)
@@ -220,9 +240,10 @@ def test_a_russian_analysis_report_and_review_page_hold_no_english(tmp_path):
 
 
 def _own_scope(node):
-    """The nodes of one scope: a function's body without its nested functions, lambdas and comprehensions."""
-    nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.SetComp,
-              ast.DictComp)
+    """The nodes of one scope: a function's body without its nested functions, lambdas and
+    comprehensions."""
+    nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.GeneratorExp, ast.ListComp,
+              ast.SetComp, ast.DictComp)
     todo = list(ast.iter_child_nodes(node))
     while todo:
         n = todo.pop()
@@ -232,33 +253,36 @@ def _own_scope(node):
 
 
 def test_no_scope_that_translates_binds_the_name_underscore():
-    """Catches `a, _ = ...` or `for _ in ...` in a function (or comprehension) that also calls `_()`: the call
-    then gets the throwaway value ('str' object is not callable) only when that line runs."""
-    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.SetComp,
-              ast.DictComp)
+    """Catches `a, _ = ...` or `for _ in ...` in a function (or comprehension) that also calls
+    `_()`: the call then gets the throwaway value ('str' object is not callable) only when that line
+    runs."""
+    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.GeneratorExp, ast.ListComp,
+              ast.SetComp, ast.DictComp)
     bad = []
     for path in sorted(PACKAGE.rglob("*.py")):
         for scope in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(scope, scopes):
                 continue
             nodes = list(_own_scope(scope))
-            calls = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "_" for n in nodes)
-            binds = any(isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Store) for n in nodes)
+            calls = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                        and n.func.id == "_" for n in nodes)
+            binds = any(isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Store)
+                        for n in nodes)
             if calls and binds:
                 bad.append(f"{path.relative_to(PACKAGE)}:{scope.lineno}")
     assert not bad, bad
 
 
 def test_rollout_in_russian_by_the_environment():
-    """Catches NARDY_LANG being ignored, and a rollout table whose Russian rows lose their alignment or a
-    figure (the table is the one a player reads most)."""
+    """Catches NARDY_LANG being ignored, and a rollout table whose Russian rows lose their alignment
+    or a figure (the table is the one a player reads most)."""
     out = run("rollout", "start", "--policy", "heuristic", "--games", "64", "-q", "--workers", "1",
               env={"NARDY_LANG": "ru"})
     assert out.exit_code == 0
     assert out.output == (
         "W:1x15 B:1x15 w   Ходят Белые\n"
-        "партий: 64, heuristic (белые) против heuristic (чёрные), зерно 20261129, правила federation, "
-        "стратификация\n"
+        "партий: 64, heuristic (белые) против heuristic (чёрные), зерно 20261129, "
+        "правила federation, стратификация\n"
         "\n"
         "исход для белых         вероятн.     ±95%\n"
         "выигрыш                   0.5155   0.1189\n"
@@ -290,8 +314,8 @@ def test_rollout_in_russian_by_the_environment():
 
 
 def test_deficit_and_duel_in_russian():
-    """Catches the deficit's 6x6 table losing its alignment under longer Russian labels, untranslated table
-    headers, and a duel line with an untranslated word or a lost figure."""
+    """Catches the deficit's 6x6 table losing its alignment under longer Russian labels,
+    untranslated table headers, and a duel line with an untranslated word or a lost figure."""
     out = run("--lang", "ru", "deficit", "W:22,23,24x13 B:7,22x7,23,24x6 b")
     assert out.exit_code == 0
     assert out.output == (
@@ -306,8 +330,8 @@ def test_deficit_and_duel_in_russian():
         "    5  0.5714            0\n"
         "    6  0.0000            1\n"
         "\n"
-        "сыграно шагов за бросок (из 2, или 4 при дубле; меньше, без потери, когда выброшена последняя шашка)\n"
-        "                вторая кость\n"
+        "сыграно шагов за бросок (из 2, или 4 при дубле; меньше, без потери, "
+        "когда выброшена последняя шашка)\n                вторая кость\n"
         "первая кость    1  2  3  4  5  6\n"
         "           1    4  2  1  1  2  2\n"
         "           2    2  4  1  2  2  2\n"
@@ -318,17 +342,19 @@ def test_deficit_and_duel_in_russian():
     out = run("--lang", "ru", "duel", "heuristic", "racer", "--games", "72", "-q", "--workers", "1")
     assert out.exit_code == 0
     assert out.output == (
-        "heuristic против racer, партий: 72, из начальной позиции, на одинаковых бросках, зерно 20261129, "
-        "правила federation\n"
+        "heuristic против racer, партий: 72, из начальной позиции, на одинаковых бросках, "
+        "зерно 20261129, правила federation\n"
         "очков за партию (heuristic): +1.0972  95% ДИ [+0.8876, +1.3068]  SE 0.1069\n"
         "выигрыши 83.33%   ничьи 4.17%\n"
         "марсы свои 13.89% / чужие 0.00%   коксы свои 25.00% / чужие 0.00%\n")
 
 
 def test_a_russian_report_is_russian_and_its_data_stays_english(tmp_path):
-    """Catches a report folder left in English under --lang ru (title, first line, headings, glossary), and
-    translated machine-readable files: results.json and results.csv must be the English run's, byte for byte."""
-    args = ("rollout", "start", "--policy", "heuristic", "--games", "36", "-q", "--workers", "1", "--html")
+    """Catches a report folder left in English under --lang ru (title, first line, headings,
+    glossary), and translated machine-readable files: results.json and results.csv must be the
+    English run's, byte for byte."""
+    args = ("rollout", "start", "--policy", "heuristic", "--games", "36", "-q", "--workers", "1",
+            "--html")
     assert run(*args, "--output", str(tmp_path / "en")).exit_code == 0
     assert run("--lang", "ru", *args, "--output", str(tmp_path / "ru")).exit_code == 0
     for name in ("results.json", "results.csv"):
@@ -336,19 +362,23 @@ def test_a_russian_report_is_russian_and_its_data_stays_english(tmp_path):
     md = (tmp_path / "ru" / "report.md").read_text(encoding="utf-8")
     assert md.startswith("# Роллаут W:1x15 B:1x15 w\n\n**Белые выигрывают ")
     for heading in ("## Параметры запуска", "## Словарь", "- **ойн (oin)**: простой выигрыш",
-                    "**Дефицит ходов каждой стороны в этих партиях**", "Запуск: heuristic (обе стороны)"):
+                    "**Дефицит ходов каждой стороны в этих партиях**",
+                    "Запуск: heuristic (обе стороны)"):
         assert heading in md, heading
     html = (tmp_path / "ru" / "report.html").read_text(encoding="utf-8")
     assert '<html lang="ru">' in html and "<h2>Словарь</h2>" in html
 
 
-@pytest.mark.parametrize("args", [("eval", "start", "--format", "json"), ("eval", "start", "--format", "csv"),
-                                  ("deficit", "start", "--format", "csv"), ("met", "--length", "3", "--format", "csv"),
+@pytest.mark.parametrize("args", [("eval", "start", "--format", "json"),
+                                  ("eval", "start", "--format", "csv"),
+                                  ("deficit", "start", "--format", "csv"),
+                                  ("met", "--length", "3", "--format", "csv"),
                                   ("moves", "start", "--format", "json"),
                                   ("review", "games/bearoff-blunder.txt", "--format", "csv"),
                                   ("review", "games/bearoff-blunder.txt", "--format", "json")],
                          ids=lambda a: " ".join(a))
 def test_csv_and_json_stay_english_in_russian(args):
-    """Catches a translated CSV header, JSON key or value (a table's Russian header leaking into CSV, a side or
-    a mark in Russian in JSON): machine-readable output is the same whatever the language."""
+    """Catches a translated CSV header, JSON key or value (a table's Russian header leaking into
+    CSV, a side or a mark in Russian in JSON): machine-readable output is the same whatever the
+    language."""
     assert run("--lang", "ru", *args).output == run(*args).output

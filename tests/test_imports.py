@@ -1,4 +1,5 @@
-"""Import hygiene: importing the library changes no global setting, and modules import in one direction."""
+"""Import hygiene: importing the library changes no global setting, and modules import in one
+direction."""
 
 from __future__ import annotations
 
@@ -9,31 +10,37 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "nardy_cli"
 
-# The layers of docs/architecture.md, bottom first: a module imports only from its own layer and below.
-# Names are relative to nardy_cli; a package name covers its modules.  Modules not listed are not checked.
+# The layers of docs/architecture.md, bottom first: a module imports only from its own layer and
+# below. Names are relative to nardy_cli; a package name covers its modules.  Modules not listed are
+# not checked.
 LAYERS = (
     ("kernels", "kernels"),
-    ("values", "errors dice outcomes rules match_table match cube cube_match position position_id play stats network "
-               "suggest board_svg interrupts i18n phases result_schema"),
+    ("values",
+     "errors dice outcomes rules match_table match cube cube_match position position_id play "
+     "stats network suggest board_svg interrupts i18n phases result_schema"),
     ("policies", "policies search2"),
-    ("engine", "engine scoring bearoff cube_bearoff cube_actions record_plays records cube_records match_records mat_points mat "
-               "mat_write record_files positions_file "
-               "diagram benchmark_db"),
+    ("engine",
+     "engine scoring bearoff cube_bearoff cube_actions record_plays records cube_records "
+     "match_records mat_points mat mat_write record_files positions_file "
+     "diagram benchmark_db"),
     ("games layer", "games"),
-    ("analyses", "rollout duel deficit estimate evaluators review cube_review selfplay training cube_analysis "
-                 "study.analyze study.staged study.openings study.batch met match_play match_cube_play "
-                 "benchmark_build benchmark searched"),
-    ("output", "render report_folder review_report review_page study.report study.report_tables study.charts "
-               "study.figures study.board_figure study.deficit_folder study.met_figure "
-               "study.glossary study.report_summary study.board_folder study.report_parts "
-               "study.report_rollout study.report_analysis study.report_openings"),
+    ("analyses",
+     "rollout duel deficit estimate evaluators review cube_review selfplay training cube_analysis "
+     "study.analyze study.staged study.openings study.batch met match_play "
+     "match_cube_play benchmark_build benchmark searched"),
+    ("output",
+     "render report_folder review_report review_page study.report study.report_tables study.charts "
+     "study.figures study.board_figure study.deficit_folder study.met_figure "
+     "study.glossary study.report_summary study.board_folder study.report_parts "
+     "study.report_rollout study.report_analysis study.report_openings"),
     ("command line", "cli commands __main__"),
 )
 
 
 def test_importing_every_module_changes_no_matplotlib_setting_and_runs_no_kernel():
-    """Catches `matplotlib.use(...)` or an rcParams change at import (it would switch a notebook's backend),
-    and a compiled kernel called at import (e.g. validating `START`), which costs every command its start-up."""
+    """Catches `matplotlib.use(...)` or an rcParams change at import (it would switch a notebook's
+    backend), and a compiled kernel called at import (e.g. validating `START`), which costs every
+    command its start-up."""
     code = """
 import importlib, pkgutil, sys
 import matplotlib
@@ -55,7 +62,8 @@ print(changed, "matplotlib.pyplot" in sys.modules, ran)
 
 
 def _imports(path: Path, module: str) -> set[str]:
-    """The nardy_cli modules `module` imports anywhere in its file (top level or inside functions)."""
+    """The nardy_cli modules `module` imports anywhere in its file (top level or inside
+    functions)."""
     is_package = path.name == "__init__.py"
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
@@ -76,7 +84,8 @@ def _imports(path: Path, module: str) -> set[str]:
 def _import_graph() -> dict[str, set[str]]:
     modules = {}
     for path in PACKAGE.rglob("*.py"):
-        name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
+        name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(
+            ".__init__")
         modules[name] = path
     return {name: {m for m in _imports(path, name) if m in modules and m != name}
             for name, path in modules.items()}
@@ -109,11 +118,13 @@ def test_every_public_name_of_the_package_loads():
 
 
 def test_only_the_command_line_imports_click():
-    """Catches the library importing click (the command line is the top layer; the library never prints)."""
+    """Catches the library importing click (the command line is the top layer; the library never
+    prints)."""
     for path in PACKAGE.rglob("*.py"):
         if "commands" not in path.parts and path.name not in ("cli.py", "__main__.py"):
             imported = _imports(path, "nardy_cli.x")
-            assert "click" not in imported and not any(m.startswith("click.") for m in imported), path
+            assert ("click" not in imported
+                    and not any(m.startswith("click.") for m in imported)), path
 
 
 def _layer(module: str) -> int | None:

@@ -1,4 +1,5 @@
-"""Unit tests of the kernels' primitives: flip, bit masks, blocks, head limit, end of game, dice streams, deficit.
+"""Unit tests of the kernels' primitives: flip, bit masks, blocks, head limit, end of game, dice
+streams, deficit.
 
 Each primitive is checked against a plain-Python statement of the rule on boards
 from random games (and hand-made ones), so a bug shows here before it shows as a
@@ -27,9 +28,11 @@ HEAD_CODES = {"federation": 0, "doubles-643": 1, "strict": 2}
 
 @pytest.fixture(scope="module")
 def boards():
-    """(mine, theirs, mover-relative board, opponent's off) for positions of random and block-building games."""
+    """(mine, theirs, mover-relative board, opponent's off) for positions of random and
+    block-building games."""
     out = []
-    for pos, _ in random_game_positions(150, seed=41, every=3) + random_game_positions(150, seed=42, greedy=0.7):
+    for pos, _ in (random_game_positions(150, seed=41, every=3)
+                   + random_game_positions(150, seed=42, greedy=0.7)):
         mine = list(pos.white if pos.turn == "w" else pos.black)
         theirs = list(pos.black if pos.turn == "w" else pos.white)
         board, _, opp_off = pos.board()
@@ -55,7 +58,8 @@ def test_checker_counts(boards):
 
 
 def test_bit_masks_and_rotation(boards):
-    """Catches a mask bit on the wrong point or a rotation in the wrong direction (features' masks)."""
+    """Catches a mask bit on the wrong point or a rotation in the wrong direction (features'
+    masks)."""
     for mine, theirs, board, _ in boards:
         m, t = kf.masks(board)
         assert m == sum(1 << p for p in range(24) if mine[p])
@@ -68,7 +72,8 @@ def test_bit_masks_and_rotation(boards):
 
 
 def test_movable_points_inside_the_board(boards):
-    """Catches a movable-points mask that lands on the opponent or misses a free point (R1, ignoring R6).
+    """Catches a movable-points mask that lands on the opponent or misses a free point (R1, ignoring
+    R6).
 
     Bearing off is compared only where RULES.md R7 is plain (an exact die, or no checker behind).
     """
@@ -82,15 +87,18 @@ def test_movable_points_inside_the_board(boards):
                     continue
                 legal = step_result(mine, theirs, src, face, "off") is not None
                 if src + face > 24 and any(mine[18:src]):
-                    continue   # the over-sized die: the mask does not model R7's "furthest back only"
+                    # the over-sized die: the mask does not model R7's "furthest back only"
+                    continue
                 assert bool(got >> src & 1) == legal, (mine, theirs, face, src)
 
 
 def test_forbidden_block_matches_the_rule(boards):
-    """Catches a block check that counts along the wrong path, misses the wrap, or ignores checkers past it (R6)."""
+    """Catches a block check that counts along the wrong path, misses the wrap, or ignores checkers
+    past it (R6)."""
     for mine, theirs, board, opp_off in boards:
         assert kb.forbidden_block(board, opp_off) == blocked_forever(mine, theirs)
-    # W23 W24 W1 W2 W3 W4 are B11-B16 for Black: consecutive on Black's path, all Black behind on B1-B10
+    # W23 W24 W1 W2 W3 W4 are B11-B16 for Black: consecutive on Black's path, all Black behind on
+    # B1-B10
     mine = [0] * 24
     for p in (22, 23, 0, 1, 2, 3):
         mine[p] = 2
@@ -100,7 +108,8 @@ def test_forbidden_block_matches_the_rule(boards):
     board = np.array([mine[p] - theirs[(p + 12) % 24] for p in range(24)], dtype=np.int8)
     assert blocked_forever(mine, theirs) and kb.forbidden_block(board, 0)
     assert tuple(kb.forbidden_block_span(board, 0)) == (10, 16)   # B11-B17 (0-based 10..16)
-    assert not kb.forbidden_block(board, 1)                        # a Black checker borne off is past it
+    # a Black checker borne off is past it
+    assert not kb.forbidden_block(board, 1)
     # W12 and W13 are B24 and B1: not consecutive for Black
     mine = [0] * 24
     for p in (8, 9, 10, 11, 12, 13):
@@ -110,8 +119,9 @@ def test_forbidden_block_matches_the_rule(boards):
     assert not blocked_forever(mine, theirs) and not kb.forbidden_block(board, 0)
 
 
-@pytest.mark.parametrize("text", ["start", "W:1x14,21 B:1x15 b", "W:1x14,4 B:1x15 b", "W:1x14,12 B:1x15 b",
-                                  "W:1x15 B:1x14,9 w", "W:1x14,2 B:1x15 b"])
+@pytest.mark.parametrize("text",
+                         ["start", "W:1x14,21 B:1x15 b", "W:1x14,4 B:1x15 b", "W:1x14,12 B:1x15 b",
+                          "W:1x15 B:1x14,9 w", "W:1x14,2 B:1x15 b"])
 def test_head_limit_matches_the_rule(text):
     """Catches R5's exception granted or refused wrongly for any variant and any double."""
     pos = parse_position(text)
@@ -121,13 +131,15 @@ def test_head_limit_matches_the_rule(text):
     for head_rule, code in HEAD_CODES.items():
         for a in range(1, 7):
             for b in range(1, a + 1):
-                assert km.head_limit(board, a, b, code) == head_allowance(mine, theirs, (a, b), head_rule), \
+                assert km.head_limit(board, a, b, code) == head_allowance(mine, theirs, (a, b),
+                                                                          head_rule), \
                     (text, head_rule, a, b)
 
 
-@pytest.mark.parametrize("text", ["W:- B:19x15 b", "W:- B:19x14 b", "W:- B:13x15 b", "W:- B:12,13x14 b",
-                                  "W:1x15 B:- w", "W:20 B:- w", "W:- B:24x2 b", "W:- B:24x2 w", "W:- B:12,24 b",
-                                  "W:24 B:24 w", "W:- B:19,20 b"])
+@pytest.mark.parametrize("text",
+                         ["W:- B:19x15 b", "W:- B:19x14 b", "W:- B:13x15 b", "W:- B:12,13x14 b",
+                          "W:1x15 B:- w", "W:20 B:- w", "W:- B:24x2 b", "W:- B:24x2 w",
+                          "W:- B:12,24 b", "W:24 B:24 w", "W:- B:19,20 b"])
 @pytest.mark.parametrize("last_roll", [True, False])
 def test_game_status_and_loser_class(text, last_roll):
     """Catches a wrong R8 (who rolls last, when) or R9 class in the kernel, against the oracle."""
@@ -142,8 +154,10 @@ def test_game_status_and_loser_class(text, last_roll):
     assert status == {"w": kb.WHITE_WON, "b": kb.BLACK_WON, None: kb.DRAWN}[winner]
     if winner is not None:
         loser = pos.black if winner == "w" else pos.white
-        loser_board = np.array(loser, dtype=np.int8)   # the loser as mover, no opponent needed for R9
-        assert ("oin", "home_mars", "mars", "koks")[kb.loser_class(loser_board)] == loser_class(loser) == cls
+        # the loser as mover, no opponent needed for R9
+        loser_board = np.array(loser, dtype=np.int8)
+        assert ("oin", "home_mars", "mars",
+                "koks")[kb.loser_class(loser_board)] == loser_class(loser) == cls
 
 
 def test_roll_index_is_deterministic_and_uniform():
@@ -157,7 +171,8 @@ def test_roll_index_is_deterministic_and_uniform():
     chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
     assert chi2 < 80, chi2   # 35 degrees of freedom: P(chi2 > 80) < 1e-4
     # successive turns of a game are not the same roll over and over
-    assert sum(1 for g in range(2000) if kr.roll_index(7, g, 0) == kr.roll_index(7, g, 1)) < 2000 / 36 * 2
+    assert sum(1 for g in range(2000)
+               if kr.roll_index(7, g, 0) == kr.roll_index(7, g, 1)) < 2000 / 36 * 2
 
 
 def test_policy_streams_differ_between_games():
@@ -170,9 +185,10 @@ def test_policy_streams_differ_between_games():
 
 
 def test_stratified_dice_cover_every_first_and_second_roll():
-    """Catches stratification that skips or repeats a roll (README: each first roll once in 36 games,
-    each pair of first two rolls once in 1,296)."""
-    unordered = Counter((max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7))  # doubles 1, others 2
+    """Catches stratification that skips or repeats a roll (README: each first roll once in 36
+    games, each pair of first two rolls once in 1,296)."""
+    # doubles 1, others 2
+    unordered = Counter((max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7))
     pairs = Counter()
     for block in range(36):
         firsts = Counter()
@@ -183,7 +199,8 @@ def test_stratified_dice_cover_every_first_and_second_roll():
             firsts[h1, l1] += 1
             pairs[(h1, l1), (h2, l2)] += 1
         assert firsts == unordered, block
-    assert pairs == Counter({(x, y): unordered[x] * unordered[y] for x in unordered for y in unordered})
+    assert pairs == Counter({(x, y): unordered[x] * unordered[y] for x in unordered
+                             for y in unordered})
     # the position's own dice come first; the stratified rolls follow on turns 1 and 2
     assert kg.game_dice(3, 5, 0, True, 6, 6)[:2] == (6, 6)
     assert kg.game_dice(3, 5, 1, True, 6, 6) == kg.game_dice(3, 5, 0, True, 0, 0)
@@ -197,12 +214,14 @@ def test_stratified_dice_cover_every_first_and_second_roll():
     (3, 3, 4, 3, {}, 0, "full"),
     (3, 3, 3, 3, {3: 1}, 3, "partial"),
     (3, 3, 0, 0, {3: 4}, 12, "pass"),
-    (3, 3, 2, 3, {}, 0, "finished"),             # the last checker went off after two 3s: nothing lost
-    (6, 5, 1, 6, {}, 0, "finished"),             # the 6 took the last checker off: the 5 is not lost
+    # the last checker went off after two 3s: nothing lost
+    (3, 3, 2, 3, {}, 0, "finished"),
+    # the 6 took the last checker off: the 5 is not lost
+    (6, 5, 1, 6, {}, 0, "finished"),
 ])
 def test_record_turn_bookkeeping(d1, d2, nsteps, played, lost_faces, lost_pips, kind):
-    """Catches charging the lost step to the played die, wrong pips, a partial counted as a pass, or steps
-    counted as lost after the last checker went off (§8, rules decision 18)."""
+    """Catches charging the lost step to the played die, wrong pips, a partial counted as a pass, or
+    steps counted as lost after the last checker went off (§8, rules decision 18)."""
     deficit = np.zeros((2, kg.N_DEFICIT), dtype=np.int64)
     result = np.zeros((1, 24), dtype=np.int8)      # the roll's one result board (mover-relative)
     if kind != "finished":
@@ -212,7 +231,8 @@ def test_record_turn_bookkeeping(d1, d2, nsteps, played, lost_faces, lost_pips, 
     assert deficit[0].sum() == 0 and row[kg.TURNS] == 1
     rolled = Counter([d1] * 4 if d1 == d2 else [d1, d2])
     assert [row[kg.F_ROLLED + f - 1] for f in range(1, 7)] == [rolled[f] for f in range(1, 7)]
-    assert [row[kg.F_LOST + f - 1] for f in range(1, 7)] == [lost_faces.get(f, 0) for f in range(1, 7)]
+    assert [row[kg.F_LOST + f - 1] for f in range(1, 7)] == [lost_faces.get(f, 0)
+                                                             for f in range(1, 7)]
     assert row[kg.LOST_PIPS] == lost_pips
     assert (row[kg.PARTIAL], row[kg.PASSES]) == {"full": (0, 0), "partial": (1, 0), "pass": (0, 1),
                                                  "finished": (0, 0)}[kind]

@@ -8,8 +8,8 @@ import pytest
 from nardy_cli.errors import NetworkError
 from nardy_cli.kernels import neural as kn
 from nardy_cli.kernels.features import N_FEATURES, N_OPP, features, opponent_terms
-from nardy_cli.network import (Network, default_network, load_network, new_network, result_probabilities,
-                               save_network)
+from nardy_cli.network import (Network, default_network, load_network, new_network,
+                               result_probabilities, save_network)
 from nardy_cli.position import Position, mover_board, other_side
 from nardy_cli.rules import PRESETS
 from tests.randomgames import random_game_positions
@@ -41,9 +41,10 @@ def reference_inputs(board: np.ndarray, mover_white: bool) -> np.ndarray:
     out, opp_out = sum(mine[:18]), sum(theirs[:18])
     back, opp_back = any(mine[:12]), any(theirs[:12])
     g = kn.POINT_INPUTS
-    x[g:g + kn.N_GLOBALS] = [(15 - on) / 15, (15 - opp_on) / 15, pips / 100, opp_pips / 100, out / 15, opp_out / 15,
-                             back, opp_back, (back or opp_back) and on > 0 and opp_on > 0, mover_white,
-                             out == 0, opp_out == 0, (opp_pips - pips) / 50]
+    x[g:g + kn.N_GLOBALS] = [(15 - on) / 15, (15 - opp_on) / 15, pips / 100, opp_pips / 100,
+                             out / 15, opp_out / 15, back, opp_back,
+                             (back or opp_back) and on > 0 and opp_on > 0, mover_white, out == 0,
+                             opp_out == 0, (opp_pips - pips) / 50]
     if on > 0:
         feats = np.zeros(N_FEATURES)
         opp = np.zeros(N_OPP, dtype=np.int64)
@@ -53,7 +54,8 @@ def reference_inputs(board: np.ndarray, mover_white: bool) -> np.ndarray:
     return x
 
 
-def reference_probs(net: Network, board: np.ndarray, mover_white: bool, last_roll: bool = True) -> np.ndarray:
+def reference_probs(net: Network, board: np.ndarray, mover_white: bool,
+                    last_roll: bool = True) -> np.ndarray:
     """Numpy forward pass: ReLU hidden layer, softmax over the classes the rules leave possible."""
     h = np.maximum(reference_inputs(board, mover_white) @ net.w1 + net.b1, 0.0)
     z = net.w2 @ h + net.b2
@@ -66,7 +68,8 @@ def reference_probs(net: Network, board: np.ndarray, mover_white: bool, last_rol
 
 @pytest.fixture(scope="module")
 def boards():
-    """Mover-relative result boards (the side that just moved) from random games, with that side's colour."""
+    """Mover-relative result boards (the side that just moved) from random games, with that side's
+    colour."""
     out = []
     for pos, _ in random_game_positions(600, seed=11, every=3, greedy=0.3):
         board = just_moved(pos)
@@ -76,7 +79,8 @@ def boards():
 
 
 def test_compiled_forward_equals_numpy_reference(boards):
-    """Bug caught: an input unit, a global or a layer wired differently in the kernel than documented."""
+    """Bug caught: an input unit, a global or a layer wired differently in the kernel than
+    documented."""
     net = new_network(24, seed=5)
     b = np.array([x for x, _ in boards], dtype=np.int8)
     w = np.array([white for _, white in boards])
@@ -86,7 +90,8 @@ def test_compiled_forward_equals_numpy_reference(boards):
 
 
 def test_outputs_are_probabilities_and_impossible_classes_are_zero(boards):
-    """Bug caught: a koks or mars chance for a side that can no longer suffer it (R9), or outputs off the simplex."""
+    """Bug caught: a koks or mars chance for a side that can no longer suffer it (R9), or outputs
+    off the simplex."""
     b = np.array([x for x, _ in boards], dtype=np.int8)
     w = np.array([white for _, white in boards])
     probs = result_probabilities(b, w, FED, new_network(16, seed=2))
@@ -95,7 +100,8 @@ def test_outputs_are_probabilities_and_impossible_classes_are_zero(boards):
     checked = 0
     for board, p in zip(b, probs):
         mine_back = (board[:12] > 0).any()
-        theirs = np.where(board < 0, -board, 0)[np.r_[12:24, 0:12]]     # opponent in its own numbering
+        # opponent in its own numbering
+        theirs = np.where(board < 0, -board, 0)[np.r_[12:24, 0:12]]
         if not mine_back:
             assert p[7] == 0.0, "loss by koks with no checker on own points 1-12"
             checked += 1
@@ -109,7 +115,8 @@ def test_outputs_are_probabilities_and_impossible_classes_are_zero(boards):
 
 
 def test_finished_games_are_scored_exactly():
-    """Bug caught: the network's guess used for a game that is already decided (or R8's draw missed)."""
+    """Bug caught: the network's guess used for a game that is already decided (or R8's draw
+    missed)."""
     rules = FED
     net = new_network(8, seed=1)
     # White (mover) has just borne off its last checker; Black has 15 on its points 13-18: mars.
@@ -135,7 +142,8 @@ def _train(tmp_path, games, name):
 
 
 def test_training_is_deterministic_resumable_and_learns(tmp_path):
-    """Bugs caught: unseeded self-play, a resume that restarts the game numbers or the schedule, a no-op update."""
+    """Bugs caught: unseeded self-play, a resume that restarts the game numbers or the schedule, a
+    no-op update."""
     a = _train(tmp_path, 150, "a")
     b = _train(tmp_path, 100, "b")
     b = _train(tmp_path, 150, "b")          # resumed from the checkpoint at 100
@@ -147,26 +155,29 @@ def test_training_is_deterministic_resumable_and_learns(tmp_path):
 
 
 def test_training_games_start_from_the_starts_in_the_share_asked():
-    """Bugs caught: `--starts` positions never used, or used for every game, or some never reached; the
-    share of games from `start` not the one asked for."""
+    """Bugs caught: `--starts` positions never used, or used for every game, or some never reached;
+    the share of games from `start` not the one asked for."""
     from nardy_cli.training.td import root_of_game
     roots = [root_of_game(g, 4, 0.5) for g in range(6000)]
     assert abs(roots.count(0) / 6000 - 0.5) < 0.01
-    assert {r: roots.count(r) for r in (1, 2, 3)} == pytest.approx({1: 1000, 2: 1000, 3: 1000}, abs=60)
+    assert {r: roots.count(r) for r in (1, 2, 3)} == pytest.approx({1: 1000, 2: 1000, 3: 1000},
+                                                                   abs=60)
     assert {root_of_game(g, 1, 0.0) for g in range(100)} == {0}
     assert {root_of_game(g, 3, 1.0) for g in range(100)} == {0}
     assert 0 not in {root_of_game(g, 3, 0.0) for g in range(100)}
 
 
 def test_training_from_starts_and_init_is_deterministic_and_resumable(tmp_path):
-    """Bugs caught: a run with --starts/--init that forgets them on resume (the checkpoint's config), a
-    Black-to-move start handed to the games as White's, a --init run that starts from random weights, a
-    network continued from another that forgets the games behind its init (`games_trained_in_all`)."""
+    """Bugs caught: a run with --starts/--init that forgets them on resume (the checkpoint's
+    config), a Black-to-move start handed to the games as White's, a --init run that starts from
+    random weights, a network continued from another that forgets the games behind its init
+    (`games_trained_in_all`)."""
     from nardy_cli.training.trainer import training_roots
     from nardy_cli.training.trainer import TrainConfig, train
     init = tmp_path / "init.npz"
     earlier = new_network(16, seed=9)
-    earlier.meta.update(games_trained=300, games_trained_in_all=1300)    # itself continued from another run
+    # itself continued from another run
+    earlier.meta.update(games_trained=300, games_trained_in_all=1300)
     save_network(earlier, init)
     starts = ("W:1x9,2x2,3,12,14,20 B:1x10,7,10,18,22,23 b", "W:20,22,24 B:19,21,23 w")
     cfg = TrainConfig(seed=3, chunk=50, checkpoint_every=50, bench_every=10 ** 9, init=str(init),
@@ -176,38 +187,48 @@ def test_training_from_starts_and_init_is_deterministic_and_resumable(tmp_path):
     assert (roots[1] == Position.parse(starts[0]).board()[0]).all()
     a = train(tmp_path / "a", 150, cfg)
     train(tmp_path / "b", 100, cfg)
-    b = train(tmp_path / "b", 150)                       # resumed: the config comes from the checkpoint
+    # resumed: the config comes from the checkpoint
+    b = train(tmp_path / "b", 150)
     for x, y in zip((a.w1, a.b1, a.w2, a.b2), (b.w1, b.b1, b.w2, b.b2)):
         np.testing.assert_array_equal(x, y)
-    assert a.hidden == 16 and a.meta["init"]["file"] == str(init) and tuple(a.meta["config"]["starts"]) == starts
-    assert (a.meta["games_trained"], a.meta["games_trained_in_all"]) == (150, 1450)   # every run behind it counts
+    assert (a.hidden == 16 and a.meta["init"]["file"] == str(init)
+            and tuple(a.meta["config"]["starts"]) == starts)
+    # every run behind it counts
+    assert (a.meta["games_trained"], a.meta["games_trained_in_all"]) == (150, 1450)
     assert b.meta["games_trained_in_all"] == 1450
-    np.testing.assert_allclose(a.w1, load_network(init).w1, atol=1e-6)      # a tiny rate: still the init's
-    # the small race (White to move, 3 checkers each) ends within a few plies; from `start` games are long
+    # a tiny rate: still the init's
+    np.testing.assert_allclose(a.w1, load_network(init).w1, atol=1e-6)
+    # the small race (White to move, 3 checkers each) ends within a few plies; from `start` games
+    # are long
     c = train(tmp_path / "c", 50, TrainConfig(hidden=8, seed=3, chunk=50, checkpoint_every=50,
-                                              bench_every=10 ** 9, starts=starts[1:], start_share=0.0))
+                                              bench_every=10 ** 9, starts=starts[1:],
+                                              start_share=0.0))
     from nardy_cli.training.trainer import read_log
     assert read_log(tmp_path / "c" / "log.csv")["mean_plies"].iloc[0] < 12
     assert c.meta["games_trained_in_all"] == 50
 
 
 def test_train_command_rejects_a_bad_starts_file(tmp_path):
-    """Bug caught: a typo in a --starts file surfacing as a traceback (or after hours) instead of exit 2."""
+    """Bug caught: a typo in a --starts file surfacing as a traceback (or after hours) instead of
+    exit 2."""
     from click.testing import CliRunner
 
     from nardy_cli.cli import cli
     bad = tmp_path / "starts.txt"
     bad.write_text("one: W:1x15 B:1x15 w\ntwo: W:1x16 B:1x15 w\n")
-    r = CliRunner().invoke(cli, ["train", "--games", "10", "--output", str(tmp_path / "t"), "--starts", str(bad)])
+    r = CliRunner().invoke(cli, ["train", "--games", "10", "--output", str(tmp_path / "t"),
+                                 "--starts", str(bad)])
     assert r.exit_code == 2 and "starts.txt:2:" in r.output and "Traceback" not in r.output
-    r = CliRunner().invoke(cli, ["train", "--games", "10", "--output", str(tmp_path / "t"), "--init",
-                                 str(tmp_path / "none.npz")])
+    r = CliRunner().invoke(cli,
+                           ["train", "--games", "10", "--output", str(tmp_path / "t"), "--init",
+                            str(tmp_path / "none.npz")])
     assert r.exit_code == 2 and "none.npz" in r.output and "not found" in r.output
     assert not (tmp_path / "t").exists()
 
 
 def test_damaged_or_missing_weights_are_one_clear_error(tmp_path):
-    """Bug caught: a truncated weights file crashing deep inside numpy or numba instead of naming the file."""
+    """Bug caught: a truncated weights file crashing deep inside numpy or numba instead of naming
+    the file."""
     good = tmp_path / "net.npz"
     save_network(new_network(8, seed=1), good)
     bad = tmp_path / "bad.npz"
@@ -220,7 +241,8 @@ def test_damaged_or_missing_weights_are_one_clear_error(tmp_path):
 
 
 def test_shipped_network_loads_and_beats_random():
-    """Bug caught: shipped weights that do not match the inputs, or a policy that plays as badly as chance."""
+    """Bug caught: shipped weights that do not match the inputs, or a policy that plays as badly as
+    chance."""
     from nardy_cli.duel import duel
     net = default_network()
     assert net.meta["games_trained"] > 0
@@ -233,7 +255,8 @@ def test_shipped_network_loads_and_beats_random():
     ("bear-off", ("win_koks", "lose_koks", "win_mars", "lose_mars")),
 ])
 def test_eval_gives_no_odds_to_impossible_outcomes(name, zero):
-    """Bug caught (issue 11): `eval` gave Black 10.7% koks in a race and 6.9% koks after both sides bore off."""
+    """Bug caught (issue 11): `eval` gave Black 10.7% koks in a race and 6.9% koks after both sides
+    bore off."""
     import json
     from pathlib import Path
 
@@ -250,7 +273,8 @@ def test_eval_gives_no_odds_to_impossible_outcomes(name, zero):
 
 
 def test_train_command_writes_checkpoint_best_log_and_chart(tmp_path):
-    """Bugs caught: `nardy train` not writing what docs/training.md promises, or a bad interval as a traceback."""
+    """Bugs caught: `nardy train` not writing what docs/training.md promises, or a bad interval as a
+    traceback."""
     from click.testing import CliRunner
 
     from nardy_cli.cli import cli
@@ -260,17 +284,20 @@ def test_train_command_writes_checkpoint_best_log_and_chart(tmp_path):
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     assert result.output.strip() == f"trained 20 games; weights in {out / 'checkpoint.npz'}"
-    assert {p.name for p in out.iterdir()} == {"checkpoint.npz", "best.npz", "log.csv", "learning-curve.png"}
+    assert {p.name for p in out.iterdir()} == {"checkpoint.npz", "best.npz", "log.csv",
+                                               "learning-curve.png"}
     log = (out / "log.csv").read_text().splitlines()
     assert len(log) == 3 and log[2].startswith("20,")
-    bad = CliRunner().invoke(cli, ["train", "--games", "5", "--output", str(tmp_path / "x"), "--chunk", "3"])
+    bad = CliRunner().invoke(cli, ["train", "--games", "5", "--output", str(tmp_path / "x"),
+                                   "--chunk", "3"])
     assert bad.exit_code == 2
-    assert bad.output.strip() == ("Error: --checkpoint-every (10000) and --bench-every (50000) must be multiples of "
-                                  "--chunk (3)")
+    assert bad.output.strip() == ("Error: --checkpoint-every (10000) and --bench-every (50000) "
+                                  "must be multiples of --chunk (3)")
 
 
 def test_eval_of_a_bear_off_uses_the_databases():
-    """Bug caught (issue 9): `eval` guessing with the network where the bear-off databases know the answer."""
+    """Bug caught (issue 9): `eval` guessing with the network where the bear-off databases know the
+    answer."""
     from nardy_cli.bearoff import bearoff_value
     from nardy_cli.estimate import neural_estimate
     pos = Position.parse("W:24x2 B:23,24x2 w")
@@ -281,9 +308,10 @@ def test_eval_of_a_bear_off_uses_the_databases():
 
 
 def test_reply_evaluation_from_partial_sums_equals_the_full_pass(boards):
-    """Bug caught: the lookahead's incremental evaluation (first-layer sums of the position before the
-    reply, plus only the point units the reply changed) drifting from the full forward pass: a unit of a
-    point emptied, filled or taken by the other side left out, or the single-precision copy mis-laid."""
+    """Bug caught: the lookahead's incremental evaluation (first-layer sums of the position before
+    the reply, plus only the point units the reply changed) drifting from the full forward pass: a
+    unit of a point emptied, filled or taken by the other side left out, or the single-precision
+    copy mis-laid."""
     from nardy_cli.kernels.evaluate import ROLL_HIGH, ROLL_LOW, choice_scratch
     from nardy_cli.kernels.movegen import Workspace, enumerate_plays
     net = default_network()
@@ -294,18 +322,20 @@ def test_reply_evaluation_from_partial_sums_equals_the_full_pass(boards):
     ws = Workspace()
     checked = 0
     for board, white in boards[::6]:
-        before = -np.roll(board, 12)                     # the opponent to play next, in its own view
+        # the opponent to play next, in its own view
+        before = -np.roll(board, 12)
         reply_white = not white
         opponent_terms(before, s.opp)
         for net_copy, dtype, tol in ((single, np.float32, 2e-5), (double, np.float64, 1e-12)):
             sums = np.zeros(params.size and int(params[kn.H_HIDDEN]), dtype=dtype)
             kn.point_sums(net_copy, before, sums)
             for r in (0, 7, 20):
-                n, _ = enumerate_plays(before, 15 - int(-before[before < 0].sum()), ROLL_HIGH[r], ROLL_LOW[r],
-                                       0, 0, *ws.arrays())
+                n, _ = enumerate_plays(before, 15 - int(-before[before < 0].sum()), ROLL_HIGH[r],
+                                       ROLL_LOW[r], 0, 0, *ws.arrays())
                 for after in ws.boards[:n].copy():
                     full = np.zeros(kn.N_CLASSES)
-                    kn.board_probs(params, after, reply_white, s.opp, s.feats, s.idx, s.val, s.mask, s.hidden, full)
+                    kn.board_probs(params, after, reply_white, s.opp, s.feats, s.idx, s.val, s.mask,
+                                   s.hidden, full)
                     part = np.zeros(kn.N_CLASSES)
                     kn.board_probs_from(net_copy, FED.last_roll, sums, before, after, reply_white,
                                         s.opp, s.feats, s.idx, s.val, s.mask,
@@ -316,8 +346,8 @@ def test_reply_evaluation_from_partial_sums_equals_the_full_pass(boards):
 
 
 def test_lopsided_starts_are_in_play_and_reproducible():
-    """Bug caught: training starts that are finished games (a start that trains nothing) or that change from
-    one call to the next (a run that cannot be repeated)."""
+    """Bug caught: training starts that are finished games (a start that trains nothing) or that
+    change from one call to the next (a run that cannot be repeated)."""
     from nardy_cli.engine import outcome
     from nardy_cli.training.starts import lopsided_starts
     a, b = lopsided_starts(4, seed=5), lopsided_starts(4, seed=5)
@@ -328,21 +358,23 @@ def test_lopsided_starts_are_in_play_and_reproducible():
 
 
 def _traps(own: tuple[int, ...], theirs: tuple[int, ...]) -> bool:
-    """Whether `own` holds 5 adjacent points starting on its points 1-8 with a checker of `theirs` behind."""
+    """Whether `own` holds 5 adjacent points starting on its points 1-8 with a checker of `theirs`
+    behind."""
     held = "".join("x" if n else "." for n in own)
     return any(held[f:f + 5] == "xxxxx" and any(theirs[:f + 12]) for f in range(8))
 
 
 def _walls(own: tuple[int, ...], theirs: tuple[int, ...]) -> bool:
-    """Whether `own` holds 4 of 11 adjacent points starting on its points 1-8, a checker of `theirs` behind."""
+    """Whether `own` holds 4 of 11 adjacent points starting on its points 1-8, a checker of `theirs`
+    behind."""
     return any(sum(1 for n in own[f:f + 11] if n) >= 4 and any(theirs[:f + 12]) for f in range(8))
 
 
 @pytest.mark.parametrize("kind, holds", [("trapped", _traps), ("walled", _walls)])
 def test_blocked_starts_hold_checkers_behind_a_block(kind, holds):
-    """Bug caught: a trapped- or walled-start generator whose positions have no block or wall, put the
-    held checkers in front of it (nothing to get past), are finished games, or change from one call to
-    the next (a training run that cannot be repeated)."""
+    """Bug caught: a trapped- or walled-start generator whose positions have no block or wall, put
+    the held checkers in front of it (nothing to get past), are finished games, or change from one
+    call to the next (a training run that cannot be repeated)."""
     from nardy_cli.engine import outcome
     from nardy_cli.training import starts as module
     make = getattr(module, f"{kind}_starts")
@@ -351,14 +383,15 @@ def test_blocked_starts_hold_checkers_behind_a_block(kind, holds):
     for entry in starts:
         pos = entry.position
         assert outcome(pos) is None and pos.dice is None
-        assert any(holds(pos.checkers(a), pos.checkers(b)) for a, b in (("w", "b"), ("b", "w"))), str(pos)
+        assert any(holds(pos.checkers(a), pos.checkers(b)) for a,
+                   b in (("w", "b"), ("b", "w"))), str(pos)
 
 
 
 def test_a_widened_network_keeps_its_values_and_trains_on(tmp_path):
-    """Bug caught: widening (`nardy train --init NET --hidden N`) that changes the network's values (new
-    units wired to the outputs, or columns out of order), so a run would start from worse weights than
-    its --init file; or a smaller --hidden silently ignored."""
+    """Bug caught: widening (`nardy train --init NET --hidden N`) that changes the network's values
+    (new units wired to the outputs, or columns out of order), so a run would start from worse
+    weights than its --init file; or a smaller --hidden silently ignored."""
     from click.testing import CliRunner
 
     from nardy_cli.cli import cli
@@ -367,7 +400,8 @@ def test_a_widened_network_keeps_its_values_and_trains_on(tmp_path):
     wide = widened(base, 21, seed=9)
     assert wide.hidden == 21 and not np.any(wide.w2[:, 16:]) and np.any(wide.w1[:, 16:])
     positions = [pos for pos, _ in random_game_positions(40, seed=5, every=3)]
-    boards = np.stack([mover_board(p.white, p.black) if p.turn == "w" else mover_board(p.black, p.white)
+    boards = np.stack([mover_board(p.white, p.black) if p.turn == "w"
+                       else mover_board(p.black, p.white)
                        for p in positions])
     white = np.array([p.turn == "w" for p in positions])
     rules = PRESETS["federation"]
@@ -375,8 +409,8 @@ def test_a_widened_network_keeps_its_values_and_trains_on(tmp_path):
                                result_probabilities(boards, white, rules, base), atol=1e-12, rtol=0)
     runner, tmp = CliRunner(), tmp_path
     save_network(base, tmp / "base.npz")
-    args = ["train", "--games", "10", "--init", str(tmp / "base.npz"), "--chunk", "10", "--checkpoint-every", "10",
-            "--bench-every", "1000000", "--quiet", "--output"]
+    args = ["train", "--games", "10", "--init", str(tmp / "base.npz"), "--chunk", "10",
+            "--checkpoint-every", "10", "--bench-every", "1000000", "--quiet", "--output"]
     r = runner.invoke(cli, args + [str(tmp / "wide"), "--hidden", "21"])
     assert r.exit_code == 0, r.output
     trained = load_network(tmp / "wide" / "checkpoint.npz")
@@ -386,8 +420,8 @@ def test_a_widened_network_keeps_its_values_and_trains_on(tmp_path):
 
 
 def test_a_starting_rate_below_the_floor_is_kept():
-    """Bug caught: `nardy train --lr 0.00025` without `--lr-floor` training at the default floor, 0.002,
-    eight times the rate asked for."""
+    """Bug caught: `nardy train --lr 0.00025` without `--lr-floor` training at the default floor,
+    0.002, eight times the rate asked for."""
     from nardy_cli.training.trainer import TrainConfig
     low = TrainConfig(lr=0.00025)
     assert low.lr_at(0) == low.lr_at(10 ** 6) == 0.00025
@@ -400,35 +434,40 @@ def test_train_command_passes_the_learning_rate_floor(tmp_path):
     from nardy_cli.cli import cli
     from nardy_cli.training.trainer import read_log
     out = tmp_path / "t"
-    r = CliRunner().invoke(cli, ["train", "--games", "20", "--output", str(out), "--hidden", "8", "--chunk", "10",
-                                 "--checkpoint-every", "10", "--bench-every", "1000000", "--lr", "0.001",
-                                 "--lr-floor", "0.0005", "--quiet"])
+    r = CliRunner().invoke(cli, ["train", "--games", "20", "--output", str(out), "--hidden", "8",
+                                 "--chunk", "10", "--checkpoint-every", "10", "--bench-every",
+                                 "1000000", "--lr", "0.001", "--lr-floor", "0.0005", "--quiet"])
     assert r.exit_code == 0, r.output
     assert load_network(out / "checkpoint.npz").meta["config"]["lr_floor"] == 0.0005
     assert read_log(out / "log.csv")["lr"].tolist() == [0.001, 0.001 * 0.5 ** (10 / 400_000)]
 
 
 def test_a_fixed_player_plays_every_game_whatever_the_learner(tmp_path):
-    """Bugs caught: `nardy train --player NET` choosing the plays with the trained network (the games would
-    then depend on the learner), or the option dropped on its way from the command line or on resume."""
+    """Bugs caught: `nardy train --player NET` choosing the plays with the trained network (the
+    games would then depend on the learner), or the option dropped on its way from the command line
+    or on resume."""
     from click.testing import CliRunner
 
     from nardy_cli.cli import cli
     from nardy_cli.training.trainer import read_log
     for name, seed in (("player", 5), ("a", 7), ("b", 8)):
         save_network(new_network(16, seed=seed), tmp_path / f"{name}.npz")
-    common = ["--games", "100", "--chunk", "50", "--checkpoint-every", "50", "--bench-every", "1000000", "--quiet"]
+    common = ["--games", "100", "--chunk", "50", "--checkpoint-every", "50", "--bench-every",
+              "1000000", "--quiet"]
 
     def plies(learner, *extra):
         out = tmp_path / f"run-{learner}-{len(extra)}"
-        r = CliRunner().invoke(cli, ["train", *common, "--output", str(out), "--init", str(tmp_path / f"{learner}.npz"),
-                                     *extra])
+        r = CliRunner().invoke(cli, ["train", *common, "--output", str(out), "--init",
+                                     str(tmp_path / f"{learner}.npz"), *extra])
         assert r.exit_code == 0, r.output
-        return read_log(out / "log.csv")["mean_plies"].tolist(), load_network(out / "checkpoint.npz")
+        return (read_log(out / "log.csv")["mean_plies"].tolist(),
+                load_network(out / "checkpoint.npz"))
 
     player = ["--player", str(tmp_path / "player.npz")]
-    (with_a, net_a), (with_b, net_b) = plies("a", *player), plies("b", *player)
+    (with_a, net_a), (with_b, _) = plies("a", *player), plies("b", *player)
     assert with_a == with_b                                   # the same games: the player's
     assert net_a.meta["config"]["player"] == str(tmp_path / "player.npz")
-    assert np.abs(net_a.w2 - new_network(16, seed=7).w2).max() > 1e-4       # and the learner learned from them
-    assert plies("a")[0] != plies("b")[0]                     # self-play: each learner plays its own games
+    # and the learner learned from them
+    assert np.abs(net_a.w2 - new_network(16, seed=7).w2).max() > 1e-4
+    # self-play: each learner plays its own games
+    assert plies("a")[0] != plies("b")[0]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from nardy_cli import Position, apply_play, legal_plays, parse_dice, parse_play, parse_position
-from nardy_cli.errors import DiceError, IllegalPlayError, InvalidPositionError, NardyError, NotationError
+from nardy_cli.errors import (DiceError, IllegalPlayError, InvalidPositionError, NardyError,
+                              NotationError)
 from nardy_cli.positions_file import format_positions, parse_positions_text, resolve_positions
 
 
@@ -108,20 +109,24 @@ def test_position_is_frozen_and_hashable():
 
 
 def test_a_position_shows_its_board_in_a_notebook():
-    """Catches a `Position` that a notebook shows only as `Position.parse('...')` text: `_repr_svg_` draws the
-    board, each side's checkers on its own points (White's W1 bottom left, Black's B1 = W13 top right)."""
+    """Catches a `Position` that a notebook shows only as `Position.parse('...')` text: `_repr_svg_`
+    draws the board, each side's checkers on its own points (White's W1 bottom left, Black's B1 =
+    W13 top right)."""
     import xml.etree.ElementTree as ET
 
     from nardy_cli.board_svg import MAX_DRAWN, _slot, _x
     pos = parse_position("W:1x14,12 B:1x15 b 6-5")
     root = ET.fromstring(pos._repr_svg_())
     ns = "{http://www.w3.org/2000/svg}"
-    circles = [(float(c.get("cx")), float(c.get("cy")), c.get("fill")) for c in root.iter(f"{ns}circle")]
+    circles = [(float(c.get("cx")), float(c.get("cy")), c.get("fill"))
+               for c in root.iter(f"{ns}circle")]
     white = {(x, y) for x, y, fill in circles if fill == "#fbfaf5"}
     black = {(x, y) for x, y, fill in circles if fill == "#2b2b2b"}
     assert len(white) == MAX_DRAWN + 1 and len(black) == MAX_DRAWN
-    assert {x for x, _ in white} == {_x(_slot(1)[0]), _x(_slot(12)[0])} and {x for x, _ in black} == {_x(_slot(13)[0])}
-    assert max(y for _, y in black) < min(y for _, y in white)          # Black's head is on the top row
+    assert ({x for x, _ in white} == {_x(_slot(1)[0]), _x(_slot(12)[0])}
+            and {x for x, _ in black} == {_x(_slot(13)[0])})
+    # Black's head is on the top row
+    assert max(y for _, y in black) < min(y for _, y in white)
     texts = [t.text for t in root.iter(f"{ns}text")]
     assert "Black to move, to play 6-5" in texts and "W:1x14,12 B:1x15 b 6-5" in texts
     assert "14" in texts and "15" in texts                               # the stacks are counted

@@ -1,5 +1,6 @@
-"""Boards a coach asked for (issue 27): the best plays of an analysis and of each opening drawn with their moves
-as arrows, and `nardy show FILE --output DIR` drawing every position of a positions file."""
+"""Boards a coach asked for (issue 27): the best plays of an analysis and of each opening drawn with
+their moves as arrows, and `nardy show FILE --output DIR` drawing every position of a positions
+file."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def arrows(fig) -> list[tuple[tuple[float, float], tuple[float, float]]]:
     """(start, end) of every move arrow drawn on a board."""
     colour = to_rgba(ARROW)
-    return [tuple(tuple(map(float, p)) for p in patch._posA_posB) for patch in fig.findobj(FancyArrowPatch)
+    return [tuple(tuple(map(float, p)) for p in patch._posA_posB)
+            for patch in fig.findobj(FancyArrowPatch)
             if tuple(patch.get_edgecolor()) == colour]
 
 
@@ -34,8 +36,9 @@ def play_of(notation: str, text: str):
 
 
 def test_a_black_play_is_drawn_from_and_to_its_points_in_white_numbering():
-    """Catches an arrow drawn at the mover's own point number on the viewer's board: Black's 7/12 12/18 is
-    White's 19 -> 24 -> 6, so the arrows run from the top row's W19 to W24, then down to W6."""
+    """Catches an arrow drawn at the mover's own point number on the viewer's board: Black's 7/12
+    12/18 is White's 19 -> 24 -> 6, so the arrows run from the top row's W19 to W24, then down to
+    W6."""
     position, play = play_of("W:1x14,12 B:1x14,7 b 6-5", "7/12 12/18")
     drawn = arrows(draw_play(position, play))
     # the checker goes on from where the first arrow left it; after the play B7 and B12 are empty
@@ -53,7 +56,8 @@ def test_a_checker_borne_off_is_drawn_into_its_tray():
 
 
 def test_analyze_and_opening_reports_draw_the_best_plays(tmp_path, monkeypatch):
-    """Catches reports without the boards of the top candidate plays and of each opening's best play."""
+    """Catches reports without the boards of the top candidate plays and of each opening's best
+    play."""
     drawn = []
     monkeypatch.setattr(report_parts, "save_figure",
                         lambda fig, path: (drawn.append(fig), Path(path).touch()))
@@ -70,24 +74,31 @@ def test_analyze_and_opening_reports_draw_the_best_plays(tmp_path, monkeypatch):
             assert "## The best play of each roll" in md
         assert all(f"]({b})" in md and (folder / b).exists() for b in boards), md
     titles = [fig._suptitle.get_text() for fig in drawn if fig._suptitle is not None]
-    assert "rank 2: White plays 12/16 1/3" in titles and "3-3: White plays 1/4 1/4 4/7 7/10" in titles
+    assert ("rank 2: White plays 12/16 1/3" in titles
+            and "3-3: White plays 1/4 1/4 4/7 7/10" in titles)
 
 
 def test_show_output_draws_every_position_of_a_file_with_an_index(tmp_path):
-    """Catches `nardy show FILE --output DIR` missing a position, an index that does not list each board,
-    or a folder written half when drawing fails."""
+    """Catches `nardy show FILE --output DIR` missing a position, an index that does not list each
+    board, or a folder written half when drawing fails."""
     positions = tmp_path / "p.txt"
     positions.write_text("# a late race\nrace: W:20,21 B:19,24 b\n")
     out = tmp_path / "boards"
-    res = CliRunner().invoke(cli, ["show", str(positions), "W:24x2 B:23,24x2 w 2-1", "--output", str(out)])
+    res = CliRunner().invoke(cli, ["show", str(positions), "W:24x2 B:23,24x2 w 2-1", "--output",
+                                   str(out)])
     assert res.exit_code == 0, res.output
-    assert sorted(p.name for p in out.iterdir()) == ["001-race.png", "002.png", "boards.json", "index.md"]
+    assert sorted(p.name for p in out.iterdir()) == ["001-race.png", "002.png", "boards.json",
+                                                     "index.md"]
     assert (out / "001-race.png").read_bytes()[:4] == b"\x89PNG"
     index = (out / "index.md").read_text()
-    assert index.splitlines()[:3] == ["# Positions", "", "2 positions, drawn with White's numbering along the bottom."]
-    assert "## 1. race\n\nPosition: `W:20,21 B:19,24 b`\n\n*a late race*\n\n![race](001-race.png)" in index
+    assert index.splitlines()[:3] == ["# Positions", "",
+                                      "2 positions, drawn with White's numbering along the bottom."]
+    assert ("## 1. race\n\nPosition: `W:20,21 B:19,24 b`\n\n*a late race*\n\n"
+            "![race](001-race.png)") in index
     assert "## 2. W:24x2 B:23,24x2 w 2-1\n" in index and "(002.png)" in index
-    again = CliRunner().invoke(cli, ["show", str(positions), "W:24x2 B:23,24x2 w 2-1", "--output", str(out), "--svg"])
-    assert again.exit_code == 0 and (out / "001-race.svg").exists() and not (out / "001-race.png").exists()
+    again = CliRunner().invoke(cli, ["show", str(positions), "W:24x2 B:23,24x2 w 2-1", "--output",
+                                     str(out), "--svg"])
+    assert (again.exit_code == 0 and (out / "001-race.svg").exists()
+            and not (out / "001-race.png").exists())
     bad = CliRunner().invoke(cli, ["show", str(positions), "--output", str(out), "-o", "x.png"])
     assert bad.exit_code == 2 and "leave out -o and --format" in bad.output

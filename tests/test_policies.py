@@ -30,7 +30,8 @@ PLUGIN = ROOT / "examples" / "nardy-plugin-example"
 def test_unknown_policy_lists_known_names():
     with pytest.raises(PolicyError) as err:
         get_policy("alphanardy")
-    assert "'alphanardy'" in str(err.value) and "heuristic" in str(err.value) and "racer" in str(err.value)
+    assert ("'alphanardy'" in str(err.value) and "heuristic" in str(err.value)
+            and "racer" in str(err.value))
 
 
 def test_module_attribute_policies():
@@ -55,7 +56,8 @@ def test_python_driver_plays_exactly_like_the_kernel(name, games):
     a, b = Tally(), Tally()
     play_games_python(spec, 0, games, 20000, a)
     play_games_compiled(spec, 0, games, 20000, b)
-    assert (a.counts == b.counts).all() and (a.deficit == b.deficit).all() and (a.plies == b.plies).all()
+    assert ((a.counts == b.counts).all() and (a.deficit == b.deficit).all()
+            and (a.plies == b.plies).all())
 
 
 def test_python_policy_rollout_runs():
@@ -68,9 +70,10 @@ def test_python_policy_rollout_runs():
 def test_duel_json_keys_and_symmetry():
     d = duel("random", "random", games=400, seed=3)
     assert list(d.to_dict()) == ["a", "b", "games", "points_per_game", "ci95", "se", "win_share",
-                                 "mars_share_for", "mars_share_against", "koks_share_for", "koks_share_against",
-                                 "draw_share", "interrupted", "params"]
-    # the same policy on both sides with duplicate dice and the same random stream: exact mirror games
+                                 "mars_share_for", "mars_share_against", "koks_share_for",
+                                 "koks_share_against", "draw_share", "interrupted", "params"]
+    # the same policy on both sides with duplicate dice and the same random stream: exact mirror
+    # games
     assert d.points_per_game == 0.0 and d.mars_share_for == d.mars_share_against
 
 
@@ -100,7 +103,8 @@ def test_heuristic_beats_random_and_racer():
 
 
 def test_static_estimate_classes_add_up_and_follow_the_race():
-    """Catches class probabilities filed under the wrong key, or an estimate from the wrong side's view.
+    """Catches class probabilities filed under the wrong key, or an estimate from the wrong side's
+    view.
 
     White far behind (14 still on its head, Black all home): White loses, almost surely by koks
     (checkers still on its points 1-12 when Black finishes); the same board with the colours'
@@ -108,8 +112,10 @@ def test_static_estimate_classes_add_up_and_follow_the_race():
     """
     for text in ("W:1x14,12 B:1x15 b", "W:1x14,21 B:19x15 w", "W:19x15 B:1x14,21 w"):
         p = static_estimate(parse_position(text)).probabilities
-        assert p["win"] == pytest.approx(p["win_oin"] + p["win_mars"] + p["win_koks"], abs=1e-9), text
-        assert p["lose"] == pytest.approx(p["lose_oin"] + p["lose_mars"] + p["lose_koks"], abs=1e-9), text
+        assert p["win"] == pytest.approx(p["win_oin"] + p["win_mars"] + p["win_koks"],
+                                         abs=1e-9), text
+        assert p["lose"] == pytest.approx(p["lose_oin"] + p["lose_mars"] + p["lose_koks"],
+                                          abs=1e-9), text
     behind = static_estimate(parse_position("W:1x14,21 B:19x15 w")).probabilities
     assert behind["lose"] > 0.9 and behind["lose_koks"] > 0.5
     ahead = static_estimate(parse_position("W:19x15 B:1x14,21 w")).probabilities
@@ -121,7 +127,8 @@ def test_static_estimate_classes_add_up_and_follow_the_race():
 @pytest.fixture(scope="module")
 def plugin_path(tmp_path_factory):
     target = tmp_path_factory.mktemp("plugin")
-    cmd = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(PLUGIN)]
+    cmd = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target),
+           str(PLUGIN)]
     try:  # build offline with the environment's own setuptools when it can
         import setuptools
         import wheel  # noqa: F401
@@ -134,11 +141,14 @@ def plugin_path(tmp_path_factory):
 
 
 def test_plugin_found_through_entry_point(plugin_path):
-    env = dict(os.environ, PYTHONPATH=f"{plugin_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
-    listed = subprocess.run([sys.executable, "-m", "nardy_cli", "policies"], env=env, capture_output=True, text=True)
+    env = dict(os.environ,
+               PYTHONPATH=f"{plugin_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+    listed = subprocess.run([sys.executable, "-m", "nardy_cli", "policies"], env=env,
+                            capture_output=True, text=True)
     assert listed.returncode == 0 and "least-pips" in listed.stdout
-    out = subprocess.run([sys.executable, "-m", "nardy_cli", "duel", "least-pips", "random", "--games", "20",
-                          "--workers", "1", "--format", "json"], env=env, capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-m", "nardy_cli", "duel", "least-pips", "random",
+                          "--games", "20", "--workers", "1", "--format", "json"], env=env,
+                         capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["a"] == "least-pips"
 
@@ -152,13 +162,14 @@ def test_user_compiled_evaluator_runs_in_the_kernel_and_matches_python():
     compiled = get_policy("tests.bots.user_evaluators:fewest_pips")
     assert compiled.evaluator is not None and compiled.description.startswith("Fewest pips")
     spec_c = GameSpec(START, make_rules(), compiled, get_policy("heuristic"), 3, True)
-    spec_p = GameSpec(START, make_rules(), get_policy("tests.bots.user_evaluators:FewestPips"), get_policy("heuristic"),
-                      3, True)
+    spec_p = GameSpec(START, make_rules(), get_policy("tests.bots.user_evaluators:FewestPips"),
+                      get_policy("heuristic"), 3, True)
     a, b = Tally(), Tally()
     play_games_compiled(spec_c, 0, 30, 20000, a)
     play_games_python(spec_p, 0, 30, 20000, b)
     assert (a.counts == b.counts).all() and (a.plies == b.plies).all()
-    r = rollout(START, ("tests.bots.user_evaluators:fewest_pips", "random"), games=300, seed=1, workers=2)
+    r = rollout(START, ("tests.bots.user_evaluators:fewest_pips", "random"), games=300, seed=1,
+                workers=2)
     assert r.games == 300 and r.probabilities["win"] > 0.6
     d = duel("tests.bots.user_evaluators:fewest_pips", "tests.bots.user_evaluators:fewest_pips",
              games=40, seed=1)

@@ -1,4 +1,5 @@
-"""What callers ask a policy (`Policy` properties) instead of branching on its type, kind or attributes."""
+"""What callers ask a policy (`Policy` properties) instead of branching on its type, kind or
+attributes."""
 
 from __future__ import annotations
 
@@ -36,13 +37,14 @@ def test_each_policy_answers_what_callers_ask(name):
     truncation would read its pip score as probabilities), a user's function taken for a built-in
     evaluator (it would get lookahead and the logistic estimate), or `random` given a scorer."""
     p = get_policy(name)
-    got = (p.evaluator_name, p.has_evaluator, p.is_random, p.lookahead, p.static_scorer() is not None)
+    got = (p.evaluator_name, p.has_evaluator, p.is_random, p.lookahead,
+           p.static_scorer() is not None)
     assert got == ANSWERS[name]
 
 
 def test_scoring_defaults_follow_the_policies():
-    """Catches `Scoring.resolved` losing its defaults: VR only for a lookahead policy with an outcome
-    evaluator, exact bear-offs off when a side plays random, nothing for a Python bot."""
+    """Catches `Scoring.resolved` losing its defaults: VR only for a lookahead policy with an
+    outcome evaluator, exact bear-offs off when a side plays random, nothing for a Python bot."""
     s = Scoring()
     assert s.resolved(get_policy("lookahead:heuristic"), get_policy("racer")).vr
     assert not s.resolved(get_policy("lookahead:racer"), get_policy("racer")).vr
@@ -78,7 +80,8 @@ def test_static_scores_rank_first_the_play_the_kernel_makes(name, text, dice):
     left unset, or a user's function skipped for the weights of its (meaningless) kind code."""
     policy = get_policy(name)
     turn = _turn(text, dice)
-    scores = policy.static_scorer().static_scores(list(turn.boards), turn.position.turn == "w", turn.rules)
+    scores = policy.static_scorer().static_scores(list(turn.boards), turn.position.turn == "w",
+                                                  turn.rules)
     assert len(scores) == len(turn.plays) > 10
     assert int(np.argmax(scores)) == policy.pick(turn)
 

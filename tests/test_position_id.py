@@ -1,4 +1,5 @@
-"""The position ID: 14 characters that round-trip every position, and a clear error for a corrupted one."""
+"""The position ID: 14 characters that round-trip every position, and a clear error for a corrupted
+one."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from hypothesis import strategies as st
 
 from nardy_cli.errors import InvalidPositionError, NardyError, PositionIdError
 from nardy_cli.position import START, Position, parse_position
-from nardy_cli.position_id import (ALPHABET, format_position_id, looks_like_position_id, parse_position_id)
+from nardy_cli.position_id import (ALPHABET, format_position_id, looks_like_position_id,
+                                   parse_position_id)
 from nardy_cli.positions_file import parse_positions_text, resolve_positions
 
 from .randomgames import random_game_positions
@@ -20,13 +22,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_start_and_a_reply_have_known_ids():
-    """Pins the bit layout: changing it would break every ID already shared. Catches: the side to move
-    dropped, or the sides' order swapped (Black's checkers read as White's)."""
+    """Pins the bit layout: changing it would break every ID already shared. Catches: the side to
+    move dropped, or the sides' order swapped (Black's checkers read as White's)."""
     assert format_position_id(START) == "H__AAAA__4AAAA"
     reply = parse_position("W:1x14,12 B:1x15 b")
     assert format_position_id(reply) == "P_+ACAA__4AAAA"
     assert parse_position_id("P_+ACAA__4AAAA") == reply
-    assert format_position_id(parse_position("W:1x14,12 B:1x15 b 6-5")) == "P_+ACAA__4AAAA"   # no dice in it
+    # no dice in it
+    assert format_position_id(parse_position("W:1x14,12 B:1x15 b 6-5")) == "P_+ACAA__4AAAA"
 
 
 def test_thousands_of_positions_from_random_games_round_trip():
@@ -43,7 +46,8 @@ def test_thousands_of_positions_from_random_games_round_trip():
 
 @st.composite
 def any_position(draw) -> Position:
-    """Any position obeying R1 and the checker counts (blocks not checked): each side 0-15 checkers."""
+    """Any position obeying R1 and the checker counts (blocks not checked): each side 0-15
+    checkers."""
     white, black = [0] * 24, [0] * 24
     for counts, other, offset in ((white, black, 12), (black, white, 12)):
         for _ in range(draw(st.integers(0, 15))):
@@ -54,13 +58,14 @@ def any_position(draw) -> Position:
 
 @given(any_position())
 def test_any_position_round_trips(pos):
-    """Catches: a layout that overflows 84 bits when both sides have all 15 checkers on the board spread out."""
+    """Catches: a layout that overflows 84 bits when both sides have all 15 checkers on the board
+    spread out."""
     assert parse_position_id(format_position_id(pos), check_blocks=False) == pos
 
 
 def test_every_accepted_id_is_the_canonical_id_of_its_position():
-    """A random string is either rejected or the ID the position itself writes, so no position has two IDs.
-    Catches: padding or reserved bits ignored on reading (two IDs for one position)."""
+    """A random string is either rejected or the ID the position itself writes, so no position has
+    two IDs. Catches: padding or reserved bits ignored on reading (two IDs for one position)."""
     rng = random.Random(3)
     accepted = 0
     for _ in range(20000):
@@ -87,7 +92,8 @@ def test_every_accepted_id_is_the_canonical_id_of_its_position():
 CORRUPT = [
     ("bad character", "H__AAAA__4AA!A", PositionIdError,
      "bad position ID 'H__AAAA__4AA!A': character '!' is not one of A-Z a-z 0-9 + _"),
-    ("too short", "H__AAAA__4AAA", PositionIdError, "bad position ID 'H__AAAA__4AAA': 13 characters, expected 14"),
+    ("too short", "H__AAAA__4AAA", PositionIdError,
+     "bad position ID 'H__AAAA__4AAA': 13 characters, expected 14"),
     ("too long", "H__AAAA__4AAAAA", PositionIdError,
      "bad position ID 'H__AAAA__4AAAAA': 15 characters, expected 14"),
     ("reserved bits", "X__AAAA__4AAAA", PositionIdError,
@@ -101,14 +107,15 @@ CORRUPT = [
      "bad position ID 'EAAAAACAAAAAAA': both colours on one point: W1 = B13"),
     ("a forbidden block", format_position_id(Position.unchecked(
         (0,) * 6 + (1,) * 6 + (0,) * 12, (15,) + (0,) * 23, "w")), InvalidPositionError,
-     "bad position ID 'AFVQAH__AAAAAA': forbidden block W7-W12: White holds six or more points in a row with no "
-     "Black checker past it (R6)"),
+     "bad position ID 'AFVQAH__AAAAAA': forbidden block W7-W12: White holds six or more points in "
+     "a row with no Black checker past it (R6)"),
 ]
 
 
 @pytest.mark.parametrize("what, text, kind, message", CORRUPT, ids=[c[0] for c in CORRUPT])
 def test_a_corrupted_id_is_one_clear_error_quoting_it(what, text, kind, message):
-    """Catches: a corrupted ID decoded into some position silently, or an error that does not quote it."""
+    """Catches: a corrupted ID decoded into some position silently, or an error that does not quote
+    it."""
     with pytest.raises(kind) as info:
         parse_position_id(text)
     assert str(info.value) == message
@@ -116,14 +123,18 @@ def test_a_corrupted_id_is_one_clear_error_quoting_it(what, text, kind, message)
 
 def test_the_id_never_collides_with_a_name_a_file_or_the_notation():
     """Every POSITION form keeps its meaning, and an ID is read wherever a position is.
-    Catches: `start`, a positions-file name or a notation taken for an ID (or an ID for a file name)."""
-    for text in ("start", "W:1x15 B:1x15 w", "positions/study.txt", "positions/study.txt:race", "study.txt",
-                 "reply-to-six-five", "W:1x14,12"):
+    Catches: `start`, a positions-file name or a notation taken for an ID (or an ID for a file
+    name)."""
+    for text in ("start", "W:1x15 B:1x15 w", "positions/study.txt", "positions/study.txt:race",
+                 "study.txt", "reply-to-six-five", "W:1x14,12"):
         assert not looks_like_position_id(text), text
     names = [line.split(":")[0] for path in (ROOT / "positions").glob("*.txt")
-             for line in path.read_text().splitlines() if line and not line.startswith("#") and ":" in line]
+             for line in path.read_text().splitlines() if line and not line.startswith("#")
+             and ":" in line]
     assert names and not any(looks_like_position_id(n) for n in names)
     assert resolve_positions("P_+ACAA__4AAAA")[0].position == parse_position("W:1x14,12 B:1x15 b")
-    assert parse_positions_text("reply: P_+ACAA__4AAAA\n")[0].position == parse_position("W:1x14,12 B:1x15 b")
+    assert parse_positions_text("reply: "
+                                "P_+ACAA__4AAAA\n")[0].position == parse_position("W:1x14,12 "
+                                                                                  "B:1x15 b")
     with pytest.raises(PositionIdError, match="13 characters"):
         resolve_positions("P_+ACAA__4AAA")

@@ -45,7 +45,8 @@ def random_game(seed, rules, max_plies=400):
 
 
 @settings(deadline=None)   # example counts come from the profile in conftest.py (ci or dev)
-@given(seed=st.integers(0, 2**32 - 1), head=st.sampled_from(HEAD_RULES), block=st.sampled_from(BLOCK_CHECKS))
+@given(seed=st.integers(0, 2**32 - 1), head=st.sampled_from(HEAD_RULES),
+       block=st.sampled_from(BLOCK_CHECKS))
 def test_invariants_over_random_games(seed, head, block):
     rules = make_rules(head_rule=head, block_check=block)
     for pos, dice, plays in random_game(seed, rules):
@@ -65,8 +66,8 @@ def test_invariants_over_random_games(seed, head, block):
             assert r.checkers(r.turn) == pos.checkers(r.turn), "the opponent's checkers never move"
             assert parse_position(str(r), check_blocks=block != "off") == r
             if not any(r.white) and not any(r.black):
-                # a draw on the last roll: the notation round-trips, but it is refused as a position to
-                # analyse (rules decision 14)
+                # a draw on the last roll: the notation round-trips, but it is refused as a position
+                # to analyse (rules decision 14)
                 with pytest.raises(InvalidPositionError):
                     resolve_positions(str(r))
             assert parse_play(pos, str(play), dice, rules) == play

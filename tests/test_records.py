@@ -15,8 +15,9 @@ from nardy_cli.selfplay import play_game, play_games
 
 
 @settings(max_examples=8)
-@given(seed=st.integers(0, 2**31), policies=st.sampled_from([("random", "random"), ("racer", "random"),
-                                                              ("heuristic", "racer")]),
+@given(seed=st.integers(0, 2**31),
+       policies=st.sampled_from([("random", "random"), ("racer", "random"),
+                                  ("heuristic", "racer")]),
        preset=st.sampled_from(["federation", "classic", "extended"]))
 def test_bot_games_round_trip(seed, policies, preset):
     """play -> format -> parse -> replay gives the same record and positions, under every preset.
@@ -31,13 +32,15 @@ def test_bot_games_round_trip(seed, policies, preset):
 
 
 def test_round_trip_keeps_rules_start_comments_and_tags():
-    """Catches: overrides or start position dropped by format_game (a replay under the wrong rules)."""
+    """Catches: overrides or start position dropped by format_game (a replay under the wrong
+    rules)."""
     rules = make_rules("classic", last_roll=True, points="koks=3")
     start = parse_position("W:1x10,12x3,19x2 B:1x9,5x3,10x3 b")
     record = play_game("heuristic", "heuristic", position=start, rules=rules, seed=3, max_plies=6)
     text = format_game(record)
     assert '[Position "W:1x10,12x3,19x2 B:1x9,5x3,10x3 b"]' in text and '[LastRoll "on"]' in text
-    assert text.splitlines()[text.splitlines().index("") + 1].startswith("1... ")   # Black starts: 1...
+    # Black starts: 1...
+    assert text.splitlines()[text.splitlines().index("") + 1].startswith("1... ")
     assert parse_game(text) == record
     annotated = text.replace("\n1... ", "\n{a note} 1... ", 1).replace("*\n", "{end note} *\n")
     again = parse_game(annotated)
@@ -46,8 +49,8 @@ def test_round_trip_keeps_rules_start_comments_and_tags():
 
 
 def test_typed_variations_match_the_same_play():
-    """`1/12` = `1/7 7/12` = `1/6 6/12` = `1/6/12`; extra spaces; any order; a pass as -, pass, (no play).
-    Catches: matching on step lists instead of the resulting position."""
+    """`1/12` = `1/7 7/12` = `1/6 6/12` = `1/6/12`; extra spaces; any order; a pass as -, pass, (no
+    play). Catches: matching on step lists instead of the resulting position."""
     want = legal_plays(START, "6-5")[0]
     for text in ("1/12", "1/7 7/12", "1/6 6/12", " 1/6/12 ", "6/12  1/6"):
         assert match_play(text, START, want.dice) == want
@@ -58,7 +61,8 @@ def test_typed_variations_match_the_same_play():
         assert match_play(text, blocked, dice).is_pass
     three = legal_plays(START, "3-3")
     assert {format_moves(p) for p in three} == {"1/7 1/7", "1/10 1/4"}
-    assert match_play("1/4(2) 4/7(2)", START, three[0].dice).result == parse_position("W:1x13,7x2 B:1x15 b")
+    assert match_play("1/4(2) 4/7(2)", START,
+                      three[0].dice).result == parse_position("W:1x13,7x2 B:1x15 b")
 
 
 GOOD = """[White "A"]
@@ -78,7 +82,8 @@ MALFORMED = [
     ("dice without colon", GOOD.replace("4-2: 1/7", "4-2 1/7"), ["turn 1", "'4-2'", "colon"]),
     ("wrong turn number", GOOD.replace("2. 6-5", "3. 6-5"), ["turn 2 (White)", "'3.'"]),
     ("result that the replay contradicts", GOOD + "White wins by mars\n", ["result", "not over"]),
-    ("result tag contradicted", GOOD.replace('[Black "B"]', '[Black "B"]\n[Result "draw"]'), ["Result tag", "'draw'"]),
+    ("result tag contradicted", GOOD.replace('[Black "B"]', '[Black "B"]\n[Result "draw"]'),
+     ["Result tag", "'draw'"]),
     ("moves after the end", """[Position "W:24 B:1x15 w"]
 1. 6-5: 24/off
 2. 6-5: 1/12
@@ -105,7 +110,8 @@ def test_malformed_records_are_one_line_errors_naming_the_turn(what, text, words
 
 
 def test_good_record_parses_and_ambiguity_cannot_arise():
-    """A distinct legal result for each play means a typed play never matches two (guard stays silent)."""
+    """A distinct legal result for each play means a typed play never matches two (guard stays
+    silent)."""
     record = parse_game(GOOD)
     assert [format_moves(p.play) for p in record.plies] == ["1/12", "1/7", "1/12"]
     assert record.result is None and record.final.turn == "b"

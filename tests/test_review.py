@@ -1,4 +1,5 @@
-"""Game review: blunders found with the right best play, forced plays not scored, luck, evaluators, CLI."""
+"""Game review: blunders found with the right best play, forced plays not scored, luck, evaluators,
+CLI."""
 
 from __future__ import annotations
 
@@ -44,15 +45,17 @@ def test_bearoff_blunder_is_flagged_with_the_right_best_play(evaluator):
     review = review_game(parse_game(BLUNDER), evaluator)
     white = review.frame.iloc[0]
     assert white["mark"] == "blunder" and white["best"] == "22/off 24/off"
-    assert white["equity_best"] == pytest.approx(0.0) and white["equity_played"] == pytest.approx(-1.0)
+    assert (white["equity_best"] == pytest.approx(0.0)
+            and white["equity_played"] == pytest.approx(-1.0))
     assert white["lost"] == pytest.approx(1.0)
     summary = review.summary().set_index("side")
-    assert summary.loc["white", "blunders"] == 1 and summary.loc["white", "error_rate"] == pytest.approx(1.0)
+    assert (summary.loc["white", "blunders"] == 1
+            and summary.loc["white", "error_rate"] == pytest.approx(1.0))
 
 
 def test_forced_plays_are_listed_not_scored():
-    """Black's 4-2 bears off both checkers, the only play: listed as forced, no loss, not a decision.
-    Catches: forced plays counted in the error rate or decisions."""
+    """Black's 4-2 bears off both checkers, the only play: listed as forced, no loss, not a
+    decision. Catches: forced plays counted in the error rate or decisions."""
     review = review_game(parse_game(BLUNDER))
     black = review.frame.iloc[1]
     assert bool(black["forced"]) and black["mark"] == "forced" and np.isnan(black["lost"])
@@ -63,8 +66,8 @@ def test_forced_plays_are_listed_not_scored():
 
 
 def test_player_with_the_reviews_evaluator_loses_nothing_at_0_ply():
-    """A game played by the estimate's 0-ply argmax, reviewed by the same estimate: zero equity lost.
-    Catches: review and player disagreeing on whose view a result board is scored from."""
+    """A game played by the estimate's 0-ply argmax, reviewed by the same estimate: zero equity
+    lost. Catches: review and player disagreeing on whose view a result board is scored from."""
     record = play_game("nardy_cli.evaluators:estimate_player", "racer", seed=4)
     review = review_game(record, "heuristic", sides=("w",))
     assert set(review.frame["side"]) == {"white"}
@@ -74,8 +77,8 @@ def test_player_with_the_reviews_evaluator_loses_nothing_at_0_ply():
 
 
 def test_compiled_neural_player_reviewed_by_the_neural_evaluator_loses_nothing():
-    """`nardy play neural ...` then `nardy review --evaluator neural`: the shipped network's 0-ply choice
-    in the game kernel and the review's equities agree, so the player loses nothing.
+    """`nardy play neural ...` then `nardy review --evaluator neural`: the shipped network's 0-ply
+    choice in the game kernel and the review's equities agree, so the player loses nothing.
     Catches: the evaluator scoring boards from the other side's view, or another points table."""
     record = play_game("neural", "racer", seed=8)
     review = review_game(record, "neural", sides=("w",))
@@ -106,7 +109,8 @@ def test_lookahead_differs_from_0_ply_and_searches_the_played_play():
 
 def test_exact_values_last_roll_and_decided_games():
     """R8: White bears off its last checker; Black all home with two on B24 draws with any roll (0).
-    Black on its head cannot: White wins by koks (2).  Catches: a wrong class or a missed last roll."""
+    Black on its head cannot: White wins by koks (2).  Catches: a wrong class or a missed last
+    roll."""
     #  W:24 -> 24/off; Black B24x2 (all home) gets its last roll and bears both off: draw
     for black, value in (("24x2", 0.0), ("1x15", 2.0)):
         pos = parse_position(f"W:24 B:{black} w")
@@ -117,7 +121,8 @@ def test_exact_values_last_roll_and_decided_games():
 
 
 class PipEvaluator:
-    """A user's evaluator: pip lead of the side that just moved, in points (a stand-in for the network)."""
+    """A user's evaluator: pip lead of the side that just moved, in points (a stand-in for the
+    network)."""
 
     name = "pips"
 
@@ -137,15 +142,18 @@ def test_any_object_with_equities_plugs_in():
     assert flat.params["evaluator"] == "pips" and (flat.decisions()["lost"] >= 0).all()
     row = flat.decisions().iloc[0]
     board = result_board(parse_position(row["played_result"]), row["side"][0])
-    assert row["equity_played"] == pytest.approx(PipEvaluator().equities(board[None], True, FEDERATION)[0])
+    assert row["equity_played"] == pytest.approx(PipEvaluator().equities(board[None], True,
+                                                                         FEDERATION)[0])
     with pytest.raises(NardyError, match="equities"):
         get_evaluator(object())
 
 
 def test_thresholds_and_evaluator_names():
-    """Catches: marks at the wrong boundaries, unchecked threshold text, unknown evaluator names accepted."""
+    """Catches: marks at the wrong boundaries, unchecked threshold text, unknown evaluator names
+    accepted."""
     t = Thresholds(0.05, 0.1, 0.2)
-    assert [t.mark(x) for x in (0.0, 0.05, 0.1, 0.19, 0.2)] == ["", "doubtful", "error", "error", "blunder"]
+    assert [t.mark(x) for x in (0.0, 0.05, 0.1, 0.19, 0.2)] == ["", "doubtful", "error", "error",
+                                                                "blunder"]
     assert parse_thresholds("0.03, 0.06,0.12") == Thresholds(0.03, 0.06, 0.12)
     for bad in ("0.1,0.05,0.2", "a,b,c", "0.1,0.2"):
         with pytest.raises(NardyError):
@@ -171,23 +179,25 @@ def run(*args, **kw):
 
 
 def test_cli_play_then_review(tmp_path):
-    """`nardy play` writes records and a summary; `nardy review` reads them, writes the report folder.
-    Catches: records the reviewer cannot read, a report missing its chart or boards."""
-    out = run("play", "heuristic", "racer", "--games", "2", "--seed", "5", "--output", str(tmp_path / "g"))
+    """`nardy play` writes records and a summary; `nardy review` reads them, writes the report
+    folder. Catches: records the reviewer cannot read, a report missing its chart or boards."""
+    out = run("play", "heuristic", "racer", "--games", "2", "--seed", "5", "--output",
+              str(tmp_path / "g"))
     assert out.exit_code == 0, out.output
     assert sorted(p.name for p in (tmp_path / "g").iterdir()) == ["game-001.txt", "game-002.txt",
                                                                   "summary.csv", "summary.json"]
     assert json.loads((tmp_path / "g" / "summary.json").read_text())["games"] == 2
-    out = run("review", str(tmp_path / "g" / "game-001.txt"), "--top", "2", "--output", str(tmp_path / "r"),
-              "--html")
+    out = run("review", str(tmp_path / "g" / "game-001.txt"), "--top", "2", "--output",
+              str(tmp_path / "r"), "--html")
     assert out.exit_code == 0, out.output
     files = {p.name for p in (tmp_path / "r").iterdir()}
-    assert {"report.md", "report.html", "equity.png", "decision-1.png", "decision-2.png", "review.csv",
-            "review.json", "game.txt"} <= files
+    assert {"report.md", "report.html", "equity.png", "decision-1.png", "decision-2.png",
+            "review.csv", "review.json", "game.txt"} <= files
     assert "## Summary" in (tmp_path / "r" / "report.md").read_text()
     out = run("review", str(tmp_path / "g" / "game-002.txt"), "--format", "json", "--side", "black")
     data = json.loads(out.output)
-    assert {p["side"] for p in data["plies"]} == {"black"} and data["params"]["evaluator"] == "neural"
+    assert ({p["side"] for p in data["plies"]} == {"black"}
+            and data["params"]["evaluator"] == "neural")
     text = run("play", "heuristic", "racer", "--seed", "5").output
     assert run("review", "-", "--format", "csv", input=text).exit_code == 0
 
@@ -214,32 +224,39 @@ def test_cli_errors_are_one_line_exit_2(tmp_path, args, words):
 
 
 def test_play_and_review_can_write_into_their_own_folders_again(tmp_path):
-    """Catches: a second `nardy play --output DIR` or `nardy review --output DIR` refused because the
-    folder "holds files that are not a nardy report" (only rollout and deficit folders were recognised),
-    which made a second `make demo` fail; a folder of someone else's files is still refused."""
+    """Catches: a second `nardy play --output DIR` or `nardy review --output DIR` refused because
+    the folder "holds files that are not a nardy report" (only rollout and deficit folders were
+    recognised), which made a second `make demo` fail; a folder of someone else's files is still
+    refused."""
     for _ in range(2):
-        out = run("play", "heuristic", "racer", "--games", "1", "--seed", "5", "--output", str(tmp_path / "g"))
+        out = run("play", "heuristic", "racer", "--games", "1", "--seed", "5", "--output",
+                  str(tmp_path / "g"))
         assert out.exit_code == 0, out.output
     for _ in range(2):
-        out = run("review", str(tmp_path / "g" / "game-001.txt"), "--top", "1", "--output", str(tmp_path / "r"))
+        out = run("review", str(tmp_path / "g" / "game-001.txt"), "--top", "1", "--output",
+                  str(tmp_path / "r"))
         assert out.exit_code == 0, out.output
-    assert sorted(p.name for p in (tmp_path / "g").iterdir()) == ["game-001.txt", "summary.csv", "summary.json"]
+    assert sorted(p.name for p in (tmp_path / "g").iterdir()) == ["game-001.txt", "summary.csv",
+                                                                  "summary.json"]
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "notes.txt").write_text("keep")
-    out = CliRunner().invoke(cli, ["play", "heuristic", "racer", "--games", "1", "--output", str(tmp_path / "mine")])
+    out = CliRunner().invoke(cli, ["play", "heuristic", "racer", "--games", "1", "--output",
+                                   str(tmp_path / "mine")])
     assert out.exit_code == 2 and "not a nardy report" in out.output
     assert (tmp_path / "mine" / "notes.txt").read_text() == "keep"
 
 
 def test_last_roll_blunder_and_its_drawn_best_result_are_drawn(tmp_path):
-    """R8: White bears off its last checker; Black (B19, B24, all home) rolls 6-5 and could bear off both
-    for a draw, but plays 19/24 24/off and loses.  Catches: a missed last-roll blunder, and a report that
-    cannot draw the best result `W:- B:- w` (a finished game that position input refuses)."""
+    """R8: White bears off its last checker; Black (B19, B24, all home) rolls 6-5 and could bear off
+    both for a draw, but plays 19/24 24/off and loses.  Catches: a missed last-roll blunder, and a
+    report that cannot draw the best result `W:- B:- w` (a finished game that position input
+    refuses)."""
     #   W: (all off after 24/off)      B19 = W7: b     B24 = W12: b
     record = parse_game('[Position "W:24 B:19,24 w"]\n1. 6-5: 24/off   6-5: 19/24 24/off\n')
     review = review_game(record)
     black = review.frame.iloc[1]
-    assert black["mark"] == "blunder" and black["best"] == "19/off 24/off" and black["best_result"] == "W:- B:- w"
+    assert (black["mark"] == "blunder" and black["best"] == "19/off 24/off"
+            and black["best_result"] == "W:- B:- w")
     assert black["lost"] == pytest.approx(1.0)
     from nardy_cli.review_report import write_review
     write_review(review, tmp_path / "r", top=1)
@@ -247,15 +264,18 @@ def test_last_roll_blunder_and_its_drawn_best_result_are_drawn(tmp_path):
 
 
 def test_review_of_a_game_the_evaluator_played_says_its_zero_is_by_construction(tmp_path):
-    """Catches a review by `neural` of a game `neural` played reporting "0.000 lost" for it with no word that
-    this holds by construction (its plays are the evaluator's own choices), in the output and report.md."""
+    """Catches a review by `neural` of a game `neural` played reporting "0.000 lost" for it with no
+    word that this holds by construction (its plays are the evaluator's own choices), in the output
+    and report.md."""
     record = play_game("neural", "racer", seed=8)
     review = review_game(record, "neural")
     assert review.params["self_reviewed"] == ["white"]
-    assert review.notes() == ["White (neural) was played by the reviewing evaluator neural itself: its plays are "
-                              "that evaluator's own choices, so they lose 0.000 by construction; another evaluator "
-                              "or rollouts give an independent view."]
-    assert review_game(record, "heuristic").notes() == []          # racer is not the evaluator either
+    assert review.notes() == ["White (neural) was played by the reviewing evaluator neural itself: "
+                              "its plays are "
+                              "that evaluator's own choices, so they lose 0.000 by construction; "
+                              "another evaluator or rollouts give an independent view."]
+    # racer is not the evaluator either
+    assert review_game(record, "heuristic").notes() == []
     from nardy_cli.records import format_game
     game = tmp_path / "game.txt"
     game.write_text(format_game(record))
@@ -265,27 +285,31 @@ def test_review_of_a_game_the_evaluator_played_says_its_zero_is_by_construction(
 
 
 def test_review_table_keeps_played_and_best_apart_and_marks_forced_plays():
-    """Catches the review table running the played and best plays together (one space: `6/14 8/9 1/9`) and
-    forced plays showing `NaN` as their equity lost."""
+    """Catches the review table running the played and best plays together (one space:
+    `6/14 8/9 1/9`) and forced plays showing `NaN` as their equity lost."""
     out = run("review", "-", input=BLUNDER)
     lines = out.output.splitlines()
     header, white, black = lines[2], lines[3], lines[4]
     assert header.split()[:6] == ["turn", "player", "dice", "played", "best", "play"]
     col = header.index("best play")
-    assert white[col:].startswith("22/off 24/off") and white[:col].split()[-1] == "22/off"   # 22/23 23/off
+    # 22/23 23/off
+    assert white[col:].startswith("22/off 24/off") and white[:col].split()[-1] == "22/off"
     assert white[col - 2:col] == "  "
     assert "NaN" not in out.output and black.split()[-2:] == ["forced", "+0.000"]
 
 
-def test_review_report_opens_with_a_plain_summary_and_ends_with_parameters_and_the_glossary(tmp_path):
-    """Catches a review report without the plain-language first line, the readable parameters table or the
-    glossary that every other report has (one glossary for all: `study/glossary.py`)."""
+def test_review_report_opens_with_a_plain_summary_and_ends_with_parameters_and_the_glossary(
+        tmp_path):
+    """Catches a review report without the plain-language first line, the readable parameters table
+    or the glossary that every other report has (one glossary for all: `study/glossary.py`)."""
     from nardy_cli.review_report import write_review
     from nardy_cli.study.glossary import GLOSSARY
     write_review(review_game(parse_game(BLUNDER), "heuristic"), tmp_path / "r", html=True)
     md = (tmp_path / "r" / "report.md").read_text()
-    assert md.splitlines()[2] == ("**Student (White) lost 1.000 points in 1 decision (1 blunder, luck +0.056); "
-                                  "Coach (Black) lost 0.000 points in 0 decisions (0 blunders, luck +0.000).**")
+    assert md.splitlines()[2] == ("**Student (White) lost 1.000 points in 1 decision (1 blunder, "
+                                  "luck +0.056); "
+                                  "Coach (Black) lost 0.000 points in 0 decisions (0 blunders, "
+                                  "luck +0.000).**")
     assert "| report | game review |" in md and "| evaluator | heuristic |" in md
     for term, _ in GLOSSARY:
         assert f"- **{term}**: " in md.split("## Glossary")[1], term

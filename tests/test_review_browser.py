@@ -70,12 +70,14 @@ class Page:
     def stacks(self, name: str = "played") -> dict[tuple[str, int], int]:
         """The stacks drawn on a board: (side, point in the board's numbering) -> count."""
         return {(s["side"], int(s["point"])): int(s["count"]) for s in self.b.execute(
-            f"return [...document.querySelectorAll('svg[data-board=\"{name}\"] g.stack')].map(g => g.dataset)")}
+            f"return [...document.querySelectorAll('svg[data-board=\"{name}\"] g.stack')].map(g "
+            "=> g.dataset)")}
 
     def arrows(self, name: str = "played") -> list[tuple[int, int]]:
         """The arrows drawn: (from, to) of each step, 25 for off."""
         return [(int(a["from"]), int(a["to"])) for a in self.b.execute(
-            f"return [...document.querySelectorAll('svg[data-board=\"{name}\"] path.arrow')].map(p => p.dataset)")]
+            f"return [...document.querySelectorAll('svg[data-board=\"{name}\"] path.arrow')].map(p "
+            "=> p.dataset)")]
 
 
 def _expected_stacks(position, viewer: str) -> dict[tuple[str, int], int]:
@@ -95,10 +97,10 @@ def _open(browser, url):
 
 
 def test_arrow_keys_step_through_the_game_showing_board_move_and_loss(browser, pages, reviews):
-    """Right arrow three times shows ply 3 (forced: 6-6 from the head), twice more ply 5 (doubtful): the
-    board after it, its move, its loss; left goes back, Home to the start, End to the last ply.  Catches: an
-    off-by-one in the step handler or the board drawn (the page showing ply 2's board or ply 4's move), keys
-    that do nothing, Home/End not at the ends."""
+    """Right arrow three times shows ply 3 (forced: 6-6 from the head), twice more ply 5 (doubtful):
+    the board after it, its move, its loss; left goes back, Home to the start, End to the last ply.
+    Catches: an off-by-one in the step handler or the board drawn (the page showing ply 2's board or
+    ply 4's move), keys that do nothing, Home/End not at the ends."""
     review = reviews[0]
     record = review.record
     page = _open(browser, pages["game"])
@@ -113,14 +115,16 @@ def test_arrow_keys_step_through_the_game_showing_board_move_and_loss(browser, p
     assert page.ply() == 5 and page.text("#turn").startswith("3. ")
     assert page.board() == (after.white, after.black)
     assert page.stacks() == _expected_stacks(after, ply.side)
-    assert page.text("#played") == format_moves(ply.play) == "1/2 20/23" and page.text("#roll") == "3-1"
+    assert (page.text("#played") == format_moves(ply.play) == "1/2 20/23"
+            and page.text("#roll") == "3-1")
     assert row["mark"] == "doubtful" and page.text("#mark") == "doubtful"
     assert page.text("#loss") == f"{row['lost']:.3f} equity lost"
     assert page.arrows() == [tuple(s) for s in ply.play.steps]
     browser.press("ArrowLeft")
     assert page.ply() == 4 and page.text("#played") == format_moves(record.plies[3].play)
     browser.press("End")
-    assert page.ply() == len(record.plies) and page.board() == (record.final.white, record.final.black)
+    assert (page.ply() == len(record.plies)
+            and page.board() == (record.final.white, record.final.black))
     browser.press("ArrowRight")
     assert page.ply() == len(record.plies)
     browser.press("Home")
@@ -134,7 +138,8 @@ def test_arrow_keys_step_through_the_game_showing_board_move_and_loss(browser, p
 
 
 def test_a_click_on_the_graph_jumps_to_that_ply(browser, pages, reviews):
-    """Catches: a graph that is only a picture, or a click that lands one ply off (a band per ply)."""
+    """Catches: a graph that is only a picture, or a click that lands one ply off (a band per
+    ply)."""
     review = reviews[0]
     page = _open(browser, pages["game"])
     for n in (40, 1, 77):
@@ -145,9 +150,9 @@ def test_a_click_on_the_graph_jumps_to_that_ply(browser, pages, reviews):
 
 
 def test_error_links_jump_to_the_mistake_with_its_best_play_drawn(browser, pages, reviews):
-    """Every error and blunder is listed; a click shows its ply with its mark, loss and the best play's board
-    and arrows.  Catches: a missing or extra mistake, a link to the wrong ply, a best board that shows the
-    played result or the best play's arrows of another play."""
+    """Every error and blunder is listed; a click shows its ply with its mark, loss and the best
+    play's board and arrows.  Catches: a missing or extra mistake, a link to the wrong ply, a best
+    board that shows the played result or the best play's arrows of another play."""
     review = reviews[0]
     page = _open(browser, pages["game"])
     bad = review.frame[review.frame["mark"].isin(["error", "blunder"])]
@@ -156,7 +161,8 @@ def test_error_links_jump_to_the_mistake_with_its_best_play_drawn(browser, pages
     for link, (_, row) in zip(links, bad.iterrows()):
         browser.click(link)
         assert page.ply() == row["ply"]
-        assert page.text("#mark") == row["mark"] and page.text("#loss") == f"{row['lost']:.3f} equity lost"
+        assert (page.text("#mark") == row["mark"]
+                and page.text("#loss") == f"{row['lost']:.3f} equity lost")
         assert page.text("#best") == row["best"]
         best = parse_position(row["best_result"], check_blocks=False)
         assert page.board("best") == (best.white, best.black)
@@ -169,9 +175,9 @@ def test_error_links_jump_to_the_mistake_with_its_best_play_drawn(browser, pages
 
 
 def test_a_match_page_selects_its_games(browser, pages, reviews):
-    """Two games from two records: the selector switches to game 2 at its start; its blunder shows the
-    best play bearing off both checkers.  Catches: a selector that does not change the boards, a game
-    switch that keeps the old ply, arrow keys captured by the selector afterwards."""
+    """Two games from two records: the selector switches to game 2 at its start; its blunder shows
+    the best play bearing off both checkers.  Catches: a selector that does not change the boards, a
+    game switch that keeps the old ply, arrow keys captured by the selector afterwards."""
     page = _open(browser, pages["match"])
     assert page.game() == 0 and page.text("#game-title") == "Game 1"
     browser.select("#game-select", "1")
@@ -181,15 +187,17 @@ def test_a_match_page_selects_its_games(browser, pages, reviews):
     browser.press("ArrowRight")
     assert page.ply() == 1 and page.text("#played") == "22/off" and page.text("#mark") == "blunder"
     assert page.text("#loss") == "1.000 equity lost" and page.text("#best") == "22/off 24/off"
-    assert page.arrows() == [(22, 23), (23, 25)] and sorted(page.arrows("best")) == [(22, 25), (24, 25)]
-    assert page.stacks("best") == {("b", 12): 2}      # Black's B24 is W12: all White's checkers are off
+    assert (page.arrows() == [(22, 23), (23, 25)]
+            and sorted(page.arrows("best")) == [(22, 25), (24, 25)])
+    # Black's B24 is W12: all White's checkers are off
+    assert page.stacks("best") == {("b", 12): 2}
     browser.press("ArrowRight")
     assert page.text("#loss") == "forced (one legal play)"
 
 
 def test_the_address_keeps_the_place(browser, pages, reviews):
-    """`match.html#g2-p1` opens game 2 after its first ply, and a changed address moves the page there.
-    Catches: a link to a ply (or a reload) that lands on game 1's start."""
+    """`match.html#g2-p1` opens game 2 after its first ply, and a changed address moves the page
+    there. Catches: a link to a ply (or a reload) that lands on game 1's start."""
     page = _open(browser, pages["match"] + "#g2-p1")
     assert (page.game(), page.ply()) == (1, 1) and page.text("#played") == "22/off"
     browser.execute("location.hash = '#g1-p34'")
@@ -205,7 +213,8 @@ def test_match_winning_chances_show_as_percentages(browser, pages, reviews):
     frame = bearoff.frame.assign(mwc_lost=0.125, mwc=0.4, mwc_best=0.525, mwc_white=0.4)
     columns = {"loss": "mwc_lost", "value": "mwc", "best_value": "mwc_best", "graph": "mwc_white",
                "best": "best", "best_result": "best_result"}
-    data = page_data([game_data(dataclasses.replace(bearoff, frame=frame), columns=columns)], units=MWC)
+    data = page_data([game_data(dataclasses.replace(bearoff, frame=frame), columns=columns)],
+                     units=MWC)
     page = _open(browser, write_page(data, pages["folder"] / "mwc.html").as_uri())
     browser.press("ArrowRight")
     assert page.text("#loss") == "12.5% match winning chance lost"
@@ -213,18 +222,21 @@ def test_match_winning_chances_show_as_percentages(browser, pages, reviews):
 
 
 def test_the_page_speaks_russian_when_written_in_russian(browser, reviews, tmp_path):
-    """Catches a Russian review page whose script shows English (its words not carried in the data, or the
-    script's `_` not filling the fields) and an English page changed by the Russian words."""
+    """Catches a Russian review page whose script shows English (its words not carried in the data,
+    or the script's `_` not filling the fields) and an English page changed by the Russian words."""
     from nardy_cli.i18n import using_language
     with using_language("ru"):
         url = write_page(page_data([reviews[1]]), tmp_path / "ru.html").as_uri()
     page = _open(browser, url)
     n = len(reviews[1].record.plies)
-    assert page.text("#ply-label") == f"Полуход 0 из {n}" and page.text("#turn") == "начало, ходят Белые"
-    assert page.text("#graph-title") == "эквити белых после хода (щёлкните полуход, чтобы перейти к нему)"
+    assert (page.text("#ply-label") == f"Полуход 0 из {n}"
+            and page.text("#turn") == "начало, ходят Белые")
+    assert page.text("#graph-title") == ("эквити белых после хода (щёлкните полуход, "
+                                         "чтобы перейти к нему)")
     browser.press("ArrowRight")
     assert page.ply() == 1 and page.text("#mark") == "зевок"
     assert page.text("#loss").endswith(" потеря эквити")
     assert "номера белых" in page.text("svg[data-board='played'] text.pips")
     page = _open(browser, write_page(page_data([reviews[1]]), tmp_path / "en.html").as_uri())
-    assert page.text("#ply-label") == f"Ply 0 of {n}" and page.text("#turn") == "start, White to move"
+    assert (page.text("#ply-label") == f"Ply 0 of {n}"
+            and page.text("#turn") == "start, White to move")

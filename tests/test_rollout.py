@@ -26,7 +26,8 @@ def test_probabilities_add_up():
     r = rollout(START, "random", games=3000, seed=2)
     p = r.probabilities
     assert p["win"] + p["lose"] + p["draw"] == pytest.approx(1.0)
-    assert p["win"] == pytest.approx(sum(p[f"win_{c}"] for c in ("oin", "home_mars", "mars", "koks")))
+    assert p["win"] == pytest.approx(sum(p[f"win_{c}"]
+                                         for c in ("oin", "home_mars", "mars", "koks")))
     assert r.mean_plies > 50
 
 
@@ -38,7 +39,8 @@ def test_same_seed_same_json_and_worker_count_does_not_matter(pool_submits):
     one = rollout(START, "random", games=5000, seed=77, workers=1)
     assert pool_submits == []
     two = rollout(START, "random", games=5000, seed=77, workers=2)
-    assert sorted(job for _, job in pool_submits) == [(0, 1296), (1296, 2592), (2592, 3888), (3888, 5000)]
+    assert sorted(job for _, job in pool_submits) == [(0, 1296), (1296, 2592), (2592, 3888),
+                                                      (3888, 5000)]
     again = rollout(START, "random", games=5000, seed=77, workers=1)
     assert to_json(one.to_dict()) == to_json(two.to_dict()) == to_json(again.to_dict())
     other = rollout(START, "random", games=5000, seed=78)
@@ -71,15 +73,17 @@ def test_until_se_stops_at_the_first_chunk_whose_se_is_small_enough(pool_submits
     assert len(a.trace) >= 3, "the target must need several chunks for this test to mean anything"
     assert [g for g, _, _ in a.trace] == [1296 * (i + 1) for i in range(len(a.trace))]
     assert all(se > 0.015 for _, _, se in a.trace[:-1]) and a.trace[-1][2] <= 0.015
-    assert a.games == a.trace[-1][0] and a.equity_se == a.trace[-1][2] and a.equity == a.trace[-1][1]
+    assert (a.games == a.trace[-1][0] and a.equity_se == a.trace[-1][2]
+            and a.equity == a.trace[-1][1])
     b = rollout(START, "random", games=50000, seed=4, until_se=0.015, workers=2)
     assert len(pool_submits) >= 3
     assert to_json(a.to_dict()) == to_json(b.to_dict())
 
 
 def test_a_short_run_is_cut_finer_so_every_worker_has_a_job(pool_submits):
-    """Catches a run shorter than one chunk per worker leaving workers idle (a 700-game rollout of a slow
-    policy ran on one core), and finer jobs that change the result or the stop rule's checkpoints."""
+    """Catches a run shorter than one chunk per worker leaving workers idle (a 700-game rollout of a
+    slow policy ran on one core), and finer jobs that change the result or the stop rule's
+    checkpoints."""
     from nardy_cli.games import job_size
     assert job_size(700, 2) == 648 and job_size(700, 1) == 1296 and job_size(5000, 2) == 1296
     assert job_size(100, 4) == 81          # never below 1,296 / 16
@@ -163,19 +167,22 @@ def test_bad_arguments():
 
 def test_json_keys_exactly():
     d = json.loads(to_json(rollout(START, "random", games=100, seed=1).to_dict()))
-    assert list(d) == ["position", "params", "games", "interrupted", "probabilities", "se", "equity",
-                       "equity_se", "mean_plies", "deficit"]
+    assert list(d) == ["position", "params", "games", "interrupted", "probabilities", "se",
+                       "equity", "equity_se", "mean_plies", "deficit"]
     keys = ["win", "lose", "draw", "win_oin", "win_home_mars", "win_mars", "win_koks",
             "lose_oin", "lose_home_mars", "lose_mars", "lose_koks"]
     assert sorted(d["probabilities"]) == sorted(keys) and sorted(d["se"]) == sorted(keys)
-    assert {"rules", "policies", "seed", "games_requested", "stratify", "version"} <= set(d["params"])
+    assert {"rules", "policies", "seed", "games_requested", "stratify",
+            "version"} <= set(d["params"])
     assert set(d["deficit"]) == {"white", "black"}
-    assert set(d["deficit"]["white"]) == {"face_deficit", "lost_pips_per_game", "partial_turn_share", "pass_share"}
+    assert set(d["deficit"]["white"]) == {"face_deficit", "lost_pips_per_game",
+                                          "partial_turn_share", "pass_share"}
     assert len(d["deficit"]["white"]["face_deficit"]) == 6
 
 
 def _near_zero(result):
-    """`result` with its koks chances a hair below 0 and an SE wide enough to reach below 0, as VR gives."""
+    """`result` with its koks chances a hair below 0 and an SE wide enough to reach below 0, as VR
+    gives."""
     from dataclasses import replace
     probs = {**result.probabilities, "win_koks": -0.00001, "lose_koks": 0.001}
     se = {**result.se, "win_koks": 0.0004, "lose_koks": 0.002}
@@ -183,9 +190,10 @@ def _near_zero(result):
 
 
 def test_probability_intervals_are_clipped_to_0_1():
-    """Catches `outcome_frame()`'s ci95_low below 0 (or ci95_high above 1) when a luck-adjusted chance lies near
-    the end of [0, 1]."""
-    frame = _near_zero(rollout(START, "random", games=72, seed=1, workers=1)).outcome_frame().set_index("outcome")
+    """Catches `outcome_frame()`'s ci95_low below 0 (or ci95_high above 1) when a luck-adjusted
+    chance lies near the end of [0, 1]."""
+    frame = _near_zero(rollout(START, "random", games=72, seed=1,
+                               workers=1)).outcome_frame().set_index("outcome")
     assert frame.loc["lose_koks", "ci95_low"] == 0.0 and frame.loc["win_koks", "ci95_low"] == 0.0
     assert frame.loc["lose_koks", "ci95_high"] == pytest.approx(0.001 + 1.96 * 0.002)
     assert (frame["ci95_high"] <= 1.0).all()
@@ -197,14 +205,15 @@ def test_a_chance_a_hair_below_zero_never_prints_as_minus_zero():
     from nardy_cli.render import frame_text, number
     text = rollout_table(_near_zero(rollout(START, "random", games=72, seed=1, workers=1)))
     assert "-0.0000" not in text
-    assert number(-0.00001) == "0.0000" and number(-0.0004, "{:+.3f}") == "+0.000" and number(-0.002) == "-0.0020"
+    assert (number(-0.00001) == "0.0000" and number(-0.0004, "{:+.3f}") == "+0.000"
+            and number(-0.002) == "-0.0020")
     import pandas as pd
     assert frame_text(pd.DataFrame({"win": [-0.00001, 0.5]}), "table") == "   win\n0.0000\n0.5000"
 
 
 def test_a_missed_until_se_target_is_said_in_the_json_and_the_output():
-    """Catches `--until-se` silently giving up at the maximum `--games`: the JSON must say `until_se_met`
-    false and the output must name the games played and the SE reached."""
+    """Catches `--until-se` silently giving up at the maximum `--games`: the JSON must say
+    `until_se_met` false and the output must name the games played and the SE reached."""
     from click.testing import CliRunner
 
     from nardy_cli.cli import cli
@@ -212,16 +221,21 @@ def test_a_missed_until_se_target_is_said_in_the_json_and_the_output():
     missed = rollout(START, "random", games=1296, seed=1, workers=1, until_se=0.001)
     assert met.params["until_se_met"] is True and missed.params["until_se_met"] is False
     assert "until_se_met" not in rollout(START, "random", games=72, seed=1, workers=1).params
-    out = CliRunner().invoke(cli, ["rollout", "start", "--games", "1296", "--until-se", "0.001", "--workers", "1",
-                                   "--seed", "1", "--quiet"])
+    out = CliRunner().invoke(cli, ["rollout", "start", "--games", "1296", "--until-se", "0.001",
+                                   "--workers", "1", "--seed", "1", "--quiet"])
     assert out.exit_code == 0
-    assert out.output.endswith(f"--until-se 0.001 not reached: the maximum --games (1,296) was played, "
+    assert out.output.endswith("--until-se 0.001 not reached: the maximum --games (1,296) "
+                               "was played, "
                                f"SE {missed.equity_se:.4f}\n")
-    out = CliRunner().invoke(cli, ["analyze", "W:1x13,7,12 B:1x14,7 w", "--dice", "4-2", "--games", "72",
-                                   "--until-se", "0.001", "--workers", "1", "--policy", "random", "--quiet"])
+    out = CliRunner().invoke(cli,
+                             ["analyze", "W:1x13,7,12 B:1x14,7 w", "--dice", "4-2", "--games", "72",
+                              "--until-se", "0.001", "--workers", "1", "--policy", "random",
+                              "--quiet"])
     assert out.exit_code == 0
     assert "--until-se 0.001 not reached: the maximum --games (72) was played, SE 0." in out.output
-    out = CliRunner().invoke(cli, ["openings", "--rolls", "65", "--games", "72", "--until-se", "0.001", "--workers",
-                                   "1", "--policy", "random", "--quiet", "--format", "json"])
+    out = CliRunner().invoke(cli, ["openings", "--rolls", "65", "--games", "72", "--until-se",
+                                   "0.001", "--workers", "1", "--policy", "random", "--quiet",
+                                   "--format", "json"])
     assert json.loads(out.output.splitlines()[0])["params"]["until_se_met"] is False
-    assert "Warning: --until-se 0.001 not reached: the maximum --games (72) was played, SE 0." in out.output
+    assert ("Warning: --until-se 0.001 not reached: the maximum --games (72) was played, SE 0."
+            in out.output)

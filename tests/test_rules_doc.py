@@ -20,8 +20,8 @@ def test_rules_doc_has_every_rule_id_and_section():
     """Bug: the rules were only in ../shared/RULES.md, which a clone does not have."""
     text = DOC.read_text(encoding="utf-8")
     assert {f"R{i}" for i in range(1, 10)} <= rule_ids(text)
-    for heading in ("numbering", "head rule", "block", "Bearing off", "scored", "Presets", "deficit",
-                    "Writing positions"):
+    for heading in ("numbering", "head rule", "block", "Bearing off", "scored", "Presets",
+                    "deficit", "Writing positions"):
         assert re.search(rf"^## .*{heading}", text, re.M | re.I), heading
     for preset in ("federation", "classic", "extended"):
         assert f"`{preset}`" in text

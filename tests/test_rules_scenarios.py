@@ -11,7 +11,8 @@ from nardy_cli.rules import make_rules
 
 
 def results(text, dice, **rules):
-    return sorted(str(p.result) for p in legal_plays(parse_position(text), dice, make_rules(**rules)))
+    return sorted(str(p.result)
+                  for p in legal_plays(parse_position(text), dice, make_rules(**rules)))
 
 
 def plays(text, dice, **rules):
@@ -23,7 +24,8 @@ def test_r1_no_landing_on_an_opponent_point():
     #    w14      b1      w1      b14
     # 6-1: 1/7 is blocked by b1, so the head checker reaches W8 only through W2.
     pos = "W:1x14,9 B:1x14,19 w"
-    assert results(pos, "6-1") == ["W:1x13,2,15 B:1x14,19 b", "W:1x13,8,9 B:1x14,19 b", "W:1x14,16 B:1x14,19 b"]
+    assert results(pos, "6-1") == ["W:1x13,2,15 B:1x14,19 b", "W:1x13,8,9 B:1x14,19 b",
+                                   "W:1x14,16 B:1x14,19 b"]
 
 
 def test_r1_jumping_over_opponent_is_allowed():
@@ -77,7 +79,8 @@ def test_r5_variants():
     assert results("start", "3-3") == ["W:1x13,4,10 B:1x15 b", "W:1x13,7x2 B:1x15 b"]
     # After White's 5-5 (W21 = B9), Black's runner is stopped by W21 before White's head.
     assert results("W:1x14,21 B:1x15 b", "4-4") == ["W:1x14,21 B:1x14,5 w"]
-    assert results("W:1x14,21 B:1x15 b", "4-4", head_rule="doubles-643") == ["W:1x14,21 B:1x13,5x2 w"]
+    assert results("W:1x14,21 B:1x15 b", "4-4",
+                   head_rule="doubles-643") == ["W:1x14,21 B:1x13,5x2 w"]
 
 
 def test_r6_block_step_and_turn_end():
@@ -90,7 +93,8 @@ def test_r6_block_step_and_turn_end():
     step, end = results(long, "4-1"), results(long, "4-1", block_check="turn-end")
     assert len(step) == 42 and len(end) == 43
     (extra,) = set(end) - set(step)
-    assert extra == str(apply_play(parse_position(long), "10/11 11/15", "4-1", rules=make_rules(block_check="turn-end")))
+    assert extra == str(apply_play(parse_position(long), "10/11 11/15", "4-1",
+                                   rules=make_rules(block_check="turn-end")))
 
 
 def test_r7_bearing_off():
@@ -111,7 +115,8 @@ def test_r8_last_roll_draw_and_win():
 
 
 def test_r9_outcome_classes():
-    assert str(outcome(parse_position("W:- B:19x15 b"), make_rules(last_roll=False))) == "White wins by home-mars"
+    assert str(outcome(parse_position("W:- B:19x15 b"),
+                       make_rules(last_roll=False))) == "White wins by home-mars"
     assert str(outcome(parse_position("W:- B:13x15 b"))) == "White wins by mars"
     assert str(outcome(parse_position("W:- B:12,13x14 b"))) == "White wins by koks"
     assert str(outcome(parse_position("W:12,13x14 B:- w"))) == "Black wins by koks"

@@ -18,14 +18,14 @@ from tests.oracle import exact_distribution
 #   W: . . . . . . . . . . . . . . . . . . . o . o . o
 #   B: . . . . . . . . . . . . . . . . . . x . x . x .   (each in its own numbering)
 SMALL_RACE = "W:20,22,24 B:19,21,23 w"
-# the same, but White's back checker is on W14, often two turns from its home: until it is in, positions
-# are valued by an evaluator (the bear-off databases take over once both sides are home)
+# the same, but White's back checker is on W14, often two turns from its home: until it is in,
+# positions are valued by an evaluator (the bear-off databases take over once both sides are home)
 NEAR_RACE = "W:14,22,24 B:19,21,23 w"
 
 
 def test_vr_is_unbiased_for_the_random_policy_on_a_solved_endgame():
-    """Would catch: a luck term with non-zero mean (wrong roll weights, the ordered roll counted twice,
-    the luck of a fixed root roll, the wrong side's view)."""
+    """Would catch: a luck term with non-zero mean (wrong roll weights, the ordered roll counted
+    twice, the luck of a fixed root roll, the wrong side's view)."""
     exact = exact_distribution(SMALL_RACE)
     truth = exact["win"] - exact["lose"]
     r = rollout(Position.parse(SMALL_RACE), "random", games=36 * 36 * 3,
@@ -38,16 +38,19 @@ def test_vr_is_unbiased_for_the_random_policy_on_a_solved_endgame():
 
 
 def test_vr_with_database_play_matches_the_two_sided_value():
-    """Would catch: VR biased when the evaluator is the exact value (R8 last roll scored wrongly)."""
+    """Would catch: VR biased when the evaluator is the exact value (R8 last roll scored
+    wrongly)."""
     pos = Position.parse(SMALL_RACE)
     truth = bearoff_value(pos).equity
-    r = rollout(pos, "heuristic", games=1296, scoring=Scoring(exact_bearoff=False, vr=True, bearoff_policy=True))
+    r = rollout(pos, "heuristic", games=1296,
+                scoring=Scoring(exact_bearoff=False, vr=True, bearoff_policy=True))
     assert abs(r.equity - truth) < max(4 * r.equity_se, 1e-6)
     assert r.equity_se < 0.002
 
 
 def test_exact_bearoff_at_the_root_is_the_database_value():
-    """Would catch: games in a bear-off not stopped, or the database read from the wrong side's view."""
+    """Would catch: games in a bear-off not stopped, or the database read from the wrong side's
+    view."""
     pos = Position.parse("W:19,20x2,23 B:21x3,24 b")
     r = rollout(pos, "heuristic", games=100, scoring=Scoring(exact_bearoff=True, vr=False))
     v = bearoff_value(pos)
@@ -58,7 +61,8 @@ def test_exact_bearoff_at_the_root_is_the_database_value():
 def test_truncation_at_zero_plies_is_the_static_evaluation():
     """Would catch: a truncated game scored from the wrong side, or after a play."""
     pos = Position.parse("W:1x10,8,12,14,17,19 B:1x11,3,9,15,22 b")
-    r = rollout(pos, "heuristic", games=50, scoring=Scoring(exact_bearoff=False, truncate=0, vr=False))
+    r = rollout(pos, "heuristic", games=50,
+                scoring=Scoring(exact_bearoff=False, truncate=0, vr=False))
     est = static_estimate(pos)
     for key in ("win", "lose", "draw"):
         assert r.probabilities[key] == pytest.approx(est.probabilities[key], abs=1e-7)
@@ -77,8 +81,9 @@ def test_results_identical_for_one_and_two_workers(scoring):
 
 
 def test_lookahead_replies_give_the_same_luck_as_a_fresh_search():
-    """Would catch: the luck of a turn after a lookahead play read from the wrong candidate's replies,
-    or from the wrong side's view (issue 9: VR reuses the search's best replies for the next roll)."""
+    """Would catch: the luck of a turn after a lookahead play read from the wrong candidate's
+    replies, or from the wrong side's view (issue 9: VR reuses the search's best replies for the
+    next roll)."""
     import numpy as np
     from nardy_cli.kernels.board import flip, kernel_rules, opp_on_board
     from nardy_cli.kernels.evaluate import HEURISTIC, EvalArgs, choice_scratch, choose_play
@@ -119,10 +124,11 @@ def test_lookahead_replies_give_the_same_luck_as_a_fresh_search():
 
 
 def test_screened_luck_scores_the_heuristics_top_results_of_each_roll_with_the_network():
-    """Would catch: VR's screened reply search (the luck of a turn the lookahead did not search) keeping the
-    heuristic's worst results instead of its best, keeping too few, or not letting the network choose among
-    them.  Brute force: every roll's legal results, the heuristic's top SCREEN_WIDTH (ties: the earlier
-    result), the best of those by the network's double-precision equity."""
+    """Would catch: VR's screened reply search (the luck of a turn the lookahead did not search)
+    keeping the heuristic's worst results instead of its best, keeping too few, or not letting the
+    network choose among them.  Brute force: every roll's legal results, the heuristic's top
+    SCREEN_WIDTH (ties: the earlier result), the best of those by the network's double-precision
+    equity."""
     import numpy as np
     from nardy_cli.kernels.board import kernel_rules, opp_on_board
     from nardy_cli.kernels.evaluate import (NEURAL, NO_SCREEN, ROLL_HIGH, ROLL_LOW, SCREEN_WIDTH,
@@ -152,58 +158,71 @@ def test_screened_luck_scores_the_heuristics_top_results_of_each_roll_with_the_n
         opp = np.zeros(choice.opp.size, dtype=np.int64)
         opponent_terms(board, opp)
         for r in range(21):
-            n, _ = enumerate_plays(board, 15 - opp_on_board(board), ROLL_HIGH[r], ROLL_LOW[r], 0, 0, *ws.arrays())
+            n, _ = enumerate_plays(board, 15 - opp_on_board(board), ROLL_HIGH[r], ROLL_LOW[r], 0, 0,
+                                   *ws.arrays())
             results = ws.boards[:n].copy()
-            h = np.array([heuristic_score(b, screen, np.zeros(choice.feats.size), opp) for b in results])
+            h = np.array([heuristic_score(b, screen, np.zeros(choice.feats.size), opp)
+                          for b in results])
             keep = sorted(range(n), key=lambda i: (-h[i], i))[:SCREEN_WIDTH]
             eq = result_equities(results[keep], np.full(len(keep), white), rules)
             chosen = [i for i in keep if (results[i] == out[r]).all()]
-            assert chosen, f"roll {r}: the screened search picked a result outside the heuristic's top"
-            assert eq[keep.index(chosen[0])] > eq.max() - 1e-4      # float32 search vs double-precision equity
+            assert chosen, (f"roll {r}: the screened search picked a result outside the "
+                            "heuristic's top")
+            # float32 search vs double-precision equity
+            assert eq[keep.index(chosen[0])] > eq.max() - 1e-4
             screened_rolls += n > SCREEN_WIDTH
             differs_from_full += not (full[r] == out[r]).all()
     assert screened_rolls > 200 and differs_from_full > 0
 
 
 def test_the_rollout_note_says_when_vr_did_not_pay():
-    """Would catch: a rollout whose luck-adjusted SE came out larger than the plain one, or smaller by less
-    than VR's least CPU cost (the evaluator misreads the position's luck, as in the study position
-    `forbidden-sixth-point`), printed without a word, or the hint printed when VR did help."""
+    """Would catch: a rollout whose luck-adjusted SE came out larger than the plain one, or smaller
+    by less than VR's least CPU cost (the evaluator misreads the position's luck, as in the study
+    position `forbidden-sixth-point`), printed without a word, or the hint printed when VR did
+    help."""
     from types import SimpleNamespace
     from nardy_cli.commands.scoring_options import scoring_note
     params = {"vr": True, "exact_bearoff": True, "scored_games": 252, "truncate": None,
               "plain": {"equity": 1.5815, "equity_se": 0.0210}}
     worse = scoring_note(SimpleNamespace(params=params, equity_se=0.0227))
-    assert worse == ("variance reduction: equity SE 0.0227 (plain 0.0210, plain equity +1.5815); VR did not pay "
-                     "here (the evaluator misreads this position's luck): --no-vr is faster; 252 games ended in "
-                     "the bear-off databases")
-    barely = scoring_note(SimpleNamespace(params=params, equity_se=0.0207))    # variance / 1.03: less than VR costs
+    assert worse == ("variance reduction: equity SE 0.0227 (plain 0.0210, plain equity +1.5815); "
+                     "VR did not pay "
+                     "here (the evaluator misreads this position's luck): --no-vr is faster; "
+                     "252 games ended in the bear-off databases")
+    # variance / 1.03: less than VR costs
+    barely = scoring_note(SimpleNamespace(params=params, equity_se=0.0207))
     assert "VR did not pay here" in barely
-    assert "VR did not pay" not in scoring_note(SimpleNamespace(params=params, equity_se=0.0190))   # / 1.22: paid
+    # / 1.22: paid
+    assert "VR did not pay" not in scoring_note(SimpleNamespace(params=params, equity_se=0.0190))
     better = scoring_note(SimpleNamespace(params=params, equity_se=0.0101))
-    assert better == ("variance reduction: equity SE 0.0101 (plain 0.0210, plain equity +1.5815); 252 games ended "
-                      "in the bear-off databases")
+    assert better == ("variance reduction: equity SE 0.0101 (plain 0.0210, plain equity +1.5815); "
+                      "252 games ended in the bear-off databases")
 
 
 def test_a_luck_network_values_the_luck_and_keeps_it_unbiased():
-    """Would catch: `--luck-network` ignored (the policy's own evaluator still valuing the luck), the luck
-    network choosing the plays (other games), or its luck with a non-zero mean (valued from the wrong side)."""
+    """Would catch: `--luck-network` ignored (the policy's own evaluator still valuing the luck),
+    the luck network choosing the plays (other games), or its luck with a non-zero mean (valued from
+    the wrong side)."""
     exact = exact_distribution(NEAR_RACE)
-    truth = exact["win"] - exact["lose"]            # 12 checkers off each: every win is by oin, 1 point
+    # 12 checkers off each: every win is by oin, 1 point
+    truth = exact["win"] - exact["lose"]
     pos = Position.parse(NEAR_RACE)
     own = rollout(pos, "random", games=36 * 36 * 3, scoring=Scoring(exact_bearoff=False, vr=True))
     net = new_network(16, seed=3)
-    other = rollout(pos, "random", games=36 * 36 * 3, scoring=Scoring(exact_bearoff=False, luck_network=net))
+    other = rollout(pos, "random", games=36 * 36 * 3,
+                    scoring=Scoring(exact_bearoff=False, luck_network=net))
     assert other.params["vr"] and other.params["luck_network"]["hidden"] == 16
     assert "luck_network" not in own.params
     assert other.params["plain"] == own.params["plain"]            # the same games
-    assert abs(other.equity - own.equity) > 1e-4                   # their luck valued by another function
+    # their luck valued by another function
+    assert abs(other.equity - own.equity) > 1e-4
     assert abs(other.equity - truth) < 4 * other.equity_se
 
 
 def test_luck_network_option_errors_are_one_line(tmp_path):
-    """Would catch: a missing --luck-network file, or one combined with --no-vr, ending in a traceback or
-    silently ignored; the JSON or the note under the table not saying which network valued the luck."""
+    """Would catch: a missing --luck-network file, or one combined with --no-vr, ending in a
+    traceback or silently ignored; the JSON or the note under the table not saying which network
+    valued the luck."""
     import json
 
     from click.testing import CliRunner
@@ -213,20 +232,28 @@ def test_luck_network_option_errors_are_one_line(tmp_path):
     base = ["rollout", NEAR_RACE, "--games", "36", "--quiet", "--no-exact-bearoff"]
     runner = CliRunner()
     r = runner.invoke(cli, base + ["--luck-network", str(tmp_path / "missing.npz")])
-    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1 and "missing.npz" in r.output
+    assert (r.exit_code == 2 and len(r.output.strip().splitlines()) == 1
+            and "missing.npz" in r.output)
     r = runner.invoke(cli, base + ["--luck-network", str(tmp_path / "luck.npz"), "--no-vr"])
-    assert r.exit_code == 2 and r.output.strip() == ("Error: --luck-network values the luck of variance "
+    assert r.exit_code == 2 and r.output.strip() == ("Error: --luck-network values the luck "
+                                                     "of variance "
                                                      "reduction: it cannot be used with VR off")
-    r = runner.invoke(cli, base + ["--luck-network", str(tmp_path / "luck.npz"), "--format", "json"])
+    r = runner.invoke(cli,
+                      base + ["--luck-network", str(tmp_path / "luck.npz"), "--format", "json"])
     assert r.exit_code == 0, r.output
     record = json.loads(r.output)["params"]
-    assert record["vr"] and record["luck_network"]["hidden"] == 16 and len(record["luck_network"]["sha256"]) == 16
+    assert (record["vr"] and record["luck_network"]["hidden"] == 16
+            and len(record["luck_network"]["sha256"]) == 16)
     r = runner.invoke(cli, base + ["--luck-network", str(tmp_path / "luck.npz")])
     digest = record["luck_network"]["sha256"]
     assert f"luck valued by the --luck-network (16 hidden units, weights {digest})" in r.output
-    staged = runner.invoke(cli, ["analyze", "W:1x6,7x2,10x2,12,14,15,20,24 B:1x4,4x2,9x2,10,11,14,15x2,16,18 b",
-                                 "--dice", "6-5", "--staged", "--policy", "heuristic", "--games", "72", "--quiet",
-                                 "--workers", "1", "--luck-network", str(tmp_path / "luck.npz")])
+    staged = runner.invoke(cli,
+                           ["analyze",
+                            "W:1x6,7x2,10x2,12,14,15,20,24 B:1x4,4x2,9x2,10,11,14,15x2,16,18 b",
+                            "--dice", "6-5", "--staged", "--policy", "heuristic", "--games", "72",
+                            "--quiet", "--workers", "1", "--luck-network",
+                            str(tmp_path / "luck.npz")])
     assert staged.exit_code == 0, staged.output
     header = staged.output.splitlines()[0]
-    assert header.endswith(f"; vr, exact_bearoff (luck valued by the --luck-network, weights {digest}))")
+    assert header.endswith("; vr, exact_bearoff (luck valued by the --luck-network, "
+                           f"weights {digest}))")

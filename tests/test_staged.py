@@ -8,7 +8,8 @@ from nardy_cli.errors import FilterError
 from nardy_cli.position import Position
 from nardy_cli.study.staged import StageFilter, staged_rank
 
-# White: W1x13, W2, W16; Black: B1x12, B5, B6, B15 (White's third turn); White plays 5-3 (9 distinct plays)
+# White: W1x13, W2, W16; Black: B1x12, B5, B6, B15 (White's third turn); White plays 5-3 (9 distinct
+# plays)
 HEAD_TEMPO = "W:1x13,2,16 B:1x12,5,6,15 w"
 
 

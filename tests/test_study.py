@@ -37,7 +37,8 @@ def test_ranking_is_reproducible_and_sorted(pool_submits):
 
 
 def test_top_and_until_se():
-    """Catches --top keeping the wrong number, and an --until-se that never stops early or stops too soon.
+    """Catches --top keeping the wrong number, and an --until-se that never stops early or stops too
+    soon.
 
     With until_se, each play still in the race stops together once all their SEs are at most the
     target (or at the maximum); a play dropped as clearly worse keeps the games it had then.
@@ -47,9 +48,11 @@ def test_top_and_until_se():
     s = rank_plays(MIDGAME, "4-2", "racer", games=6480, seed=5, until_se=0.018, top=2)
     kept = [p for p in s.plays if p.dropped_after is None]
     dropped = [p for p in s.plays if p.dropped_after is not None]
-    assert kept and len({p.games for p in kept}) == 1, "the plays still in the race play the same games"
+    assert kept and len({p.games
+                         for p in kept}) == 1, "the plays still in the race play the same games"
     games = kept[0].games
-    assert 2592 <= games < 6480, "the target must need two or more rounds and stop before the maximum"
+    assert 2592 <= games < 6480, ("the target must need two or more rounds and stop "
+                                  "before the maximum")
     figures = [(p.games, p.equity_se, p.dropped_after) for p in s.plays]
     assert all(p.equity_se <= 0.018 for p in kept), figures
     assert all(p.games == p.dropped_after <= games for p in dropped), figures
@@ -98,11 +101,12 @@ def test_board_diagram_renders():
 
 def test_report_regenerates_identically_from_json(tmp_path):
     out = tmp_path / "rep"
-    res = run("analyze", "W:1x13,7,12 B:1x14,7 w", "--dice", "4-2", "--games", "200", "--workers", "1",
-              "--no-staged", "--output", str(out), "--html", "-q")
+    res = run("analyze", "W:1x13,7,12 B:1x14,7 w", "--dice", "4-2", "--games", "200", "--workers",
+              "1", "--no-staged", "--output", str(out), "--html", "-q")
     assert res.exit_code == 0, res.output
     files = sorted(p.name for p in out.iterdir())
-    assert {"results.json", "results.csv", "report.md", "report.html", "board.png", "ranking.png"} <= set(files)
+    assert {"results.json", "results.csv", "report.md", "report.html", "board.png",
+            "ranking.png"} <= set(files)
     before = {name: (out / name).read_bytes() for name in files}
     regenerate(out)
     after = {p.name: p.read_bytes() for p in out.iterdir()}
@@ -115,7 +119,8 @@ def test_report_regenerates_identically_from_json(tmp_path):
 
 def test_chart_command_redraws_from_saved_results(tmp_path):
     out = tmp_path / "rep"
-    assert run("rollout", "start", "--games", "2592", "--workers", "1", "--output", str(out), "-q").exit_code == 0
+    assert run("rollout", "start", "--games", "2592", "--workers", "1", "--output", str(out),
+               "-q").exit_code == 0
     listed = run("chart", str(out / "results.json"), "--list")
     assert {"outcomes", "convergence", "deficit", "static-deficit"} <= set(listed.output.split())
     svg = tmp_path / "conv.svg"
@@ -131,28 +136,34 @@ def test_batch_command(tmp_path):
     res = run("batch", str(f), "--games", "72", "--workers", "1", "--format", "csv", "-q")
     assert res.exit_code == 0
     lines = res.output.splitlines()
-    assert lines[0].startswith("name,position,to_move,games,equity") and [l.split(",")[0] for l in lines[1:]] == [
+    assert lines[0].startswith("name,position,to_move,games,equity") and [l.split(",")[0]
+                                                                          for l in lines[1:]] == [
         "late", "race"]
 
 
 def test_batch_output_says_whose_equity_it_is(tmp_path):
-    """Catches a batch table, CSV or JSON that gives an equity without saying for which side (issue 27: the
-    side to move of each position, which differs from row to row)."""
+    """Catches a batch table, CSV or JSON that gives an equity without saying for which side (issue
+    27: the side to move of each position, which differs from row to row)."""
     f = tmp_path / "p.txt"
     f.write_text("late: W:24x2 B:23,24x2 w\nrace: W:20,21 B:19,24 b\n")
-    table = run("batch", str(f), "--games", "36", "--workers", "1", "--policy", "random", "-q").output.splitlines()
+    table = run("batch", str(f), "--games", "36", "--workers", "1", "--policy", "random",
+                "-q").output.splitlines()
     assert table[1] == "equity and chances are the side to move's (to_move) in each position"
     assert table[2].split()[:3] == ["name", "to_move", "games"]
     assert [line.split()[:2] for line in table[3:5]] == [["late", "White"], ["race", "Black"]]
     import csv
     import io
-    rows = list(csv.DictReader(io.StringIO(run("batch", str(f), "--games", "36", "--workers", "1", "--policy",
-                                               "random", "--format", "csv", "-q").output)))
+    rows = list(csv.DictReader(io.StringIO(run("batch", str(f), "--games", "36", "--workers", "1",
+                                               "--policy", "random", "--format", "csv",
+                                               "-q").output)))
     assert [r["to_move"] for r in rows] == ["White", "Black"]
-    records = [json.loads(line) for line in run("batch", str(f), "--games", "36", "--workers", "1", "--policy",
-                                                  "random", "--format", "json", "-q").output.splitlines()]
-    assert [r["to_move"] for r in records] == ["White", "Black"] and list(records[0])[:3] == ["name", "position",
-                                                                                            "to_move"]
+    records = [json.loads(line)
+               for line in run("batch", str(f), "--games", "36", "--workers", "1", "--policy",
+                                 "random", "--format", "json",
+                               "-q").output.splitlines()]
+    assert [r["to_move"]
+            for r in records] == ["White", "Black"] and list(records[0])[:3] == ["name", "position",
+                                                                               "to_move"]
 
 
 def test_empty_positions_file_is_an_error(tmp_path):
@@ -165,16 +176,16 @@ def test_empty_positions_file_is_an_error(tmp_path):
 def test_unwritable_output_leaves_nothing(tmp_path):
     blocker = tmp_path / "file.txt"
     blocker.write_text("x")
-    res = run("analyze", "W:1x13,7,12 B:1x14,7 w", "--dice", "4-2", "--games", "50", "--workers", "1",
-              "--output", str(blocker / "rep"), "-q")
+    res = run("analyze", "W:1x13,7,12 B:1x14,7 w", "--dice", "4-2", "--games", "50", "--workers",
+              "1", "--output", str(blocker / "rep"), "-q")
     assert res.exit_code == 2 and res.output.startswith("Error: cannot write to output directory")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt"]
 
 
 def test_openings_command_with_report(tmp_path):
     out = tmp_path / "op"
-    res = run("openings", "--rolls", "65,33", "--games", "72", "--policy", "racer", "--workers", "1",
-              "--output", str(out), "-q")
+    res = run("openings", "--rolls", "65,33", "--games", "72", "--policy", "racer", "--workers",
+              "1", "--output", str(out), "-q")
     assert res.exit_code == 0, res.output
     data = json.loads((out / "results.json").read_text())
     assert [r["roll"] for r in data["results"][0]["rows"]] == ["6-5", "3-3", "3-3"]
@@ -182,16 +193,19 @@ def test_openings_command_with_report(tmp_path):
 
 
 def test_the_openings_table_shows_draws_and_the_mars_and_koks_classes(tmp_path):
-    """Catches an openings table (terminal and report) that leaves out the draws (about 9% of games) and the
-    mars/koks classes, so win + lose does not add up to 1."""
-    res = run("openings", "--rolls", "65", "--games", "72", "--policy", "random", "--workers", "1", "-q",
-              "--output", str(tmp_path / "op"))
+    """Catches an openings table (terminal and report) that leaves out the draws (about 9% of games)
+    and the mars/koks classes, so win + lose does not add up to 1."""
+    res = run("openings", "--rolls", "65", "--games", "72", "--policy", "random", "--workers", "1",
+              "-q", "--output", str(tmp_path / "op"))
     lines = res.output.splitlines()
     assert lines[0] == "White's equity and chances (mars: home-mars or mars)"
-    assert lines[1].split()[-7:] == ["win", "draw", "lose", "mars_for", "koks_for", "mars_against", "koks_against"]
+    assert lines[1].split()[-7:] == ["win", "draw", "lose", "mars_for", "koks_for", "mars_against",
+                                     "koks_against"]
     win, draw, lose = (float(v) for v in lines[2].split()[-7:-4])
     assert draw > 0 and win + draw + lose == pytest.approx(1.0, abs=2e-4)
     md = (tmp_path / "op" / "report.md").read_text()
     header = next(line for line in md.splitlines() if line.startswith("| roll"))
-    assert [c.strip() for c in header.split("|")[7:-1]] == ["win", "draw", "lose", "mars or home-mars for", "koks for",
-                                                            "mars or home-mars against", "koks against"]
+    assert [c.strip() for c in header.split("|")[7:-1]] == ["win", "draw", "lose",
+                                                            "mars or home-mars for", "koks for",
+                                                            "mars or home-mars against",
+                                                            "koks against"]

@@ -49,7 +49,8 @@ def no_figures(monkeypatch, no_drawing):
     import types
 
     import nardy_cli.study.board_figure as board_figure
-    stub = types.SimpleNamespace(**{name: (lambda *a, **k: None) for name in dir(charts) if not name.startswith("_")})
+    stub = types.SimpleNamespace(**{name: (lambda *a, **k: None) for name in dir(charts)
+                                    if not name.startswith("_")})
     monkeypatch.setattr(report_parts, "charts", lambda: stub)
     monkeypatch.setattr(board_figure, "draw_board", lambda *a, **k: None)
     monkeypatch.setattr(board_figure, "draw_play", lambda *a, **k: None)
@@ -65,7 +66,8 @@ def test_every_chart_names_side_policy_games_and_rules(kind):
         words = texts(draw(data, 0))
         assert "White" in words or "Black" in words, name
         if name not in ("static-deficit", "static-face-deficit"):
-            assert "heuristic" in words and "games" in words and "federation rules" in words, (name, words)
+            assert ("heuristic" in words and "games" in words
+                    and "federation rules" in words), (name, words)
 
 
 def test_points_override_appears_in_chart_titles():
@@ -76,7 +78,8 @@ def test_points_override_appears_in_chart_titles():
 
 
 def test_chart_functions_take_result_objects():
-    """Bug: `outcome_chart(result)` as in the README raised TypeError for a RolloutResult (needed .to_dict())."""
+    """Bug: `outcome_chart(result)` as in the README raised TypeError for a RolloutResult (needed
+    .to_dict())."""
 
     class Result:  # the shape of RolloutResult / Ranking / OpeningTable: anything with to_dict()
         def __init__(self, data):
@@ -85,14 +88,16 @@ def test_chart_functions_take_result_objects():
         def to_dict(self):
             return self.data
 
-    assert "Outcomes for Black" in texts(charts.outcome_chart(Result(load("rollout")["results"][0])))
+    assert "Outcomes for Black" in texts(
+        charts.outcome_chart(Result(load("rollout")["results"][0])))
     assert "to play 4-2" in texts(charts.ranking_chart(Result(load("analyze")["results"][0])))
-    assert "Black's best reply" in texts(charts.replies_heatmap(Result(load("openings")["results"][0])))
+    assert "Black's best reply" in texts(
+        charts.replies_heatmap(Result(load("openings")["results"][0])))
 
 
 def test_ranking_chart_shows_differences_on_a_fitted_axis():
-    """Bug: the ranking chart drew equities from 0, hiding 0.82 vs 0.81; it must plot the difference to the
-    best play with the axis spanning the differences, not [0, 1]."""
+    """Bug: the ranking chart drew equities from 0, hiding 0.82 vs 0.81; it must plot the difference
+    to the best play with the axis spanning the differences, not [0, 1]."""
     ranking = load("analyze")["results"][0]
     ax = charts.ranking_chart(ranking).axes[0]
     low, high = ax.get_xlim()
@@ -127,12 +132,14 @@ def test_replies_heatmap_has_one_cell_per_opening_and_roll():
 
 
 def test_board_figure_has_name_trays_arrows_and_dice():
-    """Bug: the board had no name, no tray for borne-off checkers, no direction and dice drawn as text."""
+    """Bug: the board had no name, no tray for borne-off checkers, no direction and dice drawn as
+    text."""
     from nardy_cli import parse_position
     from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch
     fig = draw_board(parse_position("W:23,24x5 B:20x3,22x2,24x3 w 6-5"), name="bear-off")
     words = texts(fig)
-    assert "bear-off" in fig._suptitle.get_text() and "White off: 9" in words and "Black off: 7" in words
+    assert ("bear-off" in fig._suptitle.get_text() and "White off: 9" in words
+            and "Black off: 7" in words)
     ax = fig.axes[0]
     assert len([p for p in ax.patches if isinstance(p, FancyArrowPatch)]) == 2
     assert len([p for p in ax.patches if isinstance(p, FancyBboxPatch)]) == 2  # two dice
@@ -142,7 +149,8 @@ def test_board_figure_has_name_trays_arrows_and_dice():
 
 
 def test_library_leaves_matplotlib_global_state_alone(tmp_path):
-    """Bug: importing the chart modules called matplotlib.use('Agg') and report.py set rcParams globally."""
+    """Bug: importing the chart modules called matplotlib.use('Agg') and report.py set rcParams
+    globally."""
     backend, salt = matplotlib.get_backend(), matplotlib.rcParams["svg.hashsalt"]
     from nardy_cli.study.figures import save_figure
     save_figure(charts.outcome_chart(load("rollout")["results"][0]), tmp_path / "x.svg")
@@ -152,8 +160,8 @@ def test_library_leaves_matplotlib_global_state_alone(tmp_path):
 # --- reports ----------------------------------------------------------------
 
 def test_batch_report_has_one_section_per_position_with_comment_and_board(tmp_path, no_figures):
-    """Bugs: batch reports put all boards first then 14 charts all called 'outcomes', drew only 12 of 14
-    boards (a silent limit), and dropped the positions file's comments."""
+    """Bugs: batch reports put all boards first then 14 charts all called 'outcomes', drew only 12
+    of 14 boards (a silent limit), and dropped the positions file's comments."""
     data = load("batch")
     report = build_report(tmp_path, data)
     assert len(report["sections"]) == len(data["results"]) == 14
@@ -167,8 +175,8 @@ def test_batch_report_has_one_section_per_position_with_comment_and_board(tmp_pa
 
 
 def test_report_md_reads_as_a_study_page(tmp_path, no_drawing):
-    """Bugs: titles were raw notation, outcome labels snake_case, no deficit table, no ± 95%, no captions,
-    and the policy was only in the parameters dump."""
+    """Bugs: titles were raw notation, outcome labels snake_case, no deficit table, no ± 95%, no
+    captions, and the policy was only in the parameters dump."""
     render_folder(tmp_path, load("rollout"))
     md = (tmp_path / "report.md").read_text()
     assert md.startswith("# Rollout of race\n")
@@ -184,16 +192,19 @@ def test_report_md_reads_as_a_study_page(tmp_path, no_drawing):
 
 
 def test_random_policy_gets_a_visible_warning(tmp_path, no_drawing):
-    """Bug: `nardy rollout` defaults to random play and a study page showed random-play odds unmarked."""
+    """Bug: `nardy rollout` defaults to random play and a study page showed random-play odds
+    unmarked."""
     data = load("rollout")
     data["results"][0]["params"]["policies"] = {"white": "random", "black": "random"}
     render_folder(tmp_path, data, html=True)
-    assert "> **Warning.** These numbers come from **random play**" in (tmp_path / "report.md").read_text()
+    assert "> **Warning.** These numbers come from **random play**" in (
+        tmp_path / "report.md").read_text()
     assert '<div class="warning">' in (tmp_path / "report.html").read_text()
 
 
 def test_md_and_html_come_from_the_same_sections(tmp_path, no_drawing):
-    """Bug: report.html was a hand conversion of the Markdown; both must show the same tables and captions."""
+    """Bug: report.html was a hand conversion of the Markdown; both must show the same tables and
+    captions."""
     render_folder(tmp_path, load("analyze"), html=True)
     md, html = (tmp_path / "report.md").read_text(), (tmp_path / "report.html").read_text()
     assert html.startswith("<!DOCTYPE html>") and "four-two" in html
@@ -203,7 +214,8 @@ def test_md_and_html_come_from_the_same_sections(tmp_path, no_drawing):
 
 
 def test_regenerate_is_byte_identical(tmp_path):
-    """Bug: random ids (pandas Styler uuids) or timestamps would make the same data give different files."""
+    """Bug: random ids (pandas Styler uuids) or timestamps would make the same data give different
+    files."""
     folder = tmp_path / "r"
     folder.mkdir()
     data = load("analyze")
@@ -252,29 +264,31 @@ def test_a_folder_that_is_not_a_report_is_not_replaced(tmp_path, no_drawing):
 def test_positions_file_comments_reach_the_report_data():
     """Bug: the positions file's comments were dropped, so a study page lost its explanations."""
     from nardy_cli.positions_file import parse_positions_text
-    text = "# File header.\n\n# Two lines\n# of comment.\na: W:1x14,12 B:1x15 b  # and an end note\nb: start\n"
+    text = ("# File header.\n\n# Two lines\n# of comment.\na: W:1x14,12 B:1x15 b  # and an end "
+            "note\nb: start\n")
     a, b = parse_positions_text(text)
     assert a.comment == "Two lines of comment. and an end note" and b.comment == ""
 
 
 HEADLINES = {
-    "rollout": "Black wins 29.4% (mars or koks 0.0%), loses 48.4% (mars or koks 0.0%), draws 22.2%; Black's equity "
-               "-0.190 ± 0.032 (95%) in 2,592 games.",
-    "analyze": "Best play for White with 4-2: 1/5 7/9, White's equity +0.820 ± 0.081 (95%); the next best, "
-               "12/16 1/3, is 0.011 behind (± 0.105 (95%), paired).",
-    "openings": "Best opening roll for White: 3-3 played 1/4 1/4 4/7 7/10, equity +0.565 ± 0.085 (95%); worst: 2-1 "
-                "played 1/3 3/4, -0.006 ± 0.091.",
-    "batch": "14 positions; the side to move's equity runs from -1.883 (deficit-heavy, White to move) to +1.994 "
-             "(breaking-the-block, Black to move).",
+    "rollout": "Black wins 29.4% (mars or koks 0.0%), loses 48.4% (mars or koks 0.0%), "
+               "draws 22.2%; Black's equity -0.190 ± 0.032 (95%) in 2,592 games.",
+    "analyze": "Best play for White with 4-2: 1/5 7/9, White's equity +0.820 ± 0.081 (95%); "
+               "the next best, 12/16 1/3, is 0.011 behind (± 0.105 (95%), paired).",
+    "openings": "Best opening roll for White: 3-3 played 1/4 1/4 4/7 7/10, "
+                "equity +0.565 ± 0.085 (95%); worst: 2-1 played 1/3 3/4, -0.006 ± 0.091.",
+    "batch": "14 positions; the side to move's equity runs from -1.883 (deficit-heavy, "
+             "White to move) to +1.994 (breaking-the-block, Black to move).",
 }
 
 
 @pytest.mark.parametrize("kind", ["rollout", "analyze", "openings", "batch"])
-def test_every_report_opens_with_a_plain_summary_and_ends_with_parameters_and_the_glossary(kind, tmp_path,
-                                                                                           no_figures):
-    """Catches a report that opens with no plain-language line ("White wins 62% (mars 9%), ..."), shows its run
-    parameters only as raw JSON, or has no glossary (equity, oin/mars/home-mars/koks, SE vs 95% interval,
-    paired difference, luck, VR), in report.md and report.html alike."""
+def test_every_report_opens_with_a_plain_summary_and_ends_with_parameters_and_the_glossary(
+        kind, tmp_path,
+        no_figures):
+    """Catches a report that opens with no plain-language line ("White wins 62% (mars 9%), ..."),
+    shows its run parameters only as raw JSON, or has no glossary (equity, oin/mars/home-mars/koks,
+    SE vs 95% interval, paired difference, luck, VR), in report.md and report.html alike."""
     from nardy_cli.study.glossary import GLOSSARY
     render_folder(tmp_path, load(kind), html=True)
     md = (tmp_path / "report.md").read_text(encoding="utf-8")

@@ -1,11 +1,11 @@
 """What the README promises beyond results.json: --until-se on the command line, report folders
-(batch, --svg, replies.csv, replace only when complete), rank_many, and the shipped positions files."""
+(batch, --svg, replies.csv, replace only when complete), rank_many, and the shipped positions
+files."""
 
 from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -34,8 +34,8 @@ def test_until_se_on_the_command_line_is_the_librarys_stop():
 
     The library's own stop rule (first chunk whose SE is small enough) is tested in test_rollout.py.
     """
-    out = run("rollout", "start", "--until-se", "0.015", "--games", "50000", "--seed", "4", "--workers", "1",
-              "--format", "json")
+    out = run("rollout", "start", "--until-se", "0.015", "--games", "50000", "--seed", "4",
+              "--workers", "1", "--format", "json")
     assert out.exit_code == 0, out.output
     cli_result = json.loads(out.output)
     lib = rollout(START, "random", games=50000, seed=4, until_se=0.015)
@@ -53,7 +53,8 @@ def two_positions(tmp_path):
 def test_batch_output_folder(tmp_path, two_positions):
     """Catches a batch report missing a position, its table rows, or its charts."""
     out = tmp_path / "rep"
-    res = run("batch", two_positions, "--games", "72", "--policy", "random", "--workers", "1", "--output", out, "-q")
+    res = run("batch", two_positions, "--games", "72", "--policy", "random", "--workers", "1",
+              "--output", out, "-q")
     assert res.exit_code == 0, res.output
     data = json.loads((out / "results.json").read_text())
     assert [r["name"] for r in data["results"]] == ["late", "race"]
@@ -70,8 +71,8 @@ def test_batch_output_folder(tmp_path, two_positions):
 def test_svg_reports_draw_vector_images_only(tmp_path, two_positions):
     """Catches --svg still writing PNG charts, or SVG files that are not SVG."""
     out = tmp_path / "rep"
-    res = run("batch", two_positions, "--games", "72", "--policy", "random", "--workers", "1", "--output", out,
-              "--svg", "-q")
+    res = run("batch", two_positions, "--games", "72", "--policy", "random", "--workers", "1",
+              "--output", out, "--svg", "-q")
     assert res.exit_code == 0, res.output
     svgs = list(out.rglob("*.svg"))
     assert svgs and not list(out.rglob("*.png"))
@@ -79,10 +80,11 @@ def test_svg_reports_draw_vector_images_only(tmp_path, two_positions):
 
 
 def test_openings_replies_csv(tmp_path):
-    """Catches `openings --replies` without its replies table: one best reply per opening and Black roll."""
+    """Catches `openings --replies` without its replies table: one best reply per opening and Black
+    roll."""
     out = tmp_path / "op"
-    res = run("openings", "--rolls", "65", "--replies", "--games", "36", "--reply-games", "36", "--top", "2",
-              "--policy", "racer", "--workers", "1", "--output", out, "-q")
+    res = run("openings", "--rolls", "65", "--replies", "--games", "36", "--reply-games", "36",
+              "--top", "2", "--policy", "racer", "--workers", "1", "--output", out, "-q")
     assert res.exit_code == 0, res.output
     lines = (out / "replies.csv").read_text().splitlines()
     assert len(lines) == 1 + 21, lines[:3]
@@ -93,7 +95,8 @@ def test_openings_replies_csv(tmp_path):
 def test_a_failed_report_leaves_the_old_one_and_no_debris(tmp_path):
     """Catches a report folder replaced (or half-written) by a run whose report fails to render."""
     out = tmp_path / "rep"
-    res = run("rollout", "W:24x2 B:23,24x2 w", "--games", "72", "--workers", "1", "--output", out, "-q")
+    res = run("rollout", "W:24x2 B:23,24x2 w", "--games", "72", "--workers", "1", "--output", out,
+              "-q")
     assert res.exit_code == 0, res.output
     before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     bad = json.loads((out / "results.json").read_text())
@@ -104,8 +107,10 @@ def test_a_failed_report_leaves_the_old_one_and_no_debris(tmp_path):
     assert after == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"], "no temporary folder left behind"
     # a complete report does replace it
-    res = run("rollout", "W:24x2 B:23,24x2 w", "--games", "36", "--workers", "1", "--output", out, "-q")
-    assert res.exit_code == 0 and json.loads((out / "results.json").read_text())["results"][0]["games"] == 36
+    res = run("rollout", "W:24x2 B:23,24x2 w", "--games", "36", "--workers", "1", "--output", out,
+              "-q")
+    assert (res.exit_code == 0
+            and json.loads((out / "results.json").read_text())["results"][0]["games"] == 36)
 
 
 def test_rank_many_equals_ranking_each_problem_alone():
@@ -117,16 +122,19 @@ def test_rank_many_equals_ranking_each_problem_alone():
 
 
 def test_shipped_openings_file_is_every_position_after_a_white_opening():
-    """Catches positions/openings.txt drifting from the engine (a missing, extra or wrong opening)."""
+    """Catches positions/openings.txt drifting from the engine (a missing, extra or wrong
+    opening)."""
     shipped = read_positions(ROOT / "positions" / "openings.txt")
-    # one entry per (roll, play), its comment "6-5: 1/7 7/12"; different rolls may reach the same position
+    # one entry per (roll, play), its comment "6-5: 1/7 7/12"; different rolls may reach the same
+    # position
     entries = sorted((np_.comment, np_.position) for np_ in shipped)
     expected = sorted((f"{d}: {p}", p.result) for d in ALL_ROLLS for p in legal_plays(START, d))
     assert entries == expected
 
 
 def test_shipped_study_file_and_the_names_readme_uses():
-    """Catches a README example naming a position the shipped file lacks, or an invalid/finished position."""
+    """Catches a README example naming a position the shipped file lacks, or an invalid/finished
+    position."""
     study = read_positions(ROOT / "positions" / "study.txt")
     names = {np.name for np in study}
     assert len(names) == len(study) >= 10

@@ -64,9 +64,11 @@ class Browser:
                 if time.monotonic() > deadline or self.process.poll() is not None:
                     raise WebDriverError("chromedriver did not start")
                 time.sleep(0.05)
-            args = [*CHROMIUM_ARGS, f"--user-data-dir={self.profile}", f"--window-size={width},{height}"]
+            args = [*CHROMIUM_ARGS, f"--user-data-dir={self.profile}",
+                    f"--window-size={width},{height}"]
             caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome",
-                                                     "goog:chromeOptions": {"binary": chromium, "args": args}}}}
+                                                     "goog:chromeOptions": {"binary": chromium,
+                                                                            "args": args}}}}
             self.session = self._call("POST", "/session", caps)["sessionId"]
         except BaseException:
             self.close()
@@ -81,7 +83,8 @@ class Browser:
                 return json.loads(resp.read())["value"]
         except urllib.error.HTTPError as exc:
             value = json.loads(exc.read() or b"{}").get("value", {})
-            raise WebDriverError(f"{value.get('error')}: {value.get('message', '')[:300]}") from None
+            raise WebDriverError(f"{value.get('error')}: "
+                                 f"{value.get('message', '')[:300]}") from None
 
     def _s(self, method: str, path: str, body: dict | None = None):
         return self._call(method, f"/session/{self.session}{path}", body)
@@ -96,7 +99,8 @@ class Browser:
 
     def find_all(self, css: str) -> list[str]:
         """Every element matching the CSS selector."""
-        return [e[ELEMENT] for e in self._s("POST", "/elements", {"using": "css selector", "value": css})]
+        return [e[ELEMENT]
+                for e in self._s("POST", "/elements", {"using": "css selector", "value": css})]
 
     def click(self, element: str) -> None:
         """Click the element's centre, as a mouse would."""
@@ -116,7 +120,8 @@ class Browser:
         for key in keys:
             code = KEYS.get(key, key)
             actions += [{"type": "keyDown", "value": code}, {"type": "keyUp", "value": code}]
-        self._s("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})
+        self._s("POST", "/actions",
+                {"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})
 
     def select(self, css: str, value: str) -> None:
         """Choose the option with `value` in a <select>, as a person would with the mouse."""

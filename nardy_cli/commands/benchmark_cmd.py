@@ -1,4 +1,5 @@
-"""`nardy benchmark`: a policy's error rate against the benchmark database; `nardy benchmark build` makes it."""
+"""`nardy benchmark`: a policy's error rate against the benchmark database; `nardy benchmark build`
+makes it."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import click
 from .common import exit_if_interrupted, format_option, handle_errors, rules_options
 from .policy_names import check_policy
 
-PHASE_CHOICES = ("all", "contact", "blocked", "race", "bearoff", "opening")   # phases.PHASES, kept here for --help
+# phases.PHASES, kept here for --help
+PHASE_CHOICES = ("all", "contact", "blocked", "race", "bearoff", "opening")
 
 
 @click.group("benchmark", invoke_without_command=True, epilog="""\b
@@ -19,15 +21,16 @@ Examples:
   nardy benchmark --policy lookahead2:neural --against lookahead:neural --phase contact
   nardy benchmark build --output reports/bench.jsonl.gz --positions 20 --games 36
 """)
-@click.option("--policy", default="neural", show_default=True, metavar="NAME", callback=check_policy,
+@click.option("--policy", default="neural", show_default=True, metavar="NAME",
+              callback=check_policy,
               help="The policy whose choices are measured (any policy `nardy policies` lists).")
 @click.option("--against", default=None, metavar="NAME", callback=check_policy,
               help="Also measure this policy and compare the two on the same decisions: the "
                    "mean difference in loss per decision with its paired SE.")
 @click.option("--phase", type=click.Choice(PHASE_CHOICES), default="all", show_default=True,
               help="Measure only the positions of this phase (docs/strength.md, \"Phases\").")
-@click.option("--db", "db_file", type=click.Path(exists=True, dir_okay=False), default=None, metavar="FILE",
-              help="The benchmark database (default: the one shipped with nardy).")
+@click.option("--db", "db_file", type=click.Path(exists=True, dir_okay=False), default=None,
+              metavar="FILE", help="The benchmark database (default: the one shipped with nardy).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=2026, show_default=True,
               help="Seed of a randomised policy's choices.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
@@ -35,7 +38,7 @@ Examples:
 @click.pass_context
 @handle_errors
 def command(ctx, policy, against, phase, db_file, seed, quiet, fmt) -> None:
-    """A policy's error rate (equity lost per decision, in millipoints) against the benchmark database."""
+    """A policy's error rate (equity lost per decision, millipoints) on the benchmark database."""
     if ctx.invoked_subcommand is not None:
         return
     from ..benchmark import measure_policy
@@ -75,29 +78,34 @@ Examples:
   nardy benchmark build --output reports/bench.jsonl.gz --positions 20 --games 36
   nardy benchmark build --output nardy_cli/data/benchmark.jsonl.gz --positions 1500 --seed 2026
 """)
-@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, writable=True), required=True,
-              metavar="FILE", help="The database file (.jsonl.gz): made, or resumed when it exists.")
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, writable=True),
+              required=True, metavar="FILE",
+              help="The database file (.jsonl.gz): made, or resumed when it exists.")
 @click.option("--positions", type=click.IntRange(min=1), default=1500, show_default=True,
               help="Build up to this many positions.")
 @click.option("--seed", type=click.IntRange(0, 2**62), default=2026, show_default=True,
               help="Seed of the sampled games and the rollouts.")
 @click.option("--games", type=click.IntRange(min=1), default=216, show_default=True,
-              help="Rollout games per rolled-out play (a multiple of 36 keeps the first roll stratified).")
+              help="Rollout games per rolled-out play (a multiple of 36 keeps the first roll "
+                   "stratified).")
 @click.option("--truncate", type=click.IntRange(min=0), default=10, show_default=True,
               help="Truncate each rollout game after this many plies (scored by the network).")
 @click.option("--filter", "play_filter", default="top8:0.16", show_default=True, metavar="FILTER",
-              help="Which plays are rolled out, by their 1-ply equity: the best 8 within 0.16 by default.")
+              help="Which plays are rolled out, by their 1-ply equity: the best 8 within "
+                   "0.16 by default.")
 @click.option("--no-vr", is_flag=True, help="Roll out without variance reduction.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @rules_options
 @handle_errors
-def build_command(output, positions, seed, games, truncate, play_filter, no_vr, quiet, rules) -> None:
+def build_command(output, positions, seed, games, truncate, play_filter, no_vr, quiet,
+                  rules) -> None:
     """Build or resume the benchmark database: positions of bot games, their plays rolled out."""
     from ..benchmark_build import BuildSettings, build_benchmark
     from ..study.staged import StageFilter
     from .progress import StepBar
     StageFilter.parse(play_filter)
-    settings = BuildSettings(seed=seed, games=games, truncate=truncate, vr=not no_vr, filter=play_filter, rules=rules)
+    settings = BuildSettings(seed=seed, games=games, truncate=truncate, vr=not no_vr,
+                             filter=play_filter, rules=rules)
     bar = StepBar("positions", not quiet, unit="positions", delay=0)
     try:
         result = build_benchmark(output, positions, settings, progress=bar)

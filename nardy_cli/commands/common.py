@@ -27,7 +27,8 @@ class PositionType(click.ParamType):
 
     name = "POSITION"
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> list[NamedPosition]:
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> list[NamedPosition]:
         if isinstance(value, list):
             return value
         check = not (ctx is not None and ctx.params.get("no_block_validation"))
@@ -56,7 +57,8 @@ DICE = DiceType()
 
 
 def option_names(ctx: click.Context | None) -> dict[str, str]:
-    """Each parameter's keyword -> the name a user types: `until_se` -> `--until-se`, `file` -> `FILE`."""
+    """Each parameter's keyword -> the name a user types: `until_se` -> `--until-se`, `file` ->
+    `FILE`."""
     names: dict[str, str] = {}
     for param in ctx.command.params if ctx is not None else ():
         if param.name is None:
@@ -83,8 +85,8 @@ INTERRUPTED = 130
 def handle_errors(func: Callable) -> Callable:
     """Turn library errors into `Error: ...` with exit code 2, naming this command's options; a run
     interrupted before any game finished (`NoGamesError`) is one line and exit code 130; a runtime
-    failure (`RunError`: a dead worker, a disk that cannot be written; or an OSError) is one `Error: ...`
-    line with exit code 1."""
+    failure (`RunError`: a dead worker, a disk that cannot be written; or an OSError) is one
+    `Error: ...` line with exit code 1."""
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
@@ -92,13 +94,15 @@ def handle_errors(func: Callable) -> Callable:
         except NoGamesError:
             click.echo(translate(NOTHING_FINISHED), err=True)
             sys.exit(INTERRUPTED)
-        except RunError as exc:  # a runtime failure (a dead worker, a disk that cannot be written): exit 1
+        # a runtime failure (a dead worker, a disk that cannot be written): exit 1
+        except RunError as exc:
             raise click.ClickException(str(exc)) from None
         except NardyError as exc:
             raise BadInput(error_message(exc, click.get_current_context(silent=True))) from None
         except BrokenPipeError:  # the reader of our output left (`| head`): nothing to say
             raise
-        except OSError as exc:  # a runtime failure (disk full, read-only file system): one line, exit 1
+        # a runtime failure (disk full, read-only file system): one line, exit 1
+        except OSError as exc:
             where = f"{str(exc.filename)!r}: " if exc.filename else ""
             raise click.ClickException(f"{where}{exc.strerror or exc}") from None
     return wrapper
@@ -117,7 +121,8 @@ def report_interrupted(interrupted: bool, fmt: str, what: str) -> None:
     """For an interrupted run: say so (a line under a table, a warning on stderr otherwise)."""
     if not interrupted:
         return
-    line = _("INTERRUPTED: {what} cover only the games finished before the run was stopped.").format(what=what)
+    line = _("INTERRUPTED: {what} cover only the games finished before the run "
+             "was stopped.").format(what=what)
     if fmt == "table":
         click.echo(line)
     else:
@@ -132,13 +137,14 @@ def exit_if_interrupted(interrupted: bool) -> None:
 
 def rules_options(func: Callable) -> Callable:
     """--rules and its overrides; the command receives `rules: Rules`."""
-    @click.option("--rules", "preset", type=click.Choice(list(PRESETS)), default="federation", show_default=True,
-                  help="Rules preset (docs/rules.md §7).")
+    @click.option("--rules", "preset", type=click.Choice(list(PRESETS)), default="federation",
+                  show_default=True, help="Rules preset (docs/rules.md §7).")
     @click.option("--head-rule", type=click.Choice(HEAD_RULES), default=None,
                   help="Override the first-turn head exception (R5).")
     @click.option("--block-check", type=click.Choice(BLOCK_CHECKS), default=None,
                   help="Override when the six-point block rule (R6) is checked.")
-    @click.option("--last-roll/--no-last-roll", default=None, help="Override Black's last roll (R8).")
+    @click.option("--last-roll/--no-last-roll", default=None,
+                  help="Override Black's last roll (R8).")
     @click.option("--points", default=None, metavar="TABLE",
                   help="Override the points table, e.g. 'oin=1,home-mars=3,mars=2,koks=4'.")
     @functools.wraps(func)
@@ -155,14 +161,15 @@ def rules_options(func: Callable) -> Callable:
 
 def format_option(func: Callable) -> Callable:
     """--format table|csv|json."""
-    return click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-                        help="Output format; json is one object per line.")(func)
+    return click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
+                        show_default=True, help="Output format; json is one object per line.")(func)
 
 
 def block_validation_option(func: Callable) -> Callable:
     """--no-block-validation: accept positions holding an unreachable R6 block."""
     return click.option("--no-block-validation", is_flag=True, is_eager=True,
-                        help="Accept positions with a forbidden block (R6), e.g. foreign test data.")(func)
+                        help="Accept positions with a forbidden block (R6), e.g. "
+                             "foreign test data.")(func)
 
 
 def flatten(groups: tuple[list[NamedPosition], ...]) -> list[NamedPosition]:
@@ -170,12 +177,14 @@ def flatten(groups: tuple[list[NamedPosition], ...]) -> list[NamedPosition]:
     return [p for group in groups for p in group]
 
 
-MAT_NUMBERINGS = ("head-24", "head-1")  # mat.NUMBERINGS, default first; kept here so no command loads the engine
+# mat.NUMBERINGS, default first; kept here so no command loads the engine
+MAT_NUMBERINGS = ("head-24", "head-1")
 
 
 def mat_numbering_option(func: Callable) -> Callable:
     """--mat-numbering head-24|head-1: how .mat transcripts number the mover's points."""
-    return click.option("--mat-numbering", type=click.Choice(MAT_NUMBERINGS), default=MAT_NUMBERINGS[0],
-                        show_default=True,
-                        help=".mat point numbering: head-24 counts from the mover's head (24) down to 1, "
+    return click.option("--mat-numbering", type=click.Choice(MAT_NUMBERINGS),
+                        default=MAT_NUMBERINGS[0], show_default=True,
+                        help=".mat point numbering: head-24 counts from the mover's head "
+                             "(24) down to 1, "
                              "0 for off; head-1 as nardy does (docs/game-records.md).")(func)

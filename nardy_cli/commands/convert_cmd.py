@@ -35,7 +35,8 @@ def command(source: str, target: str, to: str | None, mat_numbering: str) -> Non
     from ..record_files import format_games, format_of, parse_games, read_games, write_text
     if source == "-":
         text = sys.stdin.read()
-        record, kind = parse_games(text, numbering=mat_numbering), "mat" if is_mat_text(text) else "nardy"
+        record, kind = (parse_games(text, numbering=mat_numbering), "mat" if is_mat_text(text)
+                        else "nardy")
     else:
         record, kind = read_games(source, numbering=mat_numbering), format_of(source)
     fmt = to or (("nardy" if kind == "mat" else "mat") if target == "-" else format_of(target))
@@ -44,7 +45,8 @@ def command(source: str, target: str, to: str | None, mat_numbering: str) -> Non
         click.echo(text, nl=False)
         return
     write_text(target, text)
-    click.echo(f"{target}: {_describe(record)}, written as {'a .mat transcript' if fmt == 'mat' else 'a nardy record'}",
+    click.echo(f"{target}: {_describe(record)}, "
+               f"written as {'a .mat transcript' if fmt == 'mat' else 'a nardy record'}",
                err=True)
 
 

@@ -1,5 +1,5 @@
-"""--cube, --cube-owner, --jacoby, --beavers and --crawford: the cube state `nardy eval` and `nardy analyze`
-analyse, and the table form of a cube decision."""
+"""--cube, --cube-owner, --jacoby, --beavers and --crawford: the cube state `nardy eval` and
+`nardy analyze` analyse, and the table form of a cube decision."""
 
 from __future__ import annotations
 
@@ -15,20 +15,26 @@ from .common import BadInput
 
 
 def cube_options(func: Callable) -> Callable:
-    """The cube options; the command receives `cube: CubeState | None` (None: no cube analysis asked for).
+    """The cube options; the command receives `cube: CubeState | None` (None: no cube analysis asked
+    for).
 
     Put it under `match_options` (nearer the function), which hands it `match`.
     """
     @click.option("--cube-owner", type=click.Choice(OWNERS), default=None,
-                  help="Analyse the cube decision of the side on roll, the cube centred or owned (docs/cube.md).")
+                  help="Analyse the cube decision of the side on roll, the cube centred or owned "
+                       "(docs/cube.md).")
     @click.option("--cube", "cube_value", type=click.IntRange(min=1), default=None, metavar="V",
-                  help="With --cube-owner: the cube's value (1 centred; 2, 4, ... owned).  [default: 1 or 2]")
-    @click.option("--jacoby", is_flag=True, help="Money: no mars or koks counts before the first double.")
-    @click.option("--beavers", is_flag=True, help="Money: a doubled side may redouble at once keeping the cube.")
-    @click.option("--crawford", is_flag=True, help="With --match: this is the Crawford game (no double).")
+                  help="With --cube-owner: the cube's value (1 centred; 2, 4, ... "
+                       "owned).  [default: 1 or 2]")
+    @click.option("--jacoby", is_flag=True,
+                  help="Money: no mars or koks counts before the first double.")
+    @click.option("--beavers", is_flag=True,
+                  help="Money: a doubled side may redouble at once keeping the cube.")
+    @click.option("--crawford", is_flag=True,
+                  help="With --match: this is the Crawford game (no double).")
     @functools.wraps(func)
-    def wrapper(*args: Any, cube_owner: str | None, cube_value: int | None, jacoby: bool, beavers: bool,
-                crawford: bool, **kwargs: Any) -> Any:
+    def wrapper(*args: Any, cube_owner: str | None, cube_value: int | None, jacoby: bool,
+                beavers: bool, crawford: bool, **kwargs: Any) -> Any:
         match = kwargs.get("match")
         if cube_owner is None:
             given = [name for name, on in (("--cube", cube_value is not None), ("--jacoby", jacoby),
@@ -39,10 +45,12 @@ def cube_options(func: Callable) -> Callable:
         if crawford and match is None:
             raise BadInput("--crawford needs --match N (the Crawford game is a match rule)")
         if (jacoby or beavers) and match is not None:
-            raise BadInput(f"{'--jacoby' if jacoby else '--beavers'} is a money-game rule: drop it or --match")
+            raise BadInput(f"{'--jacoby' if jacoby else '--beavers'} is a money-game rule: "
+                           "drop it or --match")
         value = cube_value if cube_value is not None else (1 if cube_owner == "centre" else 2)
         if crawford and value != 1:
-            raise BadInput(f"no double in the Crawford game: the cube stays at 1, got --cube {value}")
+            raise BadInput("no double in the Crawford game: the cube stays at 1, "
+                           f"got --cube {value}")
         try:
             cube = CubeState(value, cube_owner, jacoby, beavers, crawford)
         except NardyError as exc:
@@ -52,13 +60,17 @@ def cube_options(func: Callable) -> Callable:
 
 
 def cube_text(pos, cube, d) -> str:
-    """The table form of a cube decision: the decision, the three equities, the take point, the method."""
+    """The table form of a cube decision: the decision, the three equities, the take point, the
+    method."""
     words = side_words(pos.turn)
     other = side_words("b" if pos.turn == "w" else "w")
-    where = _("centred") if cube.owner == "centre" else _("{sides}").format(**side_words(cube.owner[0]))
-    rules = "".join(f", {name}" for name, on in ((_("Jacoby"), cube.jacoby), (_("beavers"), cube.beavers),
-                                                 (_("Crawford game"), cube.crawford)) if on)
-    roll = _(" before the {high}-{low}").format(high=pos.dice.high, low=pos.dice.low) if pos.dice else ""
+    where = (_("centred") if cube.owner == "centre"
+             else _("{sides}").format(**side_words(cube.owner[0])))
+    rules = "".join(f", {name}" for name,
+                    on in ((_("Jacoby"), cube.jacoby), (_("beavers"), cube.beavers),
+                           (_("Crawford game"), cube.crawford)) if on)
+    roll = (_(" before the {high}-{low}").format(high=pos.dice.high, low=pos.dice.low) if pos.dice
+            else "")
     lines = [_("cube {value}, {where}{rules}{roll}: {side} {what}").format(
         value=cube.value, where=where, rules=rules, roll=roll,
         what=_("cannot double") if d.double_take is None else _("to decide"), **words)]
@@ -69,19 +81,24 @@ def cube_text(pos, cube, d) -> str:
         fmt = lambda v: f"{v:+.3f}"   # noqa: E731
         unit = _("equity per cube")
     if d.double_take is None:
-        lines.append(_("  no double ({reason})   {unit}: {value}").format(reason=translate(d.reason), unit=unit,
-                                                                         value=fmt(d.no_double)))
+        lines.append(_("  no double ({reason})   "
+                       "{unit}: {value}").format(reason=translate(d.reason), unit=unit,
+                                                value=fmt(d.no_double)))
     else:
         beaver = _(" (beavered)") if d.beaver else ""
-        lines.append(_("  {decision}   {unit}: no double {nd}, double/take {dt}{beaver}, double/pass {dp}").format(
-            decision=translate(d.decision), unit=unit, nd=fmt(d.no_double), dt=fmt(d.double_take), beaver=beaver,
-            dp=fmt(d.double_pass)))
-        lines.append(_("  {sides} take point: {tp:.1%} winning chance").format(tp=d.take_point, **other)
+        lines.append(_("  {decision}   {unit}: no double {nd}, double/take {dt}{beaver}, "
+                       "double/pass {dp}").format(
+            decision=translate(d.decision), unit=unit, nd=fmt(d.no_double), dt=fmt(d.double_take),
+            beaver=beaver, dp=fmt(d.double_pass)))
+        lines.append(_("  {sides} take point: {tp:.1%} winning chance").format(tp=d.take_point,
+                                                                               **other)
                      + (_(" (Janowski's race model)") if d.exact else ""))
     if d.exact:
         lines.append(_("  exact: the cubeful bear-off database"))
     elif cube.crawford:
-        lines.append(_("  no cube: the game's cubeless chances over the post-Crawford match table (docs/cube.md)"))
+        lines.append(_("  no cube: the game's cubeless chances over the post-Crawford match table "
+                       "(docs/cube.md)"))
     else:
-        lines.append(_("  Janowski's cube model, cube efficiency x = {x:.2f} (docs/cube.md)").format(x=d.efficiency))
+        lines.append(_("  Janowski's cube model, cube efficiency x = {x:.2f} "
+                       "(docs/cube.md)").format(x=d.efficiency))
     return "\n".join(lines)

@@ -1,4 +1,5 @@
-"""The cube decisions of `nardy review` as a table: one line per turn at which the roller could double."""
+"""The cube decisions of `nardy review` as a table: one line per turn at which the roller could
+double."""
 
 from __future__ import annotations
 
@@ -6,19 +7,21 @@ import pandas as pd
 
 from ..render import frame_text, number
 
-COLUMNS = ["turn", "player", "cube", "action", "best", "no_double", "double_take", "double_pass", "double_lost",
-           "taker", "take_lost", "error"]
+COLUMNS = ["turn", "player", "cube", "action", "best", "no_double", "double_take", "double_pass",
+           "double_lost", "taker", "take_lost", "error"]
 
 
 def cube_table(cube: pd.DataFrame, match: bool = False) -> str:
-    """The cube review's table: equities (per cube unit in money, match winning chances at a score) and losses
-    (points; normalised equity with the match winning chance lost beside it); a loss left out is blank."""
+    """The cube review's table: equities (per cube unit in money, match winning chances at a score)
+    and losses (points; normalised equity with the match winning chance lost beside it); a loss left
+    out is blank."""
     cols = COLUMNS + (["mwc_double_lost", "mwc_take_lost"] if match else [])
     shown = cube[cols].copy()
     for col in ("no_double", "double_take", "double_pass"):
         spec = "{:.1%}" if match else "{:+.3f}"
         shown[col] = [number(v, spec) if v == v else "" for v in shown[col]]
-    for col in ("double_lost", "take_lost") + (("mwc_double_lost", "mwc_take_lost") if match else ()):
+    for col in (("double_lost", "take_lost")
+                + (("mwc_double_lost", "mwc_take_lost") if match else ())):
         spec = "{:.2%}" if col.startswith("mwc") else "{:.3f}"
         shown[col] = [number(v, spec) if v == v else "" for v in shown[col]]
     text = frame_text(shown, "table", left=("player", "cube", "action", "best", "taker", "error"))
@@ -27,8 +30,9 @@ def cube_table(cube: pd.DataFrame, match: bool = False) -> str:
 
 def cube_heading(match: bool) -> str:
     """The line above the cube table: what its numbers are."""
-    units = ("match winning chances; losses in normalised equity (a single game won +1, lost -1) and in match "
-             "winning chance" if match else "equity per cube unit; losses in points (per unit times the cube)")
+    units = ("match winning chances; losses in normalised equity (a single game won +1, lost -1) "
+             "and in match winning chance" if match
+             else "equity per cube unit; losses in points (per unit times the cube)")
     return f"cube decisions before each roll ({units}):"
 
 

@@ -9,7 +9,8 @@ from ..errors import NotAReportError
 from ..render import frame_text, to_json
 from ..rules import rules_label
 from ..i18n import _, side_words
-from .common import POSITION, BadInput, block_validation_option, flatten, format_option, handle_errors, rules_options
+from .common import (POSITION, BadInput, block_validation_option, flatten, format_option,
+                     handle_errors, rules_options)
 
 
 @click.command("deficit", epilog="""\b
@@ -23,13 +24,14 @@ Examples:
 @rules_options
 @format_option
 @click.option("--output", "-o", type=click.Path(file_okay=False), default=None,
-              help="Also write deficit.csv, faces.csv, steps.csv and the charts of each position into this folder.")
+              help="Also write deficit.csv, faces.csv, steps.csv and the charts of each position "
+                   "into this folder.")
 @click.option("--svg", is_flag=True, help="With --output, draw the charts as SVG.")
 @click.option("--force", is_flag=True,
               help="With --output, replace DIR even when it holds files that are not nardy output.")
 @handle_errors
 def command(positions, rules, fmt, output, svg, force, no_block_validation) -> None:
-    """Static deficit of POSITION over the 36 rolls: full/partial/pass, lost pips, per face, 6x6 table."""
+    """Static deficit of POSITION over the 36 rolls: full/partial/pass, lost pips, faces, 6x6."""
     items = flatten(positions)
     for flag, on in (("--svg", svg), ("--force", force)):
         if on and not output:
@@ -49,7 +51,8 @@ def command(positions, rules, fmt, output, svg, force, no_block_validation) -> N
             continue
         if fmt == "csv":
             row = {"name": item.name or "", "position": str(item.position), "p_full": d.p_full,
-                   "p_partial": d.p_partial, "p_pass": d.p_pass, "expected_lost_pips": d.expected_lost_pips}
+                   "p_partial": d.p_partial, "p_pass": d.p_pass,
+                   "expected_lost_pips": d.expected_lost_pips}
             row.update({f"deficit_{f + 1}": v for f, v in enumerate(d.face_deficit)})
             row.update({f"mobility_{f + 1}": v for f, v in enumerate(d.mobility)})
             rows.append(row)
@@ -57,8 +60,10 @@ def command(positions, rules, fmt, output, svg, force, no_block_validation) -> N
         if n:
             click.echo()
         click.echo(f"{item.name + ': ' if item.name else ''}{item.position}   "
-                   + _("{side} to move").format(**side_words(item.position.turn)) + f"   ({rules_label(rules)})")
-        click.echo(_("full {full:.4f}   partial {partial:.4f}   pass {passes:.4f}   expected lost pips {lost:.3f}").format(
+                   + _("{side} to move").format(**side_words(item.position.turn))
+                   + f"   ({rules_label(rules)})")
+        click.echo(_("full {full:.4f}   partial {partial:.4f}   pass {passes:.4f}   expected lost "
+                     "pips {lost:.3f}").format(
             full=d.p_full, partial=d.p_partial, passes=d.p_pass, lost=d.expected_lost_pips))
         click.echo()
         click.echo(frame_text(d.faces_frame(), "table"))
@@ -76,10 +81,11 @@ def command(positions, rules, fmt, output, svg, force, no_block_validation) -> N
 def steps_table_text(steps) -> str:
     """The 6x6 table of steps played per roll, with both dice labelled."""
     first = _("first die")
-    lines = [_("steps played per roll (of 2, or 4 for a double; fewer, and none lost, when the last checker "
-               "goes off)"),
+    lines = [_("steps played per roll (of 2, or 4 for a double; fewer, and none lost, "
+               "when the last checker goes off)"),
              " " * (len(first) + 4) + _("second die"),
              f"{first}    " + "  ".join(str(b) for b in range(1, 7))]
     for a in range(6):
-        lines.append(f"{a + 1:>{len(first)}}    " + "  ".join(str(int(steps[a][b])) for b in range(6)))
+        lines.append(f"{a + 1:>{len(first)}}    "
+                     + "  ".join(str(int(steps[a][b])) for b in range(6)))
     return "\n".join(lines)

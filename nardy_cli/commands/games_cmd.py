@@ -1,4 +1,5 @@
-"""`nardy play` and `nardy review`: bot games written as game records, and the review of a record."""
+"""`nardy play` and `nardy review`: bot games written as game records, and the review of a
+record."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import click
 from ..errors import NardyError
 from ..i18n import _, result_text, side_words, translate
 from ..render import frame_text, to_json
-from .common import (POSITION, BadInput, exit_if_interrupted, format_option, handle_errors, mat_numbering_option,
-                     read_stdin, report_interrupted, rules_options)
+from .common import (POSITION, BadInput, exit_if_interrupted, format_option, handle_errors,
+                     mat_numbering_option, read_stdin, report_interrupted, rules_options)
 from .cube_play import duel_cube_options
 from .match_options import match_options
 
@@ -25,28 +26,33 @@ Examples:
   nardy play heuristic racer --games 20 --output games/session --format mat
   nardy play neural heuristic --match 7                # one match to 7, printed as a match record
   nardy play neural lookahead:neural --match 5 --games 3 --output games/matches --format mat
-  nardy play neural neural --cube --games 10 --output games/cube-session   # with the cube: Doubles => 2, Takes
-  nardy play neural heuristic --match 5 --cube --format mat   # a match with the cube and the Crawford rule
+  nardy play neural neural --cube --games 10 --output games/cube-session  # Doubles => 2, Takes
+  nardy play neural heuristic --match 5 --cube --format mat   # with the cube and the Crawford rule
 """)
 @click.argument("white", metavar="A")
 @click.argument("black", metavar="B")
-@click.option("--games", "-n", type=click.IntRange(1, None), default=1, show_default=True, help="Games to play.")
+@click.option("--games", "-n", type=click.IntRange(1, None), default=1, show_default=True,
+              help="Games to play.")
 @click.option("--position", type=POSITION, default="start", show_default=True,
               help="Start position (its dice, if any, are the first roll).")
-@click.option("--seed", type=int, default=None, help="Dice seed (default: the rollouts' fixed seed).")
-@click.option("--date", "date_text", default=None, metavar="YYYY.MM.DD", help="Date tag (default: today).")
+@click.option("--seed", type=int, default=None,
+              help="Dice seed (default: the rollouts' fixed seed).")
+@click.option("--date", "date_text", default=None, metavar="YYYY.MM.DD",
+              help="Date tag (default: today).")
 @click.option("--output", "-o", default=None, metavar="DIR",
-              help="Write game-001.txt, ... (with --format mat: games.mat) and summary.csv/summary.json into DIR.")
+              help="Write game-001.txt, ... (with --format mat: games.mat) "
+                   "and summary.csv/summary.json into DIR.")
 @rules_options
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "mat"]), default="table",
-              show_default=True, help="Output format; json is one object per line; mat writes the games as one "
-                                      ".mat transcript (a money session).")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "mat"]),
+              default="table", show_default=True,
+              help="Output format; json is one object per line; mat writes the games as one "
+                   ".mat transcript (a money session).")
 @mat_numbering_option
 @match_options
 @duel_cube_options
 @handle_errors
-def play_command(white, black, games, position, seed, date_text, output, rules, fmt, mat_numbering, match,
-                 cube) -> None:
+def play_command(white, black, games, position, seed, date_text, output, rules, fmt, mat_numbering,
+                 match, cube) -> None:
     """Play games between policies A (White) and B (Black) and write them as game records.
 
     A and B are any policy names `nardy policies` lists, plugins or module:attribute.
@@ -56,7 +62,7 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
     match record (or .mat): one printed, or match-001.txt (.mat), ... in DIR.
     """
     from ..report_folder import ensure_writable, write_folder
-    from ..rollout import DEFAULT_SEED
+    from ..games import DEFAULT_SEED
     from ..selfplay import play_games
     if len(position) != 1:
         raise BadInput(f"--position: expected one position, got {len(position)} from the file")
@@ -67,8 +73,9 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
         raise BadInput(f"--date: {exc}") from None
     ensure_writable(output)
     if match is not None:
-        _play_matches(white, black, games, position[0].position, DEFAULT_SEED if seed is None else seed, day,
-                      output, rules, fmt, mat_numbering, match, cube)
+        _play_matches(white, black, games, position[0].position,
+                      DEFAULT_SEED if seed is None else seed, day, output, rules, fmt,
+                      mat_numbering, match, cube)
         return
     played = play_games(white, black, games, position=position[0].position, rules=rules,
                         seed=DEFAULT_SEED if seed is None else seed, date=day, cube=cube)
@@ -100,16 +107,20 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
     else:
         click.echo(frame_text(frame.assign(result=frame["result"].map(result_text)), "table"))
         s = played.summary()
-        click.echo("\n" + _("{games} games, seed {seed}: White ({white}) {white_wins} wins, Black ({black}) "
-                            "{black_wins} wins, {draws} draws; White {ppg:+.3f} points per game").format(
-            games=s['games'], seed=s['seed'], white=s['white'], white_wins=s['white_wins'], black=s['black'],
-            black_wins=s['black_wins'], draws=s['draws'], ppg=s['white_points_per_game'])
+        click.echo("\n"
+                   + _("{games} games, seed {seed}: White ({white}) {white_wins} wins, "
+                       "Black ({black}) {black_wins} wins, {draws} draws; White {ppg:+.3f} "
+                       "points per game").format(
+            games=s['games'], seed=s['seed'], white=s['white'], white_wins=s['white_wins'],
+            black=s['black'], black_wins=s['black_wins'], draws=s['draws'],
+            ppg=s['white_points_per_game'])
                    + (_("; written to {output}").format(output=output) if output else ""))
 
 
-def _play_matches(white, black, matches, position, seed, day, output, rules, fmt, mat_numbering, match,
-                  cube=None) -> None:
-    """`nardy play A B --match N [--cube]`: whole matches written as match records or .mat transcripts."""
+def _play_matches(white, black, matches, position, seed, day, output, rules, fmt, mat_numbering,
+                  match, cube=None) -> None:
+    """`nardy play A B --match N [--cube]`: whole matches written as match records or .mat
+    transcripts."""
     from ..mat_write import format_mat
     from ..match_play import MatchSettings, match_record
     from ..match_records import format_match
@@ -129,9 +140,12 @@ def _play_matches(white, black, matches, position, seed, day, output, rules, fmt
         else:
             from ..match_cube_play import cube_match_record
             record = cube_match_record(a, b, settings, cube, m, day)
-        texts.append(format_mat(record, numbering=mat_numbering) if fmt == "mat" else format_match(record))
-        rows.append({"match": m + 1, "games": len(record.games), "a": record.players[0], "b": record.players[1],
-                     "score": "-".join(f"{s:g}" for s in record.final_score), "winner": record.winner})
+        texts.append(format_mat(record, numbering=mat_numbering) if fmt == "mat"
+                     else format_match(record))
+        rows.append({"match": m + 1, "games": len(record.games), "a": record.players[0],
+                     "b": record.players[1],
+                     "score": "-".join(f"{s:g}" for s in record.final_score),
+                     "winner": record.winner})
     import pandas as pd
     frame = pd.DataFrame(rows)
     if output is not None:
@@ -150,9 +164,12 @@ def _play_matches(white, black, matches, position, seed, day, output, rules, fmt
     else:
         click.echo(frame_text(frame, "table"))
         wins = sum(1 for r in rows if r["winner"] == rows[0]["a"])
-        click.echo("\n" + _("{matches} matches to {length}, seed {seed}: {a} won {wins}, {b} {other}").format(
-            matches=matches, length=match.length, seed=seed, a=rows[0]['a'], wins=wins, b=rows[0]['b'],
-            other=matches - wins) + (_("; written to {output}").format(output=output) if output else ""))
+        click.echo("\n"
+                   + _("{matches} matches to {length}, seed {seed}: "
+                       "{a} won {wins}, {b} {other}").format(
+            matches=matches, length=match.length, seed=seed, a=rows[0]['a'], wins=wins,
+            b=rows[0]['b'], other=matches - wins)
+                   + (_("; written to {output}").format(output=output) if output else ""))
 
 
 @click.command("review", epilog="""\b
@@ -167,14 +184,14 @@ Examples:
   nardy review games/bot-match.mat --game 3
   nardy review games/bot-match.txt --output reports/match-review --html   # every game at its score
   nardy review games/cube-match.mat --game 1                # the plays and every cube action
-  nardy review games/bot-game.txt --cube                    # a game without cube actions as a cube game
+  nardy review games/bot-game.txt --cube                    # a cubeless record as a cube game
 """)
 @click.argument("game", metavar="GAME")
 @click.option("--game", "number", type=click.IntRange(1, None), default=None, metavar="K",
               help="With a match (a .mat transcript or a match record): the game to review.")
 @mat_numbering_option
-@click.option("--side", type=click.Choice(["white", "black", "both"]), default="both", show_default=True,
-              help="Whose decisions to score.")
+@click.option("--side", type=click.Choice(["white", "black", "both"]), default="both",
+              show_default=True, help="Whose decisions to score.")
 @click.option("--evaluator", default=None, metavar="NAME",
               help="Evaluator of results: heuristic (valued by its logistic estimate), neural, "
                    "lookahead:NAME, lookahead2:NAME (2-ply), module:attribute [default: neural, "
@@ -182,30 +199,36 @@ Examples:
 @click.option("--width", type=click.IntRange(1, None), default=5, show_default=True,
               help="With lookahead: at most this many of the results the kernel's lookahead "
                    "searches; with lookahead2: the best at 0-ply; plus the played one.")
-@click.option("--rollout", "rollout_games", type=click.IntRange(0, None), default=0, show_default=True,
-              metavar="N", help="Re-score flagged decisions by N rollout games per candidate (0: off).")
+@click.option("--rollout", "rollout_games", type=click.IntRange(0, None), default=0,
+              show_default=True, metavar="N",
+              help="Re-score flagged decisions by N rollout games per candidate (0: off).")
 @click.option("--rollout-policy", default="neural", show_default=True, metavar="NAME",
               help="Policy of both sides in those rollouts.")
 @click.option("--thresholds", default="0.04,0.08,0.16", show_default=True, metavar="D,E,B",
               help="Equity lost from which a play is doubtful, an error, a blunder.")
 @click.option("--top", type=click.IntRange(0, None), default=5, show_default=True,
               help="Worst decisions drawn in the report.")
-@click.option("--seed", type=int, default=None, help="Rollout seed (default: the rollouts' fixed seed).")
-@click.option("--workers", type=click.IntRange(1, None), default=1, show_default=True, help="Rollout workers.")
+@click.option("--seed", type=int, default=None,
+              help="Rollout seed (default: the rollouts' fixed seed).")
+@click.option("--workers", type=click.IntRange(1, None), default=1, show_default=True,
+              help="Rollout workers.")
 @click.option("--output", "-o", default=None, metavar="DIR",
-              help="Write report.md, the equity chart, boards of the worst decisions, review.csv/json.")
+              help="Write report.md, the equity chart, boards of the worst decisions, "
+                   "review.csv/json.")
 @click.option("--html", is_flag=True,
-              help="With --output: also a self-contained report.html and review.html, an interactive page to "
+              help="With --output: also a self-contained report.html and review.html, "
+                   "an interactive page to "
                    "step through the game (arrow keys, the equity graph, the mistakes linked).")
 @click.option("--cube", "cube_game", is_flag=True,
-              help="Rate the cube decisions of a record without cube actions too (a cube game where nobody "
-                   "doubled); a record with cube actions has them rated anyway.")
+              help="Rate the cube decisions of a record without cube actions too (a cube game "
+                   "where nobody doubled); a record with cube actions has them rated anyway.")
 @match_options
 @format_option
 @handle_errors
-def review_command(game, number, mat_numbering, side, evaluator, width, rollout_games, rollout_policy, thresholds,
-                   top, seed, workers, output, html, cube_game, match, fmt) -> None:
-    """Review GAME (a game record file, - for stdin): equity lost by every decision, marks, luck, totals.
+def review_command(game, number, mat_numbering, side, evaluator, width, rollout_games,
+                   rollout_policy, thresholds, top, seed, workers, output, html, cube_game, match,
+                   fmt) -> None:
+    """Review GAME (a game record file, - for stdin): equity lost per decision, marks, luck, totals.
 
     GAME may be a nardy record or a .mat transcript; a match's game is chosen with --game.
     """
@@ -235,7 +258,8 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     from ..match_records import MatchRecord
     in_match = isinstance(loaded, MatchRecord) and loaded.length > 0
     if in_match and match is not None and match.score != (0, 0):
-        raise BadInput(f"--score: the record is a match to {loaded.length}, whose games carry their scores")
+        raise BadInput(f"--score: the record is a match to {loaded.length}, "
+                       "whose games carry their scores")
     if in_match and number is None and len(loaded.games) > 1:
         _review_match(loaded, evaluator, sides, marks, width, rollout, rollout_policy, output, html,
                       match, fmt, cube_game)
@@ -271,7 +295,8 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
         from ..review_report import write_review
         written = write_review(review, output, top=top, html=html)
         if interrupted:
-            click.echo(_("Warning: the run was interrupted, so its report went to {written}").format(written=written),
+            click.echo(_("Warning: the run was interrupted, "
+                         "so its report went to {written}").format(written=written),
                        err=True)
     what = _("the rollout figures (decisions not reached keep their first evaluation)")
     if fmt == "json":
@@ -279,8 +304,10 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
         report_interrupted(interrupted, fmt, what)
         exit_if_interrupted(interrupted)
         return
-    cols = ["turn", "player", "dice", "played", "best", "plays", "equity_played", "equity_best", "lost", "mark",
-            "luck"] + (["level", "equity_se"] if rollout_games else []) + (["mwc_lost"] if match else [])
+    cols = ["turn", "player", "dice", "played", "best", "plays", "equity_played", "equity_best",
+            "lost", "mark",
+            "luck"] + (["level", "equity_se"] if rollout_games else []) + (["mwc_lost"] if match
+                                                                           else [])
     if fmt == "csv":
         click.echo(frame_text(review.frame, "csv"))
         report_interrupted(interrupted, fmt, what)
@@ -289,13 +316,17 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     r = review.record
     if r.result is None and r.dropped is not None:
         from ..position import other_side
-        end = _("{end} ({side} wins)").format(end=end_text(r), **side_words(other_side(r.dropped.side)))
+        end = _("{end} ({side} wins)").format(end=end_text(r),
+                                              **side_words(other_side(r.dropped.side)))
     else:
         end = result_text(r.result) if r.result else _("game not finished")
-    click.echo(_("{white} (White) vs {black} (Black): {result}, {plies} plies; evaluator {evaluator}").format(
-        white=r.white, black=r.black, result=end, plies=len(r.plies), evaluator=review.params['evaluator']))
+    click.echo(_("{white} (White) vs {black} (Black): {result}, {plies} plies; "
+                 "evaluator {evaluator}").format(
+        white=r.white, black=r.black, result=end, plies=len(r.plies),
+        evaluator=review.params['evaluator']))
     if match is not None:
-        click.echo(_("judged at {match}: equity columns are normalised (a single game won +1, lost -1), mwc_lost is "
+        click.echo(_("judged at {match}: equity columns are normalised (a single game won +1, "
+                     "lost -1), mwc_lost is "
                      "the match winning chance lost").format(match=match.label()))
     for note in review.notes():
         click.echo(_("Note: {note}").format(note=note))
@@ -316,7 +347,8 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
 
 def _review_match(loaded, evaluator, sides, marks, width, rollout, rollout_policy, output, html,
                   match, fmt, cube_game=False) -> None:
-    """`nardy review MATCH`: every game of a match record judged at its score, and the players' totals."""
+    """`nardy review MATCH`: every game of a match record judged at its score, and the players'
+    totals."""
     from ..match_review import review_match
     from .progress import StepBar
     options = {"next_white": match.next_white, "draw_points": match.draw_points} if match else {}
@@ -328,25 +360,28 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout, rollout_polic
     finally:
         bar.close()
     interrupted = review.interrupted
-    what = _("the rollout figures (decisions not reached keep their first evaluation; games not reached are left "
-             "out)")
+    what = _("the rollout figures (decisions not reached keep their first evaluation; "
+             "games not reached are left out)")
     written = None
     if output is not None:
         from ..review_report import write_match_review
         written = write_match_review(review, output, html=html)
     if fmt in ("json", "csv"):
-        click.echo(to_json(review.to_dict()) if fmt == "json" else frame_text(review.frame(), "csv"))
+        click.echo(to_json(review.to_dict()) if fmt == "json"
+                   else frame_text(review.frame(), "csv"))
         report_interrupted(interrupted, fmt, what)
         exit_if_interrupted(interrupted)
         return
     m = loaded
     a, b = m.players
     final = "-".join(f"{s:g}" for s in m.final_score)
-    click.echo(_("match to {length}: {a} vs {b}, {games} games, final score {final}{won}; evaluator {evaluator}").format(
+    click.echo(_("match to {length}: {a} vs {b}, {games} games, final score {final}{won}; "
+                 "evaluator {evaluator}").format(
         length=m.length, a=a, b=b, games=len(m.games), final=final,
-        won=_(", won by {winner}").format(winner=m.winner) if m.winner else '', evaluator=review.params['evaluator']))
-    click.echo(_("each game judged at its score: equity lost is normalised (a single game won +1, lost -1), "
-                 "mwc_lost is the match winning chance lost"))
+        won=_(", won by {winner}").format(winner=m.winner) if m.winner else '',
+        evaluator=review.params['evaluator']))
+    click.echo(_("each game judged at its score: equity lost is normalised (a single game won "
+                 "+1, lost -1), mwc_lost is the match winning chance lost"))
     for k, (g, score) in enumerate(zip(review.games, m.scores()), 1):
         r = g.record
         s = g.summary()
@@ -354,9 +389,10 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout, rollout_polic
         if g.cube is not None:
             lost += _("; on the cube: ") + ", ".join(f"{row['player']} {row['cube_lost']:.3f}"
                                                     for _, row in s.iterrows())
-        click.echo(_("  game {k} at {w:g}-{b:g} (White-Black): {white} (White) vs {black} (Black), {result}; equity "
-                     "lost: {lost}").format(k=k, w=score[0], b=score[1], white=r.white, black=r.black,
-                                            result=end_text(r), lost=lost))
+        click.echo(_("  game {k} at {w:g}-{b:g} (White-Black): {white} (White) vs {black} (Black), "
+                     "{result}; equity "
+                     "lost: {lost}").format(k=k, w=score[0], b=score[1], white=r.white,
+                                            black=r.black, result=end_text(r), lost=lost))
     _finish_review(review.summary(), interrupted, fmt, what, written)
 
 
@@ -365,11 +401,13 @@ def end_text(record) -> str:
     from ..match_records import resignation
     from ..review_page import end_text as ended
     gave_up = resignation(record)
-    return ended(record, _("resigned: {what}").format(what=gave_up) if gave_up else _("not finished"))
+    return ended(record,
+                 _("resigned: {what}").format(what=gave_up) if gave_up else _("not finished"))
 
 
 def _finish_review(summary, interrupted: bool, fmt: str, what: str, written) -> None:
-    """The end of a review's table output: the players' totals, the interrupt mark, where the report went."""
+    """The end of a review's table output: the players' totals, the interrupt mark, where the report
+    went."""
     click.echo("")
     if "side" in summary:
         summary = summary.assign(side=summary["side"].map(translate))

@@ -15,22 +15,27 @@ from .common import BadInput
 
 
 def match_options(func: Callable) -> Callable:
-    """The match state options; the command receives `match: MatchState | None` (None: a money game).
+    """The match state options; the command receives `match: MatchState | None` (None: a money
+    game).
 
     Put it under `rules_options` (nearer the function), which hands it `rules`; a command without
-    `--rules` (review: the record's rules) gets a state checked under the federation rules, to check again.
+    `--rules` (review: the record's rules) gets a state checked under the federation rules, to check
+    again.
     """
     @click.option("--match", "length", type=click.IntRange(min=1), default=None, metavar="N",
-                  help="Judge at a match to N points (match winning chances; docs/matches.md). Default: money.")
+                  help="Judge at a match to N points (match winning chances; docs/matches.md). "
+                       "Default: money.")
     @click.option("--score", default=None, metavar="W-B",
-                  help="With --match: points White and Black already have, e.g. 4-6 (halves from draws: 3.5-2).")
-    @click.option("--next-white", type=click.Choice(NEXT_WHITE), default=DEFAULT_NEXT_WHITE, show_default=True,
+                  help="With --match: points White and Black already have, e.g. "
+                       "4-6 (halves from draws: 3.5-2).")
+    @click.option("--next-white", type=click.Choice(NEXT_WHITE), default=DEFAULT_NEXT_WHITE,
+                  show_default=True,
                   help="With --match: who plays White in the next game (docs/rules-decisions.md).")
-    @click.option("--draw-points", type=float, default=DEFAULT_DRAW_POINTS, show_default=True, metavar="P",
-                  help="With --match: the points a draw (R8) gives each player.")
+    @click.option("--draw-points", type=float, default=DEFAULT_DRAW_POINTS, show_default=True,
+                  metavar="P", help="With --match: the points a draw (R8) gives each player.")
     @functools.wraps(func)
-    def wrapper(*args: Any, length: int | None, score: str | None, next_white: str, draw_points: float,
-                **kwargs: Any) -> Any:
+    def wrapper(*args: Any, length: int | None, score: str | None, next_white: str,
+                draw_points: float, **kwargs: Any) -> Any:
         if length is None:
             if score is not None:
                 raise BadInput("--score needs --match N (the match length)")

@@ -8,10 +8,12 @@ from pathlib import Path
 import click
 
 from ..match_table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, NEXT_WHITE, GameDistribution
-from ..met import MEASURE_POLICY, cubeful_equity_table, match_equity_table, measure_start_distribution, table_se
+from ..met import (MEASURE_POLICY, cubeful_equity_table, match_equity_table,
+                   measure_start_distribution, table_se)
 from ..i18n import _
 from ..render import frame_text, to_json
-from .common import BadInput, exit_if_interrupted, format_option, handle_errors, report_interrupted, rules_options
+from .common import (BadInput, exit_if_interrupted, format_option, handle_errors,
+                     report_interrupted, rules_options)
 from .progress import Progress
 
 
@@ -24,37 +26,45 @@ Examples:
   nardy met --length 7 --cubeful          # with the cube and the Crawford rule (docs/cube.md)
   nardy met --length 5 --measure --games 2592 --policy neural --save reports/start-distribution.json
 """)
-@click.option("--length", type=click.IntRange(1, 64), default=7, show_default=True, help="The longest match (points).")
-@click.option("--next-white", type=click.Choice(NEXT_WHITE), default=DEFAULT_NEXT_WHITE, show_default=True,
+@click.option("--length", type=click.IntRange(1, 64), default=7, show_default=True,
+              help="The longest match (points).")
+@click.option("--next-white", type=click.Choice(NEXT_WHITE), default=DEFAULT_NEXT_WHITE,
+              show_default=True,
               help="Who plays White in each game after the first (docs/rules-decisions.md).")
-@click.option("--draw-points", type=float, default=DEFAULT_DRAW_POINTS, show_default=True, metavar="P",
-              help="Points a draw (R8) gives each player.")
+@click.option("--draw-points", type=float, default=DEFAULT_DRAW_POINTS, show_default=True,
+              metavar="P", help="Points a draw (R8) gives each player.")
 @click.option("--cubeful", is_flag=True,
-              help="The cubeful table (the cube model, the Crawford rule, the post-Crawford row; docs/cube.md).")
+              help="The cubeful table (the cube model, the Crawford rule, the post-Crawford row; "
+                   "docs/cube.md).")
 @click.option("--se", "with_se", is_flag=True,
-              help="Also the standard error of each entry, propagated from the measured distribution's SE.")
-@click.option("--chart", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
-              help="Draw the table as a heat map into FILE (.png or .svg).")
-@click.option("--distribution", "dist_file", type=click.Path(exists=True, dir_okay=False), default=None,
-              metavar="FILE", help="Build on this outcome distribution (a file written by --save) instead of "
-                                   "the shipped one.")
-@click.option("--measure", is_flag=True, help="Measure the outcome distribution anew by a rollout of the start.")
+              help="Also the standard error of each entry, propagated from the measured "
+                   "distribution's SE.")
+@click.option("--chart", type=click.Path(dir_okay=False, writable=True), default=None,
+              metavar="FILE", help="Draw the table as a heat map into FILE (.png or .svg).")
+@click.option("--distribution", "dist_file", type=click.Path(exists=True, dir_okay=False),
+              default=None, metavar="FILE",
+              help="Build on this outcome distribution (a file written by --save) instead of "
+                   "the shipped one.")
+@click.option("--measure", is_flag=True,
+              help="Measure the outcome distribution anew by a rollout of the start.")
 @click.option("--policy", default=MEASURE_POLICY, show_default=True, metavar="NAME",
               help="With --measure: the policy of both sides.")
 @click.option("--games", type=click.IntRange(min=1), default=20736, show_default=True,
               help="With --measure: games of the rollout.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=2026, show_default=True,
               help="With --measure: the rollout's seed.")
-@click.option("--workers", type=click.IntRange(min=1), default=None, help="With --measure: worker processes.")
-@click.option("--save", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="With --measure: worker processes.")
+@click.option("--save", type=click.Path(dir_okay=False, writable=True), default=None,
+              metavar="FILE",
               help="With --measure: write the measured distribution (JSON) to FILE.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @rules_options
 @format_option
 @handle_errors
-def command(length, next_white, draw_points, cubeful, with_se, chart, dist_file, measure, policy, games, seed,
-            workers, save, quiet, rules, fmt) -> None:
-    """The match equity table: each player's chance to win from every score of a match (cubeless or cubeful)."""
+def command(length, next_white, draw_points, cubeful, with_se, chart, dist_file, measure, policy,
+            games, seed, workers, save, quiet, rules, fmt) -> None:
+    """The match equity table: each player's chance to win from each score (cubeless or cubeful)."""
     if cubeful and with_se:
         raise BadInput("--se is for the cubeless table: drop --cubeful or --se")
     if save and not measure:
@@ -65,25 +75,31 @@ def command(length, next_white, draw_points, cubeful, with_se, chart, dist_file,
     interrupted = False
     if dist_file:
         try:
-            dist = GameDistribution.from_dict(json.loads(Path(dist_file).read_text(encoding="utf-8")))
+            dist = GameDistribution.from_dict(
+                json.loads(Path(dist_file).read_text(encoding="utf-8")))
         except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
-            raise BadInput(f"{dist_file} is not an outcome distribution written by `nardy met --save` ({exc})")
+            raise BadInput(f"{dist_file} is not an outcome distribution written by `nardy met "
+                           f"--save` ({exc})")
     if measure:
         from ..games.executors import default_workers
         bar = Progress(games, "start", enabled=not quiet)
         try:
             dist, result = measure_start_distribution(rules, policy=policy, games=games, seed=seed,
-                                                      workers=workers or default_workers(), progress=bar)
+                                                      workers=workers or default_workers(),
+                                                      progress=bar)
         finally:
             bar.close()
-        command_line = f"nardy met --measure --policy {policy} --games {games} --seed {seed} --rules {rules.preset}"
-        dist = GameDistribution(dist.white, dist.black, dist.draw, dist.se, {**dist.source, "command": command_line})
+        command_line = (f"nardy met --measure --policy {policy} --games {games} --seed {seed} "
+                        f"--rules {rules.preset}")
+        dist = GameDistribution(dist.white, dist.black, dist.draw, dist.se,
+                                {**dist.source, "command": command_line})
         interrupted = result.interrupted
         if interrupted:
-            dist = GameDistribution(dist.white, dist.black, dist.draw, dist.se, {**dist.source, "interrupted": True})
+            dist = GameDistribution(dist.white, dist.black, dist.draw, dist.se,
+                                    {**dist.source, "interrupted": True})
         if save and interrupted:
-            click.echo(f"Warning: the measurement was interrupted after {result.games:,} of {games:,} games, so "
-                       f"{save} was not written", err=True)
+            click.echo(f"Warning: the measurement was interrupted after {result.games:,} of "
+                       f"{games:,} games, so {save} was not written", err=True)
         elif save:
             with open(save, "w", encoding="utf-8") as f:
                 f.write(json.dumps(dist.to_dict(), indent=2) + "\n")
@@ -98,18 +114,24 @@ def command(length, next_white, draw_points, cubeful, with_se, chart, dist_file,
     what = _("the table's figures (from the {games:,} games measured)").format(
         games=met.distribution.source.get('games', 0))
     if fmt in ("json", "csv"):
-        click.echo(to_json(met.to_dict()) if fmt == "json" else frame_text(met.frame().reset_index(), "csv"))
+        click.echo(to_json(met.to_dict()) if fmt == "json"
+                   else frame_text(met.frame().reset_index(), "csv"))
         report_interrupted(interrupted, fmt, what)
         exit_if_interrupted(interrupted)
         return
     d = met.distribution
-    kind = _("cubeful, cube efficiency x = {x:.2f}").format(x=met.efficiency) if cubeful else _("cubeless")
-    click.echo(_("Match equity table ({kind}), {preset} rules, next game's White: {next_white}, draw {draw:g} point "
-                 "each").format(kind=kind, preset=rules.preset, next_white=next_white, draw=draw_points))
-    click.echo(_("Row: the player who needs that many points; column: the opponent. Colours of the coming game by "
+    kind = (_("cubeful, cube efficiency x = {x:.2f}").format(x=met.efficiency) if cubeful
+            else _("cubeless"))
+    click.echo(_("Match equity table ({kind}), {preset} rules, next game's White: {next_white}, "
+                 "draw {draw:g} point "
+                 "each").format(kind=kind, preset=rules.preset, next_white=next_white,
+                                draw=draw_points))
+    click.echo(_("Row: the player who needs that many points; column: the opponent. "
+                 "Colours of the coming game by "
                  "lot. Percent{se}.").format(se=_(" ± SE") if with_se else ""))
     if cubeful:
-        click.echo(_("The cube centred before each game; a need of 1 is the Crawford game (no cube)."))
+        click.echo(_("The cube centred before each game; a need of 1 is the Crawford "
+                     "game (no cube)."))
     pct = (met.table * 100)
     width = 11 if with_se else 6
     head = f"{_('needs'):<5} " + "".join(f"{j:>{width}}" for j in range(1, length + 1))
@@ -121,10 +143,12 @@ def command(length, next_white, draw_points, cubeful, with_se, chart, dist_file,
             cells.append(f"{cell:>{width}}")
         click.echo(f"{i + 1:>5} " + "".join(cells))
     if cubeful:
-        click.echo(_("post-Crawford, the leader (needs 1) against the trailer needing the column's points:"))
+        click.echo(_("post-Crawford, the leader (needs 1) against the trailer needing the "
+                     "column's points:"))
         click.echo("      " + "".join(f"{v * 100:>{width}.1f}" for v in met.post_crawford))
     src = d.source
-    line = _("One game from the start: White wins {white:.1%}, Black {black:.1%}, draw {draw:.1%}").format(
+    line = _("One game from the start: White wins {white:.1%}, Black {black:.1%}, "
+             "draw {draw:.1%}").format(
         white=d.white_wins, black=sum(d.black), draw=d.draw)
     if isinstance(src.get("games"), int):
         line += _(" (measured by {policy}: {games:,} games, seed {seed})").format(

@@ -20,7 +20,8 @@ Examples:
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
-@click.option("--dice", type=DICE, default=None, help="The roll, e.g. 6-5; default: the position's dice, else all 21.")
+@click.option("--dice", type=DICE, default=None,
+              help="The roll, e.g. 6-5; default: the position's dice, else all 21.")
 @rules_options
 @format_option
 @handle_errors
@@ -32,21 +33,23 @@ def command(positions, dice, rules, fmt: str, no_block_validation: bool) -> None
         rolls = roll_plays(item.position, dice, rules)
         if fmt == "json":
             record = {"position": str(item.position), "rules": rules.to_dict(),
-                      "rolls": [{"dice": str(d), "plays": [{"play": str(p), "result": str(p.result)} for p in plays]}
+                      "rolls": [{"dice": str(d), "plays": [{"play": str(p), "result": str(p.result)}
+                                                           for p in plays]}
                                 for d, plays in rolls]}
             if item.name is not None:
                 record = {"name": item.name, **record}
             click.echo(to_json(record))
         elif fmt == "csv":
-            rows += [{"name": item.name or "", "position": str(item.position), "dice": str(d), "n": i + 1,
-                      "play": str(p), "result": str(p.result)}
+            rows += [{"name": item.name or "", "position": str(item.position), "dice": str(d),
+                      "n": i + 1, "play": str(p), "result": str(p.result)}
                      for d, plays in rolls for i, p in enumerate(plays)]
         else:
             if len(items) > 1 or item.name:
                 click.echo(f"{item.name + ': ' if item.name else ''}{item.position}")
             for d, plays in rolls:
                 word = N_("play") if len(plays) == 1 else N_("plays")
-                click.echo(f"{d}: " + _("{n} {word}").format(n=len(plays), word=translate(word), words=_("plays")))
+                click.echo(f"{d}: " + _("{n} {word}").format(n=len(plays), word=translate(word),
+                                                             words=_("plays")))
                 width = max(len(str(p)) for p in plays)
                 for i, p in enumerate(plays, 1):
                     click.echo(f"  {i:>3}  {str(p):<{width}}  {p.result}")

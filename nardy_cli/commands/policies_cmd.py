@@ -15,8 +15,8 @@ from ..policies import known_policies
 from ..position import BLACK, WHITE
 from ..render import frame_text, to_json
 from ..i18n import _, side_words, translate
-from .common import (POSITION, BadInput, block_validation_option, exit_if_interrupted, flatten, format_option,
-                     handle_errors, report_interrupted, rules_options)
+from .common import (POSITION, BadInput, block_validation_option, exit_if_interrupted, flatten,
+                     format_option, handle_errors, report_interrupted, rules_options)
 from .cube_options import cube_options, cube_text
 from .cube_play import duel_cube_line, duel_cube_options, match_cube_line
 from .match_options import match_options
@@ -49,8 +49,8 @@ Examples:
   nardy eval positions/study.txt --format csv
   nardy eval start --rules extended
   nardy eval "W:20x2,23 B:21,24x2 w" --match 7 --score 6-5      # match winning chance at 6-5 to 7
-  nardy eval "W:1x14,12 B:1x15 b" --cube-owner centre            # the cube decision of the side on roll
-  nardy eval "W:19x2,20 B:22,24 w" --cube-owner white --cube 2   # exact: the cubeful bear-off database
+  nardy eval "W:1x14,12 B:1x15 b" --cube-owner centre            # the roller's cube decision
+  nardy eval "W:19x2,20 B:22,24 w" --cube-owner white --cube 2   # exact: cubeful bear-off table
   nardy eval start --cube-owner centre --match 7 --score 5-6 --crawford
   nardy eval "W:1x13,8,12 B:1x13,6,11 w 4-2" --evaluator lookahead2:neural   # two plies too
 """)
@@ -66,7 +66,7 @@ Examples:
 @format_option
 @handle_errors
 def eval_command(positions, evaluator, rules, match, cube, fmt, no_block_validation) -> None:
-    """Static (0-ply) estimate of the outcome chances of POSITION, with pip counts and static deficit.
+    """Static (0-ply) estimate of the outcome chances of POSITION, pip counts and static deficit.
 
     With --cube-owner, also the cube decision of the side on roll (docs/cube.md).
     """
@@ -86,16 +86,19 @@ def eval_command(positions, evaluator, rules, match, cube, fmt, no_block_validat
             from ..searched import searched_value
             searched = searched_value(pos, evaluator, rules, valuation)
         decision = None
-        if cube is not None:          # the cube is turned before the roll: a position's dice are not rolled yet
+        # the cube is turned before the roll: a position's dice are not rolled yet
+        if cube is not None:
             from ..cube_analysis import cube_decision
             before = est if pos.dice is None else neural_estimate(pos.with_dice(None), rules)
-            decision = cube_decision(pos.with_dice(None), cube, rules, match, probabilities=before.probabilities)
+            decision = cube_decision(pos.with_dice(None), cube, rules, match,
+                                     probabilities=before.probabilities)
         equity = est.equity
         deficit = static_deficit(pos.with_dice(None), rules)
-        record = {"position": str(pos), "model": est.policy, "method": est.method or est.policy, "rules": rules.to_dict(),
-                  "probabilities": est.probabilities, "equity": equity,
+        record = {"position": str(pos), "model": est.policy, "method": est.method or est.policy,
+                  "rules": rules.to_dict(), "probabilities": est.probabilities, "equity": equity,
                   "pips": {"white": pos.pip_count(WHITE), "black": pos.pip_count(BLACK)},
-                  "deficit": {"p_full": deficit.p_full, "p_partial": deficit.p_partial, "p_pass": deficit.p_pass,
+                  "deficit": {"p_full": deficit.p_full, "p_partial": deficit.p_partial,
+                              "p_pass": deficit.p_pass,
                               "expected_lost_pips": deficit.expected_lost_pips,
                               "face_deficit": list(deficit.face_deficit)}}
         if match is not None:
@@ -119,8 +122,10 @@ def eval_command(positions, evaluator, rules, match, cube, fmt, no_block_validat
             row |= {"search_evaluator": searched.evaluator, "search_equity": searched.equity,
                     "search_play": searched.play or ""}
         if decision is not None:
-            row |= {f"cube_{k}": decision.to_dict()[k] for k in ("decision", "no_double", "double_take",
-                                                                  "double_pass", "take_point", "exact")}
+            row |= {f"cube_{k}": decision.to_dict()[k]
+                    for k in ("decision", "no_double", "double_take",
+                               "double_pass", "take_point",
+                              "exact")}
         rows.append(row)
         if fmt == "table":
             if n:
@@ -153,24 +158,29 @@ def _match_duel(a, b, position, matches, run, quiet, rules, match, fmt, cube=Non
             result = cube_match_duel(a, b, matches, settings, cube, **where)
     finally:
         bar.close()
-    what = _("these figures ({done:,} of {asked:,} pairs of matches)").format(done=result.matches, asked=matches)
+    what = _("these figures ({done:,} of {asked:,} pairs of matches)").format(done=result.matches,
+                                                                              asked=matches)
     if fmt in ("json", "csv"):
         row = {k: v for k, v in result.to_dict().items() if k not in ("params", "ci95")}
         row["ci95_low"], row["ci95_high"] = result.ci95
-        click.echo(to_json(result.to_dict()) if fmt == "json" else frame_text(pd.DataFrame([row]), "csv"))
+        click.echo(to_json(result.to_dict()) if fmt == "json"
+                   else frame_text(pd.DataFrame([row]), "csv"))
         report_interrupted(result.interrupted, fmt, what)
         exit_if_interrupted(result.interrupted)
         return
     from ..rules import rules_label
     lo, hi = result.ci95
-    click.echo(_("{a} vs {b}: {matches:,} pairs of matches to {length} with duplicate dice (each policy first player "
+    click.echo(_("{a} vs {b}: {matches:,} pairs of matches to {length} with duplicate dice (each "
+                 "policy first player "
                  "once), seed {seed}, {rules}, next White: {next_white}").format(
         a=result.a, b=result.b, matches=result.matches, length=match.length, seed=run.seed,
         rules=rules_label(rules),
         next_white=match.next_white))
-    click.echo(_("match wins for {a}: {share:.2%}  95% CI [{lo:.2%}, {hi:.2%}]  SE {se:.2%}").format(
+    click.echo(_("match wins for {a}: {share:.2%}  95% CI [{lo:.2%}, "
+                 "{hi:.2%}]  SE {se:.2%}").format(
         a=result.a, share=result.match_win_share, lo=lo, hi=hi, se=result.se))
-    click.echo(_("{games:,} games, {mean:.1f} per match").format(games=result.games, mean=result.mean_games))
+    click.echo(_("{games:,} games, {mean:.1f} per match").format(games=result.games,
+                                                                 mean=result.mean_games))
     if cube is not None:
         click.echo(match_cube_line(result))
     report_interrupted(result.interrupted, fmt, what)
@@ -194,22 +204,26 @@ def _estimate_text(name, pos, est, equity, deficit, rules, match=None) -> str:
     words = side_words(pos.turn)
     p = est.probabilities
     lines = [f"{name + ': ' if name else ''}{pos}   " + _("{side} to move").format(**words),
-             _("{method}, {rules}, chances for {side}:").format(method=translate(est.method), rules=rules_label(rules),
+             _("{method}, {rules}, chances for {side}:").format(method=translate(est.method),
+                                                                rules=rules_label(rules),
                                                                  **words)]
     width = max(len(_("win")), len(_("lose")), len(_("draw"))) + 2
     for outcome in ("win", "lose"):
-        parts = ", ".join(f"{translate(name)} {p[f'{outcome}_{key}']:.3f}" for key, name in zip(CLASS_KEYS, CLASS_NAMES))
+        parts = ", ".join(f"{translate(name)} {p[f'{outcome}_{key}']:.3f}" for key,
+                          name in zip(CLASS_KEYS, CLASS_NAMES))
         lines.append(f"  {translate(outcome):<{width}}{p[outcome]:.3f}  ({parts})")
     lines.append(f"  {_('draw'):<{width}}{p['draw']:.3f}")
     lines.append(_("equity {equity:+.3f}   pips White {white}, Black {black}").format(
         equity=equity, white=pos.pip_count(WHITE), black=pos.pip_count(BLACK)))
     if match is not None:
         lines.append(_("match winning chance for {side}: {mwc:.1%} ({match}; {how})").format(
-            mwc=est.mwc, match=match.label(), how=_("the bear-off database, exact") if "exact" in est.method
+            mwc=est.mwc, match=match.label(),
+            how=_("the bear-off database, exact") if "exact" in est.method
             else _("the network and the table"), **words))
-    lines.append(_("static deficit: full {full:.3f}, partial {partial:.3f}, pass {passes:.3f}, expected lost pips "
-                   "{lost:.2f}").format(full=deficit.p_full, partial=deficit.p_partial, passes=deficit.p_pass,
-                                        lost=deficit.expected_lost_pips))
+    lines.append(_("static deficit: full {full:.3f}, partial {partial:.3f}, pass {passes:.3f}, "
+                   "expected lost pips "
+                   "{lost:.2f}").format(full=deficit.p_full, partial=deficit.p_partial,
+                                        passes=deficit.p_pass, lost=deficit.expected_lost_pips))
     return "\n".join(lines)
 
 
@@ -218,9 +232,9 @@ Examples:
   nardy duel heuristic random --games 10000
   nardy duel lookahead:heuristic heuristic --games 2000 --format json
   nardy duel heuristic racer --position "W:1x14,12 B:1x15 b"
-  nardy duel neural heuristic --match 7 --matches 200      # whole matches to 7: A's share of match wins
-  nardy duel neural neural --cube --never-double b --games 2000   # the cube used well against never doubling
-  nardy duel neural heuristic --match 5 --cube --matches 20       # whole matches with the cube and Crawford
+  nardy duel neural heuristic --match 7 --matches 200      # matches to 7: A's share of wins
+  nardy duel neural neural --cube --never-double b --games 2000   # the cube against no cube
+  nardy duel neural heuristic --match 5 --cube --matches 20       # matches with cube, Crawford
 """)
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
@@ -266,17 +280,22 @@ def duel_command(a, b, position, matches, run, quiet, rules, match, fmt, cube) -
         start = position[0]
         where = _("the start position") if start.position == START else f"'{start.position}'"
         where += f" ({start.name})" if start.name else ""
-        click.echo(_("{a} vs {b}: {games:,} games from {where} with duplicate dice, seed {seed}, {rules}").format(
+        click.echo(_("{a} vs {b}: {games:,} games from {where} with duplicate dice, "
+                     "seed {seed}, {rules}").format(
             a=result.a, b=result.b, games=result.games, where=where, seed=run.seed,
             rules=rules_label(rules)))
-        click.echo(_("points per game for {a}: {ppg:+.4f}  95% CI [{lo:+.4f}, {hi:+.4f}]  SE {se:.4f}").format(
+        click.echo(_("points per game for {a}: {ppg:+.4f}  95% CI [{lo:+.4f}, "
+                     "{hi:+.4f}]  SE {se:.4f}").format(
             a=result.a, ppg=result.points_per_game, lo=lo, hi=hi, se=result.se))
-        click.echo(_("wins {wins:.2%}   draws {draws:.2%}").format(wins=result.win_share, draws=result.draw_share))
-        click.echo(_("mars for {mf:.2%} / against {ma:.2%}   koks for {kf:.2%} / against {ka:.2%}").format(
+        click.echo(_("wins {wins:.2%}   draws {draws:.2%}").format(wins=result.win_share,
+                                                                   draws=result.draw_share))
+        click.echo(_("mars for {mf:.2%} / against {ma:.2%}   koks for {kf:.2%} / "
+                     "against {ka:.2%}").format(
             mf=result.mars_share_for, ma=result.mars_share_against, kf=result.koks_share_for,
             ka=result.koks_share_against))
         if result.cube is not None:
             click.echo(duel_cube_line(result))
-    report_interrupted(result.interrupted, fmt, _("these figures ({done:,} of {asked:,} games)").format(
+    report_interrupted(result.interrupted, fmt,
+                       _("these figures ({done:,} of {asked:,} games)").format(
         done=result.games, asked=run.games))
     exit_if_interrupted(result.interrupted)

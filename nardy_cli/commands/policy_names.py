@@ -12,8 +12,10 @@ def policy_candidates() -> list[str]:
     return names + [f"lookahead:{n}" for n in names if not n.startswith("lookahead:")]
 
 
-def check_policy(ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> str | None:
-    """A click callback: load the policy once so a bad name is a usage error naming the parameter."""
+def check_policy(ctx: click.Context | None, param: click.Parameter | None,
+                 value: str | None) -> str | None:
+    """A click callback: load the policy once so a bad name is a usage error naming the
+    parameter."""
     if value is None:
         return value
     from ..errors import PolicyError, UnknownPolicyError

@@ -1,4 +1,5 @@
-"""Progress bars on stderr for long runs (tqdm): done/total, rate, time left and the running estimate.
+"""Progress bars on stderr for long runs (tqdm): done/total, rate, time left and the running
+estimate.
 
 Bars appear only on a terminal and only for runs longer than a second; `--quiet`
 turns them off. Output on stdout (tables, CSV, JSON) is never touched.
@@ -15,17 +16,21 @@ def _bar(total: int, label: str, unit: str, enabled: bool, delay: float):
     import shutil
 
     from tqdm import tqdm
-    size = shutil.get_terminal_size((100, 24))  # a terminal that reports 0x0 (some ptys) gets 100x24
-    return tqdm(total=total, desc=label.rstrip(": ") or None, unit=f" {unit}", unit_scale=False, file=sys.stderr, delay=delay,
-                disable=not (enabled and sys.stderr.isatty()), ncols=size.columns, nrows=size.lines,
-                leave=False, smoothing=0.1, mininterval=0, miniters=1)  # updates come once per chunk
+    # a terminal that reports 0x0 (some ptys) gets 100x24
+    size = shutil.get_terminal_size((100, 24))
+    return tqdm(total=total, desc=label.rstrip(": ") or None, unit=f" {unit}", unit_scale=False,
+                file=sys.stderr, delay=delay, disable=not (enabled and sys.stderr.isatty()),
+                ncols=size.columns, nrows=size.lines,
+                # updates come once per chunk
+                leave=False, smoothing=0.1, mininterval=0, miniters=1)
 
 
 class Progress:
-    """Games done, games per second, time left and the running `equity ± SE` (shown as `± x (SE)`; a result
-    line's `± x (95%)` is 1.96 SE); call with partial results."""
+    """Games done, games per second, time left and the running `equity ± SE` (shown as `± x (SE)`; a
+    result line's `± x (95%)` is 1.96 SE); call with partial results."""
 
-    def __init__(self, total: int, label: str = "", enabled: bool = True, delay: float = 1.0) -> None:
+    def __init__(self, total: int, label: str = "", enabled: bool = True,
+                 delay: float = 1.0) -> None:
         self.total = total
         self.bar = _bar(total, label, "games", enabled, delay)
         self.enabled = not self.bar.disable
@@ -38,7 +43,8 @@ class Progress:
         """Move to `done` games with the running estimate `value` ± `se`."""
         if not self.enabled:
             return
-        self.bar.set_postfix_str(f"{what} {number(value, '{:+.4f}')} ± {se:.4f} (SE)", refresh=False)
+        self.bar.set_postfix_str(f"{what} {number(value, '{:+.4f}')} ± {se:.4f} (SE)",
+                                 refresh=False)
         self.bar.update(max(done - self.bar.n, 0))
 
     def close(self) -> None:
@@ -47,7 +53,8 @@ class Progress:
 
 
 class StepBar:
-    """A bar for work counted in steps (plays analysed, positions, rounds): call with (done, total)."""
+    """A bar for work counted in steps (plays analysed, positions, rounds): call with (done,
+    total)."""
 
     def __init__(self, label: str, enabled: bool, unit: str = "steps", delay: float = 1.0) -> None:
         self.bar = _bar(0, label, unit, enabled, delay)
@@ -68,7 +75,8 @@ class StepBar:
 
 
 class StageBars:
-    """One `StepBar` per stage of a staged run, each with its own label and unit: call with (stage, done, total)."""
+    """One `StepBar` per stage of a staged run, each with its own label and unit: call with (stage,
+    done, total)."""
 
     UNITS = {"0-ply": "plays", "1-ply": "plays", "2-ply": "plays", "rollouts": "games per play"}
 
@@ -81,8 +89,10 @@ class StageBars:
         if stage != self.stage:
             self.close()
             self.stage = stage
-            # the rollouts' bar shows at once: its first update may be a slow policy's whole job away
-            self.bar = StepBar(f"{self.label} {stage}", self.enabled, unit=self.UNITS.get(stage, "steps"),
+            # the rollouts' bar shows at once: its first update may be a slow policy's whole job
+            # away
+            self.bar = StepBar(f"{self.label} {stage}", self.enabled,
+                               unit=self.UNITS.get(stage, "steps"),
                                delay=0.0 if stage == "rollouts" else 1.0)
         self.bar(done, total)
 

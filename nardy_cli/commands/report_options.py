@@ -1,4 +1,5 @@
-"""The report-folder options shared by rollout, analyze, openings and batch: --output, --html, --svg, --force."""
+"""The report-folder options shared by rollout, analyze, openings and batch: --output, --html,
+--svg, --force."""
 
 from __future__ import annotations
 
@@ -11,16 +12,21 @@ from .common import BadInput
 def report_options(func):
     """--output DIR, --html, --svg and --force."""
     func = click.option("--force", is_flag=True,
-                        help="With --output, replace DIR even when it holds files that are not a nardy report.")(func)
-    func = click.option("--svg", is_flag=True, help="With --output, draw charts and boards as SVG.")(func)
-    func = click.option("--html", is_flag=True, help="With --output, also write a self-contained report.html.")(func)
+                        help="With --output, replace DIR even when it holds files that are not a "
+                             "nardy report.")(func)
+    func = click.option("--svg", is_flag=True,
+                        help="With --output, draw charts and boards as SVG.")(func)
+    func = click.option("--html", is_flag=True,
+                        help="With --output, also write a self-contained report.html.")(func)
     return click.option("--output", "-o", type=click.Path(file_okay=False), default=None,
-                        help="Write results.json, results.csv, boards, charts and report.md into this folder "
+                        help="Write results.json, results.csv, boards, charts and report.md into "
+                             "this folder "
                              "(an interrupted run writes DIR-interrupted instead).")(func)
 
 
 def check_report_flags(output, html: bool, svg: bool, force: bool) -> None:
-    """--html, --svg and --force shape a report folder, so they need --output; check DIR before any work."""
+    """--html, --svg and --force shape a report folder, so they need --output; check DIR before any
+    work."""
     from ..errors import NotAReportError
     from ..report_folder import ensure_writable
     for flag, on in (("--html", html), ("--svg", svg), ("--force", force)):
@@ -44,6 +50,7 @@ def finish_report(data: dict, output, html: bool, svg: bool, force: bool) -> Non
     path = write_report(data, output, folder_renderer(data, html=html, svg=svg), force=force)
     if str(path) != str(output):
         kept = _("; {output} was left as it was").format(output=output) if existed else ""
-        click.echo(_("Warning: the run was interrupted, so its report went to {written}").format(written=path) + kept,
+        click.echo(_("Warning: the run was interrupted, "
+                     "so its report went to {written}").format(written=path) + kept,
                    err=True)
     click.echo(_("Report written to {path}").format(path=path), err=True)

@@ -11,8 +11,8 @@ from .policy_names import check_policy
 from ..errors import NoGamesError
 from .cube_options import cube_options
 from .cube_play import never_double_option, rollout_cube_line, rollout_cube_play
-from .common import (POSITION, block_validation_option, exit_if_interrupted, flatten, format_option, handle_errors,
-                     rules_options)
+from .common import (POSITION, block_validation_option, exit_if_interrupted, flatten, format_option,
+                     handle_errors, rules_options)
 from .match_options import match_options
 from .progress import Progress
 from .report_options import check_report_flags, finish_report, report_options
@@ -28,8 +28,10 @@ def policy_options(func):
                         help="Black's policy (overrides --policy).")(func)
     func = click.option("--white-policy", default=None, metavar="NAME", callback=check_policy,
                         help="White's policy (overrides --policy).")(func)
-    return click.option("--policy", default="random", show_default=True, metavar="NAME", callback=check_policy,
-                        help="Policy for both sides: random, racer, heuristic, neural, lookahead:NAME, a plugin "
+    return click.option("--policy", default="random", show_default=True, metavar="NAME",
+                        callback=check_policy,
+                        help="Policy for both sides: random, racer, heuristic, neural, "
+                             "lookahead:NAME, a plugin "
                              "or module:attribute (see 'nardy policies').")(func)
 
 
@@ -39,12 +41,14 @@ Examples:
   nardy rollout start --games 100000 --policy heuristic
   nardy rollout positions/study.txt --until-se 0.01 --format json
   nardy rollout start --white-policy heuristic --black-policy racer --output reports/h-vs-r
-  nardy rollout "W:17x2,19x3,22x5,24x5 B:18,19x4,21x5,23x5 w" --policy heuristic --no-vr --truncate 20
+  nardy rollout "W:17x2,19x3,22x5,24x5 B:18,19x4,21x5,23x5 w" --policy heuristic --no-vr \\
+      --truncate 20
   nardy rollout "W:2x2,3x2,4,6x3,7,8,9x2,10x2,12 B:1x10,2x5 w 4-1" --policy lookahead:neural \\
       --luck-network benchmarks/training-runs/values-step/checkpoint.npz --games 1296
   nardy rollout "W:1x14,12 B:1x15 b" --policy neural --match 7 --score 4-6 --games 2592
   nardy rollout "W:1x14,12 B:1x15 b" --policy neural --cube-owner centre --games 1296
-  nardy rollout "W:1x14,12 B:1x15 b" --policy heuristic --cube-owner white --cube 2 --never-double black
+  nardy rollout "W:1x14,12 B:1x15 b" --policy heuristic --cube-owner white --cube 2 \\
+      --never-double black
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
@@ -97,7 +101,8 @@ def command(positions, policy, white_policy, black_policy, run, quiet, exact_bea
         if missed:
             click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")
         if result.unfinished:
-            click.echo(f"Warning: {result.unfinished} games did not finish within the ply limit", err=True)
+            click.echo(f"Warning: {result.unfinished} games did not finish within the ply limit",
+                       err=True)
         if result.interrupted:
             interrupted = True
             break
@@ -105,9 +110,11 @@ def command(positions, policy, white_policy, black_policy, run, quiet, exact_bea
         import pandas as pd
         click.echo(frame_text(pd.DataFrame([r.summary_row() for r in results]), "csv"))
     if interrupted and not results[-1].interrupted:
-        line = _("INTERRUPTED: the positions after the first {n} were not rolled out.").format(n=len(results))
+        line = _("INTERRUPTED: the positions after the first {n} were "
+                 "not rolled out.").format(n=len(results))
         click.echo(f"\n{line}" if fmt == "table" else f"Warning: {line}", err=fmt != "table")
     if output:
-        finish_report(rollout_data(results, comments=[item.comment for item in items[:len(results)]],
+        finish_report(rollout_data(results,
+                                   comments=[item.comment for item in items[:len(results)]],
                                    interrupted=interrupted), output, html, svg, force)
     exit_if_interrupted(interrupted)

@@ -25,21 +25,23 @@ Examples:
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
-@click.option("--numbering", type=click.Choice(["white", "black"]), default="white", show_default=True,
-              help="Whose numbering runs along the bottom row.")
+@click.option("--numbering", type=click.Choice(["white", "black"]), default="white",
+              show_default=True, help="Whose numbering runs along the bottom row.")
 @click.option("--format", "fmt", type=click.Choice(["text", "png", "svg"]), default=None,
-              help="text (default), or an image drawn for print; with -o it is taken from the file's suffix.")
+              help="text (default), or an image drawn for print; with -o it is taken from the "
+                   "file's suffix.")
 @click.option("-o", "--out", type=click.Path(dir_okay=False), default=None,
               help="Write to FILE: .png or .svg for an image, .txt for the text diagram.")
 @click.option("--id", "show_id", is_flag=True,
-              help="Print the position ID instead (14 characters; any POSITION argument accepts it).")
+              help="Print the position ID instead (14 characters; any POSITION argument "
+                   "accepts it).")
 @click.option("--output", "output", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="Draw every position (e.g. of a positions file) into DIR: one PNG each (SVG with --svg) and "
-                   "index.md listing them.")
+              help="Draw every position (e.g. of a positions file) into DIR: "
+                   "one PNG each (SVG with --svg) and index.md listing them.")
 @click.option("--svg", is_flag=True, help="With --output, draw the boards as SVG.")
 @handle_errors
-def command(positions, numbering: str, fmt: str | None, out: str | None, show_id: bool, output: str | None,
-            svg: bool, no_block_validation: bool) -> None:
+def command(positions, numbering: str, fmt: str | None, out: str | None, show_id: bool,
+            output: str | None, svg: bool, no_block_validation: bool) -> None:
     """Draw POSITION: both numberings, off and pip counts, side to move and dice."""
     items = flatten(positions)
     if show_id:
@@ -99,7 +101,8 @@ SUFFIX_FORMATS = {".png": "png", ".svg": "svg", ".txt": "text"}
 
 
 def _output_format(fmt: str | None, out: str | None) -> str:
-    """The format --format names or -o's suffix implies; a mismatch or an image without a file is an error."""
+    """The format --format names or -o's suffix implies; a mismatch or an image without a file is an
+    error."""
     if out is None:
         if fmt in ("png", "svg"):
             raise BadInput(f"--format {fmt} needs -o FILE.{fmt}")
@@ -109,5 +112,6 @@ def _output_format(fmt: str | None, out: str | None) -> str:
     if implied is None:
         raise BadInput(f"cannot tell the format of {out!r}: name a .png, .svg or .txt file")
     if fmt is not None and fmt != implied:
-        raise BadInput(f"--format {fmt} does not match the file {out!r}: use a .{'txt' if fmt == 'text' else fmt} name")
+        raise BadInput(f"--format {fmt} does not match the file {out!r}: "
+                       f"use a .{'txt' if fmt == 'text' else fmt} name")
     return implied

@@ -14,8 +14,9 @@ def filter_option(func):
     """--filter M0,M1[,M2]: the stage filters (margins or topK; a third adds a 2-ply stage);
     implies --staged."""
     return click.option("--filter", "filters", default=None, metavar="F0,F1[,F2]",
-                        help="Staged ranking's filters: plays within F0 of the best 0-ply score go to 1-ply, "
-                             "within F1 of the best 1-ply score to the rollouts; a margin (0.25) or a count "
+                        help="Staged ranking's filters: plays within F0 of the best 0-ply score "
+                             "go to 1-ply, within F1 of the best 1-ply score to the rollouts; "
+                             "a margin (0.25) or a count "
                              "(top8) [default: 0.25,0.08]. A third filter adds a 2-ply "
                              "stage: F1 then keeps plays for 2-ply (lookahead2:neural's "
                              "search) and F2 for the rollouts. Implies --staged.")(func)
@@ -39,16 +40,21 @@ def stage_lines(ranking) -> list[str]:
     for st in ranking.stages:
         best = st.scores[0][1]
         dropped = [f"{p} {s - best:+.3f}" for p, s in st.scores if p not in st.kept]
-        out.append(_("{stage} (filter {filter}): {kept} of {n} plays go on; the best, {best_play}, has equity "
-                     "{best:+.3f} (by the evaluator)").format(stage=st.name, filter=st.filter, kept=len(st.kept),
-                                                               n=len(st.scores), best_play=st.scores[0][0], best=best))
+        out.append(_("{stage} (filter {filter}): {kept} of {n} plays go on; the best, "
+                     "{best_play}, has equity "
+                     "{best:+.3f} (by the evaluator)").format(stage=st.name, filter=st.filter,
+                                                              kept=len(st.kept),
+                                                               n=len(st.scores),
+                                                              best_play=st.scores[0][0], best=best))
         if dropped:
             out.append(_("  dropped, each with its difference to the best: ") + ", ".join(dropped))
     return out
 
 
-def show_staged(ranking, fmt: str, policy: str, seed: int, rules, extra: dict | None = None) -> None:
-    """Print a `StagedRanking` as a table (stages, then the rollout ranking), CSV or JSON (with `extra` keys)."""
+def show_staged(ranking, fmt: str, policy: str, seed: int, rules,
+                extra: dict | None = None) -> None:
+    """Print a `StagedRanking` as a table (stages, then the rollout ranking), CSV or JSON (with
+    `extra` keys)."""
     frame = ranking.frame()
     if fmt == "json":
         click.echo(to_json(ranking.to_dict() | (extra or {})))
@@ -59,29 +65,37 @@ def show_staged(ranking, fmt: str, policy: str, seed: int, rules, extra: dict | 
     p = ranking.params
     used = ", ".join(k for k in ("vr", "exact_bearoff") if p.get(k)) or _("plain")
     if p.get("luck_network"):
-        used += _(" (luck valued by the --luck-network, weights {sha})").format(sha=p['luck_network']['sha256'])
-    click.echo(_("{position}   to play {dice}   (staged: {policy} rollouts, seed {seed}, {rules}; {used})").format(
-        position=ranking.position, dice=ranking.dice, policy=policy, seed=seed, rules=rules_label(rules), used=used))
+        used += _(" (luck valued by the --luck-network, "
+                  "weights {sha})").format(sha=p['luck_network']['sha256'])
+    click.echo(_("{position}   to play {dice}   (staged: {policy} rollouts, seed {seed}, "
+                 "{rules}; {used})").format(
+        position=ranking.position, dice=ranking.dice, policy=policy, seed=seed,
+        rules=rules_label(rules), used=used))
     for line in stage_lines(ranking):
         click.echo(line)
-    columns = ["rank", "play", "games", "equity", "equity_se", "plain_se", "diff", "diff_se", "win", "lose",
-               "dropped_after"]
+    columns = ["rank", "play", "games", "equity", "equity_se", "plain_se", "diff", "diff_se", "win",
+               "lose", "dropped_after"]
     if p.get("match"):
         columns[3:3] = ["mwc", "mwc_se"]
-        click.echo(_("at {match}: stage scores are match equity (2 x mwc - 1); plays rank by mwc, diff is in mwc, "
+        click.echo(_("at {match}: stage scores are match equity (2 x mwc - 1); plays rank by mwc, "
+                     "diff is in mwc, "
                      "equity in money points").format(match=match_label(p['match'])))
     shown = frame[columns].copy()
-    shown["dropped_after"] = shown["dropped_after"].map(lambda v: "" if v is None or v != v else f"{int(v):,}")
-    click.echo(_("rollouts (common dice): equity is each play's equity for the mover (± equity_se; plain_se without "
+    shown["dropped_after"] = shown["dropped_after"].map(lambda v: "" if v is None or v != v
+                                                        else f"{int(v):,}")
+    click.echo(_("rollouts (common dice): equity is each play's equity for the mover (± equity_se; "
+                 "plain_se without "
                  "VR), diff its difference to the best play on the same games (± paired diff_se)"))
     click.echo(frame_text(shown, "table"))
-    missed = until_se_note(p, p["games_requested"], max(r.equity_se for r in ranking.plays if r.dropped_after is None))
+    missed = until_se_note(p, p["games_requested"],
+                           max(r.equity_se for r in ranking.plays if r.dropped_after is None))
     if missed:
         click.echo(missed)
 
 
 def show_forced(position, dice, play, fmt: str, extra: dict | None = None) -> None:
-    """Name the only legal play of a roll (nothing to rank), as a line, CSV or JSON (with `extra` keys)."""
+    """Name the only legal play of a roll (nothing to rank), as a line, CSV or JSON (with `extra`
+    keys)."""
     record = {"position": str(position), "dice": str(dice), "forced": True, "play": str(play),
               "result": str(play.result)}
     if fmt == "json":
@@ -92,7 +106,9 @@ def show_forced(position, dice, play, fmt: str, extra: dict | None = None) -> No
         import pandas as pd
         click.echo(frame_text(pd.DataFrame([record]), "csv"))
     else:
-        what = _("the turn passes (no legal step)") if play.is_pass else _("the only legal play is {play}").format(
+        what = _("the turn passes (no legal step)") if play.is_pass else _("the only legal "
+                                                                           "play is {play}").format(
             play=play)
-        click.echo(_("{position}   to play {dice}: forced, {what}; nothing to roll out (--rollout-forced rolls it "
+        click.echo(_("{position}   to play {dice}: forced, {what}; "
+                     "nothing to roll out (--rollout-forced rolls it "
                      "out anyway)").format(position=position, dice=dice, what=what))

@@ -19,8 +19,8 @@ from ..match import match_valuation
 from ..study.batch import batch_frame, batch_record, batch_rollout
 from ..study.openings import opening_table, parse_rolls
 from ..study.staged import STAGED_FROM
-from .common import (DICE, POSITION, BadInput, block_validation_option, exit_if_interrupted, format_option,
-                     handle_errors, report_interrupted, rules_options)
+from .common import (DICE, POSITION, BadInput, block_validation_option, exit_if_interrupted,
+                     format_option, handle_errors, report_interrupted, rules_options)
 from .cube_options import cube_options, cube_text
 from .match_options import match_options
 from .policy_names import check_policy
@@ -36,14 +36,16 @@ STUDY_POLICY = "neural"
 
 def study_policy_option(func):
     """--policy for both sides, defaulting to the neural bot."""
-    return click.option("--policy", default=STUDY_POLICY, show_default=True, metavar="NAME", callback=check_policy,
+    return click.option("--policy", default=STUDY_POLICY, show_default=True, metavar="NAME",
+                        callback=check_policy,
                         help="Policy both sides play in the rollouts (see 'nardy policies').")(func)
 
 
 def study_options(func):
-    """The options every study command shares: policy, run, rules, format and report; errors as exit 2."""
-    for decorate in (handle_errors, report_options, format_option, match_options, rules_options, run_options,
-                     study_policy_option):
+    """The options every study command shares: policy, run, rules, format and report; errors as exit
+    2."""
+    for decorate in (handle_errors, report_options, format_option, match_options, rules_options,
+                     run_options, study_policy_option):
         func = decorate(func)
     return func
 
@@ -56,19 +58,23 @@ Examples:
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --policy lookahead:heuristic --games 1296
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --filter top8,0.05 --games 25920
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --no-staged --games 2592
-  nardy analyze "W:1x14,12 B:1x15 b 6-5" --cube-owner centre --games 1296    # the cube decision first
+  nardy analyze "W:1x14,12 B:1x15 b 6-5" --cube-owner centre --games 1296  # cube decision first
 """)
 @block_validation_option
 @click.argument("position", type=POSITION, metavar="POSITION")
-@click.option("--dice", type=DICE, default=None, help="The roll to play; default: the position's dice.")
+@click.option("--dice", type=DICE, default=None,
+              help="The roll to play; default: the position's dice.")
 @click.option("--top", type=click.IntRange(min=1), default=None,
-              help="Roll out only the K best plays by the policy's evaluator (implies --no-staged).")
+              help="Roll out only the K best plays by the policy's evaluator (implies "
+                   "--no-staged).")
 @click.option("--staged/--no-staged", default=None,
-              help=f"Staged ranking: 0-ply, then 1-ply, then rollouts (common dice, VR, exact bear-offs) of the "
-                   f"survivors; see docs/rollouts.md. [default: staged when the roll has {STAGED_FROM} or more "
+              help="Staged ranking: 0-ply, then 1-ply, then rollouts (common dice, VR, "
+                   "exact bear-offs) of the survivors; see docs/rollouts.md. [default: "
+                   f"staged when the roll has {STAGED_FROM} or more "
                    f"distinct plays; --no-staged rolls out every play]")
 @click.option("--rollout-forced", is_flag=True,
-              help="Roll out a forced play (the roll's only legal play) too; by default it is only named.")
+              help="Roll out a forced play (the roll's only legal play) too; "
+                   "by default it is only named.")
 @filter_option
 @scoring_options
 @study_options
@@ -76,7 +82,7 @@ Examples:
 def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_bearoff, truncate,
                     vr, luck_network, policy, run, quiet, rules, match, fmt, output, html, svg,
                     force, no_block_validation, cube) -> None:
-    """Rank every legal play of a roll by rollouts with common dice (equity ± SE, difference to the best).
+    """Rank every legal play of a roll by rollouts with common dice (equity ± SE, loss to the best).
 
     A roll with many plays is ranked in stages (0-ply, 1-ply, then rollouts of the
     survivors); --no-staged rolls out every play.  With --until-se X the plays are
@@ -93,7 +99,8 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
     if staged and top is not None:
         raise BadInput("--top and --staged do not combine: use --filter topK,...")
     if staged is False and (filters is not None or scoring_given):
-        raise BadInput("--filter, --truncate, --vr and --luck-network apply to staged analyses, not --no-staged")
+        raise BadInput("--filter, --truncate, --vr and --luck-network apply to staged analyses, "
+                       "not --no-staged")
     roll = dice or item.position.dice
     if roll is None:
         raise ArgumentError("no dice: give {dice} or a position that carries dice")
@@ -102,7 +109,8 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
     if len(plays) == 1 and not rollout_forced:
         show_forced(item.position.with_dice(None), roll, plays[0], fmt, cube_record)
         if output:
-            click.echo(_("Warning: a forced play has nothing to rank, so no report was written to {output}").format(
+            click.echo(_("Warning: a forced play has nothing to rank, so no report was "
+                         "written to {output}").format(
                 output=output), err=True)
         return
     if staged is None:
@@ -124,21 +132,25 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
     elif fmt == "csv":
         click.echo(frame_text(frame, "csv"))
     else:
-        click.echo(_("{position}   to play {dice}   ({policy} rollouts, seed {seed}, {rules}{match})").format(
+        click.echo(_("{position}   to play {dice}   ({policy} rollouts, seed {seed}, "
+                     "{rules}{match})").format(
             position=ranking.position, dice=ranking.dice, policy=policy, seed=run.seed,
             rules=rules_label(rules),
             match=', ' + match.label() if match else ''))
-        columns = ["rank", "play", "games", "equity", "equity_se", "diff", "diff_se", "win", "lose", "dropped_after"]
+        columns = ["rank", "play", "games", "equity", "equity_se", "diff", "diff_se", "win", "lose",
+                   "dropped_after"]
         if match is not None:
             columns[3:3] = ["mwc", "mwc_se", "money_rank"]
         shown = frame[columns].copy()
-        shown["dropped_after"] = shown["dropped_after"].map(lambda v: "" if v is None or v != v else f"{int(v):,}")
+        shown["dropped_after"] = shown["dropped_after"].map(lambda v: "" if v is None or v != v
+                                                            else f"{int(v):,}")
         if match is not None:
-            shown["money_rank"] = [f"{m}*" if m != r else f"{m}" for m, r in zip(shown["money_rank"], shown["rank"])]
+            shown["money_rank"] = [f"{m}*" if m != r else f"{m}" for m,
+                                   r in zip(shown["money_rank"], shown["rank"])]
         click.echo(frame_text(shown, "table"))
         if match is not None:
-            click.echo(_("ranked by match winning chance (mwc); diff is in match winning chance; equity is money "
-                         "points; * the money ranking differs"))
+            click.echo(_("ranked by match winning chance (mwc); diff is in match winning chance; "
+                         "equity is money points; * the money ranking differs"))
         if ranking.prefiltered:
             click.echo(_("left out by --top: {plays}").format(plays=', '.join(ranking.prefiltered)))
     missed = until_se_note(ranking.params, ranking.params["games_requested"],
@@ -146,12 +158,14 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
     if missed:
         click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")
     report_interrupted(ranking.interrupted, fmt, _("these figures"))
-    finish_report(json_data("analyze", ranking, names=[item.name], comments=[item.comment]), output, html, svg, force)
+    finish_report(json_data("analyze", ranking, names=[item.name], comments=[item.comment]), output,
+                  html, svg, force)
     exit_if_interrupted(ranking.interrupted)
 
 
 def _cube_first(position, cube, rules, match, fmt) -> dict:
-    """With a cube: its decision before the roll, printed first in a table; the JSON key "cube" to add."""
+    """With a cube: its decision before the roll, printed first in a table; the JSON key "cube" to
+    add."""
     if cube is None:
         return {}
     from ..cube_analysis import cube_decision
@@ -165,7 +179,8 @@ def _cube_first(position, cube, rules, match, fmt) -> dict:
 
 def _analyze_staged(item, dice, policy, run, quiet, rules, filters, scoring, fmt, output, html, svg,
                     force, match=None, cube_record=None) -> None:
-    """`analyze` in stages: run, print every stage, write the report (at a `match` score by match equity)."""
+    """`analyze` in stages: run, print every stage, write the report (at a `match` score by match
+    equity)."""
     from ..study.staged import staged_rank
     bars = StageBars("analyze", not quiet)
     try:
@@ -177,7 +192,8 @@ def _analyze_staged(item, dice, policy, run, quiet, rules, filters, scoring, fmt
     show_staged(ranking, fmt, policy, run.seed, rules, cube_record)
     interrupted = bool(ranking.params.get("interrupted"))
     report_interrupted(interrupted, fmt, _("the rollout figures"))
-    finish_report(json_data("analyze", ranking, names=[item.name], comments=[item.comment]), output, html, svg, force)
+    finish_report(json_data("analyze", ranking, names=[item.name], comments=[item.comment]), output,
+                  html, svg, force)
     exit_if_interrupted(interrupted)
 
 
@@ -187,8 +203,10 @@ Examples:
   nardy openings --rolls all --output reports/openings --html
   nardy openings --rolls all --replies --reply-games 1296
 """)
-@click.option("--rolls", default="all", show_default=True, help="Opening rolls: 'all' or a list like 65,33.")
-@click.option("--replies", is_flag=True, help="Also find Black's best reply to each opening for all 21 rolls.")
+@click.option("--rolls", default="all", show_default=True,
+              help="Opening rolls: 'all' or a list like 65,33.")
+@click.option("--replies", is_flag=True,
+              help="Also find Black's best reply to each opening for all 21 rolls.")
 @click.option("--reply-games", type=click.IntRange(min=1), default=1296, show_default=True,
               help="Games per candidate reply.")
 @click.option("--top", type=click.IntRange(min=1), default=None,
@@ -212,17 +230,21 @@ def openings_command(rolls, replies, reply_games, top, policy, run, quiet, rules
         click.echo(frame_text(frame, "csv"))
     else:
         click.echo(_("White's equity and chances (mars: home-mars or mars)"))
-        click.echo(frame_text(frame[["roll", "rank", "play", "games", "equity", "equity_se", "diff", "diff_se",
-                                     "win", "draw", "lose", "mars_for", "koks_for", "mars_against", "koks_against"]],
+        click.echo(frame_text(frame[["roll", "rank", "play", "games", "equity", "equity_se", "diff",
+                                     "diff_se", "win", "draw", "lose", "mars_for", "koks_for",
+                                     "mars_against", "koks_against"]],
                               "table"))
         if replies:
             click.echo()
-            click.echo(frame_text(table.replies_frame()[["white_roll", "white_play", "black_roll", "black_reply",
-                                                          "candidates", "black_equity", "black_equity_se"]], "table"))
+            click.echo(frame_text(table.replies_frame()[["white_roll", "white_play", "black_roll",
+                                                         "black_reply",
+                                                          "candidates", "black_equity",
+                                                         "black_equity_se"]], "table"))
         click.echo(_("({seconds:.0f} s, {policy} rollouts, seed {seed}, {rules})").format(
             seconds=table.params['seconds'], policy=policy, seed=run.seed,
             rules=rules_label(rules)), err=True)
-    missed = until_se_note(table.params, table.params["games_per_play"], table.params.get("worst_se", 0.0))
+    missed = until_se_note(table.params, table.params["games_per_play"],
+                           table.params.get("worst_se", 0.0))
     if missed:
         click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")
     report_interrupted(table.interrupted, fmt, _("these figures"))
@@ -259,21 +281,25 @@ def batch_command(file, policy, run, quiet, rules, match, fmt, output, html, svg
     else:
         click.echo(_("{n} positions of {file}: {policy} (both sides), seed {seed}, {rules}").format(
             n=len(results), file=file, policy=policy, seed=run.seed, rules=rules_label(rules)))
-        columns = ["name", "to_move", "games", "equity", "equity_se", "win", "lose", "draw", "mean_plies",
-                   "white_lost_pips_per_game", "black_lost_pips_per_game"]
+        columns = ["name", "to_move", "games", "equity", "equity_se", "win", "lose", "draw",
+                   "mean_plies", "white_lost_pips_per_game", "black_lost_pips_per_game"]
         click.echo(_("equity and chances are the side to move's (to_move) in each position"))
         if match is not None:
             columns[5:5] = ["mwc", "mwc_se"]
-            click.echo(_("at {match}: mwc is the side to move's match winning chance").format(match=match.label()))
-        click.echo(frame_text(frame[columns].assign(to_move=frame["to_move"].map(translate)), "table"))
+            click.echo(_("at {match}: mwc is the side to move's match "
+                         "winning chance").format(match=match.label()))
+        click.echo(frame_text(frame[columns].assign(to_move=frame["to_move"].map(translate)),
+                              "table"))
     for r in results:
         missed = until_se_note(r.params, r.games, r.equity_se)
         if missed:
-            click.echo(f"{r.name}: {missed}" if fmt == "table" else f"Warning: {r.name}: {missed}", err=fmt != "table")
+            click.echo(f"{r.name}: {missed}" if fmt == "table" else f"Warning: {r.name}: {missed}",
+                       err=fmt != "table")
     if results.interrupted:
         report_interrupted(True, fmt, _("these figures (the first {done} of {n} positions)").format(
             done=len(results), n=len(positions)))
-    finish_report(rollout_data(results, "batch", comments=[p.comment for p in positions[:len(results)]],
+    finish_report(rollout_data(results, "batch",
+                               comments=[p.comment for p in positions[:len(results)]],
                                interrupted=results.interrupted), output, html, svg, force)
     exit_if_interrupted(results.interrupted)
 
@@ -291,7 +317,8 @@ Examples:
 @click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
               help="Which result of the file (batch and multi-position rollouts).")
 @click.option("--list", "list_kinds", is_flag=True, help="List the chart kinds this file can draw.")
-@click.option("-o", "--out", type=click.Path(dir_okay=False), default=None, help="Image file (.png or .svg).")
+@click.option("-o", "--out", type=click.Path(dir_okay=False), default=None,
+              help="Image file (.png or .svg).")
 @handle_errors
 def chart_command(results, kind, index, list_kinds, out) -> None:
     """Re-draw a chart from a saved results.json without re-running anything."""
@@ -312,7 +339,8 @@ def chart_command(results, kind, index, list_kinds, out) -> None:
         click.echo("\n".join(kinds))
         return
     if kind not in kinds:
-        raise BadInput(f"unknown chart kind {kind!r} for {data['kind']} results: choose one of {', '.join(kinds)}")
+        raise BadInput(f"unknown chart kind {kind!r} for {data['kind']} results: "
+                       f"choose one of {', '.join(kinds)}")
     if not out:
         raise BadInput("give the image file with -o FILE.png or FILE.svg")
     if Path(out).suffix.lower() not in (".png", ".svg"):

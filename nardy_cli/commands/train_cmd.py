@@ -16,8 +16,10 @@ Examples:
   nardy train --games 200000 --output reports/training/run1
   nardy train --games 400000 --output reports/training/run1        # resumes at 200,000
   nardy train --games 2000 --output /tmp/t --hidden 32 --bench-every 1000 --chunk 500
-  nardy train --games 200000 --output reports/training/more --init nardy_cli/data/neural.npz --starts positions/lopsided.txt
-  nardy train --games 300000 --output reports/training/wide --init nardy_cli/data/neural.npz --hidden 192 --lr 0.00025
+  nardy train --games 200000 --output reports/training/more --init nardy_cli/data/neural.npz \\
+      --starts positions/lopsided.txt
+  nardy train --games 300000 --output reports/training/wide --init nardy_cli/data/neural.npz \\
+      --hidden 192 --lr 0.00025
   nardy train --games 200000 --output reports/training/values --init nardy_cli/data/neural.npz \\
       --player nardy_cli/data/neural.npz --lam 0.9 --lr 0.0005 --lr-floor 0.0005
 \b
@@ -26,18 +28,23 @@ Training runs for hours on 2 cores: start it in the background, e.g.
 The folder holds checkpoint.npz (resume point), best.npz (the best so far by
 benchmark duels), log.csv (the learning curve) and learning-curve.png.
 """)
-@click.option("--games", type=click.IntRange(1), required=True, help="Total games to train (counting earlier runs).")
+@click.option("--games", type=click.IntRange(1), required=True,
+              help="Total games to train (counting earlier runs).")
 @click.option("--output", "out_dir", type=click.Path(file_okay=False), required=True,
               help="Training folder: checkpoint, best network, log and chart.")
 @click.option("--hidden", type=click.IntRange(8, 512), default=None,
-              help="Hidden units (a new run only)  [default: 128, or the --init network's]. More than the --init "
-                   "network's widens it: the new units start with zero output weights, so its values are unchanged.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of weights and self-play dice (a new run only).")
-@click.option("--lr", type=click.FloatRange(min=0.0, min_open=True), default=0.005, show_default=True,
-              help="Starting learning rate (a new run only).")
-@click.option("--lr-floor", type=click.FloatRange(min=0.0, min_open=True), default=0.002, show_default=True,
-              help="The learning rate halves every 400,000 games down to this floor, or stays at --lr if that is "
-                   "lower (a new run only).")
+              help="Hidden units (a new run only)  [default: 128, or the --init network's]. "
+                   "More than the --init "
+                   "network's widens it: the new units start with zero output weights, "
+                   "so its values are unchanged.")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Seed of weights and self-play dice (a new run only).")
+@click.option("--lr", type=click.FloatRange(min=0.0, min_open=True), default=0.005,
+              show_default=True, help="Starting learning rate (a new run only).")
+@click.option("--lr-floor", type=click.FloatRange(min=0.0, min_open=True), default=0.002,
+              show_default=True,
+              help="The learning rate halves every 400,000 games down to this floor, "
+                   "or stays at --lr if that is lower (a new run only).")
 @click.option("--lam", type=click.FloatRange(0.0, 1.0), default=0.7, show_default=True,
               help="TD lambda (a new run only).")
 @click.option("--chunk", type=click.IntRange(1), default=2000, show_default=True,
@@ -45,22 +52,27 @@ benchmark duels), log.csv (the learning curve) and learning-curve.png.
 @click.option("--checkpoint-every", type=click.IntRange(1), default=10000, show_default=True,
               help="Games between checkpoints; a multiple of --chunk (a new run only).")
 @click.option("--bench-every", type=click.IntRange(1), default=50000, show_default=True,
-              help="Games between benchmark duels against heuristic and the best so far (a new run only).")
+              help="Games between benchmark duels against heuristic and the best so far (a "
+                   "new run only).")
 @click.option("--bench-pairs", type=click.IntRange(1), default=1000, show_default=True,
               help="Duplicate-dice pairs per benchmark duel (a new run only).")
 @click.option("--init", "init", type=click.Path(dir_okay=False), default=None,
-              help="Start from this network file's weights instead of random ones (a new run only).")
+              help="Start from this network file's weights instead of random ones (a "
+                   "new run only).")
 @click.option("--starts", "starts_file", type=click.Path(dir_okay=False), default=None,
-              help="A positions file: training games also start from these positions (a new run only).")
+              help="A positions file: training games also start from these positions (a "
+                   "new run only).")
 @click.option("--start-share", type=click.FloatRange(0.0, 1.0), default=None,
               help="With --starts: the share of games still played from the start  [default: 0.5].")
 @click.option("--player", type=click.Path(dir_okay=False), default=None,
-              help="A network file that plays every training game; the trained network only learns the values "
-                   "of its play (policy evaluation)  [default: the trained network plays itself] (a new run only).")
+              help="A network file that plays every training game; the trained network only "
+                   "learns the values "
+                   "of its play (policy evaluation)  [default: the trained network plays itself] "
+                   "(a new run only).")
 @click.option("--quiet", is_flag=True, help="No progress line.")
 @handle_errors
-def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_every, bench_every, bench_pairs,
-            init, starts_file, start_share, player, quiet) -> None:
+def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_every, bench_every,
+            bench_pairs, init, starts_file, start_share, player, quiet) -> None:
     """Train the neural evaluator by TD(lambda) self-play, with checkpoints and benchmark duels."""
     from pathlib import Path
 
@@ -70,19 +82,23 @@ def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_e
     from ..training.trainer import LOG, TrainConfig, read_log, train
     from ..report_folder import ensure_folder
     ensure_folder(out_dir)  # before any work: bad input, exit 2
-    starts = tuple(format_position(e.position) for e in read_positions(starts_file)) if starts_file else ()
+    starts = (tuple(format_position(e.position) for e in read_positions(starts_file)) if starts_file
+              else ())
     share = start_share if start_share is not None else (0.5 if starts else 1.0)
     config = TrainConfig(hidden=hidden, seed=seed, lr=lr, lr_floor=lr_floor, lam=lam, chunk=chunk,
-                         checkpoint_every=checkpoint_every, bench_every=bench_every, bench_pairs=bench_pairs,
-                         init=init, starts=starts, start_share=share, player=player)
+                         checkpoint_every=checkpoint_every, bench_every=bench_every,
+                         bench_pairs=bench_pairs, init=init, starts=starts, start_share=share,
+                         player=player)
     stopping = []
 
     def stop_after_chunk(signum, frame) -> None:
-        """The first Ctrl-C (or SIGTERM, SIGHUP) stops after the chunk in play; a second one at once."""
+        """The first Ctrl-C (or SIGTERM, SIGHUP) stops after the chunk in play; a second one at
+        once."""
         if stopping:
             raise KeyboardInterrupt
         stopping.append(signum)
-        click.echo("\nStopping after the games in play (Ctrl-C again to stop at once, losing them)...", err=True)
+        click.echo("\nStopping after the games in play (Ctrl-C again to stop at once, "
+                   "losing them)...", err=True)
 
     for sig in SIGNALS:
         signal.signal(sig, stop_after_chunk)
@@ -97,7 +113,8 @@ def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_e
     try:
         net = train(out_dir, games, config, progress=progress, stop=lambda: bool(stopping))
     except KeyboardInterrupt:
-        click.echo("\nInterrupted: the last checkpoint is kept; run the same command to resume.", err=True)
+        click.echo("\nInterrupted: the last checkpoint is kept; run the same command to resume.",
+                   err=True)
         sys.exit(130)
     if show:
         click.echo("", err=True)
@@ -105,7 +122,9 @@ def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_e
     if log.exists():
         learning_curve_figure(read_log(log)).savefig(Path(out_dir) / "learning-curve.png", dpi=120)
     if stopping and net.meta["games_trained"] < games:
-        click.echo(f"INTERRUPTED: trained {net.meta['games_trained']:,} of {games:,} games; weights in "
+        click.echo(f"INTERRUPTED: trained {net.meta['games_trained']:,} of {games:,} "
+                   "games; weights in "
                    f"{Path(out_dir) / 'checkpoint.npz'}; run the same command to resume")
         sys.exit(130)
-    click.echo(f"trained {net.meta['games_trained']:,} games; weights in {Path(out_dir) / 'checkpoint.npz'}")
+    click.echo(f"trained {net.meta['games_trained']:,} games; "
+               f"weights in {Path(out_dir) / 'checkpoint.npz'}")

@@ -1,4 +1,5 @@
-"""The compiled turn loop (`kernels/game.py`) driven from Python: one chunk of games in one call.
+"""The compiled turn loop (`kernels/game.py`; the chunk loops of `kernels/runs.py`) driven from
+Python: one chunk of games in one call.
 
 The kernel takes named structures, not long argument lists: the chunk's start
 (`game.GameSetup`), the policies (`game.SidePolicies`: a kind code, a parameter
@@ -14,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..interrupts import held_interrupts
-from ..kernels import game
+from ..kernels import game, runs
 from ..kernels.board import N_RESULTS, kernel_rules
 from ..kernels.evaluate import N_WEIGHTS
 from ..kernels.user import Evaluators
@@ -22,12 +23,14 @@ from .tally import OUTCOMES, PAIRS, RESULTS, VALUES, Tally
 
 
 def kernel_policies(white, black, rules, valuation) -> tuple[game.SidePolicies, Evaluators]:
-    """The two compiled policies as kernel settings (choosing by `valuation`'s values), and their evaluators."""
+    """The two compiled policies as kernel settings (choosing by `valuation`'s values), and their
+    evaluators."""
     rows = [white.kernel_params(rules), black.kernel_params(rules)]
     params = np.zeros((2, max(N_WEIGHTS, *(r.size for r in rows))), dtype=np.float64)
     for side, row in enumerate(rows):
         params[side, :row.size] = row
-    return (game.SidePolicies(np.array([white.kernel_kind, black.kernel_kind], dtype=np.int64), params,
+    return (game.SidePolicies(np.array([white.kernel_kind, black.kernel_kind], dtype=np.int64),
+                              params,
                            np.array([white.lookahead, black.lookahead], dtype=np.bool_),
                            valuation.kernel_values()),
             Evaluators(white.kernel_evaluator(), black.kernel_evaluator()))
@@ -52,9 +55,9 @@ def game_setup(spec, max_plies: int) -> game.GameSetup:
     board, _, _ = spec.position.board()
     dice = spec.position.dice
     rules = spec.rules
-    return game.GameSetup(board, spec.position.turn == "w", dice.high if dice else 0, dice.low if dice else 0,
-                          np.uint64(spec.seed), bool(spec.stratify), kernel_rules(rules),
-                          int(max_plies))
+    return game.GameSetup(board, spec.position.turn == "w", dice.high if dice else 0,
+                          dice.low if dice else 0, np.uint64(spec.seed), bool(spec.stratify),
+                          kernel_rules(rules), int(max_plies))
 
 
 def play_compiled(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
@@ -63,19 +66,22 @@ def play_compiled(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
     sides, evaluators = kernel_policies(spec.white, spec.black, spec.rules, spec.values)
     if tally.mode == OUTCOMES:
         from ..scoring import kernel_arguments
-        call_kernel(game.play_games, setup, lo, hi, sides, evaluators,
-                    kernel_arguments(spec.scoring, spec.rules, spec.values, spec.position.turn == "w"),
+        call_kernel(runs.play_games, setup, lo, hi, sides, evaluators,
+                    kernel_arguments(spec.scoring, spec.rules, spec.values,
+                                     spec.position.turn == "w"),
                     tally.counts, tally.deficit, tally.plies, tally.frac, tally.scored)
     elif tally.mode == PAIRS:
-        call_kernel(game.play_duel, setup, lo, hi, sides, evaluators, tally.counts, tally.deficit, tally.plies)
+        call_kernel(runs.play_duel, setup, lo, hi, sides, evaluators, tally.counts, tally.deficit,
+                    tally.plies)
     elif tally.mode == RESULTS:
         results = np.zeros(hi - lo, dtype=np.int8)
-        call_kernel(game.play_games_each, setup, lo, hi, sides, evaluators, results, tally.deficit, tally.plies)
+        call_kernel(runs.play_games_each, setup, lo, hi, sides, evaluators, results, tally.deficit,
+                    tally.plies)
         tally.results[lo] = results
     elif tally.mode == VALUES:
         from ..scoring import kernel_arguments
         plain, adjusted = np.zeros((hi - lo, N_RESULTS)), np.zeros((hi - lo, N_RESULTS))
         args = kernel_arguments(spec.scoring, spec.rules, spec.values, spec.position.turn == "w")
-        call_kernel(game.play_games_values, setup, lo, hi, sides, evaluators, args, tally.deficit,
+        call_kernel(runs.play_games_values, setup, lo, hi, sides, evaluators, args, tally.deficit,
                     tally.plies, plain, adjusted)
         tally.values[lo] = (plain, adjusted)

@@ -1,4 +1,5 @@
-"""Games with the doubling cube, in the compiled cube loop (`kernels/cube.py`): rollouts and duplicate duels.
+"""Games with the doubling cube, in the compiled cube loop (`kernels/cube.py`): rollouts and
+duplicate duels.
 
 A `GameSpec` with a `cube` (`cube.CubePlay`) is played here: both policies
 compiled, each side's cube behaviour `model` (its evaluator's cubeless chances
@@ -26,41 +27,51 @@ BEHAVIOUR_CODE = {"model": kc.MODEL, "nodouble": kc.NODOUBLE}
 
 
 def check_cube_policies(white, black, cube: CubePlay) -> None:
-    """Raise `PolicyError` unless both policies run in the compiled loop and each cube-using side's policy has
-    an evaluator of outcome chances (what the cube model reads)."""
+    """Raise `PolicyError` unless both policies run in the compiled loop and each cube-using side's
+    policy has an evaluator of outcome chances (what the cube model reads)."""
     for policy, behaviour in ((white, cube.white), (black, cube.black)):
         if not policy.in_kernel:
-            raise PolicyError(f"policy {policy.name!r} is a Python bot: games with the cube need compiled policies")
+            raise PolicyError(f"policy {policy.name!r} is a Python bot: "
+                              "games with the cube need compiled policies")
         if behaviour == "model" and not policy.has_evaluator:
-            raise PolicyError(f"policy {policy.name!r} has no evaluator of outcome chances (heuristic or neural), "
-                              "so it cannot use the cube: give that side the 'nodouble' cube behaviour")
+            raise PolicyError(f"policy {policy.name!r} has no evaluator of outcome chances "
+                              "(heuristic or neural), "
+                              "so it cannot use the cube: give that side the 'nodouble' "
+                              "cube behaviour")
 
 
 def cube_args(cube: CubePlay, sides: SidePolicies, rules) -> kc.CubeArgs:
     """The kernel's `CubeArgs` of a cube play for these kernel policies (index 0 White)."""
     from ..bearoff import tables
     from ..scoring import logistic_coefficients
-    same = bool(sides.kinds[0] == sides.kinds[1] and np.array_equal(sides.params[0], sides.params[1]))
-    return kc.CubeArgs(np.array([BEHAVIOUR_CODE[cube.white], BEHAVIOUR_CODE[cube.black]], dtype=np.int64),
-                       OWNER_CODE[cube.start.owner], bool(cube.start.jacoby), bool(cube.start.beavers),
-                       float(cube.contact_efficiency), points_array(rules.points), False, tables(rules).arrays(),
+    same = bool(sides.kinds[0] == sides.kinds[1]
+                and np.array_equal(sides.params[0], sides.params[1]))
+    return kc.CubeArgs(np.array([BEHAVIOUR_CODE[cube.white], BEHAVIOUR_CODE[cube.black]],
+                                dtype=np.int64),
+                       OWNER_CODE[cube.start.owner], bool(cube.start.jacoby),
+                       bool(cube.start.beavers), float(cube.contact_efficiency),
+                       points_array(rules.points), False, tables(rules).arrays(),
                        logistic_coefficients(), same, bool(cube.hold_first))
 
 
 def swapped_sides(sides: SidePolicies, evaluators: Evaluators) -> tuple[SidePolicies, Evaluators]:
-    """The two policies exchanged between the colours (the values stay by colour), as `game.play_duel` does."""
-    return (SidePolicies(sides.kinds[::-1].copy(), sides.params[::-1].copy(), sides.lookahead[::-1].copy(),
-                         sides.values), Evaluators(evaluators.black, evaluators.white))
+    """The two policies exchanged between the colours (the values stay by colour), as
+    `runs.play_duel` does."""
+    return (SidePolicies(sides.kinds[::-1].copy(), sides.params[::-1].copy(),
+                         sides.lookahead[::-1].copy(), sides.values),
+            Evaluators(evaluators.black, evaluators.white))
 
 
 def play_cube(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
-    """Play games lo..hi-1 of `spec` (which has a `cube`) with the cube, adding into `tally` (by its mode)."""
+    """Play games lo..hi-1 of `spec` (which has a `cube`) with the cube, adding into `tally` (by its
+    mode)."""
     check_cube_policies(spec.white, spec.black, spec.cube)
     setup = game_setup(spec, max_plies)
     sides, evaluators = kernel_policies(spec.white, spec.black, spec.rules, spec.values)
     if tally.mode == OUTCOMES:
-        call_kernel(kc.play_cube_games, setup, lo, hi, sides, evaluators, cube_args(spec.cube, sides, spec.rules),
-                    tally.counts, tally.deficit, tally.plies, tally.cube)
+        call_kernel(kc.play_cube_games, setup, lo, hi, sides, evaluators,
+                    cube_args(spec.cube, sides, spec.rules), tally.counts, tally.deficit,
+                    tally.plies, tally.cube)
     elif tally.mode == PAIRS:
         # spec.white is A, spec.black is B (as `duel` builds it); the root side is A, then B
         swapped, evals_swapped = swapped_sides(sides, evaluators)
@@ -73,12 +84,13 @@ def play_cube(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
                     cube_args(a_cube, a_first, spec.rules), cube_args(b_cube, b_first, spec.rules),
                     tally.counts, tally.deficit, tally.plies, tally.cube)
     else:
-        raise PolicyError(f"games with the cube are played as rollouts or duels, not in {tally.mode!r} mode")
+        raise PolicyError("games with the cube are played as rollouts or duels, "
+                          f"not in {tally.mode!r} mode")
 
 
 class CubeJudge:
-    """The cube loop's action before a roll asked from Python (`selfplay` with the cube): the same compiled
-    `cube_turn`, with the cube's owner and value kept here."""
+    """The cube loop's action before a roll asked from Python (`selfplay` with the cube): the same
+    compiled `cube_turn`, with the cube's owner and value kept here."""
 
     def __init__(self, cube: CubePlay, white, black, rules, valuation) -> None:
         check_cube_policies(white, black, cube)
@@ -90,9 +102,10 @@ class CubeJudge:
         self.choice, self.sws = choice_scratch(), score_workspace()
 
     def actions(self, board: np.ndarray, white_on_roll: bool) -> tuple[str, ...]:
-        """The cube actions before this roll as records name them (`double`, `take`, `drop`, `beaver`)."""
-        action = kc.cube_turn(board, white_on_roll, self.last_roll, self.owner, self.kinds, self.weights, self.args,
-                              self.choice, self.sws)
+        """The cube actions before this roll as records name them (`double`, `take`, `drop`,
+        `beaver`)."""
+        action = kc.cube_turn(board, white_on_roll, self.last_roll, self.owner, self.kinds,
+                              self.weights, self.args, self.choice, self.sws)
         if action == 0:
             return ()
         if action == 2:
@@ -103,12 +116,13 @@ class CubeJudge:
 
 
 def cube_figures(sums: np.ndarray, counts: np.ndarray) -> dict:
-    """Cubeful points per game and its SE (stratified as the rollout's counts), and the shares of games doubled
-    and passed, from a rollout tally's per-stratum cube sums and result counts."""
+    """Cubeful points per game and its SE (stratified as the rollout's counts), and the shares of
+    games doubled and passed, from a rollout tally's per-stratum cube sums and result counts."""
     from ..scoring import moments_mean_se
     n_s = counts[:, :N_RESULTS].sum(axis=1)
     x = sums / kc.CUBE_SCALE
     mean, se = moments_mean_se(n_s, x[:, kc.C_POINTS], x[:, kc.C_POINTS2])
     games = int(n_s.sum())
-    return {"equity": mean, "equity_se": se, "doubled_share": float(sums[:, kc.C_DOUBLED].sum() / games),
+    return {"equity": mean, "equity_se": se,
+            "doubled_share": float(sums[:, kc.C_DOUBLED].sum() / games),
             "passed_share": float(sums[:, kc.C_PASSED].sum() / games)}

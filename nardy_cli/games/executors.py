@@ -83,8 +83,9 @@ def leaves_process(workers: int, executor: str, jobs: int) -> bool:
     return executor == "dask" or (workers > 1 and jobs > 1)
 
 
-def run_jobs(jobs: list[tuple], *, task: Callable, new_tally: Callable, workers: int = 1, executor: str = "local",
-             scheduler: str | None = None, stop: Callable | None = None, report: Callable | None = None):
+def run_jobs(jobs: list[tuple], *, task: Callable, new_tally: Callable, workers: int = 1,
+             executor: str = "local", scheduler: str | None = None, stop: Callable | None = None,
+             report: Callable | None = None):
     """Run `task(*job)` for every job (or until `stop` holds on the jobs finished in order).
 
     Returns (summed tally, interrupted).  `task` must be a module-level function
@@ -119,11 +120,13 @@ def _payload(task: Callable, job: tuple) -> bytes:
     except NardyError:
         raise
     except Exception as exc:
-        raise ExecutorError(f"cannot send {_describe(job)} to a worker: {type(exc).__name__}: {exc}") from None
+        raise ExecutorError(f"cannot send {_describe(job)} to a worker: "
+                            f"{type(exc).__name__}: {exc}") from None
 
 
 def run_payload(payload: bytes, lo: int, hi: int):
-    """In a worker: unpickle a job (games lo..hi-1), run it, and turn any failure into a one-line `NardyError`."""
+    """In a worker: unpickle a job (games lo..hi-1), run it, and turn any failure into a one-line
+    `NardyError`."""
     task, job = None, ()
     try:
         task, job = pickle.loads(payload)
@@ -160,7 +163,9 @@ def _run_processes(task, jobs, workers, collector):
         payloads = iter([(i, job, _payload(task, job)) for i, job in enumerate(jobs)])
     except KeyboardInterrupt:
         return collector.result(True)
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    context = multiprocessing.get_context("fork"
+                                          if "fork" in multiprocessing.get_all_start_methods()
+                                          else "spawn")
     # no process starts before the first submit, which is inside the `try` below
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=worker_signals)
     pending: dict = {}
@@ -168,8 +173,8 @@ def _run_processes(task, jobs, workers, collector):
     finished_cleanly = False
 
     def refill() -> None:
-        # held: the first submit forks the workers, and a KeyboardInterrupt raised inside an at-fork hook
-        # (logging's) is swallowed there and leaves its lock taken, so the run hung at exit
+        # held: the first submit forks the workers, and a KeyboardInterrupt raised inside an at-fork
+        # hook (logging's) is swallowed there and leaves its lock taken, so the run hung at exit
         with held_interrupts():
             for i, job, payload in payloads:
                 pending[pool.submit(run_payload, payload, *job[-2:])] = (i, job)
@@ -191,7 +196,8 @@ def _run_processes(task, jobs, workers, collector):
                 except NardyError:
                     raise
                 except Exception as exc:  # a result that could not be sent back
-                    raise WorkerError(f"the result of {_describe(job)} could not be received from its worker: "
+                    raise WorkerError(f"the result of {_describe(job)} could not be received from "
+                                      "its worker: "
                                         f"{type(exc).__name__}: {exc}") from None
                 if collector.add(i, tally):
                     stopped = True
@@ -246,8 +252,8 @@ CONNECT_SECONDS = 8
 
 
 def _connect(client_class, scheduler: str):
-    """A Dask client of `scheduler` within CONNECT_SECONDS (+1), else an `ExecutorError` for a malformed
-    address and a `WorkerError` for one that refuses or does not answer.
+    """A Dask client of `scheduler` within CONNECT_SECONDS (+1), else an `ExecutorError` for a
+    malformed address and a `WorkerError` for one that refuses or does not answer.
 
     `Client(timeout=...)` alone waits for ever on an address that accepts the
     connection but never answers, so the client is made in a daemon thread and
@@ -268,15 +274,18 @@ def _connect(client_class, scheduler: str):
         return box["client"]
     error = box.get("error")
     reason = error or f"no answer within {CONNECT_SECONDS} s"
-    bad_address = isinstance(error, (ValueError, TypeError))   # bad input; refused or silent: a runtime failure
-    raise (ExecutorError if bad_address else WorkerError)(f"cannot reach the Dask scheduler {scheduler!r}: {reason}")
+    # bad input; refused or silent: a runtime failure
+    bad_address = isinstance(error, (ValueError, TypeError))
+    raise (ExecutorError if bad_address
+           else WorkerError)(f"cannot reach the Dask scheduler {scheduler!r}: {reason}")
 
 
 def _run_dask(task, jobs, scheduler, collector):
     try:
         from distributed import Client, as_completed
     except ImportError:
-        raise ExecutorError("the dask executor needs the optional extra: pip install 'nardy[dask]'") from None
+        raise ExecutorError("the dask executor needs the optional extra: "
+                            "pip install 'nardy[dask]'") from None
     payloads = [_payload(task, job) for job in jobs]
     client = _connect(Client, scheduler)
     interrupted = False
@@ -291,8 +300,8 @@ def _run_dask(task, jobs, scheduler, collector):
                 except NardyError as exc:  # raised by run_payload on the worker: already one line
                     raise exc.with_traceback(None) from None
                 except Exception as exc:
-                    raise WorkerError(f"Dask task for {_describe(job)} failed: {type(exc).__name__}: "
-                                      f"{exc}") from None
+                    raise WorkerError(f"Dask task for {_describe(job)} failed: "
+                                      f"{type(exc).__name__}: {exc}") from None
                 if collector.add(i, tally):
                     break
         except KeyboardInterrupt:

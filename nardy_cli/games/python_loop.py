@@ -26,12 +26,14 @@ from .tally import OUTCOMES, PAIRS, RESULTS, VALUES, Tally
 
 
 def play_game(spec, white, black, game: int, max_plies: int, deficit: np.ndarray,
-              on_play: Callable | None = None, before_roll: Callable | None = None) -> tuple[int, int, int]:
-    """Play game `game` from spec.position with these policies; return (result for the root side, plies, stratum).
+              on_play: Callable | None = None,
+              before_roll: Callable | None = None) -> tuple[int, int, int]:
+    """Play game `game` from spec.position with these policies; return (result for the root side,
+    plies, stratum).
 
-    `on_play(dice, play)`, when given, sees every play made (passes included); `before_roll(position, board)`
-    is asked before each random roll and ends the game, won by the side on roll (an oin among the result
-    codes), when it returns True (a passed double).
+    `on_play(dice, play)`, when given, sees every play made (passes included);
+    `before_roll(position, board)` is asked before each random roll and ends the game, won by the
+    side on roll (an oin among the result codes), when it returns True (a passed double).
     """
     rules = spec.rules
     dice0 = spec.position.dice
@@ -52,13 +54,15 @@ def play_game(spec, white, black, game: int, max_plies: int, deficit: np.ndarray
         if turn >= max_plies:
             return kb.UNFINISHED, turn, stratum
         if before_roll is not None and not (r1 > 0 and turn == 0) and before_roll(pos, board):
-            return (kb.WIN_BASE if (pos.turn == WHITE) == root_white else kb.LOSE_BASE), turn, stratum
+            return ((kb.WIN_BASE if (pos.turn == WHITE) == root_white else kb.LOSE_BASE), turn,
+                    stratum)
         d1, d2, s = game_dice(seed, game, turn, spec.stratify, r1, r2)
         if turn == 0 or (r1 > 0 and turn == 1):
             stratum = int(s)
         dice = Dice(int(d1), int(d2))
         boards, step_from, step_die, n, nsteps = enumerate_board(board, opp_off, dice, rules)
-        record_turn(deficit, 0 if pos.turn == WHITE else 1, d1, d2, nsteps, step_die[0, 0], boards, n)
+        record_turn(deficit, 0 if pos.turn == WHITE else 1, d1, d2, nsteps, step_die[0, 0], boards,
+                    n)
         plays = plays_from_kernel(pos, dice, boards, step_from, step_die, n, nsteps)
         if n == 1:
             chosen = plays[0]

@@ -12,8 +12,10 @@ from .spec import MAX_PLIES, GameSpec, ensure_portable
 from .tally import RESULTS, VALUES, Tally
 
 
-def play_chunk(spec: GameSpec, mode: str, key: Hashable, lo: int, hi: int, max_plies: int = MAX_PLIES) -> Tally:
-    """Games lo..hi-1 of `spec` as a `mode` tally: in the compiled loop, or the Python loop for Python bots.
+def play_chunk(spec: GameSpec, mode: str, key: Hashable, lo: int, hi: int,
+               max_plies: int = MAX_PLIES) -> Tally:
+    """Games lo..hi-1 of `spec` as a `mode` tally: in the compiled loop, or the Python loop for
+    Python bots.
 
     In `RESULTS` mode the per-game codes are kept under (key, lo), in `VALUES` mode the per-game
     values.
@@ -40,5 +42,5 @@ def run_games(jobs: Sequence[tuple[GameSpec, Hashable, int, int]], mode: str, *,
     if leaves_process(workers, executor, len(jobs)):
         ensure_portable({id(p): p for spec, *_ in jobs for p in (spec.white, spec.black)}.values())
     return run_jobs([(spec, mode, key, lo, hi) for spec, key, lo, hi in jobs], task=play_chunk,
-                    new_tally=lambda: Tally(mode), workers=workers, executor=executor, scheduler=scheduler,
-                    stop=stop, report=report)
+                    new_tally=lambda: Tally(mode), workers=workers, executor=executor,
+                    scheduler=scheduler, stop=stop, report=report)

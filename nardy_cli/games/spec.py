@@ -1,4 +1,5 @@
-"""What a batch of games is: the position, rules, the two policies, the seed, and how the games are cut."""
+"""What a batch of games is: the position, rules, the two policies, the seed, and how the games are
+cut."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ DEFAULT_SEED = 20261129
 
 @dataclass(frozen=True)
 class GameSpec:
-    """Everything a worker needs to play games from one position (picklable: Python bots travel by name)."""
+    """Everything a worker needs to play games from one position (picklable: Python bots travel by
+    name)."""
 
     position: Position
     rules: Rules
@@ -30,8 +32,10 @@ class GameSpec:
     seed: int
     stratify: bool
     scoring: Scoring = Scoring(exact_bearoff=False, vr=False)
-    valuation: Valuation | None = None    # what outcomes are worth (the policies choose by it); None: money
-    cube: CubePlay | None = None          # money games with the cube (`games.cube_loop`); None: no cube
+    # what outcomes are worth (the policies choose by it); None: money
+    valuation: Valuation | None = None
+    # money games with the cube (`games.cube_loop`); None: no cube
+    cube: CubePlay | None = None
 
     @property
     def values(self) -> Valuation:
@@ -50,7 +54,8 @@ def chunks(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
 
 
 def job_size(games: int, workers: int, size: int = CHUNK) -> int:
-    """Games per job: `size`, halved (down to size / 16) while `games` would give fewer jobs than workers.
+    """Games per job: `size`, halved (down to size / 16) while `games` would give fewer jobs than
+    workers.
 
     Each size divides `size`, so the ordered prefix of jobs still passes every
     multiple of `size`, where stop rules look (a short run of a slow policy then
@@ -62,7 +67,8 @@ def job_size(games: int, workers: int, size: int = CHUNK) -> int:
 
 
 def policy_pair(policies: str | Policy | Sequence[str | Policy]) -> tuple[Policy, Policy]:
-    """(White's, Black's) policy from one policy for both sides or a pair, each by name or object."""
+    """(White's, Black's) policy from one policy for both sides or a pair, each by name or
+    object."""
     if isinstance(policies, str) or not isinstance(policies, Sequence):
         policies = (policies, policies)
     if len(policies) != 2:
@@ -82,6 +88,7 @@ def ensure_portable(policies: Sequence[Policy]) -> None:
             pickle.dumps(policy)
         except Exception as exc:
             raise PolicyError(
-                f"policy {policy.name!r} cannot be sent to worker processes ({type(exc).__name__}: {exc}): "
-                "pass it by name ('module:attribute' or an entry point) so each worker creates its own, "
-                "or use workers=1") from None
+                f"policy {policy.name!r} cannot be sent to worker processes "
+                f"({type(exc).__name__}: {exc}): "
+                "pass it by name ('module:attribute' or an entry point) so each worker "
+                "creates its own, or use workers=1") from None

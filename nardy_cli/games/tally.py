@@ -29,15 +29,18 @@ def _zeros(*shape: int) -> np.ndarray:
 
 @dataclass
 class Tally:
-    """Integer sums over finished games: `counts` by mode, deficits per side, plies; per-game codes."""
+    """Integer sums over finished games: `counts` by mode, deficits per side, plies; per-game
+    codes."""
 
     mode: str = OUTCOMES
     counts: np.ndarray = field(default_factory=lambda: _zeros(N_STRATA, N_RESULTS))
     deficit: np.ndarray = field(default_factory=lambda: _zeros(2, N_DEFICIT))
     plies: np.ndarray = field(default_factory=lambda: _zeros(1))
-    scored: np.ndarray = field(default_factory=lambda: _zeros(N_STRATA))   # games stopped early and scored
+    # games stopped early and scored
+    scored: np.ndarray = field(default_factory=lambda: _zeros(N_STRATA))
     frac: np.ndarray = field(default_factory=lambda: _fixed_point_sums())
-    cube: np.ndarray = field(default_factory=lambda: _zeros(N_STRATA, N_CUBE_SUMS))   # games with the cube
+    # games with the cube
+    cube: np.ndarray = field(default_factory=lambda: _zeros(N_STRATA, N_CUBE_SUMS))
     results: dict = field(default_factory=dict)   # RESULTS: (key, first game) -> result codes
     values: dict = field(default_factory=dict)    # VALUES: (key, first game) -> (plain, adjusted)
 

@@ -26,9 +26,11 @@ def drop_stale_cache(here: Path = Path(__file__).parent, also: tuple[Path, ...] 
     folders `also`) hold the sources they came from."""
     sources = sorted(here.glob("*.py")) + [p for d in also for p in sorted(d.glob("*.py"))]
     cache = here / "__pycache__"
-    stamp = cache / "kernels-source.sha256"  # line 1: content digest; line 2: the files' sizes and times
+    # line 1: content digest; line 2: the files' sizes and times
+    stamp = cache / "kernels-source.sha256"
     try:
-        stats = " ".join(f"{p.name}:{st.st_size}:{st.st_mtime_ns}" for p in sources for st in [p.stat()])
+        stats = " ".join(f"{p.name}:{st.st_size}:{st.st_mtime_ns}" for p in sources
+                         for st in [p.stat()])
         known = stamp.read_text().split("\n") if stamp.exists() else []
         if known[1:2] == [stats]:
             return

@@ -110,7 +110,8 @@ def pips(counts):
 
 @njit(cache=True)
 def _step(c, src, die):
-    """Play one step of `die` from index `src` if legal (R7 inside home); return the destination or -1.
+    """Play one step of `die` from index `src` if legal (R7 inside home); return the destination or
+    -1.
 
     Destination N_HOME means borne off.
     """
@@ -248,7 +249,8 @@ def build_one_sided(comp):
             continue
         for roll in range(21):
             tag += 1
-            n = successors(boards[r], ROLL_HIGH[roll], ROLL_LOW[roll], MAX_CHECKERS, comp, out, stamp, tag)
+            n = successors(boards[r], ROLL_HIGH[roll], ROLL_LOW[roll], MAX_CHECKERS, comp, out,
+                           stamp, tag)
             w = ROLL_WEIGHT[roll]
             best = out[0]
             best_first = out[0]
@@ -365,8 +367,8 @@ def both_home(board):
 
 
 @njit(cache=True)
-def race_probabilities(m_full, o_full, m_small, o_small, mover_white, last_roll, all_dist, first_dist,
-                       win2, draw2, out):
+def race_probabilities(m_full, o_full, m_small, o_small, mover_white, last_roll, all_dist,
+                       first_dist, win2, draw2, out):
     """Result-code probabilities (0..8, for the side to move) of a both-home race; True when exact.
 
     With both sides in the two-sided database (`*_small` >= 0) the values are
@@ -439,8 +441,8 @@ def race_probabilities(m_full, o_full, m_small, o_small, mover_white, last_roll,
 
 
 @njit(cache=True)
-def board_race_probabilities(board, mover_white, last_roll, comp, all_dist, first_dist, win2, draw2, scratch,
-                             out):
+def board_race_probabilities(board, mover_white, last_roll, comp, all_dist, first_dist, win2, draw2,
+                             scratch, out):
     """`race_probabilities` of a mover-relative board with both sides all home; True when exact."""
     home_counts(board, True, scratch)
     m_on = scratch.sum()
@@ -450,5 +452,5 @@ def board_race_probabilities(board, mover_white, last_roll, comp, all_dist, firs
     o_on = scratch.sum()
     o_full = rank(scratch, MAX_CHECKERS, comp)
     o_small = rank(scratch, N_TWO, comp) if o_on <= N_TWO else -1
-    return race_probabilities(m_full, o_full, m_small, o_small, mover_white, last_roll, all_dist, first_dist,
-                              win2, draw2, out)
+    return race_probabilities(m_full, o_full, m_small, o_small, mover_white, last_roll, all_dist,
+                              first_dist, win2, draw2, out)

@@ -16,7 +16,8 @@ from numba import njit
 N_POINTS = 24
 HOME_START = 18  # 0-based index of point 19, the first point of home
 
-# Outcome codes (kernels/codes.py): classes from the winner's view, and game-result codes for the root side.
+# Outcome codes (kernels/codes.py): classes from the winner's view, and game-result codes for the
+# root side.
 from .codes import DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, N_RESULTS, OIN, UNFINISHED, WIN_BASE  # noqa: F401
 
 # Game status codes returned by `game_status`.
@@ -48,8 +49,8 @@ def on_board(board):
 
 @njit(cache=True)
 def bears_off_last(boards, n):
-    """True when one of the first `n` result boards has none of the mover's checkers left (RULES.md §8: the
-    steps a roll has left once the last checker is off are not lost; rules decision 18)."""
+    """True when one of the first `n` result boards has none of the mover's checkers left (RULES.md
+    §8: the steps a roll has left once the last checker is off are not lost; rules decision 18)."""
     for i in range(n):
         if on_board(boards[i]) == 0:
             return True
@@ -85,7 +86,8 @@ def furthest_opponent(board):
 
 @njit(cache=True)
 def forbidden_block_span(board, opp_off):
-    """First and last point (opponent's numbering, 0-based) of a forbidden block (R6), or (-1, -1)."""
+    """First and last point (opponent's numbering, 0-based) of a forbidden block (R6), or (-1,
+    -1)."""
     if opp_off > 0:
         return -1, -1
     far = furthest_opponent(board)
@@ -105,7 +107,8 @@ def forbidden_block_span(board, opp_off):
 
 @njit(cache=True)
 def forbidden_block(board, opp_off):
-    """True when the mover holds six in a row (opponent's path) with no opponent checker past it (R6)."""
+    """True when the mover holds six in a row (opponent's path) with no opponent checker past it
+    (R6)."""
     return forbidden_block_span(board, opp_off)[0] >= 0
 
 

@@ -1,4 +1,5 @@
-"""The doubling cube in compiled code: Janowski's money cube decision and games played with the cube.
+"""The doubling cube in compiled code: Janowski's money cube decision and games played with the
+cube.
 
 The one copy of the money model: `cube.py`'s Python functions call
 `janowski_equity`, `money_win_loss`, `decide_code`, `take_point` and
@@ -32,37 +33,45 @@ from .rng import policy_state
 from .value import position_probs
 
 CENTRE, ROLLER, OPPONENT = 0, 1, 2                       # the owner seen by the side on roll
-NO_DOUBLE, DOUBLE_TAKE, DOUBLE_PASS, TOO_GOOD = 0, 1, 2, 3   # decision codes, in `cube.DECISIONS` order
+# decision codes, in `cube.DECISIONS` order
+NO_DOUBLE, DOUBLE_TAKE, DOUBLE_PASS, TOO_GOOD = 0, 1, 2, 3
 MODEL, NODOUBLE = 0, 1                                    # cube behaviours
-NOBODY = -1                                               # the absolute owner of a centred cube (else 0 White, 1 Black)
+# the absolute owner of a centred cube (else 0 White, 1 Black)
+NOBODY = -1
 
-# columns of the per-stratum cube sums: integers, exact in any order (points times CUBE_SCALE, rounded)
+# columns of the per-stratum cube sums: integers, exact in any order (points times CUBE_SCALE,
+# rounded)
 C_POINTS, C_POINTS2, C_DOUBLED, C_PASSED = range(4)
 N_CUBE_SUMS = 4
 CUBE_SCALE = float(1 << 20)
 
 
 class CubeArgs(NamedTuple):
-    """The cube of a batch of games: its start, the cube rules, each colour's behaviour and the model's inputs."""
+    """The cube of a batch of games: its start, the cube rules, each colour's behaviour and the
+    model's inputs."""
 
     behaviour: np.ndarray   # int64[2]: MODEL or NODOUBLE, index 0 White
     owner: int              # at the start: NOBODY, 0 White, 1 Black
     jacoby: bool            # money: no mars or koks counts before the first double
-    beavers: bool           # a doubled side that likes the take redoubles at once and keeps the cube
+    # a doubled side that likes the take redoubles at once and keeps the cube
+    beavers: bool
     contact: float          # the cube efficiency with contact (races: `race_efficiency`)
     points: np.ndarray      # float64[4]: the classes' points (oin, home mars, mars, koks)
     db_policy: bool         # built-in policies bear off by the databases
     tables: RaceTables      # the bear-off databases' arrays (value_probs is exact in races)
     coefs: np.ndarray       # the heuristic's logistic outcome model
-    same_evaluator: bool    # both colours judge by the same evaluator: the taker reuses the doubler's chances
-    hold_first: bool        # the side on roll at the start does not double before its first roll (a cube
+    # both colours judge by the same evaluator: the taker reuses the doubler's chances
+    same_evaluator: bool
+    # the side on roll at the start does not double before its first roll (a cube
+    hold_first: bool
                             # decision's no-double branch)
 
 
 @njit(cache=True)
 def janowski_equity(p, w, lo, owner, x):
-    """Janowski's cubeful money equity per cube unit: (1-x) x dead (cubeless) + x x live cube, for a side with
-    winning chance p whose wins average w points and losses lo, the cube `CENTRE`, `ROLLER`'s or `OPPONENT`'s."""
+    """Janowski's cubeful money equity per cube unit: (1-x) x dead (cubeless) + x x live cube, for a
+    side with winning chance p whose wins average w points and losses lo, the cube `CENTRE`,
+    `ROLLER`'s or `OPPONENT`'s."""
     dead = p * (w + lo) - lo
     tp = min(1.0, max(0.0, (lo - 0.5) / (w + lo + 0.5)))    # the live cube's take and cash points
     cp = min(1.0, max(0.0, (lo + 1.0) / (w + lo + 0.5)))
@@ -84,8 +93,9 @@ def janowski_array(p, w, lo, owner, x, out):
 
 @njit(cache=True)
 def money_win_loss(probs, points, jacoby_centred):
-    """(p, W, L): the winning chance (a draw half) and the average points of a win and of a loss, from the nine
-    result probabilities of the side on roll and the four classes' points (Jacoby, cube centred: all oins)."""
+    """(p, W, L): the winning chance (a draw half) and the average points of a win and of a loss,
+    from the nine result probabilities of the side on roll and the four classes' points (Jacoby,
+    cube centred: all oins)."""
     pw = probs[0] + probs[1] + probs[2] + probs[3]
     pl = probs[4] + probs[5] + probs[6] + probs[7]
     pd = probs[8]
@@ -104,7 +114,8 @@ def money_win_loss(probs, points, jacoby_centred):
 
 @njit(cache=True)
 def decide_code(nd, dt, dp):
-    """The decision from the three equities: double when the opponent's best answer beats not doubling."""
+    """The decision from the three equities: double when the opponent's best answer beats not
+    doubling."""
     answer = min(dt, dp)
     if nd >= answer:
         return TOO_GOOD if dt > dp and nd > dp else NO_DOUBLE
@@ -119,8 +130,9 @@ def take_point(w, lo, x):
 
 @njit(cache=True)
 def money_cube(probs, points, owner, jacoby, beavers, x):
-    """(decision code, beaver, no double, double/take, opponent's take point) of the side on roll; with the
-    opponent owning the cube only the no-double value (the rest NaN).  Double/pass is +1."""
+    """(decision code, beaver, no double, double/take, opponent's take point) of the side on roll;
+    with the opponent owning the cube only the no-double value (the rest NaN).  Double/pass is
+    +1."""
     p, w, lo = money_win_loss(probs, points, jacoby and owner == CENTRE)
     nd = janowski_equity(p, w, lo, owner, x)
     if owner == OPPONENT:
@@ -135,14 +147,15 @@ def money_cube(probs, points, owner, jacoby, beavers, x):
 
 @njit(cache=True)
 def race_efficiency(pips, contact):
-    """The cube efficiency of a race by the roller's pips (`cube.race_efficiency`), at most `contact`."""
+    """The cube efficiency of a race by the roller's pips (`cube.race_efficiency`), at most
+    `contact`."""
     return min(contact, max(0.05, 0.006 * pips))
 
 
 @njit(cache=True)
 def efficiency(board, contact):
-    """The cube efficiency of a mover-relative board: a race's by the roller's pips once both sides are all
-    home, else `contact`."""
+    """The cube efficiency of a mover-relative board: a race's by the roller's pips once both sides
+    are all home, else `contact`."""
     if not both_home(board):
         return contact
     pips = 0
@@ -154,7 +167,8 @@ def efficiency(board, contact):
 
 @njit(cache=True)
 def game_points(result, points, mult, jacoby_centred):
-    """The root side's points of a finished game: its class's points (Jacoby before any double: 1) x cube."""
+    """The root side's points of a finished game: its class's points (Jacoby before any double: 1) x
+    cube."""
     if result == DRAW or result == UNFINISHED:
         return 0.0
     pts = points[0] if jacoby_centred else points[result % 4]
@@ -164,7 +178,8 @@ def game_points(result, points, mult, jacoby_centred):
 @njit(cache=True)
 def cube_turn(board, mover_white, last_roll, owner, kinds, weights, cube, choice, sws):
     """The cube action before the mover's roll, each side judging by its own evaluator: 0 no double,
-    1 double and take, 2 double and pass, 3 double and beaver (the taker redoubles and keeps the cube)."""
+    1 double and take, 2 double and pass, 3 double and beaver (the taker redoubles and keeps the
+    cube)."""
     side = 0 if mover_white else 1
     other = 1 - side
     if cube.behaviour[side] != MODEL or not (owner == NOBODY or owner == side):
@@ -172,16 +187,16 @@ def cube_turn(board, mover_white, last_roll, owner, kinds, weights, cube, choice
     scratch, pbuf, flipped2 = sws.value, sws.probs, sws.flipped
     x = efficiency(board, cube.contact)
     rel = CENTRE if owner == NOBODY else ROLLER
-    position_probs(board, mover_white, last_roll, kinds[side], weights[side], cube.tables, cube.coefs, choice,
-                   scratch, flipped2, pbuf)
+    position_probs(board, mover_white, last_roll, kinds[side], weights[side], cube.tables,
+                   cube.coefs, choice, scratch, flipped2, pbuf)
     code, beaver, _, dt, _ = money_cube(pbuf, cube.points, rel, cube.jacoby, cube.beavers, x)
     if code != DOUBLE_TAKE and code != DOUBLE_PASS:
         return 0
     if cube.behaviour[other] == NODOUBLE:
         return 1
     if not cube.same_evaluator:
-        position_probs(board, mover_white, last_roll, kinds[other], weights[other], cube.tables, cube.coefs,
-                       choice, scratch, flipped2, pbuf)
+        position_probs(board, mover_white, last_roll, kinds[other], weights[other], cube.tables,
+                       cube.coefs, choice, scratch, flipped2, pbuf)
         _, beaver, _, dt, _ = money_cube(pbuf, cube.points, rel, cube.jacoby, cube.beavers, x)
     if dt > 1.0:
         return 2
@@ -190,8 +205,8 @@ def cube_turn(board, mover_white, last_roll, owner, kinds, weights, cube, choice
 
 @njit(cache=True)
 def play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws):
-    """Play game number `game` of `setup` with the cube to its end; return (result code for the root side,
-    plies, stratum, the root side's points in units of the starting cube, doubles, passed).
+    """Play game number `game` of `setup` with the cube to its end; return (result code for the root
+    side, plies, stratum, the root side's points in units of the starting cube, doubles, passed).
 
     The turn loop of `game.play_one_game` (no rollout scoring; the same turn step,
     `game.take_turn`) with `cube_turn` before each random roll.  A passed double ends the game:
@@ -216,18 +231,21 @@ def play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws):
         status = game_status(board, mover_white, last_roll)
         if status != IN_PLAY:
             result = final_result(board, mover_white, root_white, status)
-            return result, turn, stratum, game_points(result, cube.points, mult, cube.jacoby and doubles == 0
+            return result, turn, stratum, game_points(result, cube.points, mult,
+                                                      cube.jacoby and doubles == 0
                                                       and cube.owner == NOBODY), doubles, False
         if turn >= setup.max_plies:
             return UNFINISHED, turn, stratum, 0.0, doubles, False
         given = root_d1 > 0 and turn == 0
         side = 0 if mover_white else 1
         if not given and not (cube.hold_first and turn == 0):
-            action = cube_turn(board, mover_white, last_roll, owner, kinds, weights, cube, choice, sws)
+            action = cube_turn(board, mover_white, last_roll, owner, kinds, weights, cube, choice,
+                               sws)
             if action == 2:
                 won = mover_white == root_white
                 pts = cube.points[0] * mult
-                return (WIN_BASE if won else LOSE_BASE), turn, stratum, pts if won else -pts, doubles + 1, True
+                return ((WIN_BASE if won else LOSE_BASE), turn, stratum, pts if won else -pts,
+                        doubles + 1, True)
             if action == 1:
                 mult *= 2
                 owner = 1 - side
@@ -263,30 +281,36 @@ def add_cube_sums(sums, row, points, doubles, passed):
 
 
 @njit(cache=True)
-def play_cube_games(setup, game_lo, game_hi, policies, evaluators, cube, counts, deficit, plies, sums):
-    """Play games game_lo..game_hi-1 with the cube: counts[stratum, result], deficits, plies and the cube sums
-    per stratum (points in units of the starting cube, their squares, games doubled, games passed)."""
+def play_cube_games(setup, game_lo, game_hi, policies, evaluators, cube, counts, deficit, plies,
+                    sums):
+    """Play games game_lo..game_hi-1 with the cube: counts[stratum, result], deficits, plies and the
+    cube sums per stratum (points in units of the starting cube, their squares, games doubled, games
+    passed)."""
     ws = workspace()
     sws = score_workspace()
     for game in range(game_lo, game_hi):
-        result, turns, stratum, points, doubles, passed = play_cube_game(setup, game, policies, evaluators, cube,
-                                                                         deficit, ws, sws)
+        result, turns, stratum, points, doubles, passed = play_cube_game(setup, game, policies,
+                                                                         evaluators, cube, deficit,
+                                                                         ws, sws)
         plies[0] += turns
         counts[stratum, result] += 1
         add_cube_sums(sums, stratum, points, doubles, passed)
 
 
 @njit(cache=True)
-def play_cube_duel(setup, game_lo, game_hi, a_first, b_first, a_evals, b_evals, a_cube, b_cube, joint, deficit,
-                   plies, sums):
-    """Duplicate games with the cube: each dice sequence with A on the root side, then B (`game.play_duel`'s
-    pairs, policies and cubes already by colour); sums[0] holds A's points per pair times 2 (A's points as root
-    minus B's), their squares, and over both games the games doubled and passed."""
+def play_cube_duel(setup, game_lo, game_hi, a_first, b_first, a_evals, b_evals, a_cube, b_cube,
+                   joint, deficit, plies, sums):
+    """Duplicate games with the cube: each dice sequence with A on the root side, then B
+    (`runs.play_duel`'s pairs, policies and cubes already by colour); sums[0] holds A's points per
+    pair times 2 (A's points as root minus B's), their squares, and over both games the games
+    doubled and passed."""
     ws = workspace()
     sws = score_workspace()
     for game in range(game_lo, game_hi):
-        r1, t1, _, v1, d1, p1 = play_cube_game(setup, game, a_first, a_evals, a_cube, deficit, ws, sws)
-        r2, t2, _, v2, d2, p2 = play_cube_game(setup, game, b_first, b_evals, b_cube, deficit, ws, sws)
+        (r1, t1, _, v1, d1,
+         p1) = play_cube_game(setup, game, a_first, a_evals, a_cube, deficit, ws, sws)
+        (r2, t2, _, v2, d2,
+         p2) = play_cube_game(setup, game, b_first, b_evals, b_cube, deficit, ws, sws)
         joint[r1, r2] += 1
         plies[0] += t1 + t2
         sums[0, C_POINTS] += fixed(v1 - v2)
@@ -296,12 +320,15 @@ def play_cube_duel(setup, game_lo, game_hi, a_first, b_first, a_evals, b_evals, 
 
 
 @njit(cache=True)
-def play_cube_games_each(setup, game_lo, game_hi, policies, evaluators, cube, results, points, deficit, plies):
-    """Like `play_cube_games`, but write each game's result code and points into results[i] and points[i]."""
+def play_cube_games_each(setup, game_lo, game_hi, policies, evaluators, cube, results, points,
+                         deficit, plies):
+    """Like `play_cube_games`, but write each game's result code and points into results[i] and
+    points[i]."""
     ws = workspace()
     sws = score_workspace()
     for game in range(game_lo, game_hi):
-        result, turns, _, pts, _, _ = play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws)
+        (result, turns, _, pts, _,
+         _) = play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws)
         results[game - game_lo] = result
         points[game - game_lo] = pts
         plies[0] += turns

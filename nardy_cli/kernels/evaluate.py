@@ -18,9 +18,9 @@ from numba import njit
 
 from .board import HOME_START, IN_PLAY, N_POINTS, flip, opp_on_board, status_after
 from .features import (F_BLOCK, F_CONTACT, F_HEAD, F_HOME, F_OFF, F_OPP_BLOCKED, F_OPP_HEAD,  # noqa: F401
-                       F_OPP_MOBILITY, F_OWN_BLOCKED, F_OWN_MOBILITY, F_PIPS, F_RACE_OFF, F_RACE_PIPS,
-                       F_SPREAD, F_STACK, F_ZONE, N_FEATURES, N_OPP, features, masks, movable_points,
-                       opponent_terms)
+                       F_OPP_MOBILITY, F_OWN_BLOCKED, F_OWN_MOBILITY, F_PIPS, F_RACE_OFF,
+                       F_RACE_PIPS, F_SPREAD, F_STACK, F_ZONE, N_FEATURES, N_OPP, features, masks,
+                       movable_points, opponent_terms)
 from .movegen import enumerate_plays
 from .neural import (HEADER, H_SINGLE, MAX_ACTIVE, N_CLASSES, board_probs, board_probs_from,
                      equity_of, layers, point_sums, single_layers, single_precision)
@@ -31,9 +31,11 @@ RANDOM, RACER, HEURISTIC, NEURAL = 0, 1, 2, 3
 N_WEIGHTS = 32
 MAX_HIDDEN = 512         # largest hidden layer the scratch space holds
 LOOKAHEAD_WIDTH = 3      # candidates searched one ply deeper, best first by the static score
-NEURAL_MARGIN = 0.12     # neural lookahead searches only candidates this close (equity) to the 0-ply best
+# neural lookahead searches only candidates this close (equity) to the 0-ply best
+NEURAL_MARGIN = 0.12
 NEURAL_WIDTH = 2         # ... and at most this many of them
-SCREEN_WIDTH = 8         # a screened reply search scores each roll's best results by the heuristic with the network
+# a screened reply search scores each roll's best results by the heuristic with the network
+SCREEN_WIDTH = 8
 NO_SCREEN = np.zeros(0)  # `best_replies`' screen off: the network scores every result
 TERMINAL = 1000.0        # score of a play that bears off the last checker
 
@@ -76,7 +78,8 @@ def racer_score(board):
 
 @njit(cache=True, inline="always")
 def heuristic_score(board, weights, feats, opp):
-    """The heuristic's score: its features (into `feats`; `opp`: opponent terms) times the weights."""
+    """The heuristic's score: its features (into `feats`; `opp`: opponent terms) times the
+    weights."""
     if features(board, feats, opp) == 0:
         return TERMINAL
     s = 0.0
@@ -87,18 +90,20 @@ def heuristic_score(board, weights, feats, opp):
 
 @njit(cache=True)
 def static_score(board, kind, weights, values, mover_white, scratch):
-    """Score of a result for the side that just played it (`scratch` from `choice_scratch`, opponent terms filled)."""
+    """Score of a result for the side that just played it (`scratch` from `choice_scratch`, opponent
+    terms filled)."""
     if kind == RACER:
         return racer_score(board)
     if kind == NEURAL:
-        return neural_score(board, weights, values, mover_white, scratch.opp, scratch.feats, scratch.idx, scratch.val,
-                            scratch.mask, scratch.hidden, scratch.probs)
+        return neural_score(board, weights, values, mover_white, scratch.opp, scratch.feats,
+                            scratch.idx, scratch.val, scratch.mask, scratch.hidden, scratch.probs)
     return heuristic_score(board, weights, scratch.feats, scratch.opp)
 
 
 @njit(cache=True)
 def neural_score(board, weights, values, mover_white, opp, feats, idx, val, mask, hidden, probs):
-    """The network's value for the side that just played `board` (the rest: `board_probs`'s scratch)."""
+    """The network's value for the side that just played `board` (the rest: `board_probs`'s
+    scratch)."""
     board_probs(weights, board, mover_white, opp, feats, idx, val, mask, hidden, probs)
     return equity_of(values, mover_white, probs)
 
@@ -132,7 +137,8 @@ def best_replies(board, mover_white, judge, rules, net, screen, scratch, space, 
     if neural:
         point_sums(net, board, sums)
     screened = neural and screen.shape[0] > 0
-    turn_pass = neural and weights[H_SINGLE] != 0.0     # single precision: each roll's results by the turn pass
+    # single precision: each roll's results by the turn pass
+    turn_pass = neural and weights[H_SINGLE] != 0.0
     roll_sums = np.empty(net[1].shape[0], dtype=np.float32)
     dense = np.empty(N_DENSE, dtype=np.float64)
     top = np.empty(SCREEN_WIDTH, dtype=np.int64)
@@ -151,10 +157,11 @@ def best_replies(board, mover_white, judge, rules, net, screen, scratch, space, 
             if turn_pass:
                 if c == 0:
                     ref = i
-                    turn_sums(net, scratch_boards[i], mover_white, opp, scratch.feats, scratch.idx, scratch.val,
-                              roll_sums, dense)
-                result_probs(net, last_roll, roll_sums, dense, scratch_boards[ref], scratch_boards[i], mover_white,
-                             opp, scratch.feats, scratch.idx, scratch.val, scratch.mask, hidden32, scratch.probs)
+                    turn_sums(net, scratch_boards[i], mover_white, opp, scratch.feats, scratch.idx,
+                              scratch.val, roll_sums, dense)
+                result_probs(net, last_roll, roll_sums, dense, scratch_boards[ref],
+                             scratch_boards[i], mover_white, opp, scratch.feats, scratch.idx,
+                             scratch.val, scratch.mask, hidden32, scratch.probs)
                 v = equity_of(values, mover_white, scratch.probs)
             elif neural:
                 board_probs_from(net, last_roll, sums, board, scratch_boards[i], mover_white, opp,
@@ -206,8 +213,10 @@ class ChoiceScratch(NamedTuple):
     mask: np.ndarray       # the classes the rules allow
     hidden: np.ndarray     # the network's hidden layer
     probs: np.ndarray      # the network's class probabilities
-    replies: np.ndarray    # [j, roll]: the opponent's best reply to the j-th searched result (lookahead)
-    searched: np.ndarray   # [0]: j of the chosen result in `replies`, or -1 when it was not searched
+    # [j, roll]: the opponent's best reply to the j-th searched result (lookahead)
+    replies: np.ndarray
+    # [0]: j of the chosen result in `replies`, or -1 when it was not searched
+    searched: np.ndarray
 
 
 @njit(cache=True)
@@ -216,7 +225,8 @@ def choice_scratch():
     return ChoiceScratch(np.empty(N_FEATURES, dtype=np.float64), np.empty(4096, dtype=np.float64),
                          np.empty(N_OPP, dtype=np.int64), np.empty(MAX_ACTIVE, dtype=np.int64),
                          np.empty(MAX_ACTIVE, dtype=np.float64), np.ones(N_CLASSES, dtype=np.bool_),
-                         np.empty(MAX_HIDDEN, dtype=np.float64), np.empty(N_CLASSES, dtype=np.float64),
+                         np.empty(MAX_HIDDEN, dtype=np.float64),
+                         np.empty(N_CLASSES, dtype=np.float64),
                          np.zeros((LOOKAHEAD_WIDTH, 21, N_POINTS), dtype=np.int8),
                          np.full(1, -1, dtype=np.int64))
 
@@ -251,8 +261,8 @@ def choose_play(boards, n, judge, lookahead, rstate, mover_white, rules, search,
         return below(next_random(rstate), n)
     scores, opp = scratch.scores, scratch.opp
     opponent_terms(boards[0], opp)
-    # the scratch tuple is unpacked here once: passing it whole to every play's score costs 40% of the
-    # heuristic's time
+    # the scratch tuple is unpacked here once: passing it whole to every play's score costs 40% of
+    # the heuristic's time
     feats = scratch.feats
     last_roll = rules.last_roll
     if kind == HEURISTIC:

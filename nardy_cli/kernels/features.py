@@ -1,4 +1,5 @@
-"""Board features for the compiled evaluators: bit masks, mobility, blocks and the heuristic's inputs."""
+"""Board features for the compiled evaluators: bit masks, mobility, blocks and the heuristic's
+inputs."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ N_FEATURES = 16
 N_OPP = 5 + 24          # length of the opponent-terms array
 
 # feature indices
-F_PIPS, F_OFF, F_BLOCK, F_ZONE, F_HEAD, F_OPP_BLOCKED, F_OPP_MOBILITY, F_OWN_BLOCKED, \
-    F_STACK, F_HOME, F_SPREAD, F_RACE_PIPS, F_RACE_OFF, F_CONTACT, F_OPP_HEAD, F_OWN_MOBILITY = range(16)
+(F_PIPS, F_OFF, F_BLOCK, F_ZONE, F_HEAD, F_OPP_BLOCKED, F_OPP_MOBILITY, F_OWN_BLOCKED,
+ F_STACK, F_HOME, F_SPREAD, F_RACE_PIPS, F_RACE_OFF, F_CONTACT, F_OPP_HEAD,
+ F_OWN_MOBILITY) = range(16)
 
-_PRIME = np.array([0.0, 0.0, 1.0, 2.0, 4.0, 7.0, 11.0, 16.0, 22.0, 29.0, 37.0, 46.0, 56.0], dtype=np.float64)
+_PRIME = np.array([0.0, 0.0, 1.0, 2.0, 4.0, 7.0, 11.0, 16.0, 22.0, 29.0, 37.0, 46.0, 56.0],
+                  dtype=np.float64)
 
 
 _FULL = (1 << N_POINTS) - 1
@@ -43,7 +46,8 @@ def movable_points(own, other, face, all_home):
 
 @njit(cache=True)
 def masks(board):
-    """(mover's points, opponent's points in the mover's numbering, both numberings rotated) as bit masks."""
+    """(mover's points, opponent's points in the mover's numbering, both numberings rotated) as bit
+    masks."""
     mine = 0
     theirs = 0
     for p in range(N_POINTS):
@@ -99,7 +103,8 @@ def opponent_terms(board, opp):
 
 @njit(cache=True)
 def features(board, out, opp):
-    """Fill `out` with the evaluator's features of a mover-relative board; return the mover's checkers on board.
+    """Fill `out` with the evaluator's features of a mover-relative board; return the mover's
+    checkers on board.
 
     `opp` holds the opponent's terms from `opponent_terms` for this board.
     """

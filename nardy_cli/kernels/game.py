@@ -1,7 +1,7 @@
-"""The compiled game loop: whole games from a position, aggregated into counts.
+"""The compiled game: one whole game from a position (`play_one_game`), turn by turn (`take_turn`),
+with the scored options (exact bear-offs, truncation, the luck for variance reduction).
 
-Nothing per game is kept: results go into integer count arrays (outcome per
-stratum, deficit per side), so sums over chunks are exact and order-free.
+`runs.py` holds the loops over a chunk of games that add the games into counts.
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from .evaluate import (NEURAL, RANDOM, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, ChoiceS
 from .neural import HEADER, single_precision
 from .movegen import PlaySpace, enumerate_plays, play_space
 from .rng import policy_state, roll_index
-from .user import USER, Evaluators, best_by
+from .user import USER, best_by
 from .value import ValueScratch, position_probs, swap_view, value_probs, value_scratch
 
 class GameSetup(NamedTuple):
-    """What every game of a chunk starts from and plays by (`games.compiled_loop.game_setup` makes it)."""
+    """What every game of a chunk starts from and plays by (`games.compiled_loop.game_setup` makes
+    it)."""
 
     board: np.ndarray     # int8[24]: the root position, mover-relative
     white: bool           # the side to move at the root is White
@@ -36,12 +37,14 @@ class GameSetup(NamedTuple):
 
 
 class SidePolicies(NamedTuple):
-    """Each side's compiled policy (index 0 White, 1 Black); users' functions travel in `user.Evaluators`."""
+    """Each side's compiled policy (index 0 White, 1 Black); users' functions travel in
+    `user.Evaluators`."""
 
     kinds: np.ndarray       # int64[2]: evaluator kind codes (user.USER for a user's evaluator)
     params: np.ndarray      # float64[2, L], L >= N_WEIGHTS: each side's parameters, zero-padded
     lookahead: np.ndarray   # bool[2]
-    values: np.ndarray      # float64[2, 9]: each colour's values of the result codes (`Valuation.kernel_values`)
+    # float64[2, 9]: each colour's values of the result codes (`Valuation.kernel_values`)
+    values: np.ndarray
 
 
 class ScoringArgs(NamedTuple):
@@ -50,10 +53,12 @@ class ScoringArgs(NamedTuple):
     opts: np.ndarray        # int64[N_OPTS]: O_EXACT_BEAROFF, O_TRUNCATE, O_VR, O_DB_POLICY
     tables: RaceTables      # the bear-off databases' arrays (empty when not needed)
     coefs: np.ndarray       # the logistic outcome model
-    values: np.ndarray      # float64[2, N_RESULTS]: the root side's money points and valuation values per result code
+    # float64[2, N_RESULTS]: the root side's money points and valuation values per result code
+    values: np.ndarray
     indicators: np.ndarray  # [key, result code]: the reported probabilities (outcomes.PROB_KEYS)
     screen: np.ndarray      # the heuristic's weights: VR's screened reply search (`luck_of_roll`)
-    luck_net: np.ndarray    # a network that values the luck instead of the policy's evaluator (length 0: none)
+    # a network that values the luck instead of the policy's evaluator (length 0: none)
+    luck_net: np.ndarray
 
 
 class Workspace(NamedTuple):
@@ -92,27 +97,19 @@ N_DEFICIT = 16
 # plies array: total plies over games, total turns
 N_STRATA = 36
 
+N_KEYS = 11         # the reported probabilities (outcomes.PROB_KEYS), for `ScoringArgs.indicators`
+
 # options of the scored game loop (`opts` array)
 O_EXACT_BEAROFF, O_TRUNCATE, O_VR, O_DB_POLICY = range(4)
 N_OPTS = 4
 SCORED = -1          # result of a game stopped early and scored by the databases or the evaluator
 
-# columns of the fixed-point sums `frac[stratum, :]` (values times FIX_SCALE, rounded)
-X_P = 0              # 0..9: sum of result-code probabilities
-X_ADJ = N_RESULTS    # 10..19: the same minus the luck (variance reduction)
-X_EQ, X_EQ2, X_EQ_ADJ, X_EQ_ADJ2 = 20, 21, 22, 23
-X_KEY2 = 24          # 24..34: sum of squares of each reported probability (outcomes.PROB_KEYS)
-X_KEY_ADJ2 = 35      # 35..45: the same, adjusted
-N_KEYS = 11
-X_VAL, X_VAL2, X_VAL_ADJ, X_VAL_ADJ2 = 46, 47, 48, 49   # the valuation's values (match equity), as X_EQ..
-N_FRAC = 50
-FIX_SCALE = float(1 << 28)
 
 
 @njit(cache=True)
 def record_turn(deficit, side, d1, d2, nsteps, played_die, boards, n):
-    """Add one turn's deficit figures (RULES.md §8) for `side` (0 White, 1 Black); `boards[:n]` are the
-    roll's results: a roll that bears off the last checker loses no step (rules decision 18)."""
+    """Add one turn's deficit figures (RULES.md §8) for `side` (0 White, 1 Black); `boards[:n]` are
+    the roll's results: a roll that bears off the last checker loses no step (rules decision 18)."""
     deficit[side, TURNS] += 1
     if nsteps < (4 if d1 == d2 else 2) and bears_off_last(boards, n):
         nsteps = 4 if d1 == d2 else 2
@@ -178,7 +175,8 @@ def score_workspace():
 
 @njit(cache=True)
 def to_root(p, mover_white, root_white, out):
-    """Copy result-code probabilities of the mover (or of the side that just played) into the root side's view."""
+    """Copy result-code probabilities of the mover (or of the side that just played) into the root
+    side's view."""
     for k in range(N_RESULTS):
         out[k] = p[k] if k < 9 else 0.0
     if mover_white != root_white:
@@ -229,7 +227,8 @@ def luck_of_replies(replies, mover_white, root_white, d1, d2, rules, valuer, arg
 
 @njit(cache=True)
 def add_roll_luck(played, r, mover_white, root_white, d1, d2, rules, valuer, args, choice, sws):
-    """Add roll r's share of the luck: its value (probabilities after `played`) minus its weight times it."""
+    """Add roll r's share of the luck: its value (probabilities after `played`) minus its weight
+    times it."""
     pbuf, rbuf, luck = sws.probs, sws.root, sws.luck
     value_probs(played, mover_white, rules.last_roll, valuer.kind, valuer.weights, args.tables,
                 args.coefs, choice, sws.value, pbuf)
@@ -244,7 +243,8 @@ def add_roll_luck(played, r, mover_white, root_white, d1, d2, rules, valuer, arg
 
 @njit(cache=True)
 def bearoff_pick(boards, n, mover_white, last_roll, tables, vscratch, pbuf):
-    """The result the bear-off databases prefer: the highest equity (points 1 each class) for the mover."""
+    """The result the bear-off databases prefer: the highest equity (points 1 each class) for the
+    mover."""
     flipped, counts = vscratch.flipped, vscratch.counts
     best = 0
     best_eq = -1e300
@@ -256,7 +256,8 @@ def bearoff_pick(boards, n, mover_white, last_roll, tables, vscratch, pbuf):
                                  tables.first_dist, tables.win2, tables.draw2, counts, pbuf)
         eq = 0.0
         for k in range(4):
-            eq += (pbuf[4 + k] - pbuf[k]) * (1.0 if k == 0 else 2.0)  # the opponent's losses are the mover's wins
+            # the opponent's losses are the mover's wins
+            eq += (pbuf[4 + k] - pbuf[k]) * (1.0 if k == 0 else 2.0)
         if eq > best_eq:
             best_eq = eq
             best = i
@@ -383,123 +384,3 @@ def no_scoring():
     opts[O_TRUNCATE] = -1
     return ScoringArgs(opts, tables, np.zeros((7, 17)), np.zeros((2, N_RESULTS)),
                        np.zeros((N_KEYS, N_RESULTS)), np.zeros(0), np.zeros(0))
-
-
-@njit(cache=True)
-def add_fixed(frac, stratum, col, x):
-    """Add x (rounded to 1 / FIX_SCALE) into frac[stratum, col]: integer sums, exact in any order."""
-    frac[stratum, col] += np.int64(np.floor(x * FIX_SCALE + 0.5))
-
-
-@njit(cache=True)
-def add_scored(frac, stratum, p, luck, values, indicators):
-    """Add one game's probabilities p (root side) and p - luck into the fixed-point sums."""
-    eq = 0.0
-    eq_adj = 0.0
-    val = 0.0
-    val_adj = 0.0
-    for k in range(N_RESULTS):
-        add_fixed(frac, stratum, X_P + k, p[k])
-        add_fixed(frac, stratum, X_ADJ + k, p[k] - luck[k])
-        eq += values[0, k] * p[k]
-        eq_adj += values[0, k] * (p[k] - luck[k])
-        val += values[1, k] * p[k]
-        val_adj += values[1, k] * (p[k] - luck[k])
-    add_fixed(frac, stratum, X_EQ, eq)
-    add_fixed(frac, stratum, X_EQ2, eq * eq)
-    add_fixed(frac, stratum, X_EQ_ADJ, eq_adj)
-    add_fixed(frac, stratum, X_EQ_ADJ2, eq_adj * eq_adj)
-    add_fixed(frac, stratum, X_VAL, val)
-    add_fixed(frac, stratum, X_VAL2, val * val)
-    add_fixed(frac, stratum, X_VAL_ADJ, val_adj)
-    add_fixed(frac, stratum, X_VAL_ADJ2, val_adj * val_adj)
-    for j in range(N_KEYS):
-        a = 0.0
-        b = 0.0
-        for k in range(N_RESULTS):
-            a += indicators[j, k] * p[k]
-            b += indicators[j, k] * (p[k] - luck[k])
-        add_fixed(frac, stratum, X_KEY2 + j, a * a)
-        add_fixed(frac, stratum, X_KEY_ADJ2 + j, b * b)
-
-
-@njit(cache=True)
-def play_games(setup, game_lo, game_hi, policies, evaluators, args, counts, deficit, plies, frac, scored):
-    """Play games game_lo..game_hi-1 and add counts[stratum, result], deficits and plies.
-
-    With any option of `args.opts` on (see `play_one_game`), every game's probabilities
-    (one-hot for a finished game) and their luck-adjusted copy also go into the
-    fixed-point sums `frac[stratum]` (equity by `args.values`, reported probabilities by
-    `args.indicators`), and games stopped early are counted in `scored[stratum]`
-    instead of `counts`.
-    """
-    opts, values, indicators = args.opts, args.values, args.indicators
-    ws = workspace()
-    sws = score_workspace()
-    gvec, luck = sws.game, sws.luck
-    fractional = opts[O_EXACT_BEAROFF] != 0 or opts[O_TRUNCATE] >= 0 or opts[O_VR] != 0
-    for game in range(game_lo, game_hi):
-        result, turns, stratum = play_one_game(setup, game, policies, evaluators, deficit, ws, args,
-                                               sws)
-        plies[0] += turns
-        if result == SCORED:
-            scored[stratum] += 1
-        else:
-            counts[stratum, result] += 1
-            for k in range(N_RESULTS):
-                gvec[k] = 1.0 if k == result else 0.0
-        if fractional:
-            add_scored(frac, stratum, gvec, luck, values, indicators)
-
-
-@njit(cache=True)
-def play_duel(setup, game_lo, game_hi, policies, evaluators, joint, deficit, plies):
-    """Duplicate games: each dice sequence with side 0's policy (A) as White, then as Black.
-
-    joint[r1, r2] counts pairs by the root side's results: r1 with A on the root side,
-    r2 with B there; `policies` and `evaluators` hold A at index 0 and B at 1.
-    """
-    ws = workspace()
-    args, sws = no_scoring(), score_workspace()
-    # per-side policies (index 0 White) with A, then B, playing the root side
-    swapped = SidePolicies(policies.kinds[::-1].copy(), policies.params[::-1].copy(),
-                           policies.lookahead[::-1].copy(), policies.values)   # values stay by colour
-    evals_swapped = Evaluators(evaluators.black, evaluators.white)
-    a_first = policies if setup.white else swapped
-    b_first = swapped if setup.white else policies
-    a_evals = evaluators if setup.white else evals_swapped
-    b_evals = evals_swapped if setup.white else evaluators
-    for game in range(game_lo, game_hi):
-        r1, t1, _ = play_one_game(setup, game, a_first, a_evals, deficit, ws, args, sws)
-        r2, t2, _ = play_one_game(setup, game, b_first, b_evals, deficit, ws, args, sws)
-        joint[r1, r2] += 1
-        plies[0] += t1 + t2
-
-
-@njit(cache=True)
-def play_games_each(setup, game_lo, game_hi, policies, evaluators, results, deficit, plies):
-    """Like `play_games`, but write each game's result code into results[game - game_lo]."""
-    ws = workspace()
-    args, sws = no_scoring(), score_workspace()
-    for game in range(game_lo, game_hi):
-        result, turns, _ = play_one_game(setup, game, policies, evaluators, deficit, ws, args, sws)
-        results[game - game_lo] = result
-        plies[0] += turns
-
-
-@njit(cache=True)
-def play_games_values(setup, game_lo, game_hi, policies, evaluators, args, deficit, plies, probs, probs_adj):
-    """Like `play_games`, but write each game's result-code probabilities for the root side (one-hot for a
-    finished game) into probs[game - game_lo], and the same minus the game's luck into probs_adj."""
-    ws = workspace()
-    sws = score_workspace()
-    gvec, luck = sws.game, sws.luck
-    for game in range(game_lo, game_hi):
-        result, turns, _ = play_one_game(setup, game, policies, evaluators, deficit, ws, args, sws)
-        plies[0] += turns
-        if result != SCORED:
-            for k in range(N_RESULTS):
-                gvec[k] = 1.0 if k == result else 0.0
-        for k in range(N_RESULTS):
-            probs[game - game_lo, k] = gvec[k]
-            probs_adj[game - game_lo, k] = gvec[k] - luck[k]

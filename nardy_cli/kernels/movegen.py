@@ -232,7 +232,8 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
                     if used[k] & (1 << die_idx):
                         continue
                     die = d1 if die_idx == 0 else d2
-                if not step_is_legal(board, src, die, head0 - board[0], limit, outside, opp_off, block_check, far):
+                if not step_is_legal(board, src, die, head0 - board[0], limit, outside, opp_off,
+                                     block_check, far):
                     continue
                 # make the step, keeping the packed words in step
                 dst = src + die

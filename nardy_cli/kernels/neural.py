@@ -32,8 +32,10 @@ MAX_ACTIVE = 2 * N_POINTS * UNITS_PER_POINT + N_GLOBALS + N_FEATURES
 
 # header cells of the parameter vector
 H_MAGIC, H_INPUTS, H_HIDDEN, H_LAST_ROLL = 0, 1, 2, 3
-H_SINGLE = 4      # where the float32 copy of the layers starts (`with_single`), 0: none; the 0-ply pass uses it
-HEADER = 16       # cells 5-15 are zero (the weights' digest, `Network.record`, covers the whole vector)
+# where the float32 copy of the layers starts (`with_single`), 0: none; the 0-ply pass uses it
+H_SINGLE = 4
+# cells 5-15 are zero (the weights' digest, `Network.record`, covers the whole vector)
+HEADER = 16
 MAGIC = 1729.0
 INPUT_VERSION = 1
 
@@ -108,7 +110,8 @@ def encode(board, mover_white, opp, feats, idx, val):
 
 @njit(cache=True)
 def encode_globals(board, mover_white, opp, feats, idx, val, m):
-    """Append the global inputs and the heuristic features of `board` from idx/val[m]; return the new count."""
+    """Append the global inputs and the heuristic features of `board` from idx/val[m]; return the
+    new count."""
     pips = 0
     opp_pips = 0
     on = 0
@@ -159,7 +162,8 @@ def encode_globals(board, mover_white, opp, feats, idx, val, m):
 
 @njit(cache=True)
 def class_mask(board, last_roll, mask):
-    """Set mask[k] to False for each class R9 rules out from this board (mover = side that just moved)."""
+    """Set mask[k] to False for each class R9 rules out from this board (mover = side that just
+    moved)."""
     on = 0
     opp_on = 0
     back = False
@@ -191,7 +195,8 @@ def class_mask(board, last_roll, mask):
 
 @njit(cache=True, fastmath=True)
 def forward(params, idx, val, m, mask, hidden, probs):
-    """Class probabilities (into `probs`) from active inputs; `hidden` receives the hidden activations."""
+    """Class probabilities (into `probs`) from active inputs; `hidden` receives the hidden
+    activations."""
     w1, b1, w2, b2 = layers(params)
     for j in range(b1.shape[0]):
         hidden[j] = b1[j]
@@ -212,7 +217,8 @@ def accumulate(w1, idx, val, m, hidden):
 
 @njit(cache=True, fastmath=True)
 def output(w2, b2, mask, hidden, probs):
-    """ReLU of the accumulated `hidden`, then the masked softmax of the output layer into `probs`."""
+    """ReLU of the accumulated `hidden`, then the masked softmax of the output layer into
+    `probs`."""
     nh = w2.shape[1]
     for j in range(nh):
         if hidden[j] < 0.0:
@@ -241,7 +247,8 @@ def output(w2, b2, mask, hidden, probs):
 
 @njit(cache=True, inline="always")
 def unit_value(c, u):
-    """Value of unit `u` (0-3) of `c` >= 0 checkers on one point: c >= 1, c >= 2, c >= 3, (c - 3) / 2."""
+    """Value of unit `u` (0-3) of `c` >= 0 checkers on one point: c >= 1, c >= 2, c >= 3, (c - 3) /
+    2."""
     if u < 3:
         return 1.0 if c > u else 0.0
     return (c - 3) / 2.0 if c > 3 else 0.0
@@ -258,9 +265,11 @@ def point_base(p, c):
 
 @njit(cache=True)
 def single_precision(params):
-    """(W1, b1, W2, b2) as float32 copies: the lookahead's reply search evaluates in single precision."""
+    """(W1, b1, W2, b2) as float32 copies: the lookahead's reply search evaluates in single
+    precision."""
     w1, b1, w2, b2 = layers(params)
-    return w1.astype(np.float32), b1.astype(np.float32), w2.astype(np.float32), b2.astype(np.float32)
+    return (w1.astype(np.float32), b1.astype(np.float32), w2.astype(np.float32),
+            b2.astype(np.float32))
 
 
 def with_single(params: np.ndarray) -> np.ndarray:
@@ -281,7 +290,8 @@ def with_single(params: np.ndarray) -> np.ndarray:
 
 @njit(cache=True)
 def single_layers(params):
-    """Views (W1, b1, W2, b2) of the float32 copy in a vector from `with_single` (as `single_precision` makes)."""
+    """Views (W1, b1, W2, b2) of the float32 copy in a vector from `with_single` (as
+    `single_precision` makes)."""
     n_in = np.int64(params[H_INPUTS])
     h = np.int64(params[H_HIDDEN])
     start = np.int64(params[H_SINGLE])
@@ -300,7 +310,8 @@ def single_layers(params):
 
 @njit(cache=True, fastmath=True)
 def point_sums(net, board, sums):
-    """sums = b1 plus the first layer's rows of every point unit of `board` (no globals, no features).
+    """sums = b1 plus the first layer's rows of every point unit of `board` (no globals, no
+    features).
 
     `net` is (W1, b1, W2, b2), e.g. from `single_precision`.
     """
@@ -323,7 +334,8 @@ def point_sums(net, board, sums):
 
 @njit(cache=True)
 def point_changes(before, after, idx, val, m):
-    """Append (input, value change) of every point unit that differs between two boards; return the count."""
+    """Append (input, value change) of every point unit that differs between two boards; return the
+    count."""
     for p in range(N_POINTS):
         a = before[p]
         b = after[p]
@@ -365,7 +377,8 @@ def exact_probs(board, mover_white, last_roll, probs):
 
 @njit(cache=True)
 def board_probs(params, board, mover_white, opp, feats, idx, val, mask, hidden, probs):
-    """Probabilities of the nine classes for the side that just played `board` (`opp`: its opponent terms).
+    """Probabilities of the nine classes for the side that just played `board` (`opp`: its opponent
+    terms).
 
     A finished game is scored exactly; otherwise the network's masked softmax.
     """
@@ -402,7 +415,8 @@ def board_probs_from(net, last_roll, sums, before, board, mover_white, opp, feat
 
 @njit(cache=True)
 def equity_of(values, mover_white, probs):
-    """Value of class probabilities for the side that just moved (`values`: `Valuation.kernel_values()`)."""
+    """Value of class probabilities for the side that just moved (`values`:
+    `Valuation.kernel_values()`)."""
     row = values[0] if mover_white else values[1]
     e = 0.0
     for c in range(N_CLASSES):
@@ -412,7 +426,8 @@ def equity_of(values, mover_white, probs):
 
 @njit(cache=True)
 def batch_probs(params, boards, white, out):
-    """out[i] = the nine class probabilities of boards[i] for the side that just played it (White if white[i])."""
+    """out[i] = the nine class probabilities of boards[i] for the side that just played it (White if
+    white[i])."""
     opp = np.empty(N_OPP, dtype=np.int64)
     feats = np.empty(N_FEATURES, dtype=np.float64)
     idx = np.empty(MAX_ACTIVE, dtype=np.int64)

@@ -31,7 +31,8 @@ def below(x, n):
 @njit(cache=True)
 def roll_index(seed, game, turn):
     """Ordered roll 0..35 (first die 1 + r // 6, second 1 + r % 6) of `turn` in `game`."""
-    key = mix64(np.uint64(seed) ^ mix64(np.uint64(game) * _GOLDEN + np.uint64(turn) * _TURN + _TURN))
+    key = mix64(np.uint64(seed) ^ mix64(np.uint64(game) * _GOLDEN + np.uint64(turn) * _TURN
+                                        + _TURN))
     return below(key, 36)
 
 

@@ -1,4 +1,5 @@
-"""The network's pass over one turn's results: first-layer sums shared by the turn, changes per result.
+"""The network's pass over one turn's results: first-layer sums shared by the turn, changes per
+result.
 
 The results of one roll differ from each other only on the points their plays
 touched, and the opponent's checkers do not move during the mover's turn.  So
@@ -19,15 +20,17 @@ from numba import njit
 from .board import HOME_START, IN_PLAY, N_POINTS, end_status
 from .codes import N_CLASSES
 from .features import N_FEATURES, features
-from .neural import (DRAW_CLASS, G_BACK, G_CONTACT, G_HOME, G_OFF, G_OUT, G_PIP_DIFF, G_PIPS, N_GLOBALS,
-                     POINT_INPUTS, accumulate, encode, equity_of, exact_probs, output, point_changes)
+from .neural import (DRAW_CLASS, G_BACK, G_CONTACT, G_HOME, G_OFF, G_OUT, G_PIP_DIFF, G_PIPS,
+                     N_GLOBALS, POINT_INPUTS, accumulate, encode, equity_of, exact_probs, output,
+                     point_changes)
 
 N_DENSE = N_GLOBALS + N_FEATURES      # the inputs after the point units, kept dense per board
 
 
 @njit(cache=True)
 def turn_sums(net, ref, mover_white, opp, feats, idx, val, sums, dense):
-    """sums = the first layer's sums (before the ReLU) of `ref`; dense = its global and feature inputs.
+    """sums = the first layer's sums (before the ReLU) of `ref`; dense = its global and feature
+    inputs.
 
     `net` is (W1, b1, W2, b2) (`neural.layers` or `neural.single_precision`),
     `ref` one result of the turn (mover-relative, before the turn passes) and
@@ -48,7 +51,8 @@ def turn_sums(net, ref, mover_white, opp, feats, idx, val, sums, dense):
 
 @njit(cache=True, inline="always")
 def _change(idx, val, m, dense, g, x):
-    """Append dense input `g`'s change to value `x` when it differs from the reference's; return the count."""
+    """Append dense input `g`'s change to value `x` when it differs from the reference's; return the
+    count."""
     d = x - dense[g]
     if d != 0.0:
         idx[m] = POINT_INPUTS + g
@@ -58,8 +62,10 @@ def _change(idx, val, m, dense, g, x):
 
 
 @njit(cache=True)
-def result_probs(net, last_roll, sums, dense, ref, board, mover_white, opp, feats, idx, val, mask, hidden, probs):
-    """`neural.board_probs` of `board`, a result of the turn whose `turn_sums(net, ref, ...)` are sums, dense.
+def result_probs(net, last_roll, sums, dense, ref, board, mover_white, opp, feats, idx, val, mask,
+                 hidden, probs):
+    """`neural.board_probs` of `board`, a result of the turn whose `turn_sums(net, ref, ...)` are
+    sums, dense.
 
     A finished game is scored exactly; otherwise the rows of the inputs that
     differ from the reference's are added to a copy of `sums` in `hidden` (of
@@ -95,13 +101,15 @@ def result_probs(net, last_roll, sums, dense, ref, board, mover_white, opp, feat
         mask[7] = False
     if not last_roll:
         mask[DRAW_CLASS] = False
-    # the mover's globals (`neural.encode_globals`); the opponent's and the colour are the reference's
+    # the mover's globals (`neural.encode_globals`); the opponent's and the colour are the
+    # reference's
     m = 0
     m = _change(idx, val, m, dense, G_OFF, (15 - on) / 15.0)
     m = _change(idx, val, m, dense, G_PIPS, pips / 100.0)
     m = _change(idx, val, m, dense, G_OUT, out / 15.0)
     m = _change(idx, val, m, dense, G_BACK, back)
-    m = _change(idx, val, m, dense, G_CONTACT, 1.0 if (back or opp_back) and on > 0 and opp_on > 0 else 0.0)
+    m = _change(idx, val, m, dense, G_CONTACT,
+                1.0 if (back or opp_back) and on > 0 and opp_on > 0 else 0.0)
     m = _change(idx, val, m, dense, G_HOME, 1.0 if out == 0 else 0.0)
     m = _change(idx, val, m, dense, G_PIP_DIFF, (opp_pips - pips) / 50.0)
     if on > 0:
@@ -120,8 +128,10 @@ def result_probs(net, last_roll, sums, dense, ref, board, mover_white, opp, feat
 
 
 @njit(cache=True)
-def turn_scores(net, last_roll, values, boards, n, mover_white, opp, feats, idx, val, mask, hidden, probs, scores):
-    """scores[i] = the network's value of boards[i] (i < n), the results of one roll, for the side playing them.
+def turn_scores(net, last_roll, values, boards, n, mover_white, opp, feats, idx, val, mask, hidden,
+                probs, scores):
+    """scores[i] = the network's value of boards[i] (i < n), the results of one roll, for the side
+    playing them.
 
     The first layer runs once on boards[0], then per result only on the inputs
     that changed (`result_probs`); `hidden` has `net`'s dtype and `values` is
@@ -131,6 +141,6 @@ def turn_scores(net, last_roll, values, boards, n, mover_white, opp, feats, idx,
     dense = np.empty(N_DENSE, dtype=np.float64)
     turn_sums(net, boards[0], mover_white, opp, feats, idx, val, sums, dense)
     for i in range(n):
-        result_probs(net, last_roll, sums, dense, boards[0], boards[i], mover_white, opp, feats, idx, val, mask,
-                     hidden, probs)
+        result_probs(net, last_roll, sums, dense, boards[0], boards[i], mover_white, opp, feats,
+                     idx, val, mask, hidden, probs)
         scores[i] = equity_of(values, mover_white, probs)

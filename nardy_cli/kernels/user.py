@@ -21,7 +21,8 @@ from numba import cfunc, float64, int8, njit, types
 USER = 100   # policy kind of a side that plays by its `Evaluators` entry (built-in kinds are below)
 
 EVALUATOR_SIGNATURE = float64(types.Array(int8, 1, "C"))
-"""A user's evaluator as the kernel calls it: one mover-relative board (int8[24], C order) -> float."""
+"""A user's evaluator as the kernel calls it: one mover-relative board (int8[24], C order) ->
+float."""
 
 
 class Evaluators(NamedTuple):
@@ -38,14 +39,15 @@ def _zero(board):
 
 @lru_cache(maxsize=1)
 def no_evaluator():
-    """The evaluator argument of a built-in side (from numba's cache after the first run; made on first use,
-    so importing the kernels stays free)."""
+    """The evaluator argument of a built-in side (from numba's cache after the first run; made on
+    first use, so importing the kernels stays free)."""
     return cfunc(EVALUATOR_SIGNATURE, cache=True)(_zero)
 
 
 @lru_cache(maxsize=32)
 def first_class(evaluator):
-    """A user's numba function as the game loop's argument (compiled once per process for the signature)."""
+    """A user's numba function as the game loop's argument (compiled once per process for the
+    signature)."""
     return cfunc(EVALUATOR_SIGNATURE)(evaluator)
 
 

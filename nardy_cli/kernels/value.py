@@ -21,7 +21,8 @@ from numba import njit
 
 from .board import (DRAW, HOME_MARS, IN_PLAY, KOKS, LOSE_BASE, MARS, N_POINTS, OIN, WIN_BASE, flip,
                     game_status, on_board, opp_on_board, result_of, status_after)
-from .bearoff import MAX_CHECKERS, N_CLASSES, N_HOME, board_race_probabilities, both_home, home_counts, rank
+from .bearoff import (MAX_CHECKERS, N_CLASSES, N_HOME, board_race_probabilities, both_home,
+                      home_counts, rank)
 from .evaluate import NEURAL, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, choice_scratch
 from .movegen import enumerate_plays, memo_arrays
 from .features import N_FEATURES, features, opponent_terms
@@ -29,8 +30,8 @@ from .neural import board_probs
 
 N_MODEL = 7
 # result code of each class of the logistic model (win oin, win mars, win koks, lose ..., draw)
-MODEL_CODE = np.array([WIN_BASE + OIN, WIN_BASE + MARS, WIN_BASE + KOKS, LOSE_BASE + OIN, LOSE_BASE + MARS,
-                       LOSE_BASE + KOKS, DRAW], dtype=np.int64)
+MODEL_CODE = np.array([WIN_BASE + OIN, WIN_BASE + MARS, WIN_BASE + KOKS, LOSE_BASE + OIN,
+                       LOSE_BASE + MARS, LOSE_BASE + KOKS, DRAW], dtype=np.int64)
 
 
 class ValueScratch(NamedTuple):
@@ -100,7 +101,8 @@ def value_probs(board, mover_white, last_roll, kind, weights, tables, coefs, cho
             home_counts(board, False, counts)
             o = rank(counts, MAX_CHECKERS, comp)
             p_all = all_dist[o, 0] + all_dist[o, 1]
-            p_none = 1.0 - first_dist[o, 0] - first_dist[o, 1] if counts.sum() == MAX_CHECKERS else 0.0
+            p_none = (1.0 - first_dist[o, 0] - first_dist[o, 1] if counts.sum() == MAX_CHECKERS
+                      else 0.0)
             out[DRAW] = p_all
             out[WIN_BASE + HOME_MARS] = p_none
             out[WIN_BASE + OIN] = max(1.0 - p_all - p_none, 0.0)
@@ -108,14 +110,14 @@ def value_probs(board, mover_white, last_roll, kind, weights, tables, coefs, cho
             out[WIN_BASE + OIN] = 1.0   # without the databases: score the last roll as failed
         return
     if have_db and both_home(board) and opp_on_board(board) > 0:
-        board_race_probabilities(flipped, not mover_white, last_roll, comp, all_dist, first_dist, win2, draw2,
-                                 counts, out)
+        board_race_probabilities(flipped, not mover_white, last_roll, comp, all_dist, first_dist,
+                                 win2, draw2, counts, out)
         swap_view(out)
         return
     if kind == NEURAL:
         opponent_terms(board, choice.opp)
-        board_probs(weights, board, mover_white, choice.opp, choice.feats, choice.idx, choice.val, choice.mask,
-                    choice.hidden, out)
+        board_probs(weights, board, mover_white, choice.opp, choice.feats, choice.idx, choice.val,
+                    choice.mask, choice.hidden, out)
         return
     logistic_probs(board, coefs, feats, opp, out)
 
@@ -128,16 +130,20 @@ def value_scratch():
 
 
 @njit(cache=True)
-def position_probs(board, mover_white, last_roll, kind, weights, tables, coefs, choice, scratch, flipped2, out):
-    """Probabilities (result codes) for the side TO MOVE on `board`: the static evaluation of a position."""
+def position_probs(board, mover_white, last_roll, kind, weights, tables, coefs, choice, scratch,
+                   flipped2, out):
+    """Probabilities (result codes) for the side TO MOVE on `board`: the static evaluation of a
+    position."""
     flip(board, flipped2)
-    value_probs(flipped2, not mover_white, last_roll, kind, weights, tables, coefs, choice, scratch, out)
+    value_probs(flipped2, not mover_white, last_roll, kind, weights, tables, coefs, choice, scratch,
+                out)
     swap_view(out)
 
 
 @njit(cache=True)
 def equity_of_probs(p, values, white):
-    """Value of result-code probabilities of White (or Black) under `values` (float64[2, 9], a row per colour)."""
+    """Value of result-code probabilities of White (or Black) under `values` (float64[2, 9], a row
+    per colour)."""
     row = values[0] if white else values[1]
     e = 0.0
     for k in range(N_CLASSES):
@@ -147,19 +153,23 @@ def equity_of_probs(p, values, white):
 
 @njit(cache=True)
 def zero_ply(boards, n, mover_white, last_roll, kind, weights, tables, coefs, values, out):
-    """out[i]: the evaluator's value (by `values`, a row per colour) for the mover after result i (0-ply)."""
+    """out[i]: the evaluator's value (by `values`, a row per colour) for the mover after result i
+    (0-ply)."""
     choice = choice_scratch()
     scratch = value_scratch()
     p = np.zeros(N_CLASSES)
     for i in range(n):
-        value_probs(boards[i], mover_white, last_roll, kind, weights, tables, coefs, choice, scratch, p)
+        value_probs(boards[i], mover_white, last_roll, kind, weights, tables, coefs, choice,
+                    scratch, p)
         out[i] = equity_of_probs(p, values, mover_white)
 
 
 @njit(cache=True)
-def one_ply(boards, n, mover_white, last_roll, head_rule, block_check, kind, weights, tables, coefs, values, out):
-    """out[i]: the mover's equity after result i, one ply deeper: the mean over the opponent's 21 rolls of
-    its best reply by the evaluator's equity (a finished game or a bear-off keeps its exact value)."""
+def one_ply(boards, n, mover_white, last_roll, head_rule, block_check, kind, weights, tables, coefs,
+            values, out):
+    """out[i]: the mover's equity after result i, one ply deeper: the mean over the opponent's 21
+    rolls of its best reply by the evaluator's equity (a finished game or a bear-off keeps its exact
+    value)."""
     choice = choice_scratch()
     scratch = value_scratch()
     p = np.zeros(N_CLASSES)
@@ -174,18 +184,19 @@ def one_ply(boards, n, mover_white, last_roll, head_rule, block_check, kind, wei
         flip(board, flipped)
         if (game_status(flipped, not mover_white, last_roll) != IN_PLAY or on_board(board) == 0
                 or (have_db and both_home(board))):
-            value_probs(board, mover_white, last_roll, kind, weights, tables, coefs, choice, scratch, p)
+            value_probs(board, mover_white, last_roll, kind, weights, tables, coefs, choice,
+                        scratch, p)
             out[i] = equity_of_probs(p, values, mover_white)
             continue
         opp_off = 15 - opp_on_board(flipped)
         total = 0.0
         for r in range(21):
-            m, _ = enumerate_plays(flipped, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
-                                   r_boards, r_from, r_die, memo, memo_stamp)
+            m, _ = enumerate_plays(flipped, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule,
+                                   block_check, r_boards, r_from, r_die, memo, memo_stamp)
             best = -1e300
             for j in range(m):
-                value_probs(r_boards[j], not mover_white, last_roll, kind, weights, tables, coefs, choice, scratch,
-                            p)
+                value_probs(r_boards[j], not mover_white, last_roll, kind, weights, tables, coefs,
+                            choice, scratch, p)
                 e = equity_of_probs(p, values, not mover_white)
                 if e > best:
                     best = e

@@ -218,17 +218,21 @@ class PythonPolicy(Policy):
         return self.obj.choose(position, dice, plays, rng)
 
     def pick(self, turn: Turn) -> int:
-        """The bot's choice, checked against the legal plays; a failure is a `PolicyError` naming the bot."""
+        """The bot's choice, checked against the legal plays; a failure is a `PolicyError` naming
+        the bot."""
         position, plays = turn.position, turn.plays
         try:
             choice = self.obj.choose(position, turn.dice, plays, turn.rng)
         except Exception as exc:
             raise PolicyError(f"policy {self.name!r} raised {type(exc).__name__}: {exc}") from None
-        if isinstance(choice, (int, np.integer)) and not isinstance(choice, bool) and 0 <= choice < len(plays):
+        if (isinstance(choice, (int, np.integer)) and not isinstance(choice, bool)
+            and 0 <= choice < len(plays)):
             return int(choice)
         for i, p in enumerate(plays):
-            if choice is p or choice == p or (type(choice) is type(p.result) and choice == p.result):
+            if (choice is p or choice == p
+                or (type(choice) is type(p.result) and choice == p.result)):
                 return i
         raise PolicyError(f"policy {self.name!r} returned {choice!r}, which is not one of the "
-                          f"{len(plays)} legal plays of {turn.dice} in {str(position.with_dice(None))!r}")
+                          f"{len(plays)} legal plays of {turn.dice} in "
+                          f"{str(position.with_dice(None))!r}")
 

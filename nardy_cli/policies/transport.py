@@ -21,7 +21,8 @@ from .registry import get_policy
 
 @lru_cache(maxsize=None)
 def policy_by_name(name: str) -> Policy:
-    """The policy called `name`, resolved once in this process; a failure says it happened on a worker."""
+    """The policy called `name`, resolved once in this process; a failure says it happened on a
+    worker."""
     try:
         return get_policy(name)
     except PolicyError as exc:

@@ -14,7 +14,8 @@ from ..rules import PRESETS, Rules
 
 
 class BatchResults(list):
-    """The rollout results of a batch, in file order; `interrupted` when Ctrl-C stopped the batch."""
+    """The rollout results of a batch, in file order; `interrupted` when Ctrl-C stopped the
+    batch."""
 
     interrupted: bool = False
 
@@ -27,8 +28,8 @@ def batch_rollout(positions: list[NamedPosition], policies="neural", *,
     `run` is a `RunConfig` or its fields as keywords (games=5000 per position, seed, until_se,
     workers, stratify, executor, scheduler, progress); `progress(done, total)` hears the positions
     done.
-    Ctrl-C stops the batch: the positions finished so far (and the interrupted one's games, if any) are
-    returned, marked `interrupted`; before any game finished it raises `NoGamesError`.
+    Ctrl-C stops the batch: the positions finished so far (and the interrupted one's games, if any)
+    are returned, marked `interrupted`; before any game finished it raises `NoGamesError`.
     """
     run = run_config(run, fields, games=5000)
     progress = run.progress
@@ -54,15 +55,16 @@ def batch_rollout(positions: list[NamedPosition], policies="neural", *,
 
 
 def batch_frame(results: list[RolloutResult]) -> pd.DataFrame:
-    """One row per position: name, notation, the side to move (`to_move`: whose equity and chances they are),
-    probabilities, equity ± SE, mean plies, deficit summary."""
+    """One row per position: name, notation, the side to move (`to_move`: whose equity and chances
+    they are), probabilities, equity ± SE, mean plies, deficit summary."""
     frame = pd.DataFrame([r.summary_row() for r in results])
     frame.insert(2, "to_move", [SIDE_NAMES[r.position.turn] for r in results])
     return frame
 
 
 def batch_record(result: RolloutResult) -> dict:
-    """One position's JSON object: the rollout's, with `to_move` (whose equity it is) after the position."""
+    """One position's JSON object: the rollout's, with `to_move` (whose equity it is) after the
+    position."""
     out = {}
     for key, value in result.to_dict().items():
         out[key] = value

@@ -1,4 +1,5 @@
-"""A folder of boards: one image per position of a positions file, and index.md listing them (`nardy show --output`)."""
+"""A folder of boards: one image per position of a positions file, and index.md listing them
+(`nardy show --output`)."""
 
 from __future__ import annotations
 
@@ -14,14 +15,16 @@ MARKER = "boards.json"      # names the folder as one nardy wrote (report_folder
 
 
 def board_file(k: int, name: str | None, ext: str = "png") -> str:
-    """`003-mars-danger.png`: the position's number in the file, then its name made safe for a file name."""
+    """`003-mars-danger.png`: the position's number in the file, then its name made safe for a file
+    name."""
     slug = re.sub(r"[^A-Za-z0-9]+", "-", name or "").strip("-").lower()
     return f"{k:03d}{'-' + slug if slug else ''}.{ext}"
 
 
-def write_boards(items: list[NamedPosition], output: str | Path, *, numbering: str = "w", svg: bool = False,
-                 title: str = N_("Positions"), force: bool = False) -> Path:
-    """Draw every position into `output` (all or nothing, replacing an older nardy folder); returns the folder."""
+def write_boards(items: list[NamedPosition], output: str | Path, *, numbering: str = "w",
+                 svg: bool = False, title: str = N_("Positions"), force: bool = False) -> Path:
+    """Draw every position into `output` (all or nothing, replacing an older nardy folder); returns
+    the folder."""
     from ..report_folder import write_folder
     from .board_figure import draw_board
     from .figures import save_figure
@@ -35,7 +38,8 @@ def write_boards(items: list[NamedPosition], output: str | Path, *, numbering: s
             name = board_file(k, item.name, "svg" if svg else "png")
             save_figure(draw_board(item.position, numbering, name=item.name), folder / name)
             listed.append({"name": item.name, "position": str(item.position), "file": name})
-            lines += [f"## {k}. {item.name or item.position}", "", _("Position:") + f" `{item.position}`", ""]
+            lines += [f"## {k}. {item.name or item.position}", "",
+                      _("Position:") + f" `{item.position}`", ""]
             if item.comment:
                 lines += [f"*{item.comment}*", ""]
             lines += [f"![{item.name or item.position}]({name})", ""]

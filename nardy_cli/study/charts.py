@@ -16,15 +16,16 @@ from matplotlib.ticker import PercentFormatter
 
 from ..errors import ResultsError
 from ..i18n import N_, _, side_words, translate
-from .figures import ACCENT, DRAW, LABEL_SIZE, LIGHT, LOSE, MUTED, SIDE_COLOURS, WIN, as_data, empty_message, \
-    position_label, run_line, side_to_move, titles
+from .figures import (ACCENT, DRAW, LABEL_SIZE, LIGHT, LOSE, MUTED, SIDE_COLOURS, WIN, as_data,
+                      empty_message, position_label, run_line, side_to_move, titles)
 
 OUTCOME_ORDER = ("win_oin", "win_home_mars", "win_mars", "win_koks", "draw",
                  "lose_oin", "lose_home_mars", "lose_mars", "lose_koks")
 OUTCOME_LABELS = {"win": N_("win"), "lose": N_("lose"), "draw": N_("draw"),
-                  "win_oin": N_("win by oin"), "win_home_mars": N_("win by home-mars"), "win_mars": N_("win by mars"),
-                  "win_koks": N_("win by koks"), "lose_oin": N_("lose by oin"),
-                  "lose_home_mars": N_("lose by home-mars"), "lose_mars": N_("lose by mars"),
+                  "win_oin": N_("win by oin"), "win_home_mars": N_("win by home-mars"),
+                  "win_mars": N_("win by mars"), "win_koks": N_("win by koks"),
+                  "lose_oin": N_("lose by oin"), "lose_home_mars": N_("lose by home-mars"),
+                  "lose_mars": N_("lose by mars"),
                   "lose_koks": N_("lose by koks")}      # shown through translate()
 
 
@@ -34,7 +35,8 @@ def _fig(w: float = 8.0, h: float = 4.8) -> tuple[Figure, Any]:
 
 
 def outcome_chart(result: Any, title: str | None = None, side: str | None = None) -> Figure:
-    """Chance of every outcome class with 95% error bars, for the side to move (a rollout or an analysed play)."""
+    """Chance of every outcome class with 95% error bars, for the side to move (a rollout or an
+    analysed play)."""
     result = as_data(result)
     side = side or side_to_move(result["position"])
     fig, ax = _fig()
@@ -64,7 +66,8 @@ def outcome_chart(result: Any, title: str | None = None, side: str | None = None
 
 
 def ranking_chart(ranking: Any, title: str | None = None) -> Figure:
-    """The plays of a roll as equity difference to the best play, with 95% error bars on the paired difference."""
+    """The plays of a roll as equity difference to the best play, with 95% error bars on the paired
+    difference."""
     ranking = as_data(ranking)
     plays = ranking["plays"]
     side = side_to_move(ranking["position"])
@@ -85,18 +88,21 @@ def ranking_chart(ranking: Any, title: str | None = None) -> Figure:
     ax.set_yticks(y, labels, fontsize=8, family="monospace")
     ax.set_ylabel(_("play"), fontsize=LABEL_SIZE)
     at_right = ax.get_yaxis_transform()  # x in axes fractions, y in data
-    ax.text(1.02, len(plays) - 0.45, _("equity"), transform=at_right, fontsize=8, fontweight="bold", va="bottom")
+    ax.text(1.02, len(plays) - 0.45, _("equity"), transform=at_right, fontsize=8, fontweight="bold",
+            va="bottom")
     for yi, p in zip(y, plays):
-        ax.text(1.02, yi, f"{p['equity']:+.3f}" + (_(" (dropped)") if p.get("dropped_after") else ""),
+        ax.text(1.02, yi,
+                f"{p['equity']:+.3f}" + (_(" (dropped)") if p.get("dropped_after") else ""),
                 transform=at_right, fontsize=8, va="center")
     words = side_words(side)
-    ax.set_xlabel(_("{sides} equity minus the best play's (points per game; bars: 95% CI of the paired "
-                    "difference)").format(**words), fontsize=LABEL_SIZE - 1)
+    ax.set_xlabel(_("{sides} equity minus the best play's (points per game; bars: "
+                    "95% CI of the paired difference)").format(**words), fontsize=LABEL_SIZE - 1)
     ax.grid(axis="x", color="#eeeeee")
     ax.set_axisbelow(True)
     games = max((p["games"] for p in plays), default=0)
     fewest = min((p["games"] for p in plays), default=0)
-    label = _("games per play") if fewest == games else _("games per play, {fewest:,} for the plays dropped "
+    label = _("games per play") if fewest == games else _("games per play, "
+                                                          "{fewest:,} for the plays dropped "
                                                           "first").format(fewest=fewest)
     titles(fig, ax, title or _("{side} to play {dice} in {position}").format(
         dice=ranking['dice'], position=ranking.get('name') or ranking['position'], **words),
@@ -112,8 +118,8 @@ def _roll_grid(rows: list[dict], key: str = "equity", roll_key: str = "roll") ->
     return grid
 
 
-def _annotated_grid(ax, grid: np.ndarray, fmt: str, cmap: str, lim: float | None = None, aspect: str = "equal",
-                    fontsize: float = 8.5):
+def _annotated_grid(ax, grid: np.ndarray, fmt: str, cmap: str, lim: float | None = None,
+                    aspect: str = "equal", fontsize: float = 8.5):
     lim = lim or (float(np.nanmax(np.abs(grid))) if np.isfinite(grid).any() else 1.0) or 1.0
     im = ax.imshow(grid, cmap=cmap, vmin=-lim, vmax=lim, aspect=aspect)
     for i in range(grid.shape[0]):
@@ -129,7 +135,8 @@ def _annotated_grid(ax, grid: np.ndarray, fmt: str, cmap: str, lim: float | None
 
 
 def opening_heatmap(table: Any, title: str | None = None) -> Figure:
-    """Equity of White's best play for each opening roll on a 6x6 grid (larger die down, smaller across)."""
+    """Equity of White's best play for each opening roll on a 6x6 grid (larger die down, smaller
+    across)."""
     table = as_data(table)
     best = [r for r in table["rows"] if r["rank"] == 1]
     if not best:
@@ -148,7 +155,8 @@ def opening_heatmap(table: Any, title: str | None = None) -> Figure:
 
 
 def opening_bars(table: Any, title: str | None = None) -> Figure:
-    """Opening rolls ranked by the equity of White's best play, with 95% error bars (axis fitted to the data)."""
+    """Opening rolls ranked by the equity of White's best play, with 95% error bars (axis fitted to
+    the data)."""
     table = as_data(table)
     best = sorted((r for r in table["rows"] if r["rank"] == 1), key=lambda r: r["equity"])
     fig, ax = _fig(8.0, max(3.0, 0.34 * len(best) + 1.6))
@@ -188,7 +196,8 @@ def replies_heatmap(table: Any, title: str | None = None) -> Figure:
         grid[openings.index(r["white_roll"]), rolls.index(r["black_roll"])] = r["black_equity"]
     im = _annotated_grid(ax, grid, "+.2f", "RdYlGn", aspect="auto", fontsize=7.5)
     plays = {r["white_roll"]: r["white_play"] for r in replies}
-    ax.set_yticks(range(len(openings)), [f"{o}  {plays[o]}" for o in openings], fontsize=8, family="monospace")
+    ax.set_yticks(range(len(openings)), [f"{o}  {plays[o]}" for o in openings], fontsize=8,
+                  family="monospace")
     ax.set_xticks(range(len(rolls)), rolls, fontsize=8, rotation=90)
     ax.set_xlabel(_("Black's roll"), fontsize=LABEL_SIZE)
     ax.set_ylabel(_("White's opening and its best play"), fontsize=LABEL_SIZE)
@@ -211,21 +220,27 @@ def deficit_heatmap(deficit: Any, title: str | None = None) -> Figure:
     for i in range(6):
         for j in range(6):
             colour = "white" if share[i, j] < 0.2 or share[i, j] > 0.85 else "black"
-            ax.text(j, i, f"{int(table[i, j])}/{full[i, j]}", ha="center", va="center", fontsize=9, color=colour)
+            ax.text(j, i, f"{int(table[i, j])}/{full[i, j]}", ha="center", va="center", fontsize=9,
+                    color=colour)
     ax.set_xticks(range(6), [str(d) for d in range(1, 7)])
     ax.set_yticks(range(6), [str(d) for d in range(1, 7)])
     ax.set_xlabel(_("second die"), fontsize=LABEL_SIZE)
     ax.set_ylabel(_("first die"), fontsize=LABEL_SIZE)
     fig.colorbar(im, ax=ax, label=_("share of the roll's steps that can be played"))
     titles(fig, ax, title or _("Steps {side} can play, roll by roll").format(**side_words(side)),
-           f"{deficit.get('name') or deficit['position']} · " + _("full {full:.0f}%, partial {partial:.0f}%, pass "
-                                                                  "{passes:.0f}% of the 36 rolls").format(
-               full=100 * deficit['p_full'], partial=100 * deficit['p_partial'], passes=100 * deficit['p_pass']))
+           f"{deficit.get('name') or deficit['position']} · "
+           + _("full {full:.0f}%, partial {partial:.0f}%, pass "
+               "{passes:.0f}% of "
+               "the 36 rolls").format(
+               full=100 * deficit['p_full'], partial=100 * deficit['p_partial'],
+               passes=100 * deficit['p_pass']))
     return fig
 
 
-def face_deficit_chart(series: dict[str, list[float]], title: str, subtitle: str | None = None) -> Figure:
-    """Per-face deficit bars, one series per side; a message instead of an empty plot when nothing is lost."""
+def face_deficit_chart(series: dict[str, list[float]], title: str,
+                       subtitle: str | None = None) -> Figure:
+    """Per-face deficit bars, one series per side; a message instead of an empty plot when nothing
+    is lost."""
     fig, ax = _fig(7.4, 4.2)
     if not any(v for values in series.values() for v in values):
         empty_message(ax, _("No step was lost: every die of every roll could be played."))
@@ -235,8 +250,8 @@ def face_deficit_chart(series: dict[str, list[float]], title: str, subtitle: str
     width = 0.8 / max(len(series), 1)
     for k, (label, values) in enumerate(series.items()):
         colour = {translate(k): v for k, v in SIDE_COLOURS.items()}.get(label.split()[0], ACCENT)
-        ax.bar(faces + (k - (len(series) - 1) / 2) * width, [100 * v for v in values], width=width, label=label,
-               color=colour, edgecolor="#333333", linewidth=0.6)
+        ax.bar(faces + (k - (len(series) - 1) / 2) * width, [100 * v for v in values], width=width,
+               label=label, color=colour, edgecolor="#333333", linewidth=0.6)
     ax.set_xticks(faces)
     ax.set_xlabel(_("die face"), fontsize=LABEL_SIZE)
     ax.set_ylabel(_("steps of that face not played (%)"), fontsize=LABEL_SIZE)
@@ -253,7 +268,8 @@ def rollout_deficit_chart(result: Any) -> Figure:
     """Each side's per-face deficit in the games of a rollout."""
     result = as_data(result)
     d = result["deficit"]
-    return face_deficit_chart({_("White"): d["white"]["face_deficit"], _("Black"): d["black"]["face_deficit"]},
+    return face_deficit_chart({_("White"): d["white"]["face_deficit"],
+                               _("Black"): d["black"]["face_deficit"]},
                               _("Move deficit per face in the games from {position}").format(
                                   position=position_label(result)),
                               run_line(result.get("params", {}), result.get("games")))
@@ -267,11 +283,12 @@ def static_face_chart(deficit: Any) -> Figure:
     return face_deficit_chart({words["side"]: deficit["face_deficit"]},
                               _("{sides} static deficit per face in {position}").format(
                                   position=deficit.get('name') or deficit['position'], **words),
-                              _("share of the steps of each face that cannot be played, over the 36 rolls"))
+                              _("share of the steps of each face that cannot be played, "
+                                "over the 36 rolls"))
 
 
-def convergence_chart(trace: list[list[float]], title: str | None = None, subtitle: str | None = None,
-                      side: str = N_("the side to move")) -> Figure:
+def convergence_chart(trace: list[list[float]], title: str | None = None,
+                      subtitle: str | None = None, side: str = N_("the side to move")) -> Figure:
     """Running equity against games played, with the ±2 SE band."""
     if not trace:
         raise ResultsError("no convergence trace in these results")
@@ -279,9 +296,11 @@ def convergence_chart(trace: list[list[float]], title: str | None = None, subtit
     fig, ax = _fig(8.0, 4.4)
     ax.fill_between(games, eq - 2 * se, eq + 2 * se, color="#c5d8f2", label="±2 SE")
     ax.plot(games, eq, color=ACCENT, marker="o", markersize=3, label=_("equity so far"))
-    ax.axhline(eq[-1], color=ACCENT, linewidth=0.8, linestyle="--", label=_("final {equity:+.4f}").format(equity=eq[-1]))
+    ax.axhline(eq[-1], color=ACCENT, linewidth=0.8, linestyle="--",
+               label=_("final {equity:+.4f}").format(equity=eq[-1]))
     ax.set_xlabel(_("games played"), fontsize=LABEL_SIZE)
-    words = side_words(side) if side in ("White", "Black") else {"side": translate(side), "sides": translate(side)}
+    words = (side_words(side) if side in ("White", "Black")
+             else {"side": translate(side), "sides": translate(side)})
     ax.set_ylabel(_("equity for {side}").format(**words), fontsize=LABEL_SIZE)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=LABEL_SIZE)
     ax.grid(color="#eeeeee")
@@ -295,4 +314,5 @@ def rollout_convergence_chart(result: Any, trace: list[list[float]]) -> Figure:
     side = side_to_move(result["position"])
     words = side_words(side)
     return convergence_chart(trace, _("Convergence of {sides} equity in {position}").format(
-        position=position_label(result), **words), run_line(result.get("params", {}), result.get("games")), side=side)
+        position=position_label(result), **words),
+                             run_line(result.get("params", {}), result.get("games")), side=side)

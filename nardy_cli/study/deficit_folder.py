@@ -20,8 +20,10 @@ def deficit_frames(items: list[NamedPosition], rules: Rules):
         key = {"name": item.name or "", "position": str(item.position)}
         summary.append({**key, "p_full": d.p_full, "p_partial": d.p_partial, "p_pass": d.p_pass,
                         "expected_lost_pips": d.expected_lost_pips})
-        faces += [{**key, "face": f + 1, "deficit": d.face_deficit[f], "mobility": d.mobility[f]} for f in range(6)]
-        steps += [{**key, "first_die": a + 1, "second_die": b + 1, "steps_played": int(d.steps_played[a, b])}
+        faces += [{**key, "face": f + 1, "deficit": d.face_deficit[f], "mobility": d.mobility[f]}
+                  for f in range(6)]
+        steps += [{**key, "first_die": a + 1, "second_die": b + 1,
+                   "steps_played": int(d.steps_played[a, b])}
                   for a in range(6) for b in range(6)]
     return pd.DataFrame(summary), pd.DataFrame(faces), pd.DataFrame(steps)
 
@@ -33,9 +35,10 @@ def _english_label(rules: Rules) -> str:
         return rules_label(rules)
 
 
-def write_deficit_folder(items: list[NamedPosition], rules: Rules, output: str | Path, *, svg: bool = False,
-                         force: bool = False) -> Path:
-    """Write deficit.csv, faces.csv, steps.csv and two charts per position into `output`, all or nothing."""
+def write_deficit_folder(items: list[NamedPosition], rules: Rules, output: str | Path, *,
+                         svg: bool = False, force: bool = False) -> Path:
+    """Write deficit.csv, faces.csv, steps.csv and two charts per position into `output`, all or
+    nothing."""
     import json
 
     from ..deficit import static_deficit
@@ -52,7 +55,8 @@ def write_deficit_folder(items: list[NamedPosition], rules: Rules, output: str |
         ext = "svg" if svg else "png"
         records = []
         for i, item in enumerate(items):
-            data = {**json.loads(to_json(static_deficit(item.position, rules).to_dict())), "name": item.name}
+            data = {**json.loads(to_json(static_deficit(item.position, rules).to_dict())),
+                    "name": item.name}
             records.append(data)
             slug = "" if len(items) == 1 else f"-{i + 1}"
             save_figure(charts.deficit_heatmap(data), folder / f"static-deficit{slug}.{ext}")

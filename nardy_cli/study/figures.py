@@ -31,7 +31,8 @@ def position_label(result: dict) -> str:
 
 
 def as_data(obj: Any) -> Any:
-    """Plain results data from a result object (anything with `to_dict`) or from data already plain."""
+    """Plain results data from a result object (anything with `to_dict`) or from data already
+    plain."""
     if hasattr(obj, "to_dict") and not isinstance(obj, dict):
         import json
 
@@ -77,7 +78,8 @@ def empty_message(ax, message: str) -> None:
 
 
 def save_figure(fig, path: str | Path) -> Path:
-    """Save without timestamps (the same data gives the same file); the format follows the suffix."""
+    """Save without timestamps (the same data gives the same file); the format follows the
+    suffix."""
     import matplotlib
     path = Path(path)
     meta = {"Date": None} if path.suffix.lower() == ".svg" else {"Software": None}

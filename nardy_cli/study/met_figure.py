@@ -9,10 +9,11 @@ from ..i18n import _
 
 
 def met_figure(met) -> Figure:
-    """Heat map of a `met.MatchEquityTable` or `met.CubefulEquityTable`: the row player's match winning chance,
-    in percent."""
+    """Heat map of a `met.MatchEquityTable` or `met.CubefulEquityTable`: the row player's match
+    winning chance, in percent."""
     n = met.length
-    fig = Figure(figsize=(max(1.0 + 0.62 * n, 7.0), max(0.8 + 0.55 * n, 4.5)), layout="constrained")  # titles fit
+    # titles fit
+    fig = Figure(figsize=(max(1.0 + 0.62 * n, 7.0), max(0.8 + 0.55 * n, 4.5)), layout="constrained")
     ax = fig.add_subplot()
     image = ax.imshow(met.table * 100, cmap="RdYlGn", vmin=0, vmax=100, origin="upper")
     ticks = np.arange(n)
@@ -34,14 +35,18 @@ def met_figure(met) -> Figure:
     cubeful = hasattr(met, "post_crawford")
     title = _("Long nardy match equity table ({kind}), {preset} rules").format(
         kind=_("cubeful") if cubeful else _("cubeless"), preset=met.rules.preset)
-    sub = _("next game's White: {next_white}; a draw gives each player {draw:g} point\none game from the start: "
-            "White wins {white:.1%}, draw {drawn:.1%}").format(next_white=met.next_white, draw=met.draw_points,
+    sub = _("next game's White: {next_white}; a draw gives each player {draw:g} point\none game "
+            "from the start: "
+            "White wins {white:.1%}, draw {drawn:.1%}").format(next_white=met.next_white,
+                                                               draw=met.draw_points,
                                                               white=d.white_wins, drawn=d.draw)
     if isinstance(games, int):
         sub += _(" ({policy}, {games:,} games)").format(policy=d.source.get('policy'), games=games)
     if cubeful:
-        sub += "\n" + _("cube centred, efficiency x = {x:.2f}; a need of 1 is the Crawford game").format(
+        sub += "\n" + _("cube centred, efficiency x = {x:.2f}; a need of 1 is the "
+                        "Crawford game").format(
             x=met.efficiency)
-    fig.suptitle(title + "\n" + sub, fontsize=9)     # one centred block, so constrained layout makes room
+    # one centred block, so constrained layout makes room
+    fig.suptitle(title + "\n" + sub, fontsize=9)
     fig.colorbar(image, ax=ax, shrink=0.8, label=_("row player's match winning chance (%)"))
     return fig

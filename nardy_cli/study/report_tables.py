@@ -35,29 +35,36 @@ def eq(value: float | None, se: float | None = None) -> str:
 def outcome_table(result: dict) -> pd.DataFrame:
     """Chance of each outcome for the side to move, with its 95% interval."""
     head = _("outcome for {side}").format(**side_words(side_to_move(result["position"])))
-    rows = [{head: translate(OUTCOME_LABELS[k]) if k in ("win", "lose", "draw") else "  " + translate(OUTCOME_LABELS[k]),
-             _("chance ± 95%"): pct(result["probabilities"][k], result["se"][k])} for k in OUTCOME_ROWS]
+    rows = [{head: translate(OUTCOME_LABELS[k]) if k in ("win", "lose", "draw") else "  "
+             + translate(OUTCOME_LABELS[k]),
+             _("chance ± 95%"): pct(result["probabilities"][k], result["se"][k])}
+            for k in OUTCOME_ROWS]
     return pd.DataFrame(rows)
 
 
 def rollout_deficit_table(result: dict) -> pd.DataFrame:
-    """Each side's move deficit in the games: per face, lost pips per game, partial turns, passes."""
+    """Each side's move deficit in the games: per face, lost pips per game, partial turns,
+    passes."""
     w, b = result["deficit"]["white"], result["deficit"]["black"]
-    rows = [{"move deficit": _("face {face} not played").format(face=f + 1), "White": pct(w["face_deficit"][f]),
-             "Black": pct(b["face_deficit"][f])} for f in range(6)]
+    rows = [{"move deficit": _("face {face} not played").format(face=f + 1),
+             "White": pct(w["face_deficit"][f]), "Black": pct(b["face_deficit"][f])}
+            for f in range(6)]
     rows.append({"move deficit": _("lost pips per game"), "White": f"{w['lost_pips_per_game']:.2f}",
                  "Black": f"{b['lost_pips_per_game']:.2f}"})
     rows.append({"move deficit": _("partial turns"), "White": pct(w["partial_turn_share"]),
                  "Black": pct(b["partial_turn_share"])})
-    rows.append({"move deficit": _("passes"), "White": pct(w["pass_share"]), "Black": pct(b["pass_share"])})
-    return pd.DataFrame(rows).rename(columns={"move deficit": _("move deficit"), "White": _("White"),
-                                              "Black": _("Black")})
+    rows.append({"move deficit": _("passes"), "White": pct(w["pass_share"]),
+                 "Black": pct(b["pass_share"])})
+    return pd.DataFrame(rows).rename(columns={"move deficit": _("move deficit"),
+                                              "White": _("White"), "Black": _("Black")})
 
 
 def static_deficit_table(deficit: dict) -> pd.DataFrame:
     """The side to move's static deficit per face (over the 36 rolls) and mobility."""
-    return pd.DataFrame([{_("die face"): f + 1, _("steps not playable"): pct(deficit["face_deficit"][f]),
-                          _("checkers that can move it (mobility)"): deficit["mobility"][f]} for f in range(6)])
+    return pd.DataFrame([{_("die face"): f + 1,
+                          _("steps not playable"): pct(deficit["face_deficit"][f]),
+                          _("checkers that can move it (mobility)"): deficit["mobility"][f]}
+                         for f in range(6)])
 
 
 def ranking_table(ranking: dict) -> pd.DataFrame:
@@ -66,8 +73,9 @@ def ranking_table(ranking: dict) -> pd.DataFrame:
     for p in ranking["plays"]:
         rows.append({_("rank"): p["rank"], _("play"): p["play"], _("games"): f"{p['games']:,}",
                      _("equity ± 95%"): eq(p["equity"], p["equity_se"]),
-                     _("difference to best ± 95%"): _("best") if p["rank"] == 1 else eq(p["diff"], p["diff_se"]),
-                     _("win"): pct(p["probabilities"]["win"]), _("lose"): pct(p["probabilities"]["lose"]),
+                     _("difference to best ± 95%"): _("best") if p["rank"] == 1
+                     else eq(p["diff"], p["diff_se"]), _("win"): pct(p["probabilities"]["win"]),
+                     _("lose"): pct(p["probabilities"]["lose"]),
                      _("dropped after"): _("{games:,} games").format(games=p['dropped_after'])
                      if p.get("dropped_after") else ""})
     return pd.DataFrame(rows)
@@ -78,8 +86,9 @@ def opening_rows_table(table: dict) -> pd.DataFrame:
     return pd.DataFrame([{_("roll"): r["roll"], _("rank"): r["rank"], _("play"): r["play"],
                           _("games"): f"{r['games']:,}",
                           _("White's equity ± 95%"): eq(r["equity"], r["equity_se"]),
-                          _("difference to best ± 95%"): _("best") if r["rank"] == 1 else eq(r["diff"], r["diff_se"]),
-                          _("win"): pct(r["win"]), _("draw"): pct(r.get("draw")), _("lose"): pct(r["lose"]),
+                          _("difference to best ± 95%"): _("best") if r["rank"] == 1
+                          else eq(r["diff"], r["diff_se"]), _("win"): pct(r["win"]),
+                          _("draw"): pct(r.get("draw")), _("lose"): pct(r["lose"]),
                           _("mars or home-mars for"): pct(r["win_home_mars"] + r["win_mars"]),
                           _("koks for"): pct(r["win_koks"]),
                           _("mars or home-mars against"): pct(r["lose_home_mars"] + r["lose_mars"]),
@@ -90,7 +99,8 @@ def replies_table(table: dict) -> pd.DataFrame:
     """Black's best reply to each opening for each roll."""
     return pd.DataFrame([{_("White's opening"): f"{r['white_roll']} {r['white_play']}",
                           _("Black's roll"): r["black_roll"],
-                          _("Black's best reply"): r["black_reply"], _("plays compared"): r["candidates"],
+                          _("Black's best reply"): r["black_reply"],
+                          _("plays compared"): r["candidates"],
                           _("Black's equity ± 95%"): eq(r["black_equity"], r["black_equity_se"])}
                          for r in table["replies"]])
 
@@ -101,7 +111,8 @@ def batch_summary_table(results: list[dict]) -> pd.DataFrame:
                           _("to move"): translate(side_to_move(r["position"])),
                           _("games"): f"{r['games']:,}",
                           _("equity (side to move) ± 95%"): eq(r["equity"], r["equity_se"]),
-                          _("win"): pct(r["probabilities"]["win"]), _("lose"): pct(r["probabilities"]["lose"]),
+                          _("win"): pct(r["probabilities"]["win"]),
+                          _("lose"): pct(r["probabilities"]["lose"]),
                           _("draw"): pct(r["probabilities"]["draw"]),
                           _("mars or koks against"): pct(r["probabilities"]["lose_mars"]
                                                       + r["probabilities"]["lose_home_mars"]
@@ -116,9 +127,11 @@ def to_markdown(frame: pd.DataFrame) -> str:
 
 
 def to_html(frame: pd.DataFrame, uid: str) -> str:
-    """An HTML table (pandas Styler) with text columns left-aligned; `uid` keeps the output reproducible."""
+    """An HTML table (pandas Styler) with text columns left-aligned; `uid` keeps the output
+    reproducible."""
     styler = frame.style.hide(axis="index").set_uuid(uid)
-    left = {c: [{"selector": "td", "props": "text-align: left"}, {"selector": "th", "props": "text-align: left"}]
+    left = {c: [{"selector": "td", "props": "text-align: left"},
+                {"selector": "th", "props": "text-align: left"}]
             for c in frame.columns if _align(frame[c]) == "left"}
     if left:
         styler = styler.set_table_styles(left, overwrite=False)
@@ -127,6 +140,7 @@ def to_html(frame: pd.DataFrame, uid: str) -> str:
 
 def _align(column: pd.Series) -> str:
     sample = [str(v) for v in column if str(v) and str(v) != _("best")]
-    numeric = all(s.lstrip("+-").replace(",", "").replace(".", "", 1).replace("%", "").split(" ")[0].isdigit()
-                  for s in sample) if sample else False
+    numeric = all(
+        s.lstrip("+-").replace(",", "").replace(".", "", 1).replace("%", "").split(" ")[0].isdigit()
+        for s in sample) if sample else False
     return "right" if numeric else "left"

@@ -34,26 +34,29 @@ from ..outcomes import PROB_KEYS, Valuation, money_valuation, result_values, swa
 from ..stats import INDICATORS
 
 DEFAULT_FILTER = ("0.25", "0.08")
-# `nardy analyze` ranks a roll in stages from this many distinct plays on (docs/rollouts.md, "Staged ranking")
+# `nardy analyze` ranks a roll in stages from this many distinct plays on (docs/rollouts.md, "Staged
+# ranking")
 STAGED_FROM = 6
 
 
 @dataclass(frozen=True)
 class StageFilter:
-    """Keep the plays within `margin` of the best, or the best `count` (with ties), or both (`top8:0.16`: the
-    best eight of those within 0.16)."""
+    """Keep the plays within `margin` of the best, or the best `count` (with ties), or both
+    (`top8:0.16`: the best eight of those within 0.16)."""
 
     margin: float | None = None
     count: int | None = None
 
     @classmethod
     def parse(cls, text: str) -> "StageFilter":
-        """`0.2` (a margin in equity), `top5` (the best five) or `top5:0.2` (the best five within 0.2)."""
+        """`0.2` (a margin in equity), `top5` (the best five) or `top5:0.2` (the best five within
+        0.2)."""
         t = text.strip().lower()
         if t.startswith("top") and ":" in t:
             count, margin = (cls.parse(part) for part in t.split(":", 1))
             if count.count is None or margin.margin is None:
-                raise FilterError(f"bad stage filter {text!r}: give a count and a margin such as 'top8:0.16'")
+                raise FilterError(f"bad stage filter {text!r}: give a count and a margin such "
+                                  "as 'top8:0.16'")
             return cls(margin.margin, count.count)
         try:
             if t.startswith("top"):
@@ -66,7 +69,8 @@ class StageFilter:
                 raise ValueError
             return cls(margin=m)
         except ValueError:
-            raise FilterError(f"bad stage filter {text!r}: give a margin such as '0.2' or a count such as 'top5'") \
+            raise FilterError(f"bad stage filter {text!r}: give a margin such as '0.2' or a count "
+                              "such as 'top5'") \
                 from None
 
     def keep(self, scores: np.ndarray) -> np.ndarray:
@@ -98,7 +102,8 @@ class Stage:
     def frame(self) -> pd.DataFrame:
         """One row per play: score, difference to the best, kept or dropped."""
         best = self.scores[0][1] if self.scores else 0.0
-        return pd.DataFrame([{"stage": self.name, "play": p, "score": s, "diff": s - best, "kept": p in self.kept}
+        return pd.DataFrame([{"stage": self.name, "play": p, "score": s, "diff": s - best,
+                              "kept": p in self.kept}
                              for p, s in self.scores])
 
 
@@ -118,7 +123,8 @@ class RolledPlay:
     diff: float
     diff_se: float
     dropped_after: int | None
-    mwc: float | None = None      # at a match score: the match winning chance (plays rank by it; diff is in it)
+    # at a match score: the match winning chance (plays rank by it; diff is in it)
+    mwc: float | None = None
     mwc_se: float | None = None
 
 
@@ -133,11 +139,13 @@ class StagedRanking:
     params: dict = field(default_factory=dict)
 
     def frame(self) -> pd.DataFrame:
-        """The rollout stage: rank, play, equity ± SE (luck-adjusted when VR is on), plain SE, difference."""
+        """The rollout stage: rank, play, equity ± SE (luck-adjusted when VR is on), plain SE,
+        difference."""
         rows = []
         for i, p in enumerate(self.plays):
-            row = {"rank": i + 1, "play": p.play, "games": p.games, "equity": p.equity, "equity_se": p.equity_se,
-                   "plain_se": p.plain_se, "diff": p.diff, "diff_se": p.diff_se}
+            row = {"rank": i + 1, "play": p.play, "games": p.games, "equity": p.equity,
+                   "equity_se": p.equity_se, "plain_se": p.plain_se, "diff": p.diff,
+                   "diff_se": p.diff_se}
             if p.mwc is not None:
                 row |= {"mwc": p.mwc, "mwc_se": p.mwc_se}
             row.update(p.probabilities)
@@ -153,16 +161,18 @@ class StagedRanking:
         """Plain data for JSON."""
         return {"position": str(self.position), "dice": str(self.dice), "params": self.params,
                 "interrupted": bool(self.params.get("interrupted")), "prefiltered": [],
-                "plays": [{"rank": i + 1, **{k: v for k, v in vars(p).items() if v is not None or k == "dropped_after"}}
+                "plays": [{"rank": i + 1, **{k: v for k, v in vars(p).items() if v is not None
+                                             or k == "dropped_after"}}
                           for i, p in enumerate(self.plays)],
                 "stages": [{"name": s.name, "filter": s.filter, "kept": list(s.kept),
-                            "scores": [{"play": p, "score": v} for p, v in s.scores]} for s in self.stages]}
+                            "scores": [{"play": p, "score": v} for p, v in s.scores]}
+                           for s in self.stages]}
 
 
 def round_jobs(specs: dict, alive: list[int], lo: int, hi: int, workers: int) -> list[tuple]:
-    """The jobs of one rollout round: games lo..hi-1 of every live candidate, each candidate's range cut
-    into pieces when there are fewer candidates than workers (so a lone survivor uses every core; the
-    per-game values are keyed by their first game, so the pieces join in order)."""
+    """The jobs of one rollout round: games lo..hi-1 of every live candidate, each candidate's range
+    cut into pieces when there are fewer candidates than workers (so a lone survivor uses every
+    core; the per-game values are keyed by their first game, so the pieces join in order)."""
     size = job_size(hi - lo, max(1, workers // max(len(alive), 1)))
     return [(specs[i], i, lo + a, lo + b) for i in alive for a, b in chunks(hi - lo, size)]
 
@@ -171,11 +181,13 @@ def _mean_se(x: np.ndarray, stratify: bool) -> tuple[float, float]:
     """Stratified (by the first roll, game % 36) mean and standard error of per-game values."""
     strata = (np.arange(len(x)) % N_STRATA) if stratify else np.zeros(len(x), dtype=np.int64)
     n_s = np.bincount(strata, minlength=N_STRATA).astype(float)
-    return moments_mean_se(n_s, np.bincount(strata, x, N_STRATA), np.bincount(strata, x * x, N_STRATA))
+    return moments_mean_se(n_s, np.bincount(strata, x, N_STRATA),
+                           np.bincount(strata, x * x, N_STRATA))
 
 
 def _scores(score, boards: np.ndarray, step: int, progress) -> np.ndarray:
-    """`score(boards, out)` over `boards` in slices of `step`, reporting (done, total) after each slice."""
+    """`score(boards, out)` over `boards` in slices of `step`, reporting (done, total) after each
+    slice."""
     out = np.zeros(len(boards))
     for lo in range(0, len(boards), step):
         hi = min(lo + step, len(boards))
@@ -213,7 +225,8 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
                 run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
                 filters: tuple[str, str] = DEFAULT_FILTER, scoring: Scoring = Scoring(),
                 valuation: Valuation | None = None, **fields) -> StagedRanking:
-    """Rank the plays of a roll in three stages (see the module doc); `filters` are the two stage filters.
+    """Rank the plays of a roll in three stages (see the module doc); `filters` are the two stage
+    filters.
 
     Three filters add a 2-ply stage (`search2`, the network's values) between 1-ply and the
     rollouts: plays within the first go to 1-ply, within the second to 2-ply, within the third to
@@ -221,10 +234,10 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
 
     `run` is a `RunConfig` or its fields as keywords (games=12960 per play at most,
     until_se=0.01, seed, workers, stratify, executor, scheduler, progress).
-    With a `valuation` (a match score) plays are ranked by its values (match equity), money otherwise.
-    `progress(stage, done, total)` hears of every stage: "0-ply" and "1-ply" count plays scored,
-    "rollouts" games per play.  Ctrl-C keeps the rollout rounds every live play finished, marked
-    interrupted; before any rollout game finished it raises `NoGamesError`.
+    With a `valuation` (a match score) plays are ranked by its values (match equity), money
+    otherwise. `progress(stage, done, total)` hears of every stage: "0-ply" and "1-ply" count plays
+    scored, "rollouts" games per play.  Ctrl-C keeps the rollout rounds every live play finished,
+    marked interrupted; before any rollout game finished it raises `NoGamesError`.
     """
     from ..kernels.value import one_ply, zero_ply
     run = run_config(run, fields, games=12960, until_se=0.01)
@@ -239,8 +252,10 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
         raise ArgumentError("no dice: give {dice} or a position that carries dice")
     require_in_play(position, rules)
     white, black = policy_pair(policies)
-    if not all(p.is_random or p.evaluator_name is not None for p in (white, black)):   # built-in policies
-        raise PolicyError("staged analysis runs built-in policies only (random, racer, heuristic, neural, lookahead:…)")
+    # built-in policies
+    if not all(p.is_random or p.evaluator_name is not None for p in (white, black)):
+        raise PolicyError("staged analysis runs built-in policies only (random, racer, heuristic, "
+                          "neural, lookahead:…)")
     mover = white if position.turn == "w" else black
     valuation = valuation if valuation is not None else money_valuation(rules)
     kind, params = _evaluator_of(mover, rules, valuation)
@@ -249,34 +264,41 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
     tables, coefs, values = args.tables, args.coefs, valuation.kernel_values()
     plays: list[Play] = legal_plays(position, dice, rules)
     names = [str(p) for p in plays]
-    boards = np.stack([Position.unchecked(p.result.white, p.result.black, position.turn).board()[0] for p in plays])
+    boards = np.stack([Position.unchecked(p.result.white, p.result.black, position.turn).board()[0]
+                       for p in plays])
     mover_white = position.turn == "w"
 
     report = progress or (lambda stage, done, total: None)
     try:
         # stage 1: 0-ply
-        s0 = _scores(lambda b, out: zero_ply(b, len(b), mover_white, rules.last_roll, kind, params, tables, coefs,
-                                             values, out), boards, 64, lambda d, t: report("0-ply", d, t))
+        s0 = _scores(lambda b, out: zero_ply(b, len(b), mover_white, rules.last_roll, kind, params,
+                                             tables, coefs, values, out), boards, 64, lambda d,
+                     t: report("0-ply", d, t))
         keep0 = stage_filters[0].keep(s0)
         order0 = np.argsort(-s0, kind="stable")
-        stages = [Stage("0-ply", str(stage_filters[0]), tuple((names[i], float(s0[i])) for i in order0),
+        stages = [Stage("0-ply", str(stage_filters[0]),
+                        tuple((names[i], float(s0[i])) for i in order0),
                         tuple(names[i] for i in keep0))]
         # stage 2: 1-ply on the survivors
-        s1 = _scores(lambda b, out: one_ply(b, len(b), mover_white, rules.last_roll, rules.head_code,
-                                            rules.block_code, kind, params, tables, coefs, values, out),
+        s1 = _scores(lambda b,
+                     out: one_ply(b, len(b), mover_white, rules.last_roll, rules.head_code,
+                                  rules.block_code, kind, params, tables, coefs, values,
+                                  out),
                      boards[keep0], 1, lambda d, t: report("1-ply", d, t))
     except KeyboardInterrupt:
         raise NoGamesError("the analysis was interrupted before any game finished") from None
     keep1 = [int(keep0[j]) for j in stage_filters[1].keep(s1)]
     stages.append(Stage("1-ply", str(stage_filters[1]),
-                        tuple((names[int(keep0[j])], float(s1[j])) for j in np.argsort(-s1, kind="stable")),
+                        tuple((names[int(keep0[j])], float(s1[j]))
+                              for j in np.argsort(-s1, kind="stable")),
                         tuple(names[i] for i in keep1)))
     if len(stage_filters) == 3:
         keep1 = _two_ply_stage(mover, boards, keep1, names, mover_white, rules, valuation,
                                stage_filters[2], stages, report)
 
     # stage 3: rollouts with common random numbers
-    specs = {i: GameSpec(plays[i].result, rules, white, black, seed, stratify, scoring, valuation) for i in keep1}
+    specs = {i: GameSpec(plays[i].result, rules, white, black, seed, stratify, scoring, valuation)
+             for i in keep1}
     per_game: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {i: [] for i in keep1}
     alive = set(keep1)
     dropped: dict[int, int] = {}
@@ -340,7 +362,8 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
         m, se = _mean_se(player_values(i), stratify)
         pm, pse = _mean_se(plain @ values, stratify)
         figures[i] = (len(plain), m, se, pm, pse, probs, ses)
-    best = max((i for i in figures if i not in dropped), key=lambda i: figures[i][1], default=max(figures))
+    best = max((i for i in figures if i not in dropped), key=lambda i: figures[i][1],
+               default=max(figures))
     match = not valuation.is_money
     money = result_values(rules.points)
     scale = 0.5 if match else 1.0        # match equity -> match winning chance
@@ -356,29 +379,33 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
             pm, pse = _mean_se(plain @ money, stratify)
         rolled.append(RolledPlay(names[i], str(plays[i].result), n, probs, ses, m, se, pm, pse,
                                  float(d.mean()) if i != best else 0.0,
-                                 float(d.std(ddof=1) / math.sqrt(k)) if i != best and k > 1 else 0.0,
-                                 dropped.get(i), **extra))
+                                 float(d.std(ddof=1) / math.sqrt(k)) if i != best and k > 1
+                                 else 0.0, dropped.get(i), **extra))
     rolled.sort(key=lambda r: (r.dropped_after is not None, -(r.mwc if match else r.equity)))
-    params = {"rules": rules.to_dict(), "policies": {"white": white.name, "black": black.name}, "seed": seed,
-              "games_requested": games, "until_se": until_se, "stratify": stratify,
-              "filters": [str(f) for f in stage_filters], **scoring.to_dict(), "interrupted": interrupted,
-              "version": __version__}
+    params = {"rules": rules.to_dict(), "policies": {"white": white.name, "black": black.name},
+              "seed": seed, "games_requested": games, "until_se": until_se, "stratify": stratify,
+              "filters": [str(f) for f in stage_filters], **scoring.to_dict(),
+              "interrupted": interrupted, "version": __version__}
     if match:
         params["match"] = valuation.match.to_dict()
     if until_se is not None and not interrupted:  # False: the maximum of games came first
-        params["until_se_met"] = all(r.equity_se <= until_se for r in rolled if r.dropped_after is None)
+        params["until_se_met"] = all(r.equity_se <= until_se for r in rolled
+                                     if r.dropped_after is None)
     return StagedRanking(position.with_dice(None), dice, tuple(stages), tuple(rolled), params)
 
 
 def stage_tables(ranking: dict) -> list[tuple[pd.DataFrame, str]]:
-    """For a report: one table per filtering stage of a staged analysis's JSON (empty for other analyses)."""
+    """For a report: one table per filtering stage of a staged analysis's JSON (empty for other
+    analyses)."""
     out = []
     for st in ranking.get("stages", []):
         best = st["scores"][0]["score"] if st["scores"] else 0.0
         from ..i18n import _
         rows = [{_("play"): s["play"], _("equity (evaluator)"): f"{s['score']:+.3f}",
                  _("difference"): f"{s['score'] - best:+.3f}",
-                 _("goes on"): _("yes") if s["play"] in st["kept"] else _("dropped")} for s in st["scores"]]
-        out.append((pd.DataFrame(rows), _("Stage {stage}: plays within {filter} of the best go on").format(
+                 _("goes on"): _("yes") if s["play"] in st["kept"] else _("dropped")}
+                for s in st["scores"]]
+        out.append((pd.DataFrame(rows),
+                    _("Stage {stage}: plays within {filter} of the best go on").format(
             stage=st['name'], filter=st['filter'])))
     return out

@@ -14,8 +14,8 @@ def learning_curve_figure(log):
         ax.set_axis_off()
         return fig
     x = bench["games"] / 1000.0
-    ax.errorbar(x, bench["vs_heuristic"], yerr=1.96 * bench["vs_heuristic_se"], fmt="o-", color="#1f5fa8",
-                capsize=3, label="neural vs heuristic")
+    ax.errorbar(x, bench["vs_heuristic"], yerr=1.96 * bench["vs_heuristic_se"], fmt="o-",
+                color="#1f5fa8", capsize=3, label="neural vs heuristic")
     ax.axhline(0.0, color="#888888", lw=0.8)
     ax.set_xlabel("games trained (thousands)")
     ax.set_ylabel("points per game (95% interval)")

@@ -13,9 +13,11 @@ from ..selfplay import play_game
 LOPSIDED_PLIES = (12, 24, 36)
 
 
-def lopsided_starts(games: int, seed: int, plies: tuple[int, ...] = LOPSIDED_PLIES) -> list[NamedPosition]:
-    """Positions after the given plies of games where `neural` plays one side and `random` the other (each
-    way round in turn): long blocks, stuck heads and stragglers, decided between oin, mars and koks."""
+def lopsided_starts(games: int, seed: int,
+                    plies: tuple[int, ...] = LOPSIDED_PLIES) -> list[NamedPosition]:
+    """Positions after the given plies of games where `neural` plays one side and `random` the other
+    (each way round in turn): long blocks, stuck heads and stragglers, decided between oin, mars and
+    koks."""
     out = []
     for g in range(games):
         white, black = ("neural", "random") if g % 2 == 0 else ("random", "neural")
@@ -23,29 +25,34 @@ def lopsided_starts(games: int, seed: int, plies: tuple[int, ...] = LOPSIDED_PLI
         for ply in plies:
             if ply < len(positions) and outcome(positions[ply]) is None:
                 out.append(NamedPosition(f"game{g + 1}-ply{ply}", positions[ply].with_dice(None),
-                                         f"{white} (White) vs {black} (Black), game {g + 1} of seed {seed}"))
+                                         f"{white} (White) vs {black} (Black), "
+                                         f"game {g + 1} of seed {seed}"))
     return out
 
 
 def trapped_starts(count: int, seed: int) -> list[NamedPosition]:
-    """`count` random positions where one side's 5- or 6-point block in its first half traps 1-5 of the other
-    side's checkers, and the blocking side is the one left behind: both must judge how long the block holds."""
+    """`count` random positions where one side's 5- or 6-point block in its first half traps 1-5 of
+    the other side's checkers, and the blocking side is the one left behind: both must judge how
+    long the block holds."""
     return _drawn("trapped", count, seed, _trapped_position)
 
 
 def _trapped_position(rng: np.random.Generator) -> Position:
     """One random trapped position (drawn again until it is legal and still in play)."""
     while True:
-        blocker = np.zeros(N_POINTS + 1, dtype=int)               # by point 1..24, the blocking side's numbering
+        # by point 1..24, the blocking side's numbering
+        blocker = np.zeros(N_POINTS + 1, dtype=int)
         length = int(rng.choice([5, 6], p=[0.5, 0.5]))
         first = int(rng.integers(1, 9))
         for q in range(first, first + length):
             blocker[q] = int(rng.choice([1, 2, 3], p=[0.35, 0.5, 0.15]))
         reach = min(first + length + int(rng.integers(0, 8)), N_POINTS)
-        for _ in range(N_CHECKERS - int(blocker.sum())):          # half on the head, half up to `reach`
+        # half on the head, half up to `reach`
+        for _ in range(N_CHECKERS - int(blocker.sum())):
             blocker[1 if rng.random() < 0.5 else int(rng.integers(1, reach + 1))] += 1
         stragglers = int(rng.integers(1, 6))
-        mirrored = np.roll(blocker[1:], 12)                       # the blocker's counts by the other side's points
+        # the blocker's counts by the other side's points
+        mirrored = np.roll(blocker[1:], 12)
         behind = [p for p in range(1, first + 12) if mirrored[p - 1] == 0]
         if not behind:
             continue
@@ -64,16 +71,17 @@ def _trapped_position(rng: np.random.Generator) -> Position:
 
 
 def walled_starts(count: int, seed: int) -> list[NamedPosition]:
-    """`count` random positions where one side's wall (5-11 points from its point 1-8, gaps allowed) stands
-    in front of 1-15 of the other side's checkers, often stacked on their head; the rest of both sides
-    is ahead of the wall, or the wall's side keeps some back."""
+    """`count` random positions where one side's wall (5-11 points from its point 1-8, gaps allowed)
+    stands in front of 1-15 of the other side's checkers, often stacked on their head; the rest of
+    both sides is ahead of the wall, or the wall's side keeps some back."""
     return _drawn("walled", count, seed, _walled_position)
 
 
 def _walled_position(rng: np.random.Generator) -> Position:
     """One random walled position (drawn again until it is legal and still in play)."""
     while True:
-        wall = np.zeros(N_POINTS + 1, dtype=int)                  # by point 1..24, the wall side's numbering
+        # by point 1..24, the wall side's numbering
+        wall = np.zeros(N_POINTS + 1, dtype=int)
         first, length = int(rng.integers(1, 9)), int(rng.integers(5, 12))
         end = min(first + length, N_POINTS + 1)
         for q in range(first, end):
@@ -87,7 +95,8 @@ def _walled_position(rng: np.random.Generator) -> Position:
                 wall[1 if rng.random() < 0.5 else int(rng.integers(1, end))] += 1
             else:
                 wall[int(rng.integers(end, N_POINTS + 1)) if end <= N_POINTS else N_POINTS] += 1
-        mirrored = np.roll(wall[1:], 12)                          # the wall side's counts by the other's points
+        # the wall side's counts by the other's points
+        mirrored = np.roll(wall[1:], 12)
         behind = [p for p in range(1, first + 12) if mirrored[p - 1] == 0]
         ahead = [p for p in range(end + 12, N_POINTS + 1) if mirrored[p - 1] == 0]
         if not behind or not ahead:
@@ -104,14 +113,16 @@ def _walled_position(rng: np.random.Generator) -> Position:
 
 
 def _drawn(kind: str, count: int, seed: int, draw) -> list[NamedPosition]:
-    """`count` positions from `draw(rng)`, named kind1, kind2, ...; the note says how to make them again."""
+    """`count` positions from `draw(rng)`, named kind1, kind2, ...; the note says how to make them
+    again."""
     rng = np.random.default_rng(seed)
-    return [NamedPosition(f"{kind}{i + 1}", draw(rng), f"{kind}_starts({count}, seed={seed})") for i in range(count)]
+    return [NamedPosition(f"{kind}{i + 1}", draw(rng), f"{kind}_starts({count}, seed={seed})")
+            for i in range(count)]
 
 
 def _in_play(rng: np.random.Generator, one: np.ndarray, other: np.ndarray) -> Position | None:
-    """The two sides' counts (by point 1..24) as White and Black at random, either to move; None unless
-    the position is legal and still in play."""
+    """The two sides' counts (by point 1..24) as White and Black at random, either to move; None
+    unless the position is legal and still in play."""
     a, b = tuple(int(x) for x in one[1:]), tuple(int(x) for x in other[1:])
     white, black = (a, b) if rng.random() < 0.5 else (b, a)
     try:

@@ -37,7 +37,8 @@ N_STATS = 4
 
 @njit(cache=True)
 def sgd_step(params, idx, val, m, mask, target, lr, hidden, probs, dh):
-    """One cross-entropy gradient step of the network towards `target` on one encoded position; return the loss."""
+    """One cross-entropy gradient step of the network towards `target` on one encoded position;
+    return the loss."""
     forward(params, idx, val, m, mask, hidden, probs)
     w1, b1, w2, b2 = layers(params)
     nh = b1.shape[0]
@@ -73,16 +74,16 @@ GOLDEN = 0.6180339887498949
 
 @njit(cache=True)
 def root_of_game(game, n_roots, start_share):
-    """Which root game `game` starts from: 0 for a share `start_share` of the games (spread evenly by the
-    golden-ratio sequence), else roots 1..n_roots-1 in turn."""
+    """Which root game `game` starts from: 0 for a share `start_share` of the games (spread evenly
+    by the golden-ratio sequence), else roots 1..n_roots-1 in turn."""
     if n_roots == 1 or (game * GOLDEN) % 1.0 < start_share:
         return 0
     return 1 + game % (n_roots - 1)
 
 
 @njit(cache=True)
-def train_games(params, player, values, roots, roots_white, start_share, game_lo, game_hi, seed, lr, lam,
-                rules, stats):
+def train_games(params, player, values, roots, roots_white, start_share, game_lo, game_hi, seed, lr,
+                lam, rules, stats):
     """Play games game_lo..game_hi-1 and train `params` in place.
 
     The plays are the 0-ply choices of `player` by the money `values`
@@ -99,8 +100,7 @@ def train_games(params, player, values, roots, roots_white, start_share, game_lo
     player_eval = EvalArgs(NEURAL, player, values)
     scratch = choice_scratch()
     rstate = np.zeros(1, dtype=np.uint64)     # unused: the neural choice draws no random numbers
-    feats, opp, idx, val, mask, hidden, probs = (scratch.feats, scratch.opp, scratch.idx, scratch.val, scratch.mask,
-                                                 scratch.hidden, scratch.probs)
+    feats, opp, hidden, probs = scratch.feats, scratch.opp, scratch.hidden, scratch.probs
     nh = np.int64(params[2])
     dh = np.zeros(nh, dtype=np.float64)
     st_idx = np.zeros((MAX_PLIES, MAX_ACTIVE), dtype=np.int64)
@@ -123,9 +123,10 @@ def train_games(params, player, values, roots, roots_white, start_share, game_lo
                 break
             d1, d2, _ = game_dice(seed, game, t, False, 0, 0)
             opp_off = 15 - opp_on_board(board)
-            n, _ = enumerate_plays(board, opp_off, d1, d2, head_rule, block_check, out_boards, out_from, out_die,
-                                   memo, memo_stamp)
-            # the 0-ply neural choice; it also leaves this roll's opponent terms in `opp` for `encode`
+            n, _ = enumerate_plays(board, opp_off, d1, d2, head_rule, block_check, out_boards,
+                                   out_from, out_die, memo, memo_stamp)
+            # the 0-ply neural choice; it also leaves this roll's opponent terms in `opp` for
+            # `encode`
             best = choose_play(out_boards, n, player_eval, False, rstate, mover_white, rules, space,
                                scratch)
             chosen = out_boards[best]
@@ -146,7 +147,8 @@ def train_games(params, player, values, roots, roots_white, start_share, game_lo
         stats[S_PLIES] += plies
         if plies == 0:
             continue
-        # lambda-returns, last position first; an unfinished (over-long) game bootstraps from its last value
+        # lambda-returns, last position first; an unfinished (over-long) game bootstraps from its
+        # last value
         for c in range(N_CLASSES):
             g[c] = st_value[plies - 1, c]
             targets[plies - 1, c] = g[c]
@@ -160,6 +162,6 @@ def train_games(params, player, values, roots, roots_white, start_share, game_lo
         for t in range(plies):
             if st_exact[t]:
                 continue
-            stats[S_LOSS] += sgd_step(params, st_idx[t], st_val[t], st_m[t], st_mask[t], targets[t], lr,
-                                      hidden, probs, dh)
+            stats[S_LOSS] += sgd_step(params, st_idx[t], st_val[t], st_m[t], st_mask[t], targets[t],
+                                      lr, hidden, probs, dh)
             stats[S_UPDATES] += 1

@@ -27,8 +27,8 @@ from .td import N_STATS, S_GAMES, S_LOSS, S_PLIES, S_UPDATES, train_games
 CHECKPOINT = "checkpoint.npz"
 BEST = "best.npz"
 LOG = "log.csv"
-LOG_FIELDS = ["games", "seconds", "games_per_second", "mean_plies", "loss", "lr", "vs_heuristic", "vs_heuristic_se",
-              "vs_best", "vs_best_se", "best_games"]
+LOG_FIELDS = ["games", "seconds", "games_per_second", "mean_plies", "loss", "lr", "vs_heuristic",
+              "vs_heuristic_se", "vs_best", "vs_best_se", "best_games"]
 BENCH_SEED = 777
 DEFAULT_HIDDEN = 128
 
@@ -48,13 +48,17 @@ class TrainConfig:
     checkpoint_every: int = 10_000
     bench_every: int = 50_000
     bench_pairs: int = 1_000
-    init: str | None = None          # a network file whose weights a new run starts from (None: random weights)
+    # a network file whose weights a new run starts from (None: random weights)
+    init: str | None = None
     starts: tuple[str, ...] = ()     # more starting positions (notation), besides `start`
-    start_share: float = 1.0         # the share of games played from `start` (the rest: `starts` in turn)
-    player: str | None = None        # a network file that plays every game (None: the trained network plays)
+    # the share of games played from `start` (the rest: `starts` in turn)
+    start_share: float = 1.0
+    # a network file that plays every game (None: the trained network plays)
+    player: str | None = None
 
     def lr_at(self, games: int) -> float:
-        """The learning rate after `games` games of training (a floor above the starting rate is ignored)."""
+        """The learning rate after `games` games of training (a floor above the starting rate is
+        ignored)."""
         return max(self.lr * 0.5 ** (games / self.lr_half_life), min(self.lr_floor, self.lr))
 
 
@@ -69,8 +73,10 @@ class Progress:
     last_bench: float | None
 
 
-def duel_points(a, b, pairs: int, seed: int = BENCH_SEED, preset: str = "federation") -> tuple[float, float]:
-    """Policy A's points per game against B over `pairs` duplicate-dice pairs from the start, and its SE."""
+def duel_points(a, b, pairs: int, seed: int = BENCH_SEED,
+                preset: str = "federation") -> tuple[float, float]:
+    """Policy A's points per game against B over `pairs` duplicate-dice pairs from the start, and
+    its SE."""
     from ..duel import duel
     result = duel(a, b, games=2 * pairs, seed=seed, rules=PRESETS[preset], workers=1)
     return result.points_per_game, result.se
@@ -83,8 +89,10 @@ def _neural(params: np.ndarray, name: str):
 
 
 def train(out_dir: str | Path, games: int, config: TrainConfig | None = None,
-          progress: Callable[[Progress], None] | None = None, stop: Callable[[], bool] | None = None) -> Network:
-    """Train up to `games` games in total in `out_dir`, resuming from its checkpoint when there is one."""
+          progress: Callable[[Progress], None] | None = None,
+          stop: Callable[[], bool] | None = None) -> Network:
+    """Train up to `games` games in total in `out_dir`, resuming from its checkpoint when there is
+    one."""
     out = Path(out_dir)
     ckpt = out / CHECKPOINT
     if ckpt.exists():
@@ -98,9 +106,11 @@ def train(out_dir: str | Path, games: int, config: TrainConfig | None = None,
         net.meta["config"] = asdict(config)
     if not 0.0 <= config.start_share <= 1.0:
         raise ArgumentError(f"{{start_share}} must be between 0 and 1, got {config.start_share}")
-    if config.chunk <= 0 or config.checkpoint_every % config.chunk or config.bench_every % config.chunk:
+    if (config.chunk <= 0 or config.checkpoint_every % config.chunk
+        or config.bench_every % config.chunk):
         raise ArgumentError(f"{{checkpoint_every}} ({config.checkpoint_every}) and {{bench_every}} "
-                            f"({config.bench_every}) must be multiples of {{chunk}} ({config.chunk})")
+                            f"({config.bench_every}) must be multiples of {{chunk}} "
+                            f"({config.chunk})")
     rules = PRESETS[config.preset]
     roots, roots_white = training_roots(config.starts, rules)
     params = net.kernel_params(rules)
@@ -114,28 +124,33 @@ def train(out_dir: str | Path, games: int, config: TrainConfig | None = None,
         best_net = load_network(out / BEST)
         best, best_games = best_net.kernel_params(rules), int(best_net.meta.get("games_trained", 0))
     elif config.init is not None:
-        best = load_network(config.init).kernel_params(rules)     # a candidate must beat the weights it came from
+        # a candidate must beat the weights it came from
+        best = load_network(config.init).kernel_params(rules)
     _truncate_log(out / LOG, done)
     last_bench = None
     while done < games and not (stop and stop()):
         stats = np.zeros(N_STATS)
         lr = config.lr_at(done)
         t0 = time.perf_counter()
-        train_games(params, player, values, roots, roots_white, config.start_share, done, done + config.chunk,
-                    np.uint64(config.seed), lr, config.lam, kernel_rules(rules), stats)
+        train_games(params, player, values, roots, roots_white, config.start_share, done,
+                    done + config.chunk, np.uint64(config.seed), lr, config.lam,
+                    kernel_rules(rules), stats)
         dt = time.perf_counter() - t0
         seconds += dt
         done += config.chunk
-        row = {"games": done, "seconds": round(seconds, 1), "games_per_second": round(stats[S_GAMES] / dt, 1),
+        row = {"games": done, "seconds": round(seconds, 1),
+               "games_per_second": round(stats[S_GAMES] / dt, 1),
                "mean_plies": round(stats[S_PLIES] / stats[S_GAMES], 2),
                "loss": round(stats[S_LOSS] / max(stats[S_UPDATES], 1), 5), "lr": lr}
         if done % config.bench_every == 0:
             current = _neural(params, "current")
-            row["vs_heuristic"], row["vs_heuristic_se"] = duel_points(current, "heuristic", config.bench_pairs,
+            row["vs_heuristic"], row["vs_heuristic_se"] = duel_points(current, "heuristic",
+                                                                      config.bench_pairs,
                                                                       preset=config.preset)
             last_bench = row["vs_heuristic"]
             if best is not None:
-                row["vs_best"], row["vs_best_se"] = duel_points(current, _neural(best, "best"), config.bench_pairs,
+                row["vs_best"], row["vs_best_se"] = duel_points(current, _neural(best, "best"),
+                                                                config.bench_pairs,
                                                                 preset=config.preset)
             if best is None or row["vs_best"] > 0:
                 best = params.copy()
@@ -153,21 +168,25 @@ def train(out_dir: str | Path, games: int, config: TrainConfig | None = None,
 
 
 def _first_network(config: TrainConfig) -> Network:
-    """The weights a new run starts from: `config.init`'s (its record kept under meta["init"]), or random."""
+    """The weights a new run starts from: `config.init`'s (its record kept under meta["init"]), or
+    random."""
     if config.init is None:
         return new_network(config.hidden or DEFAULT_HIDDEN, config.seed)
     base = load_network(config.init)
     hidden = config.hidden or base.hidden
     if hidden < base.hidden:
-        raise ArgumentError(f"{{hidden}} ({hidden}) cannot be smaller than the --init network's {base.hidden} units")
+        raise ArgumentError(f"{{hidden}} ({hidden}) cannot be smaller than the --init network's "
+                            f"{base.hidden} units")
     meta = untrained_meta(hidden, config.seed)
-    meta["init"] = {"file": str(config.init), "games_trained": int(base.meta.get("games_trained", 0)),
+    meta["init"] = {"file": str(config.init),
+                    "games_trained": int(base.meta.get("games_trained", 0)),
                     "games_trained_in_all": games_in_all(base.meta), "hidden": base.hidden}
     return replace(widened(base, hidden, config.seed), meta=meta)
 
 
 def training_roots(starts: tuple[str, ...], rules) -> tuple[np.ndarray, np.ndarray]:
-    """The starting boards of training games (mover-relative) and whether White moves: `start`, then `starts`."""
+    """The starting boards of training games (mover-relative) and whether White moves: `start`, then
+    `starts`."""
     from ..engine import require_in_play
     from ..position import parse_position
     positions = [START]
@@ -181,8 +200,10 @@ def training_roots(starts: tuple[str, ...], rules) -> tuple[np.ndarray, np.ndarr
 
 def _snapshot(params: np.ndarray, meta: dict, games: int, seconds: float) -> Network:
     """A `Network` of the current parameters with its training record."""
-    before = games_in_all(meta["init"]) if "init" in meta else 0      # an older record has no total: its own count
-    m = dict(meta, games_trained=games, games_trained_in_all=before + games, seconds=round(seconds, 1))
+    # an older record has no total: its own count
+    before = games_in_all(meta["init"]) if "init" in meta else 0
+    m = dict(meta, games_trained=games, games_trained_in_all=before + games,
+             seconds=round(seconds, 1))
     return Network.from_flat(params, m)
 
 

@@ -26,7 +26,8 @@ class FewestPips:
 
 @njit
 def forward_squares(board):
-    """The mover's checkers weighted by the square of their distance run (tells apart results of equal pips)."""
+    """The mover's checkers weighted by the square of their distance run (tells apart results of
+    equal pips)."""
     s = 0.0
     for p in range(24):
         if board[p] > 0:

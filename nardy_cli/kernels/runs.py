@@ -1,0 +1,154 @@
+"""The compiled loops over a chunk of games: counts, duplicate pairs, each game's result, each
+game's values.
+
+Each plays `game.play_one_game` for games game_lo..game_hi-1 and adds into integer
+arrays (outcome per stratum, deficit per side, fixed-point sums of the scored
+games), so sums over chunks are exact and order-free; `games/compiled_loop.py`
+calls them, one per `Tally` mode.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .board import N_RESULTS
+from .game import (N_KEYS, O_EXACT_BEAROFF, O_TRUNCATE, O_VR, SCORED, SidePolicies, no_scoring,
+                   play_one_game, score_workspace, workspace)
+from .user import Evaluators
+
+# columns of the fixed-point sums `frac[stratum, :]` (values times FIX_SCALE, rounded)
+X_P = 0              # 0..9: sum of result-code probabilities
+X_ADJ = N_RESULTS    # 10..19: the same minus the luck (variance reduction)
+X_EQ, X_EQ2, X_EQ_ADJ, X_EQ_ADJ2 = 20, 21, 22, 23
+X_KEY2 = 24          # 24..34: sum of squares of each reported probability (outcomes.PROB_KEYS)
+X_KEY_ADJ2 = 35      # 35..45: the same, adjusted
+# the valuation's values (match equity), as X_EQ..
+X_VAL, X_VAL2, X_VAL_ADJ, X_VAL_ADJ2 = 46, 47, 48, 49
+N_FRAC = 50
+FIX_SCALE = float(1 << 28)
+
+
+@njit(cache=True)
+def add_fixed(frac, stratum, col, x):
+    """Add x (rounded to 1 / FIX_SCALE) into frac[stratum, col]: integer sums, exact in any
+    order."""
+    frac[stratum, col] += np.int64(np.floor(x * FIX_SCALE + 0.5))
+
+
+@njit(cache=True)
+def add_scored(frac, stratum, p, luck, values, indicators):
+    """Add one game's probabilities p (root side) and p - luck into the fixed-point sums."""
+    eq = 0.0
+    eq_adj = 0.0
+    val = 0.0
+    val_adj = 0.0
+    for k in range(N_RESULTS):
+        add_fixed(frac, stratum, X_P + k, p[k])
+        add_fixed(frac, stratum, X_ADJ + k, p[k] - luck[k])
+        eq += values[0, k] * p[k]
+        eq_adj += values[0, k] * (p[k] - luck[k])
+        val += values[1, k] * p[k]
+        val_adj += values[1, k] * (p[k] - luck[k])
+    add_fixed(frac, stratum, X_EQ, eq)
+    add_fixed(frac, stratum, X_EQ2, eq * eq)
+    add_fixed(frac, stratum, X_EQ_ADJ, eq_adj)
+    add_fixed(frac, stratum, X_EQ_ADJ2, eq_adj * eq_adj)
+    add_fixed(frac, stratum, X_VAL, val)
+    add_fixed(frac, stratum, X_VAL2, val * val)
+    add_fixed(frac, stratum, X_VAL_ADJ, val_adj)
+    add_fixed(frac, stratum, X_VAL_ADJ2, val_adj * val_adj)
+    for j in range(N_KEYS):
+        a = 0.0
+        b = 0.0
+        for k in range(N_RESULTS):
+            a += indicators[j, k] * p[k]
+            b += indicators[j, k] * (p[k] - luck[k])
+        add_fixed(frac, stratum, X_KEY2 + j, a * a)
+        add_fixed(frac, stratum, X_KEY_ADJ2 + j, b * b)
+
+
+@njit(cache=True)
+def play_games(setup, game_lo, game_hi, policies, evaluators, args, counts, deficit, plies, frac,
+               scored):
+    """Play games game_lo..game_hi-1 and add counts[stratum, result], deficits and plies.
+
+    With any option of `args.opts` on (see `play_one_game`), every game's probabilities
+    (one-hot for a finished game) and their luck-adjusted copy also go into the
+    fixed-point sums `frac[stratum]` (equity by `args.values`, reported probabilities by
+    `args.indicators`), and games stopped early are counted in `scored[stratum]`
+    instead of `counts`.
+    """
+    opts, values, indicators = args.opts, args.values, args.indicators
+    ws = workspace()
+    sws = score_workspace()
+    gvec, luck = sws.game, sws.luck
+    fractional = opts[O_EXACT_BEAROFF] != 0 or opts[O_TRUNCATE] >= 0 or opts[O_VR] != 0
+    for game in range(game_lo, game_hi):
+        result, turns, stratum = play_one_game(setup, game, policies, evaluators, deficit, ws, args,
+                                               sws)
+        plies[0] += turns
+        if result == SCORED:
+            scored[stratum] += 1
+        else:
+            counts[stratum, result] += 1
+            for k in range(N_RESULTS):
+                gvec[k] = 1.0 if k == result else 0.0
+        if fractional:
+            add_scored(frac, stratum, gvec, luck, values, indicators)
+
+
+@njit(cache=True)
+def play_duel(setup, game_lo, game_hi, policies, evaluators, joint, deficit, plies):
+    """Duplicate games: each dice sequence with side 0's policy (A) as White, then as Black.
+
+    joint[r1, r2] counts pairs by the root side's results: r1 with A on the root side,
+    r2 with B there; `policies` and `evaluators` hold A at index 0 and B at 1.
+    """
+    ws = workspace()
+    args, sws = no_scoring(), score_workspace()
+    # per-side policies (index 0 White) with A, then B, playing the root side
+    swapped = SidePolicies(policies.kinds[::-1].copy(), policies.params[::-1].copy(),
+                           # values stay by colour
+                           policies.lookahead[::-1].copy(), policies.values)
+    evals_swapped = Evaluators(evaluators.black, evaluators.white)
+    a_first = policies if setup.white else swapped
+    b_first = swapped if setup.white else policies
+    a_evals = evaluators if setup.white else evals_swapped
+    b_evals = evals_swapped if setup.white else evaluators
+    for game in range(game_lo, game_hi):
+        r1, t1, _ = play_one_game(setup, game, a_first, a_evals, deficit, ws, args, sws)
+        r2, t2, _ = play_one_game(setup, game, b_first, b_evals, deficit, ws, args, sws)
+        joint[r1, r2] += 1
+        plies[0] += t1 + t2
+
+
+@njit(cache=True)
+def play_games_each(setup, game_lo, game_hi, policies, evaluators, results, deficit, plies):
+    """Like `play_games`, but write each game's result code into results[game - game_lo]."""
+    ws = workspace()
+    args, sws = no_scoring(), score_workspace()
+    for game in range(game_lo, game_hi):
+        result, turns, _ = play_one_game(setup, game, policies, evaluators, deficit, ws, args, sws)
+        results[game - game_lo] = result
+        plies[0] += turns
+
+
+@njit(cache=True)
+def play_games_values(setup, game_lo, game_hi, policies, evaluators, args, deficit, plies, probs,
+                      probs_adj):
+    """Like `play_games`, but write each game's result-code probabilities for the root side (one-hot
+    for a finished game) into probs[game - game_lo], and the same minus the game's luck into
+    probs_adj."""
+    ws = workspace()
+    sws = score_workspace()
+    gvec, luck = sws.game, sws.luck
+    for game in range(game_lo, game_hi):
+        result, turns, _ = play_one_game(setup, game, policies, evaluators, deficit, ws, args, sws)
+        plies[0] += turns
+        if result != SCORED:
+            for k in range(N_RESULTS):
+                gvec[k] = 1.0 if k == result else 0.0
+        for k in range(N_RESULTS):
+            probs[game - game_lo, k] = gvec[k]
+            probs_adj[game - game_lo, k] = gvec[k] - luck[k]
