@@ -40,7 +40,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "met": ("nardy_cli.commands.met_cmd:command",
             "The match equity table: each player's chance to win from every score of a match "
             "(cubeless or cubeful)."),
-    "moves": ("nardy_cli.commands.moves:command",
+    "moves": ("nardy_cli.commands.moves_cmd:command",
               "List every distinct legal play of POSITION with the position it leads to."),
     "openings": ("nardy_cli.commands.study_cmd:openings_command",
                  "The opening table: every legal White play of each opening roll, "
@@ -59,7 +59,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("nardy_cli.commands.train_cmd:command",
               "Train the neural evaluator by TD(lambda) self-play, with checkpoints and "
               "benchmark duels."),
-    "show": ("nardy_cli.commands.show:command",
+    "show": ("nardy_cli.commands.show_cmd:command",
              "Draw POSITION: both numberings, off and pip counts, side to move and dice."),
 }
 

@@ -38,7 +38,8 @@ Examples:
 @click.pass_context
 @handle_errors
 def command(ctx, policy, against, phase, db_file, seed, quiet, fmt) -> None:
-    """A policy's error rate (equity lost per decision, millipoints) on the benchmark database."""
+    """A policy's error rate (equity lost per decision, in millipoints)
+    against the benchmark database."""
     if ctx.invoked_subcommand is not None:
         return
     from ..benchmark import measure_policy

@@ -31,7 +31,8 @@ Examples:
               help="With --output, replace DIR even when it holds files that are not nardy output.")
 @handle_errors
 def command(positions, rules, fmt, output, svg, force, no_block_validation) -> None:
-    """Static deficit of POSITION over the 36 rolls: full/partial/pass, lost pips, faces, 6x6."""
+    """Static deficit of POSITION over the 36 rolls: full/partial/pass, lost pips,
+    per face, 6x6 table."""
     items = flatten(positions)
     for flag, on in (("--svg", svg), ("--force", force)):
         if on and not output:

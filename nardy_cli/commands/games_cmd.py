@@ -228,7 +228,8 @@ Examples:
 def review_command(game, number, mat_numbering, side, evaluator, width, rollout_games,
                    rollout_policy, thresholds, top, seed, workers, output, html, cube_game, match,
                    fmt) -> None:
-    """Review GAME (a game record file, - for stdin): equity lost per decision, marks, luck, totals.
+    """Review GAME (a game record file, - for stdin): equity lost by every decision,
+    marks, luck, totals.
 
     GAME may be a nardy record or a .mat transcript; a match's game is chosen with --game.
     """

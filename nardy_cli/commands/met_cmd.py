@@ -64,7 +64,8 @@ Examples:
 @handle_errors
 def command(length, next_white, draw_points, cubeful, with_se, chart, dist_file, measure, policy,
             games, seed, workers, save, quiet, rules, fmt) -> None:
-    """The match equity table: each player's chance to win from each score (cubeless or cubeful)."""
+    """The match equity table: each player's chance to win from every score of a match
+    (cubeless or cubeful)."""
     if cubeful and with_se:
         raise BadInput("--se is for the cubeless table: drop --cubeful or --se")
     if save and not measure:

@@ -66,7 +66,8 @@ Examples:
 @format_option
 @handle_errors
 def eval_command(positions, evaluator, rules, match, cube, fmt, no_block_validation) -> None:
-    """Static (0-ply) estimate of the outcome chances of POSITION, pip counts and static deficit.
+    """Static (0-ply) estimate of the outcome chances of POSITION,
+    with pip counts and static deficit.
 
     With --cube-owner, also the cube decision of the side on roll (docs/cube.md).
     """

@@ -82,7 +82,8 @@ Examples:
 def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_bearoff, truncate,
                     vr, luck_network, policy, run, quiet, rules, match, fmt, output, html, svg,
                     force, no_block_validation, cube) -> None:
-    """Rank every legal play of a roll by rollouts with common dice (equity ± SE, loss to the best).
+    """Rank every legal play of a roll by rollouts with common dice
+    (equity ± SE, difference to the best).
 
     A roll with many plays is ranked in stages (0-ply, 1-ply, then rollouts of the
     survivors); --no-staged rolls out every play.  With --until-se X the plays are
