@@ -93,9 +93,9 @@ def play_game(white: str | Policy, black: str | Policy, *, position: Position = 
     if cube is not None:
         return _play_cube_game(spec, sides, game, max_plies, date, tags, cube, judge, crawford)
     played: list[tuple[Dice, Play]] = []
-    python_loop.play_game(spec, sides["w"], sides["b"], game, max_plies,
-                          np.zeros((2, N_DEFICIT), dtype=np.int64), on_play=lambda dice,
-                          play: played.append((dice, play)))
+    deficit = np.zeros((2, N_DEFICIT), dtype=np.int64)
+    python_loop.play_game(spec, sides["w"], sides["b"], game, max_plies, deficit,
+                          on_play=lambda dice, play: played.append((dice, play)))
     return record_from_plays(played, position.with_dice(None), rules, white=sides["w"].name,
                              black=sides["b"].name, date=date,
                              tags=(("Seed", str(seed)), ("Game", str(game + 1))) + tuple(tags))

@@ -255,8 +255,8 @@ def test_built_positions_hold_every_play_with_its_one_ply_value(built):
             boards = np.stack([result_board(p.result, b.position.turn) for p in plays])
             values = _one_ply(boards, b.position.turn == "w", PRESETS["federation"])
             stored = {c.result: c.one_ply for c in b.candidates}
-            assert [stored[format_position_id(p.result)] for p in plays] == pytest.approx(values,
-                                                                                          abs=6e-5)
+            got = [stored[format_position_id(p.result)] for p in plays]
+            assert got == pytest.approx(values, abs=6e-5)
 
 
 def test_an_interrupted_build_keeps_its_finished_positions_and_exits_130(built, tmp_path,

@@ -152,9 +152,10 @@ def equity_of_probs(p, values, white):
 
 
 @njit(cache=True)
-def zero_ply(boards, n, mover_white, last_roll, kind, weights, tables, coefs, values, out):
+def zero_ply(boards, n, mover_white, rules, kind, weights, tables, coefs, values, out):
     """out[i]: the evaluator's value (by `values`, a row per colour) for the mover after result i
-    (0-ply)."""
+    (0-ply), under `rules` (`board.KernelRules`)."""
+    last_roll = rules.last_roll
     choice = choice_scratch()
     scratch = value_scratch()
     p = np.zeros(N_CLASSES)
@@ -165,11 +166,11 @@ def zero_ply(boards, n, mover_white, last_roll, kind, weights, tables, coefs, va
 
 
 @njit(cache=True)
-def one_ply(boards, n, mover_white, last_roll, head_rule, block_check, kind, weights, tables, coefs,
-            values, out):
+def one_ply(boards, n, mover_white, rules, kind, weights, tables, coefs, values, out):
     """out[i]: the mover's equity after result i, one ply deeper: the mean over the opponent's 21
     rolls of its best reply by the evaluator's equity (a finished game or a bear-off keeps its exact
-    value)."""
+    value), under `rules` (`board.KernelRules`)."""
+    last_roll, head_rule, block_check = rules.last_roll, rules.head_rule, rules.block_check
     choice = choice_scratch()
     scratch = value_scratch()
     p = np.zeros(N_CLASSES)

@@ -239,6 +239,7 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
     scored, "rollouts" games per play.  Ctrl-C keeps the rollout rounds every live play finished,
     marked interrupted; before any rollout game finished it raises `NoGamesError`.
     """
+    from ..kernels.board import kernel_rules
     from ..kernels.value import one_ply, zero_ply
     run = run_config(run, fields, games=12960, until_se=0.01)
     games, seed, until_se, stratify = run.games, run.seed, run.until_se, run.stratify
@@ -271,20 +272,22 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
     report = progress or (lambda stage, done, total: None)
     try:
         # stage 1: 0-ply
-        s0 = _scores(lambda b, out: zero_ply(b, len(b), mover_white, rules.last_roll, kind, params,
-                                             tables, coefs, values, out), boards, 64, lambda d,
-                     t: report("0-ply", d, t))
+        krules = kernel_rules(rules)
+
+        def zero(b, out):
+            zero_ply(b, len(b), mover_white, krules, kind, params, tables, coefs, values, out)
+
+        def one(b, out):
+            one_ply(b, len(b), mover_white, krules, kind, params, tables, coefs, values, out)
+
+        s0 = _scores(zero, boards, 64, lambda done, total: report("0-ply", done, total))
         keep0 = stage_filters[0].keep(s0)
         order0 = np.argsort(-s0, kind="stable")
         stages = [Stage("0-ply", str(stage_filters[0]),
                         tuple((names[i], float(s0[i])) for i in order0),
                         tuple(names[i] for i in keep0))]
         # stage 2: 1-ply on the survivors
-        s1 = _scores(lambda b,
-                     out: one_ply(b, len(b), mover_white, rules.last_roll, rules.head_code,
-                                  rules.block_code, kind, params, tables, coefs, values,
-                                  out),
-                     boards[keep0], 1, lambda d, t: report("1-ply", d, t))
+        s1 = _scores(one, boards[keep0], 1, lambda done, total: report("1-ply", done, total))
     except KeyboardInterrupt:
         raise NoGamesError("the analysis was interrupted before any game finished") from None
     keep1 = [int(keep0[j]) for j in stage_filters[1].keep(s1)]
