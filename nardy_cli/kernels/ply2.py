@@ -28,7 +28,7 @@ from .board import IN_PLAY, N_POINTS, flip, opp_on_board, status_after
 from .evaluate import (MAX_HIDDEN, NEURAL, NO_SCREEN, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, TERMINAL,
                        best_replies, choice_scratch, static_score)
 from .features import opponent_terms
-from .movegen import MAX_RESULTS, PlaySpace, enumerate_plays, memo_arrays
+from .movegen import MAX_RESULTS, PlaySpace, enumerate_plays, play_space
 from .neural import HEADER, H_SINGLE, layers, single_layers, single_precision
 from .turnpass import turn_scores
 
@@ -53,23 +53,14 @@ class SearchScratch(NamedTuple):
 
 
 @njit(cache=True)
-def _space():
-    """An empty `movegen.PlaySpace`."""
-    memo, stamp = memo_arrays()
-    return PlaySpace(np.zeros((MAX_RESULTS, N_POINTS), dtype=np.int8),
-                     np.zeros((MAX_RESULTS, 4), dtype=np.int8),
-                     np.zeros((MAX_RESULTS, 4), dtype=np.int8), memo, stamp)
-
-
-@njit(cache=True)
 def search_scratch(kind, weights):
     """A `SearchScratch` for evaluator `kind` with parameters `weights`."""
     if kind == NEURAL and weights[H_SINGLE] != 0.0:
         net = single_layers(weights)
     else:
         net = single_precision(weights if kind == NEURAL else np.zeros(HEADER))
-    return SearchScratch(choice_scratch(), net, np.empty(N_POINTS, dtype=np.int8), _space(),
-                         _space(), np.zeros((21, N_POINTS), dtype=np.int8),
+    return SearchScratch(choice_scratch(), net, np.empty(N_POINTS, dtype=np.int8), play_space(),
+                         play_space(), np.zeros((21, N_POINTS), dtype=np.int8),
                          np.empty(MAX_RESULTS, dtype=np.float64),
                          np.empty(MAX_HIDDEN, dtype=np.float32))
 
