@@ -148,7 +148,7 @@ black   Coach      1          0       1       0.000      0.000          0       
 
 
 def test_review_with_the_two_ply_evaluator():
-    """Bugs: review's search width skipped for a 2-ply evaluator (it is no `LookaheadEvaluator`),
+    """Bugs: review's search width skipped for a 2-ply evaluator (a `Judge` without `two_ply`),
     or the luck measured with the 2-ply evaluator instead of its 0-ply base."""
     game = ROOT / "games" / "bearoff-blunder.txt"
     out = run("review", str(game), "--evaluator", "lookahead2:neural")
