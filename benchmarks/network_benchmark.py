@@ -13,23 +13,21 @@ either error rate's (docs/training.md, "Choosing a network with the benchmark").
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import math
 from pathlib import Path
 
-import numpy as np
-
-from nardy_cli.benchmark import MILLI, measure_policy
+from nardy_cli.benchmark import compare, measure_policy
 from nardy_cli.benchmark_db import default_benchmark_path, read_benchmark
+from nardy_cli.errors import NetworkError
 from nardy_cli.network import load_network
-from nardy_cli.policies.builtin import NEURAL
+from nardy_cli.policies.builtin import NEURAL, network_policy
 
 RUNS = Path(__file__).parent / "training-runs"
 
 
-def losses(bench, policy) -> np.ndarray:
-    """The policy's loss on every decision of `bench`, in database order (millipoints)."""
-    return np.array([d.loss for d in measure_policy(bench, policy).decisions]) * MILLI
+def overall(result) -> tuple[float, float]:
+    """A measurement's error rate over all decisions and its SE (millipoints)."""
+    row = result.frame().set_index("phase").loc["all"]
+    return float(row["error_mp"]), float(row["error_se_mp"])
 
 
 def main() -> None:
@@ -38,24 +36,22 @@ def main() -> None:
     ap.add_argument("--csv", type=Path, default=None, help="also write the table here")
     args = ap.parse_args()
     bench = read_benchmark(default_benchmark_path())
-    shipped = losses(bench, NEURAL)
-    n = len(shipped)
-    rows = [("shipped", shipped.mean(), shipped.std(ddof=1) / math.sqrt(n), 0.0, 0.0)]
+    shipped = measure_policy(bench, NEURAL)
+    rows = [("shipped", *overall(shipped), 0.0, 0.0)]
     for path in sorted(args.runs.glob("*/*.npz")):
         if path.stem not in ("best", "checkpoint"):
             continue
         name = f"{path.parent.name}/{path.stem}"
         try:
             net = load_network(path)
-        except ValueError as exc:        # a value network for another preset, an old format
+        except NetworkError as exc:        # an old format, a damaged file
             print(f"{name}: skipped ({exc})", flush=True)
             continue
-        mine = losses(bench, dataclasses.replace(NEURAL, name=name, network=net))
-        diff = mine - shipped
-        rows.append((name, mine.mean(), mine.std(ddof=1) / math.sqrt(n), diff.mean(),
-                     diff.std(ddof=1) / math.sqrt(n)))
-        print(f"{name}: {mine.mean():.2f} ± {rows[-1][2]:.2f} mp, "
-              f"minus shipped {diff.mean():+.2f} ± {rows[-1][4]:.2f}", flush=True)
+        mine = measure_policy(bench, network_policy(name, net))
+        paired = compare(mine, shipped).frame().set_index("phase").loc["all"]
+        rows.append((name, *overall(mine), float(paired["diff_mp"]), float(paired["diff_se_mp"])))
+        print(f"{name}: {rows[-1][1]:.2f} ± {rows[-1][2]:.2f} mp, "
+              f"minus shipped {rows[-1][3]:+.2f} ± {rows[-1][4]:.2f}", flush=True)
     print()
     print("| network | error rate (mp) | minus the shipped network's, paired (mp) |")
     print("|---|---|---|")
