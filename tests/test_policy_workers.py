@@ -24,7 +24,7 @@ from tests.bots.lockbot import Bot
 from tests.cases import subprocess_env
 
 TIMEOUT = 300          # seconds: far above the slowest run here, far below a hang
-GAMES = 1300           # two chunks (1,296 + 4): with --workers 2 a pool really runs them
+GAMES = 240            # with --workers 2 a short run is cut into a job per worker: a pool runs
 
 
 def _session_processes(sid: int) -> list[int]:
