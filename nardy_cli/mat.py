@@ -25,7 +25,8 @@ from .cube_actions import CubeTracker, parse_action
 from .dice import parse_dice
 from .engine import legal_plays, outcome
 from .errors import CubeRecordError, GameRecordError, MatchRecordError, NardyError
-from .match_records import MatchRecord, Resignation, Scorer, class_points, format_points
+from .game_points import Resignation, class_points, format_points
+from .match_records import MatchRecord, Scorer
 from .mat_points import DEFAULT_NUMBERING, NUMBERINGS, check_numbering, translate_play
 from .position import BLACK, SIDE_NAMES, START, WHITE, other_side, parse_position
 from .records import GameRecord, Ply, _rules_from_tags, _unescape, match_play

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from .mat import OWN_TAGS, RIGHT_COLUMN
 from .mat_points import DEFAULT_NUMBERING, check_numbering, format_mat_play
-from .match_records import MatchRecord, format_points, game_points, is_finished, resignation
+from .game_points import format_points, game_points, is_finished, resignation
+from .match_records import MatchRecord
 from .position import BLACK, WHITE, other_side
 from .records import GameRecord, _escape, header_tags
 

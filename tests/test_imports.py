@@ -21,7 +21,7 @@ LAYERS = (
     ("policies", "policies search2"),
     ("engine",
      "engine scoring bearoff cube_bearoff cube_actions record_plays records cube_records "
-     "match_records mat_points mat mat_write record_files positions_file "
+     "game_points match_records mat_points mat mat_write record_files positions_file "
      "diagram benchmark_db"),
     ("games layer", "games"),
     ("analyses",

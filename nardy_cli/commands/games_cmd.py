@@ -398,8 +398,8 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout, rollout_polic
 
 
 def end_text(record) -> str:
-    """How a game ended (`match_records.game_end`) in the language in use."""
-    from ..match_records import resignation
+    """How a game ended (`game_points.game_end`) in the language in use."""
+    from ..game_points import resignation
     from ..review_page import end_text as ended
     gave_up = resignation(record)
     return ended(record,
