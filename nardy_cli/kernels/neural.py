@@ -54,14 +54,20 @@ def layers(params):
     """Views (W1, b1, W2, b2) into a parameter vector."""
     n_in = np.int64(params[H_INPUTS])
     h = np.int64(params[H_HIDDEN])
-    o = HEADER
-    w1 = params[o:o + n_in * h].reshape((n_in, h))
+    return _split_layers(params[HEADER:], n_in, h)
+
+
+@njit(cache=True, inline="always")
+def _split_layers(flat, n_in, h):
+    """Views (W1, b1, W2, b2) into `flat`, which holds the four layers one after another."""
+    o = 0
+    w1 = flat[o:o + n_in * h].reshape((n_in, h))
     o += n_in * h
-    b1 = params[o:o + h]
+    b1 = flat[o:o + h]
     o += h
-    w2 = params[o:o + N_CLASSES * h].reshape((N_CLASSES, h))
+    w2 = flat[o:o + N_CLASSES * h].reshape((N_CLASSES, h))
     o += N_CLASSES * h
-    b2 = params[o:o + N_CLASSES]
+    b2 = flat[o:o + N_CLASSES]
     return w1, b1, w2, b2
 
 
@@ -108,18 +114,14 @@ def encode(board, mover_white, opp, feats, idx, val):
     return encode_globals(board, mover_white, opp, feats, idx, val, m)
 
 
-@njit(cache=True)
-def encode_globals(board, mover_white, opp, feats, idx, val, m):
-    """Append the global inputs and the heuristic features of `board` from idx/val[m]; return the
-    new count."""
+@njit(cache=True, inline="always")
+def mover_terms(board):
+    """The mover's (pips, checkers on board, checkers outside home, 1 when one stands on its points
+    1-12 else 0) on a mover-relative board."""
     pips = 0
-    opp_pips = 0
     on = 0
-    opp_on = 0
     out = 0
-    opp_out = 0
     back = 0
-    opp_back = 0
     for p in range(N_POINTS):
         c = board[p]
         if c > 0:
@@ -129,7 +131,21 @@ def encode_globals(board, mover_white, opp, feats, idx, val, m):
                 out += c
                 if p < 12:
                     back = 1
-        elif c < 0:
+    return pips, on, out, back
+
+
+@njit(cache=True)
+def encode_globals(board, mover_white, opp, feats, idx, val, m):
+    """Append the global inputs and the heuristic features of `board` from idx/val[m]; return the
+    new count."""
+    pips, on, out, back = mover_terms(board)
+    opp_pips = 0
+    opp_on = 0
+    opp_out = 0
+    opp_back = 0
+    for p in range(N_POINTS):
+        c = board[p]
+        if c < 0:
             q = p - 12 if p >= 12 else p + 12     # the opponent's own numbering
             opp_pips -= c * (24 - q)
             opp_on -= c
@@ -179,6 +195,13 @@ def class_mask(board, last_roll, mask):
             q = p - 12 if p >= 12 else p + 12
             if q < 12:
                 opp_back = True
+    allowed_classes(on, back, opp_on, opp_back, last_roll, mask)
+
+
+@njit(cache=True, inline="always")
+def allowed_classes(on, back, opp_on, opp_back, last_roll, mask):
+    """Set mask[k] to False for each class R9 rules out, from the checkers each side has on board
+    and whether each has one on its points 1-12 (mover = side that just moved)."""
     for k in range(N_CLASSES):
         mask[k] = True
     if opp_on < 15:            # the opponent has borne off: it can only lose by oin
@@ -296,16 +319,7 @@ def single_layers(params):
     h = np.int64(params[H_HIDDEN])
     start = np.int64(params[H_SINGLE])
     count = n_in * h + h + N_CLASSES * h + N_CLASSES
-    flat = params[start:start + (count + 1) // 2].view(np.float32)
-    o = 0
-    w1 = flat[o:o + n_in * h].reshape((n_in, h))
-    o += n_in * h
-    b1 = flat[o:o + h]
-    o += h
-    w2 = flat[o:o + N_CLASSES * h].reshape((N_CLASSES, h))
-    o += N_CLASSES * h
-    b2 = flat[o:o + N_CLASSES]
-    return w1, b1, w2, b2
+    return _split_layers(params[start:start + (count + 1) // 2].view(np.float32), n_in, h)
 
 
 @njit(cache=True, fastmath=True)

@@ -17,12 +17,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .board import HOME_START, IN_PLAY, N_POINTS, end_status
-from .codes import N_CLASSES
+from .board import IN_PLAY, end_status
 from .features import N_FEATURES, features
-from .neural import (DRAW_CLASS, G_BACK, G_CONTACT, G_HOME, G_OFF, G_OUT, G_PIP_DIFF, G_PIPS,
-                     N_GLOBALS, POINT_INPUTS, accumulate, encode, equity_of, exact_probs, output,
-                     point_changes)
+from .neural import (G_BACK, G_CONTACT, G_HOME, G_OFF, G_OUT, G_PIP_DIFF, G_PIPS, N_GLOBALS,
+                     POINT_INPUTS, accumulate, allowed_classes, encode, equity_of, exact_probs,
+                     mover_terms, output, point_changes)
 
 N_DENSE = N_GLOBALS + N_FEATURES      # the inputs after the point units, kept dense per board
 
@@ -72,35 +71,12 @@ def result_probs(net, last_roll, sums, dense, ref, board, mover_white, opp, feat
     `sums`' dtype) and the masked softmax is taken.
     """
     opp_pips, opp_on, opp_out, opp_back = opp[0], opp[1], opp[2], opp[3] != 0
-    pips = 0
-    on = 0
-    out = 0
-    back = 0
-    for p in range(N_POINTS):
-        c = board[p]
-        if c > 0:
-            pips += c * (24 - p)
-            on += c
-            if p < HOME_START:
-                out += c
-                if p < 12:
-                    back = 1
+    pips, on, out, back = mover_terms(board)
     # the game is over (`board.status_after`, from the counts at hand)
     if end_status(opp_on, on, not mover_white, opp_out == 0, last_roll) != IN_PLAY:
         exact_probs(board, mover_white, last_roll, probs)
         return
-    for k in range(N_CLASSES):                                 # `neural.class_mask`
-        mask[k] = True
-    if opp_on < 15:
-        mask[1] = mask[2] = mask[3] = False
-    if not opp_back:
-        mask[3] = False
-    if on < 15:
-        mask[5] = mask[6] = mask[7] = False
-    if not back:
-        mask[7] = False
-    if not last_roll:
-        mask[DRAW_CLASS] = False
+    allowed_classes(on, back, opp_on, opp_back, last_roll, mask)
     # the mover's globals (`neural.encode_globals`); the opponent's and the colour are the
     # reference's
     m = 0
