@@ -16,10 +16,13 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from pathlib import Path
 
 import numpy as np
 from numba import njit
 
+from nardy_cli import kernels
+from nardy_cli.kernels import drop_stale_cache
 from nardy_cli.kernels import neural as kn
 from nardy_cli.kernels.board import IN_PLAY, KernelRules, flip, game_status, opp_on_board
 from nardy_cli.kernels.evaluate import NEURAL, EvalArgs, choice_scratch, choose_play
@@ -29,6 +32,9 @@ from nardy_cli.kernels.turnpass import turn_scores
 from nardy_cli.network import default_network
 from nardy_cli.outcomes import money_valuation
 from nardy_cli.rules import PRESETS
+
+# this folder's cached loops call the kernels: recompile them when a kernel changes
+drop_stale_cache(Path(__file__).parent, also=(Path(kernels.__file__).parent,))
 
 
 @njit(cache=True)

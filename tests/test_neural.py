@@ -309,38 +309,40 @@ def test_eval_of_a_bear_off_uses_the_databases():
 
 def test_reply_evaluation_from_partial_sums_equals_the_full_pass(boards):
     """Bug caught: the lookahead's incremental evaluation (first-layer sums of the position before
-    the reply, plus only the point units the reply changed) drifting from the full forward pass: a
-    unit of a point emptied, filled or taken by the other side left out, or the single-precision
-    copy mis-laid."""
-    from nardy_cli.kernels.evaluate import ROLL_HIGH, ROLL_LOW, choice_scratch
+    the reply, plus only the inputs the reply changed: `evaluate.reply_sums`, `reply_score`)
+    drifting from the full forward pass: a unit of a point emptied, filled or taken by the other
+    side left out, a global or feature of the reference kept, or the single-precision copy
+    mis-laid."""
+    from nardy_cli.kernels.evaluate import (ROLL_HIGH, ROLL_LOW, choice_scratch, reply_score,
+                                            reply_sums)
     from nardy_cli.kernels.movegen import Workspace, enumerate_plays
+    from nardy_cli.outcomes import money_valuation
+    values = money_valuation(FED).kernel_values()
     net = default_network()
     params = net.kernel_params(FED)
-    single = kn.single_precision(params)
-    double = kn.layers(params)
-    s = choice_scratch()
+    s, full_s = choice_scratch(), choice_scratch()
     ws = Workspace()
     checked = 0
     for board, white in boards[::6]:
         # the opponent to play next, in its own view
         before = -np.roll(board, 12)
         reply_white = not white
-        opponent_terms(before, s.opp)
-        for net_copy, dtype, tol in ((single, np.float32, 2e-5), (double, np.float64, 1e-12)):
-            sums = np.zeros(params.size and int(params[kn.H_HIDDEN]), dtype=dtype)
-            kn.point_sums(net_copy, before, sums)
+        for net_copy, tol in ((kn.single_precision(params), 2e-5),
+                              (kn.single_layers(kn.with_single(params)), 2e-5)):
+            opponent_terms(before, s.opp)
+            sums = reply_sums(net_copy, before, reply_white, s)
             for r in (0, 7, 20):
                 n, _ = enumerate_plays(before, 15 - int(-before[before < 0].sum()), ROLL_HIGH[r],
                                        ROLL_LOW[r], 0, 0, *ws.arrays())
                 for after in ws.boards[:n].copy():
+                    opponent_terms(before, full_s.opp)
                     full = np.zeros(kn.N_CLASSES)
-                    kn.board_probs(params, after, reply_white, s.opp, s.feats, s.idx, s.val, s.mask,
-                                   s.hidden, full)
-                    part = np.zeros(kn.N_CLASSES)
-                    kn.board_probs_from(net_copy, FED.last_roll, sums, before, after, reply_white,
-                                        s.opp, s.feats, s.idx, s.val, s.mask,
-                                        np.zeros(sums.size, dtype=dtype), part)
-                    np.testing.assert_allclose(part, full, atol=tol, rtol=0)
+                    kn.board_probs(params, after, reply_white, full_s.opp, full_s.feats,
+                                   full_s.idx, full_s.val, full_s.mask, full_s.hidden, full)
+                    got = reply_score(net_copy, FED.last_roll, values, sums, before, after,
+                                      reply_white, s)
+                    np.testing.assert_allclose(s.probs, full, atol=tol, rtol=0)
+                    assert abs(got - kn.equity_of(values, reply_white, full)) < 10 * tol
                     checked += 1
     assert checked > 500
 

@@ -22,8 +22,8 @@ from .features import (F_BLOCK, F_CONTACT, F_HEAD, F_HOME, F_OFF, F_OPP_BLOCKED,
                        F_RACE_PIPS, F_SPREAD, F_STACK, F_ZONE, N_FEATURES, N_OPP, features, masks,
                        movable_points, opponent_terms)
 from .movegen import enumerate_plays
-from .neural import (HEADER, H_SINGLE, MAX_ACTIVE, N_CLASSES, board_probs, board_probs_from,
-                     equity_of, layers, point_sums, single_layers, single_precision)
+from .neural import (HEADER, H_SINGLE, MAX_ACTIVE, N_CLASSES, board_probs, equity_of, layers,
+                     single_layers, single_precision)
 from .rng import below, next_random
 from .turnpass import N_DENSE, result_probs, turn_scores, turn_sums
 
@@ -37,6 +37,7 @@ NEURAL_WIDTH = 2         # ... and at most this many of them
 # a screened reply search scores each roll's best results by the heuristic with the network
 SCREEN_WIDTH = 8
 NO_SCREEN = np.zeros(0)  # `best_replies`' screen off: the network scores every result
+PROVEN = 1e-9            # how far `bounded_replies`' bound must pass its cutoff: far above rounding
 TERMINAL = 1000.0        # score of a play that bears off the last checker
 
 # the 21 rolls (high, low) and their weights out of 36
@@ -115,10 +116,10 @@ def best_replies(board, mover_white, judge, rules, net, screen, scratch, space, 
     return the expected best score over the 21 rolls.  `scratch` is a `ChoiceScratch`, `space` the
     `movegen.PlaySpace` it enumerates in.
 
-    The neural kind evaluates with `net` (`single_precision` of the weights): the
-    first-layer sums of `board` once, then per result only the point units its
-    play changed; with the weights' float32 copy (`neural.with_single`) each
-    roll's results go through the turn pass (`turnpass.result_probs`) instead.
+    The neural kind evaluates with `net` (float32 layers: `single_precision` or
+    `single_layers` of the weights) by the turn pass with `board` as the
+    reference: its first-layer sums once, then per result only the inputs its
+    play changed (`reply_score`).
     With heuristic weights in `screen` (not `NO_SCREEN`) it scores only the
     SCREEN_WIDTH results of each roll the heuristic ranks first: the
     luck of a turn the lookahead did not search, for about 60% of the cost.
@@ -132,17 +133,9 @@ def best_replies(board, mover_white, judge, rules, net, screen, scratch, space, 
     opp = scratch.opp
     opponent_terms(board, opp)
     neural = kind == NEURAL
-    sums = np.empty(net[1].shape[0], dtype=np.float32)
-    hidden32 = np.empty(net[1].shape[0], dtype=np.float32)
-    if neural:
-        point_sums(net, board, sums)
+    sums = reply_sums(net, board, mover_white, scratch) if neural else scratch.sums32
     screened = neural and screen.shape[0] > 0
-    # single precision: each roll's results by the turn pass
-    turn_pass = neural and weights[H_SINGLE] != 0.0
-    roll_sums = np.empty(net[1].shape[0], dtype=np.float32)
-    dense = np.empty(N_DENSE, dtype=np.float64)
-    top = np.empty(SCREEN_WIDTH, dtype=np.int64)
-    top_score = np.empty(SCREEN_WIDTH, dtype=np.float64)
+    top, top_score = scratch.top, scratch.top_score
     for r in range(21):
         n, _ = enumerate_plays(board, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
                                scratch_boards, scratch_from, scratch_die, memo, memo_stamp)
@@ -151,23 +144,11 @@ def best_replies(board, mover_white, judge, rules, net, screen, scratch, space, 
             n = top_results(scratch_boards, n, screen, scratch.feats, opp, top, top_score)
         best = -1e18
         best_i = 0
-        ref = 0
         for c in range(n):
             i = top[c] if use_top else c
-            if turn_pass:
-                if c == 0:
-                    ref = i
-                    turn_sums(net, scratch_boards[i], mover_white, opp, scratch.feats, scratch.idx,
-                              scratch.val, roll_sums, dense)
-                result_probs(net, last_roll, roll_sums, dense, scratch_boards[ref],
-                             scratch_boards[i], mover_white, opp, scratch.feats, scratch.idx,
-                             scratch.val, scratch.mask, hidden32, scratch.probs)
-                v = equity_of(values, mover_white, scratch.probs)
-            elif neural:
-                board_probs_from(net, last_roll, sums, board, scratch_boards[i], mover_white, opp,
-                                 scratch.feats, scratch.idx, scratch.val, scratch.mask, hidden32,
-                                 scratch.probs)
-                v = equity_of(values, mover_white, scratch.probs)
+            if neural:
+                v = reply_score(net, last_roll, values, sums, board, scratch_boards[i],
+                                mover_white, scratch)
             elif kind == HEURISTIC:
                 v = heuristic_score(scratch_boards[i], weights, scratch.feats, opp)
             else:
@@ -178,6 +159,105 @@ def best_replies(board, mover_white, judge, rules, net, screen, scratch, space, 
         out[r] = scratch_boards[best_i]
         total += ROLL_WEIGHT[r] * best
     return total
+
+
+@njit(cache=True)
+def reply_sums(net, board, mover_white, scratch):
+    """The first-layer sums of `board` (opponent terms in `scratch.opp`) for `reply_score`: a view
+    of `scratch.sums32`, its global and feature inputs in `scratch.dense`."""
+    sums = scratch.sums32[:net[1].shape[0]]
+    turn_sums(net, board, mover_white, scratch.opp, scratch.feats, scratch.idx, scratch.val, sums,
+              scratch.dense)
+    return sums
+
+
+@njit(cache=True, inline="always")
+def reply_score(net, last_roll, values, sums, board, reply, mover_white, scratch):
+    """The network's value of `reply`, a result of the side to move on `board`, for that side;
+    `sums` = `reply_sums(net, board, ...)`."""
+    result_probs(net, last_roll, sums, scratch.dense, board, reply, mover_white, scratch.opp,
+                  scratch.feats, scratch.idx, scratch.val, scratch.mask, scratch.hidden32,
+                  scratch.probs)
+    return equity_of(values, mover_white, scratch.probs)
+
+
+@njit(cache=True)
+def bounded_replies(board, mover_white, judge, rules, net, scratch, space, probes, out, cutoff):
+    """`best_replies` of the neural kind (no screen), stopped once its expected best score is proven
+    to reach `cutoff` + PROVEN: then it returns that lower bound, else the exact expectation (and
+    `out` as `best_replies` fills it).
+
+    The lookahead's second candidate loses to the first whenever its opponent's
+    expectation reaches the first's, so most of its search can be skipped.
+    All 21 rolls are enumerated first (into `space`, one after another); each
+    roll's best score is bounded below by the value of its result that leaves
+    the replier's checkers as `probes[r]` does (the first candidate's best reply
+    to that roll), or else of its first result: any legal result bounds the
+    best.  Rolls are then searched in order until the
+    searched rolls' best scores plus the others' bounds reach the cutoff.  With
+    more results than `space` holds it searches as `best_replies` does.
+    """
+    kind, weights, values = judge.kind, judge.weights, judge.values
+    head_rule, block_check, last_roll = rules.head_rule, rules.block_check, rules.last_roll
+    opp_off = 15 - opp_on_board(board)
+    opponent_terms(board, scratch.opp)
+    sums = reply_sums(net, board, mover_white, scratch)
+    start, count, bound, probed = scratch.starts, scratch.counts, scratch.bounds, scratch.probed
+    capacity = space.boards.shape[0]
+    at = 0
+    rest = 0.0
+    for r in range(21):
+        if at >= capacity:
+            return best_replies(board, mover_white, judge, rules, net, NO_SCREEN, scratch, space,
+                                out)
+        n, _ = enumerate_plays(board, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
+                               space.boards[at:], space.step_from[at:], space.step_die[at:],
+                               space.memo, space.memo_stamp)
+        if n < 0:           # movegen.OVERFLOW: the rolls' results do not all fit
+            return best_replies(board, mover_white, judge, rules, net, NO_SCREEN, scratch, space,
+                                out)
+        start[r], count[r] = at, n
+        probed[r] = same_own_checkers(space.boards, at, n, probes[r])
+        bound[r] = reply_score(net, last_roll, values, sums, board, space.boards[probed[r]],
+                               mover_white, scratch)
+        rest += ROLL_WEIGHT[r] * bound[r]
+        at += n
+    total = 0.0
+    for r in range(21):
+        if total + rest >= cutoff + PROVEN:
+            return total + rest
+        best = -1e18
+        best_i = 0
+        for i in range(start[r], start[r] + count[r]):
+            if i == probed[r]:
+                v = bound[r]
+            else:
+                v = reply_score(net, last_roll, values, sums, board, space.boards[i], mover_white,
+                                scratch)
+            if v > best:
+                best = v
+                best_i = i
+        out[r] = space.boards[best_i]
+        total += ROLL_WEIGHT[r] * best
+        rest -= ROLL_WEIGHT[r] * bound[r]
+    return total
+
+
+@njit(cache=True)
+def same_own_checkers(boards, at, n, like):
+    """The index among boards[at:at + n] whose own (positive) checkers stand as `like`'s do, or else
+    `at` (the first)."""
+    for i in range(at, at + n):
+        same = True
+        for p in range(N_POINTS):
+            a = boards[i, p]
+            b = like[p]
+            if (a if a > 0 else 0) != (b if b > 0 else 0):
+                same = False
+                break
+        if same:
+            return i
+    return at
 
 
 @njit(cache=True)
@@ -217,6 +297,17 @@ class ChoiceScratch(NamedTuple):
     replies: np.ndarray
     # [0]: j of the chosen result in `replies`, or -1 when it was not searched
     searched: np.ndarray
+    hidden32: np.ndarray   # the single-precision passes' hidden layer
+    sums32: np.ndarray     # the reply search's first-layer sums (`reply_sums`) ...
+    dense: np.ndarray      # ... and its reference's global and feature inputs
+    top: np.ndarray        # a screened roll's results (`top_results`) ...
+    top_score: np.ndarray  # ... and their heuristic scores
+    # per roll, `bounded_replies`: where its results start in the search space, how many, the
+    # lower bound of its best score and the result that gave it
+    starts: np.ndarray
+    counts: np.ndarray
+    bounds: np.ndarray
+    probed: np.ndarray
 
 
 @njit(cache=True)
@@ -228,7 +319,12 @@ def choice_scratch():
                          np.empty(MAX_HIDDEN, dtype=np.float64),
                          np.empty(N_CLASSES, dtype=np.float64),
                          np.zeros((LOOKAHEAD_WIDTH, 21, N_POINTS), dtype=np.int8),
-                         np.full(1, -1, dtype=np.int64))
+                         np.full(1, -1, dtype=np.int64), np.empty(MAX_HIDDEN, dtype=np.float32),
+                         np.empty(MAX_HIDDEN, dtype=np.float32), np.empty(N_DENSE, dtype=np.float64),
+                         np.empty(SCREEN_WIDTH, dtype=np.int64),
+                         np.empty(SCREEN_WIDTH, dtype=np.float64), np.empty(21, dtype=np.int64),
+                         np.empty(21, dtype=np.int64), np.empty(21, dtype=np.float64),
+                         np.empty(21, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -271,8 +367,8 @@ def choose_play(boards, n, judge, lookahead, rstate, mover_white, rules, search,
     elif kind == NEURAL:
         if weights[H_SINGLE] != 0.0:        # `neural.with_single`: the single-precision pass
             turn_scores(single_layers(weights), last_roll, values, boards, n, mover_white, opp,
-                        feats, scratch.idx, scratch.val, scratch.mask,
-                        np.empty(MAX_HIDDEN, dtype=np.float32), scratch.probs, scores)
+                        feats, scratch.idx, scratch.val, scratch.mask, scratch.hidden32,
+                        scratch.probs, scores)
         else:
             turn_scores(layers(weights), last_roll, values, boards, n, mover_white, opp, feats,
                         scratch.idx, scratch.val, scratch.mask, scratch.hidden, scratch.probs,
@@ -304,8 +400,13 @@ def choose_play(boards, n, judge, lookahead, rstate, mover_white, rules, search,
             v = scores[i]
         else:
             flip(boards[i], flipped)      # the opponent to roll, in its own view
-            v = -best_replies(flipped, not mover_white, judge, rules, net, NO_SCREEN, scratch,
-                              search, scratch.replies[j])
+            if kind == NEURAL and j > 0 and scratch.searched[0] == 0:
+                # only a value above the best so far matters: prove it cannot be and stop
+                v = -bounded_replies(flipped, not mover_white, judge, rules, net, scratch, search,
+                                     scratch.replies[0], scratch.replies[j], -best_value)
+            else:
+                v = -best_replies(flipped, not mover_white, judge, rules, net, NO_SCREEN, scratch,
+                                  search, scratch.replies[j])
             searched = j
         if v > best_value:
             best_value = v

@@ -108,6 +108,13 @@ def features(board, out, opp):
 
     `opp` holds the opponent's terms from `opponent_terms` for this board.
     """
+    return feature_terms(board, out, opp)[1]
+
+
+@njit(cache=True, inline="always")
+def feature_terms(board, out, opp):
+    """`features` (into `out`), returning the mover's (pips, checkers on board, checkers outside
+    home, 1 when one stands on its points 1-12 else 0), as `neural.mover_terms` counts them."""
     for j in range(N_FEATURES):
         out[j] = 0.0
     my_pips = 0
@@ -140,14 +147,15 @@ def features(board, out, opp):
     opp_pips, opp_on, opp_out_home = opp[0], opp[1], opp[2]
     opp_back = opp[3] != 0
     theirs_m = opp[4]
+    terms = (my_pips, my_on, my_out_home, 1 if my_back else 0)
     if my_on == 0:
-        return 0
+        return terms
     my_off = 15 - my_on
     opp_off = 15 - opp_on
     if not ((my_back or opp_back) and opp_on > 0):
         out[F_RACE_PIPS] = (opp_pips - my_pips) / 10.0
         out[F_RACE_OFF] = my_off - opp_off
-        return my_on
+        return terms
     out[F_CONTACT] = 1.0
     out[F_PIPS] = (opp_pips - my_pips) / 10.0
     out[F_OFF] = my_off - opp_off
@@ -186,4 +194,4 @@ def features(board, out, opp):
     out[F_STACK] = stack
     out[F_SPREAD] = spread
     out[F_HOME] = home
-    return my_on
+    return terms

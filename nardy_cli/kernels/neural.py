@@ -21,7 +21,7 @@ from numba import njit
 
 from .board import HOME_START, IN_PLAY, N_POINTS, result_of, status_after
 from .codes import N_CLASSES
-from .features import N_FEATURES, N_OPP, features, opponent_terms
+from .features import N_FEATURES, N_OPP, features, opponent_terms, popcount
 
 DRAW_CLASS = 8
 UNITS_PER_POINT = 4                       # c >= 1, c >= 2, c >= 3, (c - 3) / 2
@@ -289,7 +289,7 @@ def point_base(p, c):
 @njit(cache=True)
 def single_precision(params):
     """(W1, b1, W2, b2) as float32 copies: the lookahead's reply search evaluates in single
-    precision."""
+    precision (`evaluate.reply_score`)."""
     w1, b1, w2, b2 = layers(params)
     return (w1.astype(np.float32), b1.astype(np.float32), w2.astype(np.float32),
             b2.astype(np.float32))
@@ -322,57 +322,47 @@ def single_layers(params):
     return _split_layers(params[start:start + (count + 1) // 2].view(np.float32), n_in, h)
 
 
-@njit(cache=True, fastmath=True)
-def point_sums(net, board, sums):
-    """sums = b1 plus the first layer's rows of every point unit of `board` (no globals, no
-    features).
-
-    `net` is (W1, b1, W2, b2), e.g. from `single_precision`.
-    """
-    w1, b1, _, _ = net
-    nh = b1.shape[0]
-    for j in range(nh):
-        sums[j] = b1[j]
-    for p in range(N_POINTS):
-        c = board[p]
-        if c == 0:
-            continue
-        base = point_base(p, c)
-        for u in range(UNITS_PER_POINT):
-            v = unit_value(abs(c), u)
-            if v != 0.0:
-                row = w1[base + u]
-                for j in range(nh):
-                    sums[j] += v * row[j]
-
-
 @njit(cache=True)
 def point_changes(before, after, idx, val, m):
     """Append (input, value change) of every point unit that differs between two boards; return the
+    count.
+
+    The boards are compared eight points at a time (as int64 words), so only the
+    points a play touched are visited, in ascending order as a scan would.
+    """
+    b_words = before.view(np.int64)
+    a_words = after.view(np.int64)
+    for w in range(N_POINTS // 8):
+        x = b_words[w] ^ a_words[w]
+        while x != 0:
+            byte = popcount((x & -x) - 1) >> 3
+            x &= ~(np.int64(0xFF) << (8 * byte))
+            m = _unit_changes(w * 8 + byte, before[w * 8 + byte], after[w * 8 + byte], idx, val, m)
+    return m
+
+
+@njit(cache=True, inline="always")
+def _unit_changes(p, a, b, idx, val, m):
+    """Append the changes of point `p`'s units from signed count `a` to `b` (a != b); return the
     count."""
-    for p in range(N_POINTS):
-        a = before[p]
-        b = after[p]
-        if a == b:
-            continue
-        same_side = a != 0 and b != 0 and (a > 0) == (b > 0)
-        for u in range(UNITS_PER_POINT):
-            old = unit_value(abs(a), u) if a != 0 else 0.0
-            new = unit_value(abs(b), u) if b != 0 else 0.0
-            if same_side:
-                if new != old:
-                    idx[m] = point_base(p, a) + u
-                    val[m] = new - old
-                    m += 1
-                continue
-            if old != 0.0:
+    same_side = a != 0 and b != 0 and (a > 0) == (b > 0)
+    for u in range(UNITS_PER_POINT):
+        old = unit_value(abs(a), u) if a != 0 else 0.0
+        new = unit_value(abs(b), u) if b != 0 else 0.0
+        if same_side:
+            if new != old:
                 idx[m] = point_base(p, a) + u
-                val[m] = -old
+                val[m] = new - old
                 m += 1
-            if new != 0.0:
-                idx[m] = point_base(p, b) + u
-                val[m] = new
-                m += 1
+            continue
+        if old != 0.0:
+            idx[m] = point_base(p, a) + u
+            val[m] = -old
+            m += 1
+        if new != 0.0:
+            idx[m] = point_base(p, b) + u
+            val[m] = new
+            m += 1
     return m
 
 
@@ -402,29 +392,6 @@ def board_probs(params, board, mover_white, opp, feats, idx, val, mask, hidden, 
     m = encode(board, mover_white, opp, feats, idx, val)
     class_mask(board, last_roll, mask)
     forward(params, idx, val, m, mask, hidden, probs)
-
-
-@njit(cache=True)
-def board_probs_from(net, last_roll, sums, before, board, mover_white, opp, feats, idx, val, mask,
-                     hidden, probs):
-    """`board_probs` of `board` under the rules' `last_roll`, given `sums` = `point_sums(net,
-    before)` of a board one play `before` it.
-
-    Only the point units that changed since `before` are added to the sums, so
-    evaluating every result of one roll costs a fraction of full passes.  With
-    `net` from `single_precision` (and `hidden` of its dtype) the result equals
-    `board_probs` to single precision.
-    """
-    if exact_probs(board, mover_white, last_roll, probs):
-        return
-    m = encode_globals(board, mover_white, opp, feats, idx, val, 0)
-    m = point_changes(before, board, idx, val, m)
-    class_mask(board, last_roll, mask)
-    w1, _, w2, b2 = net
-    for j in range(w1.shape[1]):
-        hidden[j] = sums[j]
-    accumulate(w1, idx, val, m, hidden)
-    output(w2, b2, mask, hidden, probs)
 
 
 @njit(cache=True)

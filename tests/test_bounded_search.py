@@ -1,0 +1,135 @@
+"""The lookahead's second candidate, searched only until it is proven to lose
+(`evaluate.bounded_replies`), against searching every candidate in full."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nardy_cli.kernels import board as kb
+from nardy_cli.kernels import neural as kn
+from nardy_cli.kernels.evaluate import (NEURAL, NO_SCREEN, PROVEN, EvalArgs, best_replies,
+                                        bounded_replies, choice_scratch, choose_play,
+                                        search_candidates)
+from nardy_cli.kernels.features import opponent_terms
+from nardy_cli.kernels.movegen import Workspace, enumerate_plays, play_space
+from nardy_cli.kernels.turnpass import turn_scores
+from nardy_cli.network import default_network
+from nardy_cli.outcomes import money_valuation
+from nardy_cli.position import mover_board
+from nardy_cli.rules import PRESETS
+from tests.randomgames import random_game_positions
+
+FED = PRESETS["federation"]
+MONEY = money_valuation(FED).kernel_values()
+RULES = kb.kernel_rules(FED)
+
+
+@pytest.fixture(scope="module")
+def params():
+    return default_network().kernel_params(FED)
+
+
+@pytest.fixture(scope="module")
+def turns():
+    """(results of one roll, mover is White) of 400 turns with a choice from random games."""
+    ws = Workspace()
+    out = []
+    for pos, dice in random_game_positions(600, seed=31, greedy=0.3):
+        board = mover_board(pos.checkers(pos.turn), pos.checkers("b" if pos.turn == "w" else "w"))
+        n, _ = enumerate_plays(board, 15 - int(-board[board < 0].sum()), dice.high, dice.low, 0, 0,
+                               *ws.arrays())
+        if n > 1:
+            out.append((ws.boards[:n].copy(), pos.turn == "w"))
+    return out[:400]
+
+
+def full_search_pick(params, boards, white):
+    """The lookahead's pick with every candidate searched in full (the brute force): the first
+    candidate with the highest 1-ply value."""
+    s, space = choice_scratch(), play_space()
+    net = kn.single_precision(params)
+    scores = np.zeros(len(boards))
+    opponent_terms(boards[0], s.opp)
+    turn_scores(kn.layers(params), FED.last_roll, MONEY, boards, len(boards), white, s.opp, s.feats,
+                s.idx, s.val, s.mask, s.hidden, s.probs, scores)
+    best = int(np.argmax(scores))
+    order = search_candidates(scores, len(boards), NEURAL)
+    if len(order) == 1:
+        return best, 0
+    values = []
+    for i in order:
+        if kb.status_after(boards[i], white, FED.last_roll) != kb.IN_PLAY:
+            values.append(scores[i])
+            continue
+        flipped = np.empty(24, np.int8)
+        kb.flip(boards[i], flipped)
+        values.append(-best_replies(flipped, not white, EvalArgs(NEURAL, params, MONEY), RULES, net,
+                                    NO_SCREEN, s, space, s.replies[0]))
+    return int(order[int(np.argmax(values))]), len(order)
+
+
+def test_the_bounded_second_search_picks_what_full_searches_pick(params, turns):
+    """Bug caught: the second candidate's search stopped on a bound that is not one (a searched
+    roll's bound left in the sum beside its best score, a probe valued from another roll's
+    results) or against the wrong cutoff (its sign turned), so the lookahead plays another result
+    than searching both candidates in full would."""
+    s, space = choice_scratch(), play_space()
+    judge = EvalArgs(NEURAL, params, MONEY)
+    rstate = np.zeros(1, np.uint64)
+    searched_two = 0
+    for boards, white in turns:
+        want, width = full_search_pick(params, boards, white)
+        got = choose_play(boards, len(boards), judge, True, rstate, white, RULES, space, s)
+        assert got == want
+        searched_two += width == 2
+    assert searched_two > 150
+
+
+def test_a_bounded_search_returns_the_exact_value_or_a_bound_past_its_cutoff(params, turns):
+    """Bug caught: `bounded_replies` returning a value above the exact expectation (an invalid
+    bound), stopping short of its cutoff, or, when it does not stop, an expectation or best replies
+    other than `best_replies`' (another reference board, another order of the sum, a probe's
+    value kept for another result of its roll)."""
+    s, space = choice_scratch(), play_space()
+    judge = EvalArgs(NEURAL, params, MONEY)
+    net = kn.single_precision(params)
+    probes, out, full = (np.zeros((21, 24), np.int8) for _ in range(3))
+    stopped = exact = 0
+    for k, (boards, white) in enumerate(turns[:150]):
+        flipped = np.empty(24, np.int8)
+        kb.flip(boards[0], flipped)
+        if kb.status_after(boards[0], white, FED.last_roll) != kb.IN_PLAY:
+            continue
+        want = best_replies(flipped, not white, judge, RULES, net, NO_SCREEN, s, space, full)
+        # probes: the best replies to another result of the turn, or to the same one
+        other = np.empty(24, np.int8)
+        kb.flip(boards[-1], other)
+        best_replies(other if k % 2 else flipped, not white, judge, RULES, net, NO_SCREEN, s, space,
+                     probes)
+        for cutoff in (want - 0.05, want, want + 0.05, np.inf):
+            got = bounded_replies(flipped, not white, judge, RULES, net, s, space, probes, out,
+                                  cutoff)
+            if got == want and np.array_equal(out, full):
+                exact += 1
+                continue
+            assert cutoff + PROVEN <= got <= want + 1e-12
+            stopped += 1
+    assert stopped > 50 and exact > 150
+
+
+def test_a_bounded_search_without_room_for_all_rolls_searches_in_full(params, turns):
+    """Bug caught: the 21 rolls' results overrunning a search space too small for them all (results
+    of one roll written over another's) instead of falling back to the full search."""
+    s = choice_scratch()
+    small = Workspace(max_results=40).arrays()
+    judge = EvalArgs(NEURAL, params, MONEY)
+    net = kn.single_precision(params)
+    out, full = np.zeros((21, 24), np.int8), np.zeros((21, 24), np.int8)
+    boards, white = turns[0]
+    flipped = np.empty(24, np.int8)
+    kb.flip(boards[0], flipped)
+    want = best_replies(flipped, not white, judge, RULES, net, NO_SCREEN, s, play_space(), full)
+    got = bounded_replies(flipped, not white, judge, RULES, net, s, small, full.copy(), out,
+                          -np.inf)
+    assert got == want and np.array_equal(out, full)
