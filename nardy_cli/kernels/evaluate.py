@@ -197,7 +197,7 @@ def bounded_replies(board, mover_white, judge, rules, net, scratch, space, probe
     searched rolls' best scores plus the others' bounds reach the cutoff.  With
     more results than `space` holds it searches as `best_replies` does.
     """
-    kind, weights, values = judge.kind, judge.weights, judge.values
+    values = judge.values
     head_rule, block_check, last_roll = rules.head_rule, rules.block_check, rules.last_roll
     opp_off = 15 - opp_on_board(board)
     opponent_terms(board, scratch.opp)
@@ -320,7 +320,8 @@ def choice_scratch():
                          np.empty(N_CLASSES, dtype=np.float64),
                          np.zeros((LOOKAHEAD_WIDTH, 21, N_POINTS), dtype=np.int8),
                          np.full(1, -1, dtype=np.int64), np.empty(MAX_HIDDEN, dtype=np.float32),
-                         np.empty(MAX_HIDDEN, dtype=np.float32), np.empty(N_DENSE, dtype=np.float64),
+                         np.empty(MAX_HIDDEN, dtype=np.float32),
+                         np.empty(N_DENSE, dtype=np.float64),
                          np.empty(SCREEN_WIDTH, dtype=np.int64),
                          np.empty(SCREEN_WIDTH, dtype=np.float64), np.empty(21, dtype=np.int64),
                          np.empty(21, dtype=np.int64), np.empty(21, dtype=np.float64),
