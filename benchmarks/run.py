@@ -24,7 +24,7 @@ from nardy_cli import START, legal_plays, outcome
 from nardy_cli.dice import Dice
 from nardy_cli.games import default_workers
 from nardy_cli.kernels.movegen import Workspace, enumerate_plays
-from nardy_cli.policies.builtin import NEURAL_SINGLE, lookahead_of
+from nardy_cli.policies.builtin import NEURAL_DOUBLE, lookahead_of
 from nardy_cli.rollout import rollout
 from nardy_cli.scoring import Scoring
 from neural_pass import bench_network_pass    # benchmarks/ is the script's folder
@@ -163,8 +163,8 @@ def bench_games() -> None:
     print(f"random rollouts, {cores} workers    {many:>12,.0f} games/s  "
           f"({many / one:.2f}x one worker)")
     for name, games in (("racer", 10000), ("heuristic", 10000), ("lookahead:heuristic", 120),
-                        ("neural", 6000), ("lookahead:neural", 100), (NEURAL_SINGLE, 6000),
-                        (lookahead_of(NEURAL_SINGLE, "lookahead:neural-single"), 100)):
+                        ("neural", 6000), ("lookahead:neural", 100), (NEURAL_DOUBLE, 6000),
+                        (lookahead_of(NEURAL_DOUBLE, "lookahead:neural-double"), 100)):
         label = name if isinstance(name, str) else name.name
         print(f"{label + ' rollouts, 1 core':<30}{games_per_second(name, games, 1):>12,.1f} "
               "games/s")

@@ -330,7 +330,8 @@ def test_reply_evaluation_from_partial_sums_equals_the_full_pass(boards):
         for net_copy, tol in ((kn.single_precision(params), 2e-5),
                               (kn.single_layers(kn.with_single(params)), 2e-5)):
             opponent_terms(before, s.opp)
-            sums = reply_sums(net_copy, before, reply_white, s)
+            sums = np.zeros(int(params[kn.H_HIDDEN]), dtype=np.float32)
+            reply_sums(net_copy, before, reply_white, s, sums)
             for r in (0, 7, 20):
                 n, _ = enumerate_plays(before, 15 - int(-before[before < 0].sum()), ROLL_HIGH[r],
                                        ROLL_LOW[r], 0, 0, *ws.arrays())

@@ -18,6 +18,7 @@ HOME_START = 18  # 0-based index of point 19, the first point of home
 
 # Outcome codes (kernels/codes.py): classes from the winner's view, and game-result codes for the
 # root side.
+from .jit import leaf
 from .codes import DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, N_RESULTS, OIN, UNFINISHED, WIN_BASE  # noqa: F401
 
 # Game status codes returned by `game_status`.
@@ -37,7 +38,7 @@ def kernel_rules(rules) -> KernelRules:
     return KernelRules(int(rules.head_code), int(rules.block_code), bool(rules.last_roll))
 
 
-@njit(cache=True)
+@leaf
 def on_board(board):
     """Number of the mover's checkers on the board."""
     n = 0
@@ -47,7 +48,7 @@ def on_board(board):
     return n
 
 
-@njit(cache=True)
+@leaf
 def bears_off_last(boards, n):
     """True when one of the first `n` result boards has none of the mover's checkers left (RULES.md
     §8: the steps a roll has left once the last checker is off are not lost; rules decision 18)."""
@@ -57,7 +58,7 @@ def bears_off_last(boards, n):
     return False
 
 
-@njit(cache=True)
+@leaf
 def opp_on_board(board):
     """Number of the opponent's checkers on the board."""
     n = 0
@@ -67,14 +68,14 @@ def opp_on_board(board):
     return n
 
 
-@njit(cache=True)
+@leaf
 def flip(board, out):
     """Write into `out` the same board seen by the other side."""
     for p in range(N_POINTS):
         out[p] = -board[(p + 12) % N_POINTS]
 
 
-@njit(cache=True)
+@leaf
 def furthest_opponent(board):
     """The opponent's most advanced point in its own numbering (0-based), -1 if none."""
     far = -1
@@ -84,7 +85,7 @@ def furthest_opponent(board):
     return far
 
 
-@njit(cache=True)
+@leaf
 def forbidden_block_span(board, opp_off):
     """First and last point (opponent's numbering, 0-based) of a forbidden block (R6), or (-1,
     -1)."""
@@ -105,14 +106,14 @@ def forbidden_block_span(board, opp_off):
     return -1, -1
 
 
-@njit(cache=True)
+@leaf
 def forbidden_block(board, opp_off):
     """True when the mover holds six in a row (opponent's path) with no opponent checker past it
     (R6)."""
     return forbidden_block_span(board, opp_off)[0] >= 0
 
 
-@njit(cache=True)
+@leaf
 def loser_class(board, sign=1):
     """Outcome class (R9) as a loss of the side whose checkers have sign `sign` on a mover-relative
     board (1: the mover, -1: its opponent): oin, home-mars, mars or koks."""
@@ -135,7 +136,7 @@ def loser_class(board, sign=1):
     return KOKS if back else MARS
 
 
-@njit(cache=True)
+@leaf
 def all_home(board):
     """True when every mover checker still on the board is in its home."""
     for p in range(HOME_START):
@@ -163,14 +164,14 @@ def end_status(left, other_left, white, home, last_roll):
     return IN_PLAY
 
 
-@njit(cache=True)
+@leaf
 def game_status(board, mover_is_white, last_roll):
     """IN_PLAY, WHITE_WON, BLACK_WON or DRAWN for a mover-relative board, the mover to roll (R8)."""
     return end_status(on_board(board), opp_on_board(board), mover_is_white, all_home(board),
                       last_roll)
 
 
-@njit(cache=True)
+@leaf
 def status_after(board, mover_white, last_roll):
     """`game_status` of a mover-relative board right after the mover's play (the opponent to roll
     next)."""
@@ -189,7 +190,7 @@ def status_after(board, mover_white, last_roll):
     return end_status(opp_on, on, not mover_white, opp_out == 0, last_roll)
 
 
-@njit(cache=True)
+@leaf
 def result_of(board, white, status):
     """The result code of a finished game (`status`) for the side whose checkers are positive on
     `board` (White when `white`): a win or a loss by its class (R9), or DRAW."""
@@ -200,7 +201,7 @@ def result_of(board, white, status):
     return LOSE_BASE + loser_class(board, 1)
 
 
-@njit(cache=True)
+@leaf
 def final_result(board, mover_white, root_white, status):
     """The result code of a finished game for the root side (colour `root_white`), `board`
     mover-relative."""

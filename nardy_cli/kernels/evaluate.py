@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from .jit import leaf
 from .board import HOME_START, IN_PLAY, N_POINTS, flip, opp_on_board, status_after
 from .features import (F_BLOCK, F_CONTACT, F_HEAD, F_HOME, F_OFF, F_OPP_BLOCKED, F_OPP_HEAD,  # noqa: F401
                        F_OPP_MOBILITY, F_OWN_BLOCKED, F_OWN_MOBILITY, F_PIPS, F_RACE_OFF,
@@ -55,7 +56,7 @@ class EvalArgs(NamedTuple):
                             # (`Valuation.kernel_values`)
 
 
-@njit(cache=True)
+@leaf
 def racer_score(board):
     """Fewest pips left and most borne off first, then the fewest own blocked faces."""
     pips = 0
@@ -109,7 +110,7 @@ def neural_score(board, weights, values, mover_white, opp, feats, idx, val, mask
     return equity_of(values, mover_white, probs)
 
 
-@njit(cache=True)
+@leaf
 def best_replies(board, mover_white, judge, rules, net, screen, scratch, space, out):
     """out[r] = the result of roll r with the best static score by `judge` (`EvalArgs`) for the side
     to move on `board` (its own view; colour `mover_white`) under `rules` (`KernelRules`);
@@ -133,7 +134,9 @@ def best_replies(board, mover_white, judge, rules, net, screen, scratch, space, 
     opp = scratch.opp
     opponent_terms(board, opp)
     neural = kind == NEURAL
-    sums = reply_sums(net, board, mover_white, scratch) if neural else scratch.sums32
+    sums = scratch.sums32[:net[1].shape[0]]
+    if neural:
+        reply_sums(net, board, mover_white, scratch, sums)
     screened = neural and screen.shape[0] > 0
     top, top_score = scratch.top, scratch.top_score
     for r in range(21):
@@ -156,19 +159,17 @@ def best_replies(board, mover_white, judge, rules, net, screen, scratch, space, 
             if v > best:
                 best = v
                 best_i = i
-        out[r] = scratch_boards[best_i]
+        copy_board(scratch_boards, best_i, out, r)
         total += ROLL_WEIGHT[r] * best
     return total
 
 
-@njit(cache=True)
-def reply_sums(net, board, mover_white, scratch):
-    """The first-layer sums of `board` (opponent terms in `scratch.opp`) for `reply_score`: a view
-    of `scratch.sums32`, its global and feature inputs in `scratch.dense`."""
-    sums = scratch.sums32[:net[1].shape[0]]
+@leaf
+def reply_sums(net, board, mover_white, scratch, sums):
+    """sums = the first-layer sums of `board` (opponent terms in `scratch.opp`) for `reply_score`
+    (float32, of the hidden layer's length); its global and feature inputs in `scratch.dense`."""
     turn_sums(net, board, mover_white, scratch.opp, scratch.feats, scratch.idx, scratch.val, sums,
               scratch.dense)
-    return sums
 
 
 @njit(cache=True, inline="always")
@@ -181,7 +182,7 @@ def reply_score(net, last_roll, values, sums, board, reply, mover_white, scratch
     return equity_of(values, mover_white, scratch.probs)
 
 
-@njit(cache=True)
+@leaf
 def bounded_replies(board, mover_white, judge, rules, net, scratch, space, probes, out, cutoff):
     """`best_replies` of the neural kind (no screen), stopped once its expected best score is proven
     to reach `cutoff` + PROVEN: then it returns that lower bound, else the exact expectation (and
@@ -201,7 +202,8 @@ def bounded_replies(board, mover_white, judge, rules, net, scratch, space, probe
     head_rule, block_check, last_roll = rules.head_rule, rules.block_check, rules.last_roll
     opp_off = 15 - opp_on_board(board)
     opponent_terms(board, scratch.opp)
-    sums = reply_sums(net, board, mover_white, scratch)
+    sums = scratch.sums32[:net[1].shape[0]]
+    reply_sums(net, board, mover_white, scratch, sums)
     start, count, bound, probed = scratch.starts, scratch.counts, scratch.bounds, scratch.probed
     capacity = space.boards.shape[0]
     at = 0
@@ -237,13 +239,21 @@ def bounded_replies(board, mover_white, judge, rules, net, scratch, space, probe
             if v > best:
                 best = v
                 best_i = i
-        out[r] = space.boards[best_i]
+        copy_board(space.boards, best_i, out, r)
         total += ROLL_WEIGHT[r] * best
         rest -= ROLL_WEIGHT[r] * bound[r]
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def copy_board(boards, i, out, r):
+    """out[r] = boards[i], point by point: an array assignment would allocate, which a leaf
+    cannot."""
+    for p in range(N_POINTS):
+        out[r, p] = boards[i, p]
+
+
+@leaf
 def same_own_checkers(boards, at, n, like):
     """The index among boards[at:at + n] whose own (positive) checkers stand as `like`'s do, or else
     `at` (the first)."""
@@ -260,7 +270,7 @@ def same_own_checkers(boards, at, n, like):
     return at
 
 
-@njit(cache=True)
+@leaf
 def top_results(boards, n, weights, feats, opp, top, top_score):
     """top[:K] = the indices of the K = len(top) results among boards[:n] with the highest heuristic
     scores, best first (ties: the earlier result); return K."""

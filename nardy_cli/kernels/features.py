@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .jit import leaf
 from .board import HOME_START, N_POINTS
 
 N_FEATURES = 16
@@ -23,7 +24,7 @@ _PRIME = np.array([0.0, 0.0, 1.0, 2.0, 4.0, 7.0, 11.0, 16.0, 22.0, 29.0, 37.0, 4
 _FULL = (1 << N_POINTS) - 1
 
 
-@njit(cache=True)
+@leaf
 def popcount(x):
     """Number of set bits of a non-negative int64."""
     x = x - ((x >> 1) & 0x5555555555555555)
@@ -32,7 +33,7 @@ def popcount(x):
     return (x * 0x0101010101010101 & 0xFFFFFFFFFFFFFFFF) >> 56
 
 
-@njit(cache=True)
+@leaf
 def movable_points(own, other, face, all_home):
     """Bit mask of `own` points (own numbering) from which a step of `face` is legal, ignoring R6.
 
@@ -44,7 +45,7 @@ def movable_points(own, other, face, all_home):
     return inside
 
 
-@njit(cache=True)
+@leaf
 def masks(board):
     """(mover's points, opponent's points in the mover's numbering, both numberings rotated) as bit
     masks."""
@@ -58,13 +59,13 @@ def masks(board):
     return mine, theirs
 
 
-@njit(cache=True)
+@leaf
 def rotate(mask):
     """The same points in the other side's numbering (12 points round)."""
     return ((mask >> 12) | (mask << 12)) & _FULL
 
 
-@njit(cache=True)
+@leaf
 def opponent_terms(board, opp):
     """Fill `opp` (29 cells) with the opponent's terms, which do not change during the mover's turn.
 
@@ -101,7 +102,7 @@ def opponent_terms(board, opp):
             behind -= c
 
 
-@njit(cache=True)
+@leaf
 def features(board, out, opp):
     """Fill `out` with the evaluator's features of a mover-relative board; return the mover's
     checkers on board.

@@ -11,6 +11,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from .jit import leaf
 from .bearoff import RaceTables, board_race_probabilities, both_home
 from .board import (IN_PLAY, N_POINTS, N_RESULTS, UNFINISHED, KernelRules, bears_off_last,
                     final_result, flip, game_status, on_board, opp_on_board)
@@ -106,7 +107,7 @@ SCORED = -1          # result of a game stopped early and scored by the database
 
 
 
-@njit(cache=True)
+@leaf
 def record_turn(deficit, side, d1, d2, nsteps, played_die, boards, n):
     """Add one turn's deficit figures (RULES.md §8) for `side` (0 White, 1 Black); `boards[:n]` are
     the roll's results: a roll that bears off the last checker loses no step (rules decision 18)."""

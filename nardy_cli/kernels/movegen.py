@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from .jit import leaf
 from .board import HOME_START, N_POINTS, forbidden_block, furthest_opponent
 
 HEAD_FEDERATION, HEAD_643, HEAD_STRICT = 0, 1, 2
@@ -70,7 +71,7 @@ class Workspace:
         return PlaySpace(self.boards, self.step_from, self.step_die, self.memo, self.memo_stamp)
 
 
-@njit(cache=True)
+@leaf
 def pack(board):
     """The board as two words, 5 bits a point (count + 15): an exact, incremental key."""
     lo = np.uint64(0)
@@ -85,7 +86,7 @@ UNITS = np.array([1 << (5 * (p % 12)) for p in range(N_POINTS)], dtype=np.uint64
 """The packed-word increment of one checker on point p (low word for p < 12, else high)."""
 
 
-@njit(cache=True)
+@leaf
 def head_limit(board, d1, d2, head_rule):
     """How many checkers may leave the head this turn (R4, R5)."""
     if d1 != d2 or board[0] != 15 or head_rule == HEAD_STRICT:
@@ -102,7 +103,7 @@ def head_limit(board, d1, d2, head_rule):
     return 1
 
 
-@njit(cache=True)
+@leaf
 def makes_forbidden_block(board, src, dst, far):
     """True when moving src -> dst (dst empty) completes a forbidden block (R6).
 
@@ -120,7 +121,7 @@ def makes_forbidden_block(board, src, dst, far):
     return hi - lo + 1 >= 6 and hi > far
 
 
-@njit(cache=True)
+@leaf
 def step_is_legal(board, src, die, head_moved, limit, outside, opp_off, block_check, far):
     """True when one checker may step `die` pips from `src` (R1, R4, R6, R7)."""
     if board[src] <= 0:
@@ -145,7 +146,7 @@ def step_is_legal(board, src, die, head_moved, limit, outside, opp_off, block_ch
     return True
 
 
-@njit(cache=True)
+@leaf
 def undo_step(board, src, dst):
     """Take back the step src -> dst; return 1 when it moves a checker back out of home."""
     board[src] += 1
@@ -156,7 +157,7 @@ def undo_step(board, src, dst):
     return 0
 
 
-@njit(cache=True)
+@leaf
 def _memo_visit(lo, hi, memo, memo_stamp, stamp, mask):
     """Insert the state (lo, hi); False when it was already there.  Raises on a full table."""
     slot = np.int64(((lo + hi * _GOLDEN) * _GOLDEN) >> np.uint64(40)) & mask
@@ -324,7 +325,7 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
     return count, best
 
 
-@njit(cache=True)
+@leaf
 def face_mobility(board, opp_off, face, block_check):
     """Mover checkers that can legally take one step of `face` now (one from the head, R4)."""
     outside = 0

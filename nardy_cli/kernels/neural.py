@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .jit import leaf
 from .board import HOME_START, IN_PLAY, N_POINTS, result_of, status_after
 from .codes import N_CLASSES
 from .features import N_FEATURES, N_OPP, features, opponent_terms, popcount
@@ -81,7 +82,7 @@ def _put(idx, val, m, g, x):
     return m
 
 
-@njit(cache=True)
+@leaf
 def encode(board, mover_white, opp, feats, idx, val):
     """Write the network's active inputs of `board` into idx/val; return how many.
 
@@ -134,7 +135,7 @@ def mover_terms(board):
     return pips, on, out, back
 
 
-@njit(cache=True)
+@leaf
 def encode_globals(board, mover_white, opp, feats, idx, val, m):
     """Append the global inputs and the heuristic features of `board` from idx/val[m]; return the
     new count."""
@@ -176,7 +177,7 @@ def encode_globals(board, mover_white, opp, feats, idx, val, m):
     return m
 
 
-@njit(cache=True)
+@leaf
 def class_mask(board, last_roll, mask):
     """Set mask[k] to False for each class R9 rules out from this board (mover = side that just
     moved)."""
@@ -227,18 +228,19 @@ def forward(params, idx, val, m, mask, hidden, probs):
     output(w2, b2, mask, hidden, probs)
 
 
-@njit(cache=True, fastmath=True)
+@leaf(fastmath=True)
 def accumulate(w1, idx, val, m, hidden):
     """Add the first layer's rows of the m active inputs (times their values) into `hidden`."""
+    # rows are indexed in place: a row view would cost an atomic reference count each
     nh = w1.shape[1]
     for k in range(m):
-        row = w1[idx[k]]
+        r = idx[k]
         v = hidden.dtype.type(val[k])     # float32 sums stay float32
         for j in range(nh):
-            hidden[j] += v * row[j]
+            hidden[j] += v * w1[r, j]
 
 
-@njit(cache=True, fastmath=True)
+@leaf(fastmath=True)
 def output(w2, b2, mask, hidden, probs):
     """ReLU of the accumulated `hidden`, then the masked softmax of the output layer into
     `probs`."""
@@ -251,9 +253,8 @@ def output(w2, b2, mask, hidden, probs):
         if not mask[c]:
             continue
         s = b2[c]
-        row = w2[c]
         for j in range(nh):
-            s += row[j] * hidden[j]
+            s += w2[c, j] * hidden[j]
         probs[c] = s
         if s > top:
             top = s
@@ -322,7 +323,7 @@ def single_layers(params):
     return _split_layers(params[start:start + (count + 1) // 2].view(np.float32), n_in, h)
 
 
-@njit(cache=True)
+@leaf
 def point_changes(before, after, idx, val, m):
     """Append (input, value change) of every point unit that differs between two boards; return the
     count.
@@ -366,7 +367,7 @@ def _unit_changes(p, a, b, idx, val, m):
     return m
 
 
-@njit(cache=True)
+@leaf
 def exact_probs(board, mover_white, last_roll, probs):
     """When the game is over after the mover's play (`board.status_after`), write its result code
     (one-hot) and return True."""
@@ -394,14 +395,14 @@ def board_probs(params, board, mover_white, opp, feats, idx, val, mask, hidden, 
     forward(params, idx, val, m, mask, hidden, probs)
 
 
-@njit(cache=True)
+@leaf
 def equity_of(values, mover_white, probs):
     """Value of class probabilities for the side that just moved (`values`:
     `Valuation.kernel_values()`)."""
-    row = values[0] if mover_white else values[1]
+    side = 0 if mover_white else 1
     e = 0.0
     for c in range(N_CLASSES):
-        e += probs[c] * row[c]
+        e += probs[c] * values[side, c]
     return e
 
 

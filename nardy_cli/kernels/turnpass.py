@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .jit import leaf
 from .board import IN_PLAY, end_status
 from .features import N_FEATURES, feature_terms
 from .neural import (G_BACK, G_CONTACT, G_HOME, G_OFF, G_OUT, G_PIP_DIFF, G_PIPS, N_GLOBALS,
@@ -26,7 +27,7 @@ from .neural import (G_BACK, G_CONTACT, G_HOME, G_OFF, G_OUT, G_PIP_DIFF, G_PIPS
 N_DENSE = N_GLOBALS + N_FEATURES      # the inputs after the point units, kept dense per board
 
 
-@njit(cache=True)
+@leaf
 def turn_sums(net, ref, mover_white, opp, feats, idx, val, sums, dense):
     """sums = the first layer's sums (before the ReLU) of `ref`; dense = its global and feature
     inputs.
@@ -113,6 +114,15 @@ def turn_scores(net, last_roll, values, boards, n, mover_white, opp, feats, idx,
     """
     sums = np.empty(net[1].shape[0], dtype=hidden.dtype)
     dense = np.empty(N_DENSE, dtype=np.float64)
+    scores_of_turn(net, last_roll, values, boards, n, mover_white, opp, feats, idx, val, mask,
+                   hidden, sums, dense, probs, scores)
+
+
+@leaf
+def scores_of_turn(net, last_roll, values, boards, n, mover_white, opp, feats, idx, val, mask,
+                   hidden, sums, dense, probs, scores):
+    """`turn_scores` with its sums and dense inputs as scratch: a leaf, so the arrays each result
+    binds are not counted."""
     turn_sums(net, boards[0], mover_white, opp, feats, idx, val, sums, dense)
     for i in range(n):
         result_probs(net, last_roll, sums, dense, boards[0], boards[i], mover_white, opp, feats,

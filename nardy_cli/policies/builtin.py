@@ -63,12 +63,13 @@ NEURAL = _zero_ply(Evaluator("neural", "neural network trained by TD(lambda) sel
                                        "equity under the active points", NetworkForm(),
                              NEURAL_EVALUATOR, outcomes=True))
 
-NEURAL_SINGLE = replace(NEURAL, name="neural-single",
-                        evaluator=replace(NEURAL.evaluator, kernel=NetworkForm(single=True)),
-                        description="neural with the turn's results scored in single precision "
-                                    "(faster; choices between results within about 1e-6 can "
-                                    "differ)")
-"""Not a built-in name: the single-precision pass, measured against `neural` (architecture.md)."""
+NEURAL_DOUBLE = replace(NEURAL, name="neural-double",
+                        evaluator=replace(NEURAL.evaluator, kernel=NetworkForm(single=False)),
+                        description="neural with the turn's results and the lookahead's first "
+                                    "candidates scored in double precision (slower; the same "
+                                    "choices but between results within about 1e-6)")
+"""Not a built-in name: `neural` before its choices went to single precision, measured against it
+(README's Speed section)."""
 
 BUILTINS: dict[str, CompiledPolicy] = {p.name: p for p in (RANDOM, RACER, HEURISTIC, NEURAL)}
 """The registry's built-in entries: a new evaluator adds its policy here (docs/architecture.md)."""

@@ -54,10 +54,11 @@ class Weights:
 
 @dataclass(frozen=True)
 class NetworkForm:
-    """The neural kind: a `Network` (None: the shipped one), its turn pass in double or single."""
+    """The neural kind: a `Network` (None: the shipped one), its choices scored in single precision
+    (the default) or in double."""
 
     network: Any = None
-    single: bool = False
+    single: bool = True
     kind = NEURAL
 
     def params(self, rules: Rules) -> np.ndarray:
