@@ -4,8 +4,8 @@ Plays `neural` self-play turns from the start (the compiled chooser, fixed
 dice), keeps every turn's results, then times three ways of scoring them: the
 full forward pass per result (`neural.board_probs`, what the chooser did before
 issue 25), the turn pass in double precision (`turnpass.turn_scores`: the first
-layer once per turn, then only the inputs each play changes; the default) and
-in single precision (`neural.with_single`, `neural-single`).  It also counts the
+layer once per turn, then only the inputs each play changes; `NEURAL_DOUBLE`) and
+in single precision (`neural.with_single`: what `neural` plays).  It also counts the
 turns where each turn pass picks another result than the full pass.  Times
 are this process's CPU time, steadier than the clock on a shared machine.
 Run: `python benchmarks/neural_pass.py [--turns N]`; `make bench` prints it too.
@@ -119,8 +119,8 @@ def bench_network_pass(n_turns: int = 20000) -> None:
     values = money_valuation(rules).kernel_values()
     results, counts, white = self_play_turns(params, values, n_turns, 25)
     ways = (("full pass, double (before)", 0, kn.layers(params)),
-            ("turn pass, double (neural)", 1, kn.layers(params)),
-            ("turn pass, single (neural-single)", 1, kn.single_layers(kn.with_single(params))))
+            ("turn pass, double (neural-double)", 1, kn.layers(params)),
+            ("turn pass, single (neural)", 1, kn.single_layers(kn.with_single(params))))
     picks = {}
     for name, way, net in ways:
         p = np.zeros(counts.size, np.int64)
