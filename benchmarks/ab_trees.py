@@ -29,6 +29,8 @@ for policy, games in runs:
     start = time.process_time()
     rollout(START, policy, games=games, seed=3, workers=1)
     out.append(f"{policy} {games / (time.process_time() - start):.1f}")
+import nardy_cli
+out.append("from " + nardy_cli.__file__.rsplit("/", 2)[0])
 print(" | ".join(out))
 """
 
@@ -42,8 +44,11 @@ def main() -> None:
     for r in range(args.rounds):
         for tree in (args.before, args.after):
             env = dict(os.environ, PYTHONPATH=os.path.abspath(tree))
+            # `python -c` puts its working folder first on the path: run it in the checkout, or
+            # both rounds import the folder this script was started from
             line = subprocess.run([sys.executable, "-c", CHILD, *(f"{p}={g}" for p, g in RUNS)],
-                                  env=env, capture_output=True, text=True, check=True).stdout
+                                  env=env, cwd=os.path.abspath(tree), capture_output=True,
+                                  text=True, check=True).stdout
             print(f"round {r + 1} {tree}: {line.strip()}", flush=True)
     print("load average", " ".join(f"{x:.2f}" for x in os.getloadavg()))
 

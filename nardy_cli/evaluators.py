@@ -241,13 +241,14 @@ def lookahead_values(search: CompiledPolicy, python: Any, boards: np.ndarray, wh
     policy's evaluator picks (`kernels.evaluate.best_replies`); a decided result keeps its exact
     value."""
     from .kernels.board import flip, kernel_rules
-    from .kernels.evaluate import (HEADER, NEURAL, NO_SCREEN, ROLL_WEIGHT, EvalArgs, best_replies,
-                                   choice_scratch, single_precision)
+    from .kernels.evaluate import (NEURAL, NO_SCREEN, ROLL_WEIGHT, EvalArgs, best_replies,
+                                   choice_scratch)
     from .kernels.movegen import Workspace
+    from .kernels.neural import float32_layers
     params = search.kernel_params(rules)
     kind = search.kind
     values = (valuation if valuation is not None else money_valuation(rules)).kernel_values()
-    net = single_precision(params if kind == NEURAL else np.zeros(HEADER))
+    net = float32_layers(kind == NEURAL, params)
     space, scratch = Workspace().arrays(), choice_scratch()
     judge, krules = EvalArgs(kind, params, values), kernel_rules(rules)
     flipped = np.empty(24, dtype=np.int8)

@@ -13,6 +13,7 @@ import pytest
 from nardy_cli.errors import PolicyError, UnknownPolicyError
 from nardy_cli.evaluators import get_evaluator, lookahead_values, search_candidates
 from nardy_cli.kernels import evaluate as ev
+from nardy_cli.kernels import neural as kn
 from nardy_cli.kernels.neural import H_LAST_ROLL
 from nardy_cli.policies import (CompiledPolicy, Evaluator, PythonPolicy, Turn, get_policy,
                                 known_policies)
@@ -185,7 +186,7 @@ def _kernel_values(policy, boards):
     from nardy_cli.kernels.board import flip, kernel_rules
     from nardy_cli.kernels.movegen import Workspace
     params = policy.kernel_params(FED)
-    net = ev.single_precision(params)
+    net = kn.single_precision(params)
     out = []
     for board in boards:
         flipped = np.empty(24, dtype=np.int8)

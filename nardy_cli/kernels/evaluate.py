@@ -23,8 +23,8 @@ from .features import (F_BLOCK, F_CONTACT, F_HEAD, F_HOME, F_OFF, F_OPP_BLOCKED,
                        F_RACE_PIPS, F_SPREAD, F_STACK, F_ZONE, N_FEATURES, N_OPP, features, masks,
                        movable_points, opponent_terms)
 from .movegen import enumerate_plays
-from .neural import (HEADER, H_SINGLE, MAX_ACTIVE, N_CLASSES, board_probs, equity_of, layers,
-                     single_layers, single_precision)
+from .neural import (H_SINGLE, MAX_ACTIVE, N_CLASSES, board_probs, equity_of, float32_layers,
+                     layers, single_layers)
 from .rng import below, next_random
 from .turnpass import N_DENSE, result_probs, turn_scores, turn_sums
 
@@ -400,10 +400,7 @@ def choose_play(boards, n, judge, lookahead, rstate, mover_white, rules, search,
     flipped = np.empty(N_POINTS, dtype=np.int8)
     best_value = -1e18
     pick = order[0]
-    if kind == NEURAL and weights[H_SINGLE] != 0.0:
-        net = single_layers(weights)        # the same float32 values, not converted again
-    else:
-        net = single_precision(weights if kind == NEURAL else np.zeros(HEADER))
+    net = float32_layers(kind == NEURAL, weights)
     for j in range(width):
         i = order[j]
         searched = -1

@@ -17,7 +17,7 @@ from .board import (IN_PLAY, N_POINTS, N_RESULTS, UNFINISHED, KernelRules, bears
                     final_result, flip, game_status, on_board, opp_on_board)
 from .evaluate import (NEURAL, RANDOM, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, ChoiceScratch, EvalArgs,
                        best_replies, choice_scratch, choose_play)
-from .neural import HEADER, single_precision
+from .neural import float32_layers
 from .movegen import PlaySpace, enumerate_plays, play_space
 from .rng import policy_state, roll_index
 from .user import USER, best_by
@@ -206,7 +206,7 @@ def luck_of_roll(board, mover_white, root_white, d1, d2, rules, judge, valuer, a
                             space.memo, space.memo_stamp)
             replies[r] = space.boards[0]
     else:
-        net = single_precision(judge.weights if kind == NEURAL else np.zeros(HEADER))
+        net = float32_layers(kind == NEURAL, judge.weights)
         best_replies(board, mover_white, judge, rules, net, args.screen, choice, space, replies)
     luck_of_replies(replies, mover_white, root_white, d1, d2, rules, valuer, args, choice, sws)
 

@@ -296,6 +296,17 @@ def single_precision(params):
             b2.astype(np.float32))
 
 
+@njit(cache=True)
+def float32_layers(kind_is_neural, params):
+    """The float32 layers the reply search evaluates with: the vector's own copy (`with_single`),
+    else `single_precision`'s (an empty header's when the evaluator is not a network)."""
+    if not kind_is_neural:
+        return single_precision(np.zeros(HEADER))
+    if params[H_SINGLE] != 0.0:
+        return single_layers(params)
+    return single_precision(params)
+
+
 def with_single(params: np.ndarray) -> np.ndarray:
     """`params` with the float32 copy of its layers appended and `H_SINGLE` pointing at it.
 

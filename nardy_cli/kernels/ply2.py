@@ -29,7 +29,7 @@ from .evaluate import (MAX_HIDDEN, NEURAL, NO_SCREEN, ROLL_HIGH, ROLL_LOW, ROLL_
                        best_replies, choice_scratch, static_score)
 from .features import opponent_terms
 from .movegen import MAX_RESULTS, PlaySpace, enumerate_plays, play_space
-from .neural import HEADER, H_SINGLE, layers, single_layers, single_precision
+from .neural import H_SINGLE, float32_layers, layers, single_layers
 from .turnpass import turn_scores
 
 # a filter's cells: the root's 0-ply and 1-ply filters, the opponent's replies' 0-ply filter
@@ -55,10 +55,7 @@ class SearchScratch(NamedTuple):
 @njit(cache=True)
 def search_scratch(kind, weights):
     """A `SearchScratch` for evaluator `kind` with parameters `weights`."""
-    if kind == NEURAL and weights[H_SINGLE] != 0.0:
-        net = single_layers(weights)
-    else:
-        net = single_precision(weights if kind == NEURAL else np.zeros(HEADER))
+    net = float32_layers(kind == NEURAL, weights)
     return SearchScratch(choice_scratch(), net, np.empty(N_POINTS, dtype=np.int8), play_space(),
                          play_space(), np.zeros((21, N_POINTS), dtype=np.int8),
                          np.empty(MAX_RESULTS, dtype=np.float64),
