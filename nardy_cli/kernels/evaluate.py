@@ -172,10 +172,12 @@ def reply_sums(net, board, mover_white, scratch, sums):
               scratch.dense)
 
 
-@njit(cache=True, inline="always")
+@leaf
 def reply_score(net, last_roll, values, sums, board, reply, mover_white, scratch):
     """The network's value of `reply`, a result of the side to move on `board`, for that side;
-    `sums` = `reply_sums(net, board, ...)`."""
+    `sums` = `reply_sums(net, board, ...)`.  Called, not inlined, by the reply searches: one
+    compiled copy of the turn pass instead of one per call site (a minute of compiling in a
+    fresh test run), for a call per reply."""
     result_probs(net, last_roll, sums, scratch.dense, board, reply, mover_white, scratch.opp,
                   scratch.feats, scratch.idx, scratch.val, scratch.mask, scratch.hidden32,
                   scratch.probs)
