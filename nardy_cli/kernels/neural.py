@@ -138,22 +138,10 @@ def mover_terms(board):
 @leaf
 def encode_globals(board, mover_white, opp, feats, idx, val, m):
     """Append the global inputs and the heuristic features of `board` from idx/val[m]; return the
-    new count."""
+    new count.  The opponent's pips, checkers on board and outside home and whether one is on its
+    points 1-12 are `opp`'s (`features.opponent_terms` of this board)."""
     pips, on, out, back = mover_terms(board)
-    opp_pips = 0
-    opp_on = 0
-    opp_out = 0
-    opp_back = 0
-    for p in range(N_POINTS):
-        c = board[p]
-        if c < 0:
-            q = p - 12 if p >= 12 else p + 12     # the opponent's own numbering
-            opp_pips -= c * (24 - q)
-            opp_on -= c
-            if q < HOME_START:
-                opp_out -= c
-                if q < 12:
-                    opp_back = 1
+    opp_pips, opp_on, opp_out, opp_back = opp[0], opp[1], opp[2], opp[3]
     m = _put(idx, val, m, G_OFF, (15 - on) / 15.0)
     m = _put(idx, val, m, G_OPP_OFF, (15 - opp_on) / 15.0)
     m = _put(idx, val, m, G_PIPS, pips / 100.0)

@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from .board import IN_PLAY, N_POINTS, flip, opp_on_board, status_after
-from .evaluate import (MAX_HIDDEN, NEURAL, NO_SCREEN, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, TERMINAL,
+from .evaluate import (NEURAL, NO_SCREEN, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, TERMINAL,
                        best_replies, choice_scratch, static_score)
 from .features import opponent_terms
 from .movegen import MAX_RESULTS, PlaySpace, enumerate_plays, play_space
@@ -49,7 +49,6 @@ class SearchScratch(NamedTuple):
     deep: PlaySpace        # the 1-ply searches below them (`best_replies`' enumeration)
     best: np.ndarray       # [roll]: `best_replies`' best results (not used by the search)
     scores: np.ndarray     # the 0-ply scores of one roll's replies
-    hidden32: np.ndarray   # the single-precision pass's hidden layer
 
 
 @njit(cache=True)
@@ -58,8 +57,7 @@ def search_scratch(kind, weights):
     net = float32_layers(kind == NEURAL, weights)
     return SearchScratch(choice_scratch(), net, np.empty(N_POINTS, dtype=np.int8), play_space(),
                          play_space(), np.zeros((21, N_POINTS), dtype=np.int8),
-                         np.empty(MAX_RESULTS, dtype=np.float64),
-                         np.empty(MAX_HIDDEN, dtype=np.float32))
+                         np.empty(MAX_RESULTS, dtype=np.float64))
 
 
 # ---------------------------------------------------------------- the calls into the other kernels
@@ -76,7 +74,7 @@ def static_scores(boards, n, mover_white, judge, rules, s, out):
         last = rules.last_roll
         if weights[H_SINGLE] != 0.0:
             turn_scores(single_layers(weights), last, values, boards, n, mover_white, c.opp,
-                        c.feats, c.idx, c.val, c.mask, s.hidden32, c.probs, out)
+                        c.feats, c.idx, c.val, c.mask, c.hidden32, c.probs, out)
         else:
             turn_scores(layers(weights), last, values, boards, n, mover_white, c.opp, c.feats,
                         c.idx, c.val, c.mask, c.hidden, c.probs, out)
