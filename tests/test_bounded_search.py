@@ -8,11 +8,12 @@ import pytest
 
 from nardy_cli.kernels import board as kb
 from nardy_cli.kernels import neural as kn
-from nardy_cli.kernels.evaluate import (NEURAL, NO_SCREEN, PROVEN, EvalArgs, best_replies,
-                                        bounded_replies, choice_scratch, choose_play,
-                                        search_candidates)
+from nardy_cli.kernels.evaluate import (NEURAL, NO_SCREEN, PROVEN, ROLL_HIGH, ROLL_LOW, EvalArgs,
+                                        best_replies, bounded_replies, choice_scratch,
+                                        choose_play, search_candidates)
 from nardy_cli.kernels.features import opponent_terms
-from nardy_cli.kernels.movegen import Workspace, enumerate_plays, play_space
+from nardy_cli.kernels.movegen import (STEP_RECORD, Workspace, enumerate_plays, play_space,
+                                       record_steps, replay_steps)
 from nardy_cli.kernels.turnpass import turn_scores
 from nardy_cli.network import default_network
 from nardy_cli.outcomes import money_valuation
@@ -108,8 +109,8 @@ def test_a_bounded_search_returns_the_exact_value_or_a_bound_past_its_cutoff(par
         best_replies(other if k % 2 else flipped, not white, judge, RULES, net, NO_SCREEN, s, space,
                      probes)
         for cutoff in (want - 0.05, want, want + 0.05, np.inf):
-            got = bounded_replies(flipped, not white, judge, RULES, net, s, space, probes, out,
-                                  cutoff)
+            got = bounded_replies(flipped, not white, judge, RULES, net, s, space, probes,
+                                  s.reply_steps, out, cutoff)
             if got == want and np.array_equal(out, full):
                 exact += 1
                 continue
@@ -118,18 +119,59 @@ def test_a_bounded_search_returns_the_exact_value_or_a_bound_past_its_cutoff(par
     assert stopped > 50 and exact > 150
 
 
-def test_a_bounded_search_without_room_for_all_rolls_searches_in_full(params, turns):
-    """Bug caught: the 21 rolls' results overrunning a search space too small for them all (results
-    of one roll written over another's) instead of falling back to the full search."""
+def test_a_bounded_search_without_room_for_its_rolls_searches_in_full(params, turns):
+    """Bug caught: the rolls enumerated for their bounds overrunning a search space too small for
+    them all (results of one roll written over another's) instead of falling back to the full
+    search.  No probe replays here (empty steps), so every roll is enumerated for its bound."""
     s = choice_scratch()
-    small = Workspace(max_results=40).arrays()
     judge = EvalArgs(NEURAL, params, MONEY)
     net = kn.single_precision(params)
     out, full = np.zeros((21, 24), np.int8), np.zeros((21, 24), np.int8)
     boards, white = turns[0]
     flipped = np.empty(24, np.int8)
     kb.flip(boards[0], flipped)
-    want = best_replies(flipped, not white, judge, RULES, net, NO_SCREEN, s, play_space(), full)
-    got = bounded_replies(flipped, not white, judge, RULES, net, s, small, full.copy(), out,
-                          -np.inf)
+    ws = Workspace()
+    counts = [enumerate_plays(flipped, 15 - kb.opp_on_board(flipped), ROLL_HIGH[r], ROLL_LOW[r],
+                              0, 0, *ws.arrays())[0] for r in range(21)]
+    small = Workspace(max_results=max(counts)).arrays()    # room for any one roll, not for all
+    assert sum(counts) > max(counts)
+    want = best_replies(flipped, not white, judge, RULES, net, NO_SCREEN, s, small, full)
+    no_steps = np.zeros_like(s.reply_steps)
+    got = bounded_replies(flipped, not white, judge, RULES, net, s, small, full.copy(), no_steps,
+                          out, -np.inf)
     assert got == want and np.array_equal(out, full)
+
+
+def test_replayed_steps_are_a_legal_play_when_they_say_so(turns):
+    """Bug caught: `replay_steps` calling a play legal that the enumerator does not find on the
+    other board (a step onto the opponent, past the head limit, a forbidden block, a play that
+    leaves a die unused), which would bound a roll by a result it cannot have."""
+    ws, other_ws = Workspace(), Workspace()
+    record, out = np.zeros(STEP_RECORD, np.int8), np.zeros(24, np.int8)
+    replayed = checked = 0
+    for k, (boards, white) in enumerate(turns[:120]):
+        here, there = np.empty(24, np.int8), np.empty(24, np.int8)
+        kb.flip(boards[0], here)           # the replier's own checkers are the same on both
+        kb.flip(boards[-1], there)
+        for block in (0, 1):
+            rules = (0, block)
+            for r in range(0, 21, 2 if block else 1):
+                d1, d2 = ROLL_HIGH[r], ROLL_LOW[r]
+                n, steps = enumerate_plays(here, 15 - kb.opp_on_board(here), d1, d2, *rules,
+                                           *ws.arrays())
+                m, _ = enumerate_plays(there, 15 - kb.opp_on_board(there), d1, d2, *rules,
+                                       *other_ws.arrays())
+                legal = {other_ws.boards[i].tobytes() for i in range(m)}
+                for i in range(n):
+                    record_steps(ws.step_from, ws.step_die, i, steps, record)
+                    same = replay_steps(here, d1, d2, record, 15 - kb.opp_on_board(here), *rules,
+                                        out)
+                    assert same == (steps == (4 if d1 == d2 else 2))   # on its own board
+                    if same:
+                        assert np.array_equal(out, ws.boards[i])
+                    if replay_steps(there, d1, d2, record, 15 - kb.opp_on_board(there), *rules,
+                                    out):
+                        assert out.tobytes() in legal
+                        replayed += 1
+                    checked += 1
+    assert replayed > checked // 2

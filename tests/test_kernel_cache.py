@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 import os
+import pkgutil
 
+from numba.core.registry import CPUDispatcher
+
+import nardy_cli.kernels
 from nardy_cli.kernels import drop_stale_cache
 
 
@@ -55,3 +60,29 @@ def test_edit_in_a_folder_the_cache_also_depends_on_drops_it(tmp_path):
     (kernels / "evaluate.py").write_text("x = 2\n")
     drop_stale_cache(here, also=(kernels,))
     assert list(cache.glob("*.nb?")) == []
+
+
+def _kernels():
+    for info in pkgutil.iter_modules(nardy_cli.kernels.__path__):
+        module = importlib.import_module(f"nardy_cli.kernels.{info.name}")
+        for name, obj in vars(module).items():
+            if isinstance(obj, CPUDispatcher) and obj.__module__ == module.__name__:
+                yield f"{info.name}.{name}", obj
+
+
+def test_leaves_call_only_leaves_inline_or_counted_kernels():
+    """Catches a leaf (`jit.leaf`, no reference counts) calling a plain `njit` kernel: numba
+    compiles that callee with the leaf's `_nrt=False` when the leaf is the first to need it, and
+    the callee then fails to compile if it allocates (`enumerate_plays` did, from an empty cache
+    when the first command was a lookahead's reply search)."""
+    wrong = []
+    for name, kernel in _kernels():
+        if kernel.targetoptions.get("_nrt") is not False:
+            continue
+        names = kernel.py_func.__globals__
+        for called in kernel.py_func.__code__.co_names:
+            callee = names.get(called)
+            if (isinstance(callee, CPUDispatcher) and "_nrt" not in callee.targetoptions
+                    and callee.targetoptions.get("inline") != "always"):
+                wrong.append(f"{name} -> {called}")
+    assert wrong == []

@@ -12,7 +12,9 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from numba import njit
 
+from nardy_cli.kernels import bits as kbits
 from nardy_cli.kernels import board as kb
 from nardy_cli.kernels import features as kf
 from nardy_cli.kernels import game as kg
@@ -68,7 +70,30 @@ def test_bit_masks_and_rotation(boards):
         kb.flip(board, flipped)
         fm, ft = kf.masks(flipped)
         assert kf.rotate(t) == fm and kf.rotate(m) == ft
-        assert kf.popcount(m) == sum(1 for n in mine if n)
+        assert _popcount(m) == sum(1 for n in mine if n)
+
+
+@njit
+def _popcount(x):
+    return kbits.popcount(x)
+
+
+@njit
+def _trailing_zeros(x):
+    return kbits.trailing_zeros(x)
+
+
+def test_bit_instructions_count_and_find_bits():
+    """Catches `bits.popcount`/`trailing_zeros` on the wrong operand width or the lowest bit
+    counted from the wrong end (the features' mobility and blocks, the changed points of a
+    play)."""
+    rng = np.random.default_rng(5)
+    words = [int(w) for w in rng.integers(1, 1 << 62, 2000)] + [1, 1 << 62, (1 << 63) - 1]
+    words += [1 << k for k in range(63)] + [(1 << 24) - 1, 0b1011000]
+    for w in words:
+        assert _popcount(w) == bin(w).count("1")
+        assert _trailing_zeros(w) == (w & -w).bit_length() - 1
+    assert _popcount(0) == 0
 
 
 def test_movable_points_inside_the_board(boards):

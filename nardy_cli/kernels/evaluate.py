@@ -16,13 +16,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .jit import leaf
+from .jit import counted, leaf
 from .board import HOME_START, IN_PLAY, N_POINTS, flip, opp_on_board, status_after
 from .features import (F_BLOCK, F_CONTACT, F_HEAD, F_HOME, F_OFF, F_OPP_BLOCKED, F_OPP_HEAD,  # noqa: F401
                        F_OPP_MOBILITY, F_OWN_BLOCKED, F_OWN_MOBILITY, F_PIPS, F_RACE_OFF,
                        F_RACE_PIPS, F_SPREAD, F_STACK, F_ZONE, N_FEATURES, N_OPP, features, masks,
                        movable_points, opponent_terms)
-from .movegen import enumerate_plays
+from .movegen import OVERFLOW, STEP_RECORD, enumerate_plays, record_steps, replay_steps
 from .neural import (H_SINGLE, MAX_ACTIVE, N_CLASSES, board_probs, equity_of, float32_layers,
                      layers, single_layers)
 from .rng import below, next_random
@@ -90,7 +90,7 @@ def heuristic_score(board, weights, feats, opp):
     return s
 
 
-@njit(cache=True)
+@counted
 def static_score(board, kind, weights, values, mover_white, scratch):
     """Score of a result for the side that just played it (`scratch` from `choice_scratch`, opponent
     terms filled)."""
@@ -113,9 +113,9 @@ def neural_score(board, weights, values, mover_white, opp, feats, idx, val, mask
 @leaf
 def best_replies(board, mover_white, judge, rules, net, screen, scratch, space, out):
     """out[r] = the result of roll r with the best static score by `judge` (`EvalArgs`) for the side
-    to move on `board` (its own view; colour `mover_white`) under `rules` (`KernelRules`);
-    return the expected best score over the 21 rolls.  `scratch` is a `ChoiceScratch`, `space` the
-    `movegen.PlaySpace` it enumerates in.
+    to move on `board` (its own view; colour `mover_white`) under `rules` (`KernelRules`), and
+    scratch.reply_steps[r] its steps; return the expected best score over the 21 rolls.
+    `scratch` is a `ChoiceScratch`, `space` the `movegen.PlaySpace` it enumerates in.
 
     The neural kind evaluates with `net` (float32 layers: `single_precision` or
     `single_layers` of the weights) by the turn pass with `board` as the
@@ -140,8 +140,9 @@ def best_replies(board, mover_white, judge, rules, net, screen, scratch, space, 
     screened = neural and screen.shape[0] > 0
     top, top_score = scratch.top, scratch.top_score
     for r in range(21):
-        n, _ = enumerate_plays(board, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
-                               scratch_boards, scratch_from, scratch_die, memo, memo_stamp)
+        n, steps = enumerate_plays(board, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule,
+                                   block_check, scratch_boards, scratch_from, scratch_die, memo,
+                                   memo_stamp)
         use_top = screened and n > SCREEN_WIDTH
         if use_top:
             n = top_results(scratch_boards, n, screen, scratch.feats, opp, top, top_score)
@@ -160,6 +161,7 @@ def best_replies(board, mover_white, judge, rules, net, screen, scratch, space, 
                 best = v
                 best_i = i
         copy_board(scratch_boards, best_i, out, r)
+        record_steps(scratch_from, scratch_die, best_i, steps, scratch.reply_steps[r])
         total += ROLL_WEIGHT[r] * best
     return total
 
@@ -185,20 +187,23 @@ def reply_score(net, last_roll, values, sums, board, reply, mover_white, scratch
 
 
 @leaf
-def bounded_replies(board, mover_white, judge, rules, net, scratch, space, probes, out, cutoff):
+def bounded_replies(board, mover_white, judge, rules, net, scratch, space, probes, probe_steps, out,
+                    cutoff):
     """`best_replies` of the neural kind (no screen), stopped once its expected best score is proven
     to reach `cutoff` + PROVEN: then it returns that lower bound, else the exact expectation (and
     `out` as `best_replies` fills it).
 
     The lookahead's second candidate loses to the first whenever its opponent's
     expectation reaches the first's, so most of its search can be skipped.
-    All 21 rolls are enumerated first (into `space`, one after another); each
-    roll's best score is bounded below by the value of its result that leaves
-    the replier's checkers as `probes[r]` does (the first candidate's best reply
-    to that roll), or else of its first result: any legal result bounds the
-    best.  Rolls are then searched in order until the
-    searched rolls' best scores plus the others' bounds reach the cutoff.  With
-    more results than `space` holds it searches as `best_replies` does.
+    Each roll's best score is bounded below by the value of a result that
+    leaves the replier's checkers as `probes[r]` does (the first candidate's
+    best reply to that roll, whose steps are `probe_steps[r]`), or else of its
+    first result: any legal result bounds the best.  The probe's steps are
+    replayed on `board` (`movegen.replay_steps`); only a roll whose replay is
+    not certainly legal is enumerated for its bound.  Rolls are then searched
+    in order, each enumerated when it is reached, until the searched rolls'
+    best scores plus the others' bounds reach the cutoff.  With more results
+    than `space` holds it searches as `best_replies` does.
     """
     values = judge.values
     head_rule, block_check, last_roll = rules.head_rule, rules.block_check, rules.last_roll
@@ -207,44 +212,65 @@ def bounded_replies(board, mover_white, judge, rules, net, scratch, space, probe
     sums = scratch.sums32[:net[1].shape[0]]
     reply_sums(net, board, mover_white, scratch, sums)
     start, count, bound, probed = scratch.starts, scratch.counts, scratch.bounds, scratch.probed
-    capacity = space.boards.shape[0]
-    at = 0
+    boards = space.boards
+    at = 0          # the results of rolls enumerated for their bound fill space from the start
     rest = 0.0
     for r in range(21):
-        if at >= capacity:
-            return best_replies(board, mover_white, judge, rules, net, NO_SCREEN, scratch, space,
-                                out)
-        n, _ = enumerate_plays(board, opp_off, ROLL_HIGH[r], ROLL_LOW[r], head_rule, block_check,
-                               space.boards[at:], space.step_from[at:], space.step_die[at:],
-                               space.memo, space.memo_stamp)
-        if n < 0:           # movegen.OVERFLOW: the rolls' results do not all fit
-            return best_replies(board, mover_white, judge, rules, net, NO_SCREEN, scratch, space,
-                                out)
-        start[r], count[r] = at, n
-        probed[r] = same_own_checkers(space.boards, at, n, probes[r])
-        bound[r] = reply_score(net, last_roll, values, sums, board, space.boards[probed[r]],
-                               mover_white, scratch)
+        d1, d2 = ROLL_HIGH[r], ROLL_LOW[r]
+        count[r] = -1
+        probed[r] = -1
+        if replay_steps(board, d1, d2, probe_steps[r], opp_off, head_rule, block_check,
+                        scratch.replayed):
+            bound[r] = reply_score(net, last_roll, values, sums, board, scratch.replayed,
+                                   mover_white, scratch)
+        else:
+            n = enumerate_at(board, opp_off, d1, d2, rules, space, at)
+            if n < 0:
+                return best_replies(board, mover_white, judge, rules, net, NO_SCREEN, scratch,
+                                    space, out)
+            start[r], count[r] = at, n
+            probed[r] = same_own_checkers(boards, at, n, probes[r])
+            bound[r] = reply_score(net, last_roll, values, sums, board, boards[probed[r]],
+                                   mover_white, scratch)
+            at += n
         rest += ROLL_WEIGHT[r] * bound[r]
-        at += n
     total = 0.0
     for r in range(21):
         if total + rest >= cutoff + PROVEN:
             return total + rest
+        if count[r] < 0:      # not enumerated yet: after the others
+            n = enumerate_at(board, opp_off, ROLL_HIGH[r], ROLL_LOW[r], rules, space, at)
+            if n < 0:
+                return best_replies(board, mover_white, judge, rules, net, NO_SCREEN, scratch,
+                                    space, out)
+            start[r], count[r] = at, n
         best = -1e18
         best_i = 0
         for i in range(start[r], start[r] + count[r]):
             if i == probed[r]:
                 v = bound[r]
             else:
-                v = reply_score(net, last_roll, values, sums, board, space.boards[i], mover_white,
+                v = reply_score(net, last_roll, values, sums, board, boards[i], mover_white,
                                 scratch)
             if v > best:
                 best = v
                 best_i = i
-        copy_board(space.boards, best_i, out, r)
+        copy_board(boards, best_i, out, r)
         total += ROLL_WEIGHT[r] * best
         rest -= ROLL_WEIGHT[r] * bound[r]
     return total
+
+
+@leaf
+def enumerate_at(board, opp_off, d1, d2, rules, space, at):
+    """`enumerate_plays` of (d1, d2) into space from result `at` on; the count, or OVERFLOW when
+    they do not fit (also when none can)."""
+    if at >= space.boards.shape[0]:
+        return OVERFLOW
+    n, _ = enumerate_plays(board, opp_off, d1, d2, rules.head_rule, rules.block_check,
+                           space.boards[at:], space.step_from[at:], space.step_die[at:],
+                           space.memo, space.memo_stamp)
+    return n
 
 
 @njit(cache=True, inline="always")
@@ -320,6 +346,9 @@ class ChoiceScratch(NamedTuple):
     counts: np.ndarray
     bounds: np.ndarray
     probed: np.ndarray
+    # per roll, `best_replies`: the best result's steps (`movegen.STEP_RECORD` rows)
+    reply_steps: np.ndarray
+    replayed: np.ndarray   # `bounded_replies`: a probe's steps replayed on its board
 
 
 @njit(cache=True)
@@ -337,7 +366,8 @@ def choice_scratch():
                          np.empty(SCREEN_WIDTH, dtype=np.int64),
                          np.empty(SCREEN_WIDTH, dtype=np.float64), np.empty(21, dtype=np.int64),
                          np.empty(21, dtype=np.int64), np.empty(21, dtype=np.float64),
-                         np.empty(21, dtype=np.int64))
+                         np.empty(21, dtype=np.int64), np.zeros((21, STEP_RECORD), dtype=np.int8),
+                         np.empty(N_POINTS, dtype=np.int8))
 
 
 @njit(cache=True)
@@ -413,7 +443,8 @@ def choose_play(boards, n, judge, lookahead, rstate, mover_white, rules, search,
             if kind == NEURAL and j > 0 and scratch.searched[0] == 0:
                 # only a value above the best so far matters: prove it cannot be and stop
                 v = -bounded_replies(flipped, not mover_white, judge, rules, net, scratch, search,
-                                     scratch.replies[0], scratch.replies[j], -best_value)
+                                     scratch.replies[0], scratch.reply_steps, scratch.replies[j],
+                                     -best_value)
             else:
                 v = -best_replies(flipped, not mover_white, judge, rules, net, NO_SCREEN, scratch,
                                   search, scratch.replies[j])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .bits import popcount, trailing_zeros
 from .jit import leaf
 from .board import HOME_START, N_POINTS
 
@@ -22,15 +23,6 @@ _PRIME = np.array([0.0, 0.0, 1.0, 2.0, 4.0, 7.0, 11.0, 16.0, 22.0, 29.0, 37.0, 4
 
 
 _FULL = (1 << N_POINTS) - 1
-
-
-@leaf
-def popcount(x):
-    """Number of set bits of a non-negative int64."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101 & 0xFFFFFFFFFFFFFFFF) >> 56
 
 
 @leaf
@@ -164,8 +156,8 @@ def feature_terms(board, out, opp):
     block = 0.0
     runs = rotate(mine_m)   # the mover's points in the opponent's numbering
     while runs:
-        start = popcount((runs & -runs) - 1)
-        length = popcount(((~(runs >> start)) & -(~(runs >> start))) - 1)
+        start = trailing_zeros(runs)
+        length = trailing_zeros(~(runs >> start))
         runs &= ~(((1 << length) - 1) << start)
         behind = opp[5 + start]
         if length >= 2 and behind > 0:

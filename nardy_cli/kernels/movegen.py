@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .jit import leaf
+from .jit import counted, leaf
 from .board import HOME_START, N_POINTS, forbidden_block, furthest_opponent
 
 HEAD_FEDERATION, HEAD_643, HEAD_STRICT = 0, 1, 2
@@ -173,7 +173,7 @@ def _memo_visit(lo, hi, memo, memo_stamp, stamp, mask):
     raise RuntimeError("legal-play state table full")
 
 
-@njit(cache=True)
+@counted
 def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
                     out_boards, out_from, out_die, memo, memo_stamp):
     """Fill the outputs with the distinct legal results; return (count, steps per play).
@@ -338,3 +338,53 @@ def face_mobility(board, opp_off, face, block_check):
         if step_is_legal(board, src, face, 0, 1, outside, opp_off, block_check, far):
             n += 1 if src == 0 else board[src]
     return n
+
+
+STEP_RECORD = 9     # a play's steps as one int8 row: count, then 4 points, then 4 dice
+
+
+@leaf
+def replay_steps(board, d1, d2, steps, opp_off, head_rule, block_check, out):
+    """Play `steps` (a `STEP_RECORD` row, found legal on another board) on `board` into `out`;
+    return True when it is a legal play of (d1, d2) there, False (out then undefined) when that
+    is not certain.
+
+    Certain means: the play uses every die (so no longer play exists and R2's
+    larger-die rule does not apply), each step passes `step_is_legal` in its
+    order, and the end passes R6 when the rules check the block at turn end.
+    Then `enumerate_plays` finds the same result, since it tries every order of
+    legal steps.  A play found by another order alone is reported uncertain.
+    """
+    n = np.int64(steps[0])
+    if n != (4 if d1 == d2 else 2):
+        return False
+    for p in range(N_POINTS):
+        out[p] = board[p]
+    limit = head_limit(board, d1, d2, head_rule)
+    outside = 0
+    for p in range(HOME_START):
+        if board[p] > 0:
+            outside += board[p]
+    far = furthest_opponent(board)
+    for j in range(n):
+        src = np.int64(steps[1 + j])
+        die = np.int64(steps[5 + j])
+        if not step_is_legal(out, src, die, board[0] - out[0], limit, outside, opp_off,
+                             block_check, far):
+            return False
+        out[src] -= 1
+        dst = src + die
+        if dst < N_POINTS:
+            out[dst] += 1
+            if src < HOME_START and dst >= HOME_START:
+                outside -= 1
+    return not (block_check == BLOCK_TURN_END and forbidden_block(out, opp_off))
+
+
+@leaf
+def record_steps(step_from, step_die, i, n, record):
+    """record = result i's n steps (`enumerate_plays`' outputs) as a `STEP_RECORD` row."""
+    record[0] = n
+    for j in range(4):
+        record[1 + j] = step_from[i, j] if j < n else 0
+        record[5 + j] = step_die[i, j] if j < n else 0

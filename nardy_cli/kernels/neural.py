@@ -22,7 +22,8 @@ from numba import njit
 from .jit import leaf
 from .board import HOME_START, IN_PLAY, N_POINTS, result_of, status_after
 from .codes import N_CLASSES
-from .features import N_FEATURES, N_OPP, features, opponent_terms, popcount
+from .bits import trailing_zeros
+from .features import N_FEATURES, N_OPP, features, opponent_terms
 
 DRAW_CLASS = 8
 UNITS_PER_POINT = 4                       # c >= 1, c >= 2, c >= 3, (c - 3) / 2
@@ -335,7 +336,7 @@ def point_changes(before, after, idx, val, m):
     for w in range(N_POINTS // 8):
         x = b_words[w] ^ a_words[w]
         while x != 0:
-            byte = popcount((x & -x) - 1) >> 3
+            byte = trailing_zeros(x) >> 3
             x &= ~(np.int64(0xFF) << (8 * byte))
             m = _unit_changes(w * 8 + byte, before[w * 8 + byte], after[w * 8 + byte], idx, val, m)
     return m
