@@ -267,6 +267,11 @@ def unit_value(c, u):
     return (c - 3) / 2.0 if c > 3 else 0.0
 
 
+UNIT_VALUES = np.array([[1.0 if c > u else 0.0 for u in range(3)]
+                        + [(c - 3) / 2.0 if c > 3 else 0.0] for c in range(16)])
+"""UNIT_VALUES[c, u] = `unit_value(c, u)` for 0 <= c <= 15."""
+
+
 @njit(cache=True, inline="always")
 def point_base(p, c):
     """First input index of the units of point `p` (mover-relative) holding signed count `c`."""
@@ -338,7 +343,20 @@ def point_changes(before, after, idx, val, m):
         while x != 0:
             byte = trailing_zeros(x) >> 3
             x &= ~(np.int64(0xFF) << (8 * byte))
-            m = _unit_changes(w * 8 + byte, before[w * 8 + byte], after[w * 8 + byte], idx, val, m)
+            p = w * 8 + byte
+            a = before[p]
+            b = after[p]
+            if a >= 0 and b >= 0:
+                # the mover's own point (a play moves only its own checkers): its units' changes
+                # from the table, the same values `_unit_changes` computes
+                for u in range(UNITS_PER_POINT):
+                    d = UNIT_VALUES[b, u] - UNIT_VALUES[a, u]
+                    if d != 0.0:
+                        idx[m] = p * UNITS_PER_POINT + u
+                        val[m] = d
+                        m += 1
+            else:
+                m = _unit_changes(p, a, b, idx, val, m)
     return m
 
 
