@@ -125,11 +125,26 @@ PLAIN = Scoring(exact_bearoff=False, vr=False)
 
 def games_per_second(policy, games: int, workers: int, scoring: Scoring = PLAIN,
                      match=None) -> float:
-    # compile
+    """Games per second of wall time (after a run that compiles and loads)."""
+    return timed_games(policy, games, workers, scoring, match)[0]
+
+
+def timed_games(policy, games: int, workers: int, scoring: Scoring = PLAIN,
+                match=None) -> tuple[float, float]:
+    """Games per second of wall time, and of this process's CPU time (the time it ran on a core:
+    meaningful on one worker, which plays in this process)."""
     rollout(START, policy, games=min(games, 200), seed=1, workers=1, scoring=scoring, match=match)
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     rollout(START, policy, games=games, seed=1, workers=workers, scoring=scoring, match=match)
-    return games / (time.perf_counter() - t)
+    return games / (time.perf_counter() - t), games / (time.process_time() - cpu)
+
+
+def one_core(label: str, policy, games: int, scoring: Scoring = PLAIN, match=None,
+             note: str = "") -> float:
+    """Print a policy's games per second on one worker, by wall and by CPU time; return wall's."""
+    wall, cpu = timed_games(policy, games, 1, scoring, match)
+    print(f"{label:<30}{wall:>12,.1f} games/s ({cpu:,.1f} by CPU time{note})")
+    return wall
 
 
 def bench_matches() -> None:
@@ -139,10 +154,11 @@ def bench_matches() -> None:
     from nardy_cli.rules import PRESETS
     state = match_state(7, "4-6", PRESETS["federation"])
     for name, games in (("neural", 6000), ("lookahead:neural", 100)):
-        money = games_per_second(name, games, 1)
-        at_score = games_per_second(name, games, 1, match=state)
+        (money, money_cpu), (at_score, at_score_cpu) = (timed_games(name, games, 1),
+                                                        timed_games(name, games, 1, match=state))
         print(f"{name + ', money / at 4-6 to 7':<30}{money:>12,.1f} / {at_score:,.1f} games/s "
-              f"({at_score / money:.2f}x, 1 core)")
+              f"({at_score / money:.2f}x, 1 core; by CPU time {money_cpu:,.1f} / "
+              f"{at_score_cpu:,.1f})")
     secs = _seconds([sys.executable, "-m", "nardy_cli", "met", "--length", "17", "--format",
                      "json"])
     print(f"{'nardy met --length 17':<30}{secs:>12.3f} s (whole command, shipped distribution)")
@@ -157,8 +173,7 @@ class FirstPlay:
 
 def bench_games() -> None:
     cores = default_workers()
-    one = games_per_second("random", 30000, 1)
-    print(f"random rollouts, 1 core       {one:>12,.0f} games/s")
+    one = one_core("random rollouts, 1 core", "random", 30000)
     many = games_per_second("random", 120000, cores)
     print(f"random rollouts, {cores} workers    {many:>12,.0f} games/s  "
           f"({many / one:.2f}x one worker)")
@@ -166,14 +181,12 @@ def bench_games() -> None:
                         ("neural", 6000), ("lookahead:neural", 100), (NEURAL_DOUBLE, 6000),
                         (lookahead_of(NEURAL_DOUBLE, "lookahead:neural-double"), 100)):
         label = name if isinstance(name, str) else name.name
-        print(f"{label + ' rollouts, 1 core':<30}{games_per_second(name, games, 1):>12,.1f} "
-              "games/s")
+        one_core(label + " rollouts, 1 core", name, games)
     for name, games in (("heuristic", 2000), ("neural", 1000)):
-        gps = games_per_second(name, games, 1, Scoring())
-        print(f"{name + ' default scoring':<30}{gps:>12,.1f} games/s (the defaults: "
-              "exact bear-offs, VR off, 1 core)")
-    py = games_per_second((FirstPlay(), FirstPlay()), 300, 1)
-    print(f"Python-object policy, 1 core  {py:>12,.1f} games/s (both sides, trivial choice)")
+        one_core(name + " default scoring", name, games, Scoring(),
+                 note="; the defaults: exact bear-offs, VR off, 1 core")
+    one_core("Python-object policy, 1 core", (FirstPlay(), FirstPlay()), 300,
+             note="; both sides, trivial choice")
 
 
 def _rollout_in_child(games: int) -> tuple[float, float]:
