@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from .bits import trailing_zeros
 from .jit import counted, leaf
 from .board import HOME_START, N_POINTS, forbidden_block, furthest_opponent
 
@@ -157,6 +158,15 @@ def undo_step(board, src, dst):
     return 0
 
 
+@njit(cache=True, inline="always")
+def own_after_undo(own, board, src, dst):
+    """`own` (the mover's points as bits) after `undo_step(board, src, dst)`."""
+    own |= np.int64(1) << src
+    if dst < N_POINTS and board[dst] <= 0:
+        own &= ~(np.int64(1) << dst)
+    return own
+
+
 @leaf
 def _memo_visit(lo, hi, memo, memo_stamp, stamp, mask):
     """Insert the state (lo, hi); False when it was already there.  Raises on a full table."""
@@ -196,6 +206,10 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
     capacity = out_boards.shape[0]
     far = furthest_opponent(board)
     check_end = block_check == BLOCK_TURN_END
+    own = np.int64(0)       # bit p: the mover has a checker on point p, kept step by step
+    for p in range(N_POINTS):
+        if board[p] > 0:
+            own |= np.int64(1) << p
 
     # per-depth scratch, kept in the stamp array's tail to avoid allocations
     cursor = memo_stamp[MEMO_SIZE + 1:MEMO_SIZE + 6]
@@ -224,9 +238,13 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
             while opt < n_options:
                 src = opt % N_POINTS
                 die_idx = opt // N_POINTS
-                opt += 1
-                if board[src] <= 0:
+                # on to the next point holding a checker of the mover (`own`), or the next die
+                rest = own >> src
+                if rest == 0:
+                    opt = (die_idx + 1) * N_POINTS
                     continue
+                src += trailing_zeros(rest)
+                opt = die_idx * N_POINTS + src + 1
                 if double:
                     die = d1
                 else:
@@ -244,12 +262,15 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
                 else:
                     hi -= UNITS[src]
                 board[src] -= 1
+                if board[src] == 0:
+                    own &= ~(np.int64(1) << src)
                 if dst < N_POINTS:
                     if dst < 12:
                         lo += UNITS[dst]
                     else:
                         hi += UNITS[dst]
                     board[dst] += 1
+                    own |= np.int64(1) << dst
                     if src < HOME_START and dst >= HOME_START:
                         outside -= 1
                 newmask = used[k] | (1 << die_idx)
@@ -260,6 +281,7 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
                     tag_hi = hi | (np.uint64(newmask) << _SHIFT_TAG)
                     if not _memo_visit(tag_lo, tag_hi, memo, memo_stamp, stamp, table_mask):
                         outside += undo_step(board, src, dst)
+                        own = own_after_undo(own, board, src, dst)
                         continue
                 path_from[k] = src
                 path_die[k] = die
@@ -285,6 +307,7 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
                 if depth == max_steps:
                     # a leaf: unmake at once instead of descending
                     outside += undo_step(board, src, dst)
+                    own = own_after_undo(own, board, src, dst)
                     continue
                 cursor[k] = opt
                 k = depth
@@ -296,7 +319,10 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
             # unmake the step that led to depth k, then go back up
             k -= 1
             if k >= 0:
-                outside += undo_step(board, path_from[k], path_from[k] + path_die[k])
+                src = path_from[k]
+                dst = src + path_die[k]
+                outside += undo_step(board, src, dst)
+                own = own_after_undo(own, board, src, dst)
 
     if overflow:
         return OVERFLOW, best
