@@ -1,10 +1,11 @@
 """The CPU's bit instructions for the kernels: count the set bits, find the lowest one.
 
-numba has no function for either, and the bit tricks that stand in for them
-(a dozen shifts and masks each) were a sixth of the features' time and of
-finding the points a play changed.  LLVM's `ctpop` and `cttz` compile to one
-instruction each (`popcnt`, `tzcnt`) on the machines numba targets, or to the
-same bit tricks where the CPU lacks them.
+numba has no function for either; the bit tricks that stood in for them took
+a dozen shifts and masks each (LLVM may recognise some of them).  LLVM's
+`ctpop` and `cttz` compile to one instruction each (`popcnt`, `tzcnt`) where
+the CPU has them, and to such tricks where it lacks them.  The features'
+mobility and blocks, the points a play changed and the enumerator's walk over
+the mover's points use them.
 """
 
 from __future__ import annotations
