@@ -12,8 +12,8 @@ from nardy_cli.kernels.evaluate import (NEURAL, NO_SCREEN, PROVEN, ROLL_HIGH, RO
                                         best_replies, bounded_replies, choice_scratch,
                                         choose_play, search_candidates)
 from nardy_cli.kernels.features import opponent_terms
-from nardy_cli.kernels.movegen import (STEP_RECORD, Workspace, enumerate_plays, play_space,
-                                       record_steps, replay_steps)
+from nardy_cli.kernels.movegen import (BLOCK_TURN_END, STEP_RECORD, Workspace, enumerate_plays,
+                                       play_space, record_steps, replay_steps)
 from nardy_cli.kernels.turnpass import turn_scores
 from nardy_cli.network import default_network
 from nardy_cli.outcomes import money_valuation
@@ -175,3 +175,39 @@ def test_replayed_steps_are_a_legal_play_when_they_say_so(turns):
                         replayed += 1
                     checked += 1
     assert replayed > checked // 2
+
+
+def test_a_replay_that_completes_a_forbidden_block_at_turn_end_is_not_a_play():
+    """Bug caught: `replay_steps` skipping R6 when the rules check the block at turn end, so a
+    reply the other board forbids (six in a row with no opponent checker ahead) bounds a roll.
+
+    The replier (+, its own numbering 1-24) holds its head with 8, point 6, points 19-22 and two
+    on 23; the opponent (-) has 14 on its head (the replier's 13) and one more checker:
+
+        here:  -1 on the replier's 9  (opponent's 21, ahead of the replier's home)
+        there: -1 on the replier's 16 (opponent's 4, behind it)
+
+    Roll 2-1, steps 1->3 and 23->24: the replier then holds 19-24, the opponent's 7-12.
+    Here a checker is ahead of that block (legal); there none is (R6 forbids it)."""
+    def board(other):
+        b = np.zeros(24, np.int8)
+        b[0], b[5], b[18], b[19], b[20], b[21], b[22] = 8, 1, 1, 1, 1, 1, 2
+        b[12], b[other] = -14, -1
+        return b
+    here, there = board(8), board(15)
+    record = np.array([2, 0, 22, 0, 0, 2, 1, 0, 0], np.int8)
+    out = np.zeros(24, np.int8)
+    ws = Workspace()
+    results = {}
+    for name, b in (("here", here), ("there", there)):
+        n, _ = enumerate_plays(b.copy(), 0, 2, 1, 0, BLOCK_TURN_END, *ws.arrays())
+        results[name] = {ws.boards[i].tobytes() for i in range(n)}
+    blocked = here.copy()
+    blocked[[0, 2, 22, 23]] += np.array([-1, 1, -1, 1], np.int8)
+    assert blocked.tobytes() in results["here"]
+    assert replay_steps(here, 2, 1, record, 0, 0, BLOCK_TURN_END, out)
+    assert np.array_equal(out, blocked)
+    blocked_there = there.copy()
+    blocked_there[[0, 2, 22, 23]] += np.array([-1, 1, -1, 1], np.int8)
+    assert blocked_there.tobytes() not in results["there"]
+    assert not replay_steps(there, 2, 1, record, 0, 0, BLOCK_TURN_END, out)
