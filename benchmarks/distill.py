@@ -101,7 +101,8 @@ def distill_games(student, teacher, values, start, rules, game_lo, game_hi, seed
             if not exact_probs(chosen, mover_white, rules.last_roll, p):
                 one_ply_target(chosen, mover_white, teacher, net32, values, rules, teach, search,
                                replies, flipped, p, target)
-                opponent_terms(chosen, choice.opp)
+                # `choose_play` left this roll's opponent terms in choice.opp (the teacher's
+                # search has its own scratch)
                 m = encode(chosen, mover_white, choice.opp, choice.feats, idx, val)
                 class_mask(chosen, rules.last_roll, mask)
                 stats[3] += sgd_step(student, idx, val, m, mask, target, lr, choice.hidden,

@@ -148,23 +148,18 @@ def step_is_legal(board, src, die, head_moved, limit, outside, opp_off, block_ch
 
 
 @leaf
-def undo_step(board, src, dst):
-    """Take back the step src -> dst; return 1 when it moves a checker back out of home."""
+def undo_step(board, src, dst, outside, own):
+    """Take back the step src -> dst; return the mover's checkers outside home and its points as
+    bits (`own`) after it."""
     board[src] += 1
+    own |= np.int64(1) << src
     if dst < N_POINTS:
         board[dst] -= 1
+        if board[dst] == 0:
+            own &= ~(np.int64(1) << dst)
         if src < HOME_START and dst >= HOME_START:
-            return 1
-    return 0
-
-
-@njit(cache=True, inline="always")
-def own_after_undo(own, board, src, dst):
-    """`own` (the mover's points as bits) after `undo_step(board, src, dst)`."""
-    own |= np.int64(1) << src
-    if dst < N_POINTS and board[dst] <= 0:
-        own &= ~(np.int64(1) << dst)
-    return own
+            outside += 1
+    return outside, own
 
 
 @leaf
@@ -280,8 +275,7 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
                     tag_lo = lo | (np.uint64(depth) << _SHIFT_TAG)
                     tag_hi = hi | (np.uint64(newmask) << _SHIFT_TAG)
                     if not _memo_visit(tag_lo, tag_hi, memo, memo_stamp, stamp, table_mask):
-                        outside += undo_step(board, src, dst)
-                        own = own_after_undo(own, board, src, dst)
+                        outside, own = undo_step(board, src, dst, outside, own)
                         continue
                 path_from[k] = src
                 path_die[k] = die
@@ -306,8 +300,7 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
                             overflow = True
                 if depth == max_steps:
                     # a leaf: unmake at once instead of descending
-                    outside += undo_step(board, src, dst)
-                    own = own_after_undo(own, board, src, dst)
+                    outside, own = undo_step(board, src, dst, outside, own)
                     continue
                 cursor[k] = opt
                 k = depth
@@ -321,8 +314,7 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
             if k >= 0:
                 src = path_from[k]
                 dst = src + path_die[k]
-                outside += undo_step(board, src, dst)
-                own = own_after_undo(own, board, src, dst)
+                outside, own = undo_step(board, src, dst, outside, own)
 
     if overflow:
         return OVERFLOW, best
