@@ -21,6 +21,8 @@ then puts the checkpoint to the benchmark database (docs/training.md).
 from __future__ import annotations
 
 import argparse
+import signal
+import sys
 import time
 from pathlib import Path
 
@@ -123,6 +125,22 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=51)
     ap.add_argument("--chunk", type=int, default=200, help="games between checkpoints")
     args = ap.parse_args()
+    if args.games <= 0 or args.chunk <= 0 or args.lr <= 0:
+        ap.error(f"--games, --chunk and --lr must be positive, got {args.games}, {args.chunk}, "
+                 f"{args.lr}")
+    for sig in (signal.SIGINT, signal.SIGTERM):     # a SIGTERM stops as Ctrl-C does
+        signal.signal(sig, signal.default_int_handler)
+    try:
+        run(args)
+    except KeyboardInterrupt:
+        # the chunk in progress is dropped; the checkpoint holds every finished one
+        print(f"interrupted: {args.out / 'checkpoint.npz'} holds the games finished before; "
+              "run the same command to resume", file=sys.stderr)
+        sys.exit(130)
+
+
+def run(args: argparse.Namespace) -> None:
+    """Distil until `args.games` games, resuming from the checkpoint in `args.out`."""
     rules = PRESETS["federation"]
     shipped = default_network()
     ckpt = args.out / "checkpoint.npz"
