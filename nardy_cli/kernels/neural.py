@@ -349,12 +349,13 @@ def point_changes(before, after, idx, val, m):
             if a >= 0 and b >= 0:
                 # the mover's own point (a play moves only its own checkers): its units' changes
                 # from the table, the same values `_unit_changes` computes
+                # (written whether or not it counts, as `turnpass._change` does: no branch to
+                # mispredict)
                 for u in range(UNITS_PER_POINT):
                     d = UNIT_VALUES[b, u] - UNIT_VALUES[a, u]
-                    if d != 0.0:
-                        idx[m] = p * UNITS_PER_POINT + u
-                        val[m] = d
-                        m += 1
+                    idx[m] = p * UNITS_PER_POINT + u
+                    val[m] = d
+                    m += d != 0.0
             else:
                 m = _unit_changes(p, a, b, idx, val, m)
     return m
