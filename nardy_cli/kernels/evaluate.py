@@ -26,6 +26,7 @@ from .movegen import OVERFLOW, STEP_RECORD, enumerate_plays, record_steps, repla
 from .neural import (H_SINGLE, MAX_ACTIVE, N_CLASSES, board_probs, equity_of, float32_layers,
                      layers, single_layers)
 from .rng import below, next_random
+from .seen import find, keep, new_search, roll_sharing, seen_table
 from .turnpass import N_DENSE, result_probs, turn_scores, turn_sums
 
 RANDOM, RACER, HEURISTIC, NEURAL = 0, 1, 2, 3
@@ -45,6 +46,9 @@ TERMINAL = 1000.0        # score of a play that bears off the last checker
 ROLL_HIGH = np.array([h for h in range(6, 0, -1) for l in range(h, 0, -1)], dtype=np.int64)
 ROLL_LOW = np.array([l for h in range(6, 0, -1) for l in range(h, 0, -1)], dtype=np.int64)
 ROLL_WEIGHT = np.array([1.0 if h == l else 2.0 for h, l in zip(ROLL_HIGH, ROLL_LOW)]) / 36.0
+# per roll: its results are looked up in the search's table of scored replies, kept in it
+# (`seen`: rolls that move the same total share results)
+ROLL_LOOKS, ROLL_KEEPS = roll_sharing(ROLL_HIGH, ROLL_LOW)
 
 
 class EvalArgs(NamedTuple):
@@ -137,6 +141,7 @@ def best_replies(board, mover_white, judge, rules, net, screen, scratch, space, 
     sums = scratch.sums32[:net[1].shape[0]]
     if neural:
         reply_sums(net, board, mover_white, scratch, sums)
+        new_search(scratch.seen_keys)
     screened = neural and screen.shape[0] > 0
     top, top_score = scratch.top, scratch.top_score
     for r in range(21):
@@ -151,8 +156,8 @@ def best_replies(board, mover_white, judge, rules, net, screen, scratch, space, 
         for c in range(n):
             i = top[c] if use_top else c
             if neural:
-                v = reply_score(net, last_roll, values, sums, board, scratch_boards[i],
-                                mover_white, scratch)
+                v = seen_score(net, last_roll, values, sums, board, scratch_boards[i],
+                               mover_white, scratch, ROLL_LOOKS[r], ROLL_KEEPS[r])
             elif kind == HEURISTIC:
                 v = heuristic_score(scratch_boards[i], weights, scratch.feats, opp)
             else:
@@ -186,6 +191,21 @@ def reply_score(net, last_roll, values, sums, board, reply, mover_white, scratch
     return equity_of(values, mover_white, scratch.probs)
 
 
+@njit(cache=True, inline="always")
+def seen_score(net, last_roll, values, sums, board, reply, mover_white, scratch, looks, keeps):
+    """`reply_score`, taken from the search's table when `looks` finds `reply` there, and entered
+    in it when `keeps`."""
+    keys, table = scratch.seen_keys, scratch.seen_values
+    if looks:
+        slot = find(keys, reply)
+        if slot >= 0:
+            return table[slot]
+    v = reply_score(net, last_roll, values, sums, board, reply, mover_white, scratch)
+    if keeps:
+        keep(keys, table, reply, v)
+    return v
+
+
 @leaf
 def bounded_replies(board, mover_white, judge, rules, net, scratch, space, probes, probe_steps, out,
                     cutoff):
@@ -211,6 +231,7 @@ def bounded_replies(board, mover_white, judge, rules, net, scratch, space, probe
     opponent_terms(board, scratch.opp)
     sums = scratch.sums32[:net[1].shape[0]]
     reply_sums(net, board, mover_white, scratch, sums)
+    new_search(scratch.seen_keys)
     start, count, bound, probed = scratch.starts, scratch.counts, scratch.bounds, scratch.probed
     boards = space.boards
     at = 0          # the results of rolls enumerated for their bound fill space from the start
@@ -250,8 +271,8 @@ def bounded_replies(board, mover_white, judge, rules, net, scratch, space, probe
             if i == probed[r]:
                 v = bound[r]
             else:
-                v = reply_score(net, last_roll, values, sums, board, boards[i], mover_white,
-                                scratch)
+                v = seen_score(net, last_roll, values, sums, board, boards[i], mover_white,
+                               scratch, ROLL_LOOKS[r], ROLL_KEEPS[r])
             if v > best:
                 best = v
                 best_i = i
@@ -349,11 +370,15 @@ class ChoiceScratch(NamedTuple):
     # per roll, `best_replies`: the best result's steps (`movegen.STEP_RECORD` rows)
     reply_steps: np.ndarray
     replayed: np.ndarray   # `bounded_replies`: a probe's steps replayed on its board
+    # the reply search's scored results (`seen.seen_table`): keys and stamps, scores
+    seen_keys: np.ndarray
+    seen_values: np.ndarray
 
 
 @njit(cache=True)
 def choice_scratch():
     """Scratch arrays for `choose_play` (a `ChoiceScratch`)."""
+    seen_keys, seen_values = seen_table()
     return ChoiceScratch(np.empty(N_FEATURES, dtype=np.float64), np.empty(4096, dtype=np.float64),
                          np.empty(N_OPP, dtype=np.int64), np.empty(MAX_ACTIVE, dtype=np.int64),
                          np.empty(MAX_ACTIVE, dtype=np.float64), np.ones(N_CLASSES, dtype=np.bool_),
@@ -367,7 +392,7 @@ def choice_scratch():
                          np.empty(SCREEN_WIDTH, dtype=np.float64), np.empty(21, dtype=np.int64),
                          np.empty(21, dtype=np.int64), np.empty(21, dtype=np.float64),
                          np.empty(21, dtype=np.int64), np.zeros((21, STEP_RECORD), dtype=np.int8),
-                         np.empty(N_POINTS, dtype=np.int8))
+                         np.empty(N_POINTS, dtype=np.int8), seen_keys, seen_values)
 
 
 @njit(cache=True)
