@@ -130,20 +130,28 @@ def games_per_second(policy, games: int, workers: int, scoring: Scoring = PLAIN,
 
 
 def timed_games(policy, games: int, workers: int, scoring: Scoring = PLAIN,
-                match=None) -> tuple[float, float]:
+                match=None, repeats: int = 1) -> tuple[float, float, list[float]]:
     """Games per second of wall time, and of this process's CPU time (the time it ran on a core:
-    meaningful on one worker, which plays in this process)."""
+    meaningful on one worker, which plays in this process): the medians of `repeats` runs of the
+    same games, and every run's wall figure."""
     rollout(START, policy, games=min(games, 200), seed=1, workers=1, scoring=scoring, match=match)
-    t, cpu = time.perf_counter(), time.process_time()
-    rollout(START, policy, games=games, seed=1, workers=workers, scoring=scoring, match=match)
-    return games / (time.perf_counter() - t), games / (time.process_time() - cpu)
+    walls, cpus = [], []
+    for _ in range(repeats):
+        t, cpu = time.perf_counter(), time.process_time()
+        rollout(START, policy, games=games, seed=1, workers=workers, scoring=scoring, match=match)
+        walls.append(games / (time.perf_counter() - t))
+        cpus.append(games / (time.process_time() - cpu))
+    return float(np.median(walls)), float(np.median(cpus)), walls
 
 
 def one_core(label: str, policy, games: int, scoring: Scoring = PLAIN, match=None,
-             note: str = "") -> float:
-    """Print a policy's games per second on one worker, by wall and by CPU time; return wall's."""
-    wall, cpu = timed_games(policy, games, 1, scoring, match)
-    print(f"{label:<30}{wall:>12,.1f} games/s ({cpu:,.1f} by CPU time{note})")
+             note: str = "", repeats: int = 1) -> float:
+    """Print a policy's games per second on one worker, by wall and by CPU time (the medians of
+    `repeats` runs, and their range); return wall's."""
+    wall, cpu, walls = timed_games(policy, games, 1, scoring, match, repeats)
+    spread = (f"; median of {repeats} runs, {min(walls):,.1f}-{max(walls):,.1f}"
+              if repeats > 1 else "")
+    print(f"{label:<30}{wall:>12,.1f} games/s ({cpu:,.1f} by CPU time{spread}{note})")
     return wall
 
 
@@ -154,8 +162,8 @@ def bench_matches() -> None:
     from nardy_cli.rules import PRESETS
     state = match_state(7, "4-6", PRESETS["federation"])
     for name, games in (("neural", 6000), ("lookahead:neural", 100)):
-        (money, money_cpu), (at_score, at_score_cpu) = (timed_games(name, games, 1),
-                                                        timed_games(name, games, 1, match=state))
+        (money, money_cpu, _), (at_score, at_score_cpu, _) = (
+            timed_games(name, games, 1), timed_games(name, games, 1, match=state))
         print(f"{name + ', money / at 4-6 to 7':<30}{money:>12,.1f} / {at_score:,.1f} games/s "
               f"({at_score / money:.2f}x, 1 core; by CPU time {money_cpu:,.1f} / "
               f"{at_score_cpu:,.1f})")
@@ -181,7 +189,9 @@ def bench_games() -> None:
                         ("neural", 6000), ("lookahead:neural", 100), (NEURAL_DOUBLE, 6000),
                         (lookahead_of(NEURAL_DOUBLE, "lookahead:neural-double"), 100)):
         label = name if isinstance(name, str) else name.name
-        one_core(label + " rollouts, 1 core", name, games)
+        # a lookahead's 100 games take 3-4 s, within one swing of this machine's speed: 3 runs
+        one_core(label + " rollouts, 1 core", name, games,
+                 repeats=3 if label.startswith("lookahead") else 1)
     for name, games in (("heuristic", 2000), ("neural", 1000)):
         one_core(name + " default scoring", name, games, Scoring(),
                  note="; the defaults: exact bear-offs, VR off, 1 core")
