@@ -142,6 +142,44 @@ def test_a_bounded_search_without_room_for_its_rolls_searches_in_full(params, tu
     assert got == want and np.array_equal(out, full)
 
 
+def test_a_searched_roll_without_room_after_the_bound_phase_searches_in_full(params, turns):
+    """Bug caught: a roll enumerated when the search reaches it (its replay was legal) written
+    past the end of the space, behind the rolls the bound phase enumerated (their replays were
+    not legal), instead of falling back to the full search.  The probes are the board's own best
+    replies, so a roll is enumerated upfront only when its best reply leaves a die unused; the
+    space holds the largest roll, and the turns taken are those whose upfront rolls fit in it but
+    leave too little room for a later one.  No cutoff stops the search."""
+    s = choice_scratch()
+    judge = EvalArgs(NEURAL, params, MONEY)
+    net = kn.single_precision(params)
+    out, full = np.zeros((21, 24), np.int8), np.zeros((21, 24), np.int8)
+    ws = Workspace()
+    tried = 0
+    for boards, white in turns:
+        flipped = np.empty(24, np.int8)
+        kb.flip(boards[0], flipped)
+        if kb.status_after(boards[0], white, FED.last_roll) != kb.IN_PLAY:
+            continue
+        opp_off = 15 - kb.opp_on_board(flipped)
+        counts = [enumerate_plays(flipped, opp_off, ROLL_HIGH[r], ROLL_LOW[r], 0, 0,
+                                  *ws.arrays())[0] for r in range(21)]
+        room = max(counts)
+        small = Workspace(max_results=room).arrays()
+        want = best_replies(flipped, not white, judge, RULES, net, NO_SCREEN, s, small, full)
+        steps = s.reply_steps.copy()
+        replays = [replay_steps(flipped, ROLL_HIGH[r], ROLL_LOW[r], steps[r], opp_off, 0, 0,
+                                np.zeros(24, np.int8)) for r in range(21)]
+        upfront = sum(c for c, replayed in zip(counts, replays) if not replayed)
+        if not 0 < upfront <= room or all(c <= room - upfront
+                                          for c, replayed in zip(counts, replays) if replayed):
+            continue
+        got = bounded_replies(flipped, not white, judge, RULES, net, s, small, full.copy(), steps,
+                              out, np.inf)
+        assert got == want and np.array_equal(out, full)
+        tried += 1
+    assert tried >= 10
+
+
 def test_replayed_steps_are_a_legal_play_when_they_say_so(turns):
     """Bug caught: `replay_steps` calling a play legal that the enumerator does not find on the
     other board (a step onto the opponent, past the head limit, a forbidden block, a play that
