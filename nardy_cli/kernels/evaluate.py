@@ -179,16 +179,22 @@ def reply_sums(net, board, mover_white, scratch, sums):
               scratch.dense)
 
 
-@leaf
-def reply_score(net, last_roll, values, sums, board, reply, mover_white, scratch):
+@njit(cache=True, inline="always")
+def reply_value(net, last_roll, values, sums, board, reply, mover_white, scratch):
     """The network's value of `reply`, a result of the side to move on `board`, for that side;
-    `sums` = `reply_sums(net, board, ...)`.  Called, not inlined, by the reply searches: one
-    compiled copy of the turn pass instead of one per call site (a minute of compiling in a
-    fresh test run), for a call per reply."""
+    `sums` = `reply_sums(net, board, ...)`.  Compiled into the searches' loops over their
+    results (`seen_score`): a call passes the whole scratch and cost a tenth of a search."""
     result_probs(net, last_roll, sums, scratch.dense, board, reply, mover_white, scratch.opp,
                   scratch.feats, scratch.idx, scratch.val, scratch.mask, scratch.hidden32,
                   scratch.probs)
     return equity_of(values, mover_white, scratch.probs)
+
+
+@leaf
+def reply_score(net, last_roll, values, sums, board, reply, mover_white, scratch):
+    """`reply_value`, called: for the one result a roll's bound takes (`bounded_replies`), where
+    another compiled copy of the turn pass would only lengthen compiling."""
+    return reply_value(net, last_roll, values, sums, board, reply, mover_white, scratch)
 
 
 @njit(cache=True, inline="always")
@@ -200,7 +206,7 @@ def seen_score(net, last_roll, values, sums, board, reply, mover_white, scratch,
         slot = find(keys, reply)
         if slot >= 0:
             return table[slot]
-    v = reply_score(net, last_roll, values, sums, board, reply, mover_white, scratch)
+    v = reply_value(net, last_roll, values, sums, board, reply, mover_white, scratch)
     if keeps:
         keep(keys, table, reply, v)
     return v
