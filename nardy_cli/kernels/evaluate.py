@@ -199,7 +199,7 @@ def reply_score(net, last_roll, values, sums, board, reply, mover_white, scratch
 
 @njit(cache=True, inline="always")
 def seen_score(net, last_roll, values, sums, board, reply, mover_white, scratch, looks, keeps):
-    """`reply_score`, taken from the search's table when `looks` finds `reply` there, and entered
+    """`reply_value`, taken from the search's table when `looks` finds `reply` there, and entered
     in it when `keeps`."""
     keys, table = scratch.seen_keys, scratch.seen_values
     if looks:
