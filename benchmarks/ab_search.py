@@ -10,7 +10,8 @@ chunk in one process keeps the machine's drift out of the ratio, which a run of
 whole games per checkout (`ab_trees.py`) cannot.  It prints both times per
 turn, the ratio of the totals, the chunks' median ratio with its quartiles, and
 whether the two searches returned the same values.  Both kernels compile from an
-empty cache: allow a few minutes.
+empty cache: allow a few minutes.  A count below 1 or a folder without
+`nardy_cli/kernels` is a one-line error (exit code 2).
 """
 
 from __future__ import annotations
@@ -107,14 +108,14 @@ def main() -> None:
     for name, value in (("--turns", args.turns), ("--rounds", args.rounds),
                         ("--chunk", args.chunk)):
         if value < 1:
-            sys.exit(f"Error: {name} must be at least 1, got {value}")
+            ap.error(f"{name} must be at least 1, got {value}")
+    for tree in (args.before, args.after):
+        if not (Path(tree) / "nardy_cli" / "kernels").is_dir():
+            ap.error(f"no nardy_cli/kernels in '{tree}'")
     folder = Path(tempfile.mkdtemp(prefix="ab_search_"))
     try:
         for package, tree in (("kbefore", args.before), ("kafter", args.after)):
-            kernels = Path(tree) / "nardy_cli" / "kernels"
-            if not kernels.is_dir():
-                sys.exit(f"Error: no nardy_cli/kernels in '{tree}'")
-            shutil.copytree(kernels, folder / package,
+            shutil.copytree(Path(tree) / "nardy_cli" / "kernels", folder / package,
                             ignore=shutil.ignore_patterns("__pycache__"))
         sys.path.insert(0, str(folder))
         rules = PRESETS["federation"]
