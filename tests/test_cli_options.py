@@ -300,6 +300,9 @@ def test_progress_bar_shows_rate_eta_and_estimate_only_on_a_terminal(tty, monkey
     from nardy_cli.commands import progress
     fake = _Terminal(tty)
     monkeypatch.setattr(progress.sys, "stderr", fake)
+    # a terminal wide enough for the whole line: the bar is cut to the width (80 columns under
+    # pytest-xdist's workers)
+    monkeypatch.setenv("COLUMNS", "120")
     bar = progress.Progress(2592, "race: ", delay=0)
     bar.update(1296, 0.1, 0.01)
     bar.close()
