@@ -55,19 +55,18 @@ def new_search(keys):
 
 
 @njit(cache=True, inline="always")
-def _slot(w0, w1, w2):
-    """The key's own slot."""
+def _key(keys, board):
+    """`board` (24 int8 cells) as its three words, the search's stamp and the key's own slot."""
+    w = board.view(np.int64)
+    w0, w1, w2 = w[0], w[1], w[2]
     h = (np.uint64(w0) * _K0) ^ (np.uint64(w1) * _K1) ^ (np.uint64(w2) * _K2)
-    return np.int64(h >> _SHIFT)
+    return w0, w1, w2, keys[SLOTS, 0], np.int64(h >> _SHIFT)
 
 
 @njit(cache=True, inline="always")
 def find(keys, board):
     """The slot holding `board` (24 int8 cells) in this search, or -1."""
-    w = board.view(np.int64)
-    w0, w1, w2 = w[0], w[1], w[2]
-    stamp = keys[SLOTS, 0]
-    slot = _slot(w0, w1, w2)
+    w0, w1, w2, stamp, slot = _key(keys, board)
     for _ in range(PROBES):
         if keys[slot, 3] != stamp:
             return -1
@@ -80,10 +79,7 @@ def find(keys, board):
 @njit(cache=True, inline="always")
 def keep(keys, values, board, value):
     """Enter `board`'s score (when a free slot is near its own)."""
-    w = board.view(np.int64)
-    w0, w1, w2 = w[0], w[1], w[2]
-    stamp = keys[SLOTS, 0]
-    slot = _slot(w0, w1, w2)
+    w0, w1, w2, stamp, slot = _key(keys, board)
     for _ in range(PROBES):
         if keys[slot, 3] != stamp:
             keys[slot, 0], keys[slot, 1], keys[slot, 2], keys[slot, 3] = w0, w1, w2, stamp
