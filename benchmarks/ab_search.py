@@ -11,7 +11,8 @@ whole games per checkout (`ab_trees.py`) cannot.  It prints both times per
 turn, the ratio of the totals, the chunks' median ratio with its quartiles, and
 whether the two searches returned the same values.  Both kernels compile from an
 empty cache: allow a few minutes.  A count below 1 or a folder without
-`nardy_cli/kernels` is a one-line error (exit code 2).
+`nardy_cli/kernels` is a one-line error (exit code 2); Ctrl-C or SIGTERM stops it
+with one line and exit code 130, the temporary copies removed.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -112,6 +114,17 @@ def main() -> None:
     for tree in (args.before, args.after):
         if not (Path(tree) / "nardy_cli" / "kernels").is_dir():
             ap.error(f"no nardy_cli/kernels in '{tree}'")
+    for sig in (signal.SIGINT, signal.SIGTERM):     # a SIGTERM stops as Ctrl-C does
+        signal.signal(sig, signal.default_int_handler)
+    try:
+        compare(args)
+    except KeyboardInterrupt:
+        print("interrupted: nothing measured is printed", file=sys.stderr)
+        sys.exit(130)
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Time both checkouts' searches and print the figures (the copies removed at the end)."""
     folder = Path(tempfile.mkdtemp(prefix="ab_search_"))
     try:
         for package, tree in (("kbefore", args.before), ("kafter", args.after)):
