@@ -154,6 +154,42 @@ def test_training_is_deterministic_resumable_and_learns(tmp_path):
     assert np.abs(a.w1 - init.w1).max() > 1e-4 and np.abs(a.w2 - init.w2).max() > 1e-4
 
 
+
+def test_a_training_step_moves_each_weight_against_its_cross_entropy_gradient(boards):
+    """Bug caught: a training step that reads the hidden layer before its ReLU (the pass leaving
+    the sums in `hidden`), or that moves a weight by another gradient than the masked softmax's
+    cross-entropy's."""
+    from nardy_cli.training.td import sgd_step
+    net = new_network(16, seed=7)
+    checked = 0
+    for board, white in boards[::40]:
+        params = net.kernel_params(FED)
+        w1, b1, w2, b2 = (a.copy() for a in kn.layers(params))
+        x = reference_inputs(board, white)
+        idx = np.flatnonzero(x)
+        mask = np.ones(kn.N_CLASSES, dtype=bool)
+        kn.class_mask(board, FED.last_roll, mask)
+        target = np.where(mask, 1.0, 0.0) / mask.sum()
+        lr = 0.05
+        hidden, probs, dh = np.zeros(16), np.zeros(kn.N_CLASSES), np.zeros(16)
+        sgd_step(params, idx, x[idx], idx.size, mask.copy(), target, lr, hidden, probs, dh)
+        # the same step in numpy, from the definitions
+        pre = x @ w1 + b1
+        h = np.maximum(pre, 0.0)
+        z = np.where(mask, w2 @ h + b2, -np.inf)
+        p = np.exp(z - z[mask].max())
+        p /= p.sum()
+        g = np.where(mask, p - target, 0.0)
+        grad_h = np.where(pre > 0.0, w2.T @ g, 0.0)
+        new = kn.layers(params)
+        np.testing.assert_allclose(new[3], b2 - lr * g, atol=1e-12, rtol=0)
+        np.testing.assert_allclose(new[2], w2 - lr * np.outer(g, h), atol=1e-12, rtol=0)
+        np.testing.assert_allclose(new[1], b1 - lr * grad_h, atol=1e-12, rtol=0)
+        np.testing.assert_allclose(new[0], w1 - lr * np.outer(x, grad_h), atol=1e-12, rtol=0)
+        checked += 1
+    assert checked >= 10
+
+
 def test_training_games_start_from_the_starts_in_the_share_asked():
     """Bugs caught: `--starts` positions never used, or used for every game, or some never reached;
     the share of games from `start` not the one asked for."""

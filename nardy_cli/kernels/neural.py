@@ -214,7 +214,16 @@ def forward(params, idx, val, m, mask, hidden, probs):
     for j in range(b1.shape[0]):
         hidden[j] = b1[j]
     accumulate(w1, idx, val, m, hidden)
+    relu(hidden)
     output(w2, b2, mask, hidden, probs)
+
+
+@leaf
+def relu(hidden):
+    """The hidden layer's activations in place: max(0, sum)."""
+    for j in range(hidden.shape[0]):
+        if hidden[j] < 0.0:
+            hidden[j] = 0.0
 
 
 @leaf(fastmath=True)
@@ -230,20 +239,38 @@ def accumulate(w1, idx, val, m, hidden):
 
 
 @leaf(fastmath=True)
-def output(w2, b2, mask, hidden, probs):
-    """ReLU of the accumulated `hidden`, then the masked softmax of the output layer into
-    `probs`."""
-    nh = w2.shape[1]
+def accumulate_from(w1, idx, val, m, sums, hidden):
+    """hidden = `sums` plus the first layer's rows of the m active inputs (times their values): the
+    copy and `accumulate`'s first row in one pass, the same sums."""
+    nh = w1.shape[1]
+    if m == 0:
+        for j in range(nh):
+            hidden[j] = sums[j]
+        return
+    r = idx[0]
+    v = hidden.dtype.type(val[0])
     for j in range(nh):
-        if hidden[j] < 0.0:
-            hidden[j] = 0.0
+        hidden[j] = sums[j] + v * w1[r, j]
+    for k in range(1, m):
+        r = idx[k]
+        v = hidden.dtype.type(val[k])
+        for j in range(nh):
+            hidden[j] += v * w1[r, j]
+
+
+@leaf(fastmath=True)
+def output(w2, b2, mask, hidden, probs):
+    """The masked softmax of the output layer into `probs`, from the ReLU of the accumulated sums
+    in `hidden` (taken as it is read: `hidden` is not written)."""
+    nh = w2.shape[1]
+    zero = hidden.dtype.type(0.0)
     top = -1e300
     for c in range(N_CLASSES):
         if not mask[c]:
             continue
         s = b2[c]
         for j in range(nh):
-            s += w2[c, j] * hidden[j]
+            s += w2[c, j] * max(hidden[j], zero)
         probs[c] = s
         if s > top:
             top = s

@@ -21,7 +21,7 @@ from .jit import leaf
 from .board import IN_PLAY, end_status
 from .features import N_FEATURES, feature_terms
 from .neural import (G_BACK, G_CONTACT, G_HOME, G_OFF, G_OUT, G_PIP_DIFF, G_PIPS, N_GLOBALS,
-                     POINT_INPUTS, accumulate, allowed_classes, encode, equity_of, exact_probs,
+                     POINT_INPUTS, accumulate, accumulate_from, allowed_classes, encode, equity_of, exact_probs,
                      output, point_changes)
 
 N_DENSE = N_GLOBALS + N_FEATURES      # the inputs after the point units, kept dense per board
@@ -95,9 +95,7 @@ def result_probs(net, last_roll, sums, dense, ref, board, mover_white, opp, feat
         m = _change(idx, val, m, dense, N_GLOBALS + j, feats[j] / 4.0)
     m = point_changes(ref, board, idx, val, m)
     w1, _, w2, b2 = net
-    for j in range(sums.shape[0]):
-        hidden[j] = sums[j]
-    accumulate(w1, idx, val, m, hidden)
+    accumulate_from(w1, idx, val, m, sums, hidden)
     output(w2, b2, mask, hidden, probs)
 
 
