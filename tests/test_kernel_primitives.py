@@ -261,3 +261,84 @@ def test_record_turn_bookkeeping(d1, d2, nsteps, played, lost_faces, lost_pips, 
     assert row[kg.LOST_PIPS] == lost_pips
     assert (row[kg.PARTIAL], row[kg.PASSES]) == {"full": (0, 0), "partial": (1, 0), "pass": (0, 1),
                                                  "finished": (0, 0)}[kind]
+
+
+def reference_features(mine: list[int], theirs: list[int]) -> list[float]:
+    """The heuristic's 16 features of the side with checkers `mine` against `theirs` (each side's
+    counts in its own numbering, point 1 first), from their definitions: not from the kernel."""
+    f = [0.0] * kf.N_FEATURES
+    if sum(mine) == 0:
+        return f
+    pips = sum(c * (24 - p) for p, c in enumerate(mine))
+    opp_pips = sum(c * (24 - q) for q, c in enumerate(theirs))
+    off, opp_off = 15 - sum(mine), 15 - sum(theirs)
+    back, opp_back = any(mine[:12]), any(theirs[:12])
+    if not ((back or opp_back) and sum(theirs) > 0):
+        f[kf.F_RACE_PIPS] = (opp_pips - pips) / 10.0
+        f[kf.F_RACE_OFF] = off - opp_off
+        return f
+    f[kf.F_CONTACT] = 1.0
+    f[kf.F_PIPS] = (opp_pips - pips) / 10.0
+    f[kf.F_OFF] = off - opp_off
+    # my points in the opponent's numbering; each run of 2+ weighs the opponent checkers behind it
+    held = [mine[(q + 12) % 24] > 0 for q in range(24)]
+    prime = [0, 0, 1, 2, 4, 7, 11, 16, 22, 29, 37, 46, 56]
+    block, q = 0.0, 0
+    while q < 24:
+        if not held[q]:
+            q += 1
+            continue
+        length = 1
+        while q + length < 24 and held[q + length]:
+            length += 1
+        if length >= 2:
+            block += prime[min(length, 12)] * sum(theirs[:q])
+        q += length
+    f[kf.F_BLOCK] = block / 15.0
+    f[kf.F_ZONE] = sum(1 for p in range(12, 18) if mine[p] > 0)
+    f[kf.F_HEAD] = max(mine[0] - 1, 0)
+    f[kf.F_OPP_HEAD] = max(theirs[0] - 1, 0)
+
+    def faces(own: list[int], other: list[int]) -> tuple[int, int]:
+        """(faces with no checker that can step them, checkers' points that can, summed over
+        faces): a step lands on a point the other side does not hold, or bears off when all are
+        home."""
+        home = sum(own[:18]) == 0
+        blocked = total = 0
+        for face in range(1, 7):
+            n = sum(1 for p in range(24) if own[p] > 0 and (
+                (p + face < 24 and other[(p + face + 12) % 24] == 0) or (p + face >= 24 and home)))
+            total += n
+            blocked += n == 0
+        return blocked, total
+
+    f[kf.F_OPP_BLOCKED], total = faces(theirs, mine)
+    f[kf.F_OPP_MOBILITY] = np.sqrt(total)
+    f[kf.F_OWN_BLOCKED], own_total = faces(mine, theirs)
+    f[kf.F_OWN_MOBILITY] = np.sqrt(own_total)
+    f[kf.F_STACK] = sum(c - 3 for c in mine[1:] if c > 3)
+    f[kf.F_SPREAD] = sum(1 for c in mine[1:] if c > 0)
+    f[kf.F_HOME] = sum(1 for c in mine[18:] if c > 0)
+    return f
+
+
+def test_heuristic_features_match_their_definitions(boards):
+    """Bug caught: a feature (the heuristic's and the network's inputs) counted otherwise than it
+    is defined: a point of the zone, home or spread counted by its checkers, a stack or a block's
+    weight off by one, mobility through the other side's points; and the mover's pips, checkers
+    on board and outside home, and back checker, which the network's globals take from the same
+    scan."""
+    checked = 0
+    for mine, theirs, board, _ in boards:
+        for own, other, view in ((mine, theirs, board), (theirs, mine, -np.roll(board, 12))):
+            view = view.astype(np.int8)
+            opp = np.zeros(kf.N_OPP, dtype=np.int64)
+            kf.opponent_terms(view, opp)
+            got = np.zeros(kf.N_FEATURES)
+            assert kf.features(view, got, opp) == sum(own)
+            np.testing.assert_allclose(got, reference_features(own, other), atol=1e-12, rtol=0)
+            pips, on, out, back = kf.feature_terms(view, got, opp)
+            assert (pips, on, out, back) == (sum(c * (24 - p) for p, c in enumerate(own)),
+                                             sum(own), sum(own[:18]), int(any(own[:12])))
+            checked += 1
+    assert checked > 500

@@ -113,30 +113,31 @@ def feature_terms(board, out, opp):
     my_pips = 0
     my_on = 0
     my_out_home = 0
-    my_back = False   # a mover checker on its points 1-12
     mine_m = 0
     stack = 0
     spread = 0
     home = 0
     zone = 0
+    back_count = 0
+    # branch-free: which points hold the mover's checkers cannot be predicted
     for p in range(N_POINTS):
-        c = board[p]
-        if c > 0:
-            mine_m |= 1 << p
-            my_pips += c * (24 - p)
-            my_on += c
-            if p < HOME_START:
-                my_out_home += c
-                if p < 12:
-                    my_back = True
-                elif p < 18:
-                    zone += 1   # points held in front of the opponent's head (mover's 13-18)
+        c = max(board[p], 0)
+        held = c > 0
+        mine_m |= np.int64(held) << p
+        my_pips += c * (24 - p)
+        my_on += c
+        if p < HOME_START:
+            my_out_home += c
+            if p < 12:
+                back_count += c
             else:
-                home += 1
-            if p > 0:
-                spread += 1
-                if c > 3:
-                    stack += c - 3
+                zone += held    # points held in front of the opponent's head (mover's 13-18)
+        else:
+            home += held
+        if p > 0:
+            spread += held
+            stack += max(c - 3, 0)
+    my_back = back_count > 0   # a mover checker on its points 1-12
     opp_pips, opp_on, opp_out_home = opp[0], opp[1], opp[2]
     opp_back = opp[3] != 0
     theirs_m = opp[4]
