@@ -21,8 +21,8 @@ from .jit import leaf
 from .board import IN_PLAY, end_status
 from .features import N_FEATURES, feature_terms
 from .neural import (G_BACK, G_CONTACT, G_HOME, G_OFF, G_OUT, G_PIP_DIFF, G_PIPS, N_GLOBALS,
-                     POINT_INPUTS, accumulate, accumulate_from, allowed_classes, encode, equity_of, exact_probs,
-                     output, point_changes)
+                     POINT_INPUTS, accumulate, accumulate_from, allowed_classes, encode, equity_of,
+                     exact_probs, output, point_changes)
 
 N_DENSE = N_GLOBALS + N_FEATURES      # the inputs after the point units, kept dense per board
 
