@@ -1,8 +1,10 @@
 """An experiment for issue 25's stronger network: teach the 0-ply network its own 1-ply search.
 
-`python benchmarks/distill.py --games N [--out DIR] [--lr LR] [--seed S]` starts
-from the shipped network (or DIR's checkpoint, to resume) and plays games of
-`neural` self-play at 0-ply by the network being trained (the student).  After
+`python benchmarks/distill.py --games N [--out DIR] [--lr LR] [--seed S] [--starts FILE
+[--start-share X]]` starts from the shipped network (or DIR's checkpoint, to resume)
+and plays games of `neural` self-play at 0-ply by the network being trained (the
+student), from `start` or, with `--starts`, a share 1 - X of them from the file's
+positions in turn (as `nardy train --starts` does).  After
 each play it takes one cross-entropy gradient step of the student towards the
 1-ply class probabilities of the fixed shipped network (the teacher): the mean
 over the opponent's 21 rolls of the classes after the opponent's best reply by
@@ -29,7 +31,6 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from nardy_cli import START
 from nardy_cli.kernels import drop_stale_cache
 from nardy_cli.kernels.board import IN_PLAY, N_POINTS, flip, game_status, kernel_rules, opp_on_board
 from nardy_cli.kernels.evaluate import (NEURAL, NO_SCREEN, ROLL_WEIGHT, EvalArgs, best_replies,
@@ -43,7 +44,9 @@ from nardy_cli.kernels.value import swap_view
 from nardy_cli.network import Network, default_network, load_network, save_network
 from nardy_cli.outcomes import money_valuation
 from nardy_cli.rules import PRESETS
-from nardy_cli.training.td import MAX_PLIES, sgd_step
+from nardy_cli.positions_file import format_position, read_positions
+from nardy_cli.training.td import MAX_PLIES, root_of_game, sgd_step
+from nardy_cli.training.trainer import training_roots
 
 drop_stale_cache(Path(__file__).parent)
 
@@ -71,9 +74,11 @@ def one_ply_target(chosen, mover_white, teacher, net32, values, rules, scratch, 
 
 
 @njit(cache=True)
-def distill_games(student, teacher, values, start, rules, game_lo, game_hi, seed, lr, stats):
-    """Play games game_lo..game_hi-1 by `student` at 0-ply and step it towards the teacher's 1-ply
-    targets after every play; stats += (games, plies, updates, loss)."""
+def distill_games(student, teacher, values, roots, roots_white, start_share, rules, game_lo,
+                  game_hi, seed, lr, stats):
+    """Play games game_lo..game_hi-1 by `student` at 0-ply, game g from roots[root_of_game(g)],
+    and step it towards the teacher's 1-ply targets after every play; stats += (games, plies,
+    updates, loss)."""
     space, search = play_space(), play_space()
     choice, teach = choice_scratch(), choice_scratch()
     net32 = single_precision(teacher)
@@ -89,8 +94,9 @@ def distill_games(student, teacher, values, start, rules, game_lo, game_hi, seed
     target = np.zeros(N_CLASSES)
     dh = np.zeros(np.int64(student[2]))
     for game in range(game_lo, game_hi):
-        board[:] = start
-        mover_white = True
+        r = root_of_game(game, roots.shape[0], start_share)
+        board[:] = roots[r]
+        mover_white = roots_white[r]
         t = 0
         while t < MAX_PLIES and game_status(board, mover_white, rules.last_roll) == IN_PLAY:
             d1, d2, _ = game_dice(seed, game, t, False, 0, 0)
@@ -124,10 +130,15 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=0.0002)
     ap.add_argument("--seed", type=int, default=51)
     ap.add_argument("--chunk", type=int, default=200, help="games between checkpoints")
+    ap.add_argument("--starts", type=Path, default=None, help="a positions file of more starts")
+    ap.add_argument("--start-share", type=float, default=None,
+                    help="with --starts: the share of games from start (default 0.5)")
     args = ap.parse_args()
     if args.games <= 0 or args.chunk <= 0 or args.lr <= 0:
         ap.error(f"--games, --chunk and --lr must be positive, got {args.games}, {args.chunk}, "
                  f"{args.lr}")
+    if args.start_share is not None and not 0.0 <= args.start_share <= 1.0:
+        ap.error(f"--start-share must be between 0 and 1, got {args.start_share}")
     for sig in (signal.SIGINT, signal.SIGTERM):     # a SIGTERM stops as Ctrl-C does
         signal.signal(sig, signal.default_int_handler)
     try:
@@ -144,20 +155,28 @@ def run(args: argparse.Namespace) -> None:
     rules = PRESETS["federation"]
     shipped = default_network()
     ckpt = args.out / "checkpoint.npz"
+    starts = (tuple(format_position(e.position) for e in read_positions(args.starts))
+              if args.starts else ())
+    share = args.start_share if args.start_share is not None else (0.5 if starts else 1.0)
     net = load_network(ckpt) if ckpt.exists() else Network.from_flat(
         shipped.flat(), dict(shipped.meta, distill={"lr": args.lr, "seed": args.seed,
-                                                    "teacher": "the shipped network at 1-ply"}))
+                                                    "teacher": "the shipped network at 1-ply",
+                                                    "starts": list(starts),
+                                                    "start_share": share}))
     done = int(net.meta.get("distill_games", 0))
+    saved = net.meta["distill"]
+    # a resumed run keeps its own starts (a run made before --starts had none)
+    starts, share = tuple(saved.get("starts", ())), float(saved.get("start_share", 1.0))
+    roots, roots_white = training_roots(starts, rules)
     student = net.kernel_params(rules)
     teacher = shipped.kernel_params(rules)
     values = money_valuation(rules).kernel_values()
-    start = START.board()[0].astype(np.int8)
     args.out.mkdir(parents=True, exist_ok=True)
     while done < args.games:
         stats = np.zeros(4)
         t0 = time.perf_counter()
-        distill_games(student, teacher, values, start, kernel_rules(rules), done,
-                      done + args.chunk, np.uint64(args.seed), args.lr, stats)
+        distill_games(student, teacher, values, roots, roots_white, share, kernel_rules(rules),
+                      done, done + args.chunk, np.uint64(args.seed), args.lr, stats)
         done += args.chunk
         meta = dict(net.meta, distill_games=done)
         save_network(Network.from_flat(student, meta), ckpt)

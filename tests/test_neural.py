@@ -395,6 +395,18 @@ def test_lopsided_starts_are_in_play_and_reproducible():
     assert {p.name.split("-")[1] for p in a} <= {"ply12", "ply24", "ply36"}
 
 
+def test_selfplay_starts_are_positions_of_the_phases_asked_one_a_game():
+    """Bug caught: starts of another phase than asked, two from one game (a few games' positions
+    repeated through a run), or starts that change from one call to the next."""
+    from nardy_cli.phases import phase_of
+    from nardy_cli.training.starts import selfplay_starts
+    a, b = selfplay_starts(3, seed=5), selfplay_starts(3, seed=5)
+    assert a == b and len(a) == 3
+    assert all(phase_of(p.position) == "blocked" and p.position.dice is None for p in a)
+    games = [p.comment.split(" ply")[0] for p in a]
+    assert len(set(games)) == 3
+
+
 
 def _traps(own: tuple[int, ...], theirs: tuple[int, ...]) -> bool:
     """Whether `own` holds 5 adjacent points starting on its points 1-8 with a checker of `theirs`

@@ -30,6 +30,22 @@ def lopsided_starts(games: int, seed: int,
     return out
 
 
+def selfplay_starts(count: int, seed: int, phases: tuple[str, ...] = ("blocked",),
+                    ) -> list[NamedPosition]:
+    """`count` positions of the given phases (`phases.phase_of`) from `neural` self-play games of
+    `seed`, at most one a phase a game, drawn as the benchmark database draws its decisions
+    (`benchmark_build.sample_decisions`; use another seed than the database's)."""
+    from ..benchmark_build import sample_decisions
+    out = []
+    for position, phase, source in sample_decisions(seed):
+        if phase in phases:
+            out.append(NamedPosition(f"{phase}{len(out) + 1}", position.with_dice(None),
+                                     f"{phase}: {source} of neural self-play, seed {seed}"))
+            if len(out) == count:
+                return out
+    raise AssertionError("sample_decisions never ends")
+
+
 def trapped_starts(count: int, seed: int) -> list[NamedPosition]:
     """`count` random positions where one side's 5- or 6-point block in its first half traps 1-5 of
     the other side's checkers, and the blocking side is the one left behind: both must judge how
