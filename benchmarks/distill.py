@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from nardy_cli.errors import NardyError
 from nardy_cli.kernels import drop_stale_cache
 from nardy_cli.kernels.board import IN_PLAY, N_POINTS, flip, game_status, kernel_rules, opp_on_board
 from nardy_cli.kernels.evaluate import (NEURAL, NO_SCREEN, ROLL_WEIGHT, EvalArgs, best_replies,
@@ -143,6 +144,9 @@ def main() -> None:
         signal.signal(sig, signal.default_int_handler)
     try:
         run(args)
+    except NardyError as exc:       # a starts file that cannot be read or holds a finished game
+        print(f"Error: {exc}", file=sys.stderr)
+        sys.exit(2)
     except KeyboardInterrupt:
         # the chunk in progress is dropped; the checkpoint holds every finished one
         print(f"interrupted: {args.out / 'checkpoint.npz'} holds the games finished before; "
