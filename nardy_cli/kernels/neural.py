@@ -227,11 +227,12 @@ def relu(hidden):
 
 
 @leaf(fastmath=True)
-def accumulate(w1, idx, val, m, hidden):
-    """Add the first layer's rows of the m active inputs (times their values) into `hidden`."""
+def accumulate(w1, idx, val, m, hidden, first=0):
+    """Add the first layer's rows of the active inputs first..m-1 (times their values) into
+    `hidden`."""
     # rows are indexed in place: a row view would cost an atomic reference count each
     nh = w1.shape[1]
-    for k in range(m):
+    for k in range(first, m):
         r = idx[k]
         v = hidden.dtype.type(val[k])     # float32 sums stay float32
         for j in range(nh):
@@ -251,11 +252,7 @@ def accumulate_from(w1, idx, val, m, sums, hidden):
     v = hidden.dtype.type(val[0])
     for j in range(nh):
         hidden[j] = sums[j] + v * w1[r, j]
-    for k in range(1, m):
-        r = idx[k]
-        v = hidden.dtype.type(val[k])
-        for j in range(nh):
-            hidden[j] += v * w1[r, j]
+    accumulate(w1, idx, val, m, hidden, 1)
 
 
 @leaf(fastmath=True)
