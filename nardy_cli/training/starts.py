@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import islice
+
 import numpy as np
 
 from ..engine import outcome
@@ -36,14 +38,10 @@ def selfplay_starts(count: int, seed: int, phases: tuple[str, ...] = ("blocked",
     `seed`, at most one a phase a game, drawn as the benchmark database draws its decisions
     (`benchmark_build.sample_decisions`; use another seed than the database's)."""
     from ..benchmark_build import sample_decisions
-    out = []
-    for position, phase, source in sample_decisions(seed):
-        if phase in phases:
-            out.append(NamedPosition(f"{phase}{len(out) + 1}", position.with_dice(None),
-                                     f"{phase}: {source} of neural self-play, seed {seed}"))
-            if len(out) == count:
-                return out
-    raise AssertionError("sample_decisions never ends")
+    picked = ((p, ph, src) for p, ph, src in sample_decisions(seed) if ph in phases)
+    return [NamedPosition(f"{phase}{i + 1}", position.with_dice(None),
+                          f"{phase}: {source} of neural self-play, seed {seed}")
+            for i, (position, phase, source) in enumerate(islice(picked, count))]
 
 
 def trapped_starts(count: int, seed: int) -> list[NamedPosition]:
