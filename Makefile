@@ -21,17 +21,17 @@ demo: $(STAMP)
 
 # the suite on two processes (pytest-xdist): one took 9-10 minutes from a fresh clone, two 5.5
 test: $(STAMP)
-	$(BIN)/ruff check nardy_cli tests benchmarks
+	$(BIN)/ruff check nardy_cli tests experiments
 	$(BIN)/python -m pytest -q -n 2
 
 lint: $(STAMP)
-	$(BIN)/ruff check nardy_cli tests benchmarks
+	$(BIN)/ruff check nardy_cli tests experiments
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run.py $(BENCHFLAGS)
+	$(BIN)/python experiments/run.py $(BENCHFLAGS)
 
 ladder: $(STAMP)
-	$(BIN)/python benchmarks/ladder.py
+	$(BIN)/python experiments/ladder.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -12,14 +12,16 @@ from typing import Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "ALL_ROLLS": "dice", "Dice": "dice", "format_dice": "dice", "parse_dice": "dice",
-    "Outcome": "engine", "apply_play": "engine", "legal_plays": "engine", "outcome": "engine",
-    "parse_play": "engine",
-    "NardyError": "errors",
-    "format_position": "position", "parse_position": "position",
-    "Play": "play", "format_play": "play",
-    "START": "position", "Position": "position", "pip_count": "position",
-    "PRESETS": "rules", "Points": "rules", "Rules": "rules", "make_rules": "rules",
+    "ALL_ROLLS": "core.dice", "Dice": "core.dice", "format_dice": "core.dice",
+    "parse_dice": "core.dice",
+    "Outcome": "core.engine", "apply_play": "core.engine", "legal_plays": "core.engine",
+    "outcome": "core.engine", "parse_play": "core.engine",
+    "NardyError": "core.errors",
+    "format_position": "core.position", "parse_position": "core.position",
+    "Play": "core.play", "format_play": "core.play",
+    "START": "core.position", "Position": "core.position", "pip_count": "core.position",
+    "PRESETS": "core.rules", "Points": "core.rules", "Rules": "core.rules",
+    "make_rules": "core.rules",
 }
 
 __all__ = ["__version__", *_EXPORTS]

@@ -1,5 +1,5 @@
 """`python -m nardy_cli` runs the command line."""
 
-from .cli import main
+from .commands.cli import main
 
 main()

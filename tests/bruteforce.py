@@ -6,7 +6,7 @@ notation are reused, to name results), so the two can be checked against each ot
 
 from __future__ import annotations
 
-from nardy_cli.position import WHITE, Position, format_checkers
+from nardy_cli.core.position import WHITE, Position, format_checkers
 
 
 def blocked_forever(mine: list[int], theirs: list[int]) -> bool:

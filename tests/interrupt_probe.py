@@ -36,7 +36,7 @@ def _wrap(owner, name: str, event: str, before: bool = True) -> None:
 
 def main() -> None:
     from nardy_cli.games import executors, run
-    from nardy_cli.study import staged
+    from nardy_cli.analysis import staged
     from nardy_cli.training import trainer
     for module in (executors, run, staged):     # each module calls run_jobs by its own name
         if hasattr(module, "run_jobs"):
@@ -44,7 +44,7 @@ def main() -> None:
     _wrap(executors._Collector, "add", "job", before=False)
     _wrap(executors.ProcessPoolExecutor, "submit", "submit")
     _wrap(trainer, "train_games", "chunk")
-    from nardy_cli.cli import main as nardy
+    from nardy_cli.commands.cli import main as nardy
     sys.argv = ["nardy", *sys.argv[1:]]
     nardy()
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from nardy_cli.dice import Dice
-from nardy_cli.engine import legal_plays, outcome
-from nardy_cli.position import START, Position
-from nardy_cli.rules import Rules, make_rules
+from nardy_cli.core.dice import Dice
+from nardy_cli.core.engine import legal_plays, outcome
+from nardy_cli.core.position import START, Position
+from nardy_cli.core.rules import Rules, make_rules
 
 
 def _spread(play) -> int:

@@ -8,11 +8,11 @@ import json
 
 from click.testing import CliRunner
 
-from nardy_cli.cli import cli
-from nardy_cli.engine import legal_plays
-from nardy_cli.position import Position
-from nardy_cli.study import charts
-from nardy_cli.study.staged import STAGED_FROM, staged_rank
+from nardy_cli.commands.cli import cli
+from nardy_cli.core.engine import legal_plays
+from nardy_cli.core.position import Position
+from nardy_cli.reports import charts
+from nardy_cli.analysis.staged import STAGED_FROM, staged_rank
 
 FORCED = "W:24x2 B:23,24x2 w 2-1"          # White's only play: both checkers off
 EIGHT = "W:1x13,7,12 B:1x14,7 w 4-2"        # 8 distinct plays

@@ -14,10 +14,10 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from nardy_cli import bearoff
+from nardy_cli.policies import bearoff
 from nardy_cli.kernels import bearoff as kb
-from nardy_cli.position import Position
-from nardy_cli.rules import make_rules
+from nardy_cli.core.position import Position
+from nardy_cli.core.rules import make_rules
 from tests.bruteforce import brute_force_results
 from tests.oracle import Board, read
 

@@ -11,17 +11,17 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.benchmark import measure_policy
-from nardy_cli.benchmark_build import BuildSettings, build_benchmark, sample_decisions
-from nardy_cli.benchmark_db import (BenchPosition, Candidate, header_record, line_of,
-                                    read_benchmark)
-from nardy_cli.cli import cli
-from nardy_cli.engine import legal_plays
-from nardy_cli.errors import BenchmarkFileError, FilterError
-from nardy_cli.phases import phase_of
-from nardy_cli.position import Position
-from nardy_cli.position_id import format_position_id
-from nardy_cli.study.staged import StageFilter
+from nardy_cli.benchmark.measure import measure_policy
+from nardy_cli.benchmark.build import BuildSettings, build_benchmark
+from nardy_cli.games.selfplay import sample_decisions
+from nardy_cli.benchmark.db import BenchPosition, Candidate, header_record, line_of, read_benchmark
+from nardy_cli.commands.cli import cli
+from nardy_cli.core.engine import legal_plays
+from nardy_cli.core.errors import BenchmarkFileError, FilterError
+from nardy_cli.core.phases import phase_of
+from nardy_cli.core.position import Position
+from nardy_cli.core.position_id import format_position_id
+from nardy_cli.analysis.staged import StageFilter
 
 
 def run(*args):
@@ -222,9 +222,9 @@ def test_a_build_resumed_with_other_settings_is_refused(built):
 def _one_ply(boards, white, rules):
     """Each result's value one ply deeper by brute force: the mean over the opponent's 21 rolls of
     minus its best reply's value by the network (exact where decided)."""
-    from nardy_cli.dice import ALL_ROLLS
-    from nardy_cli.engine import enumerate_board
-    from nardy_cli.evaluators import NEURAL_EVALUATOR, ROLL_WEIGHTS, result_values
+    from nardy_cli.core.dice import ALL_ROLLS
+    from nardy_cli.core.engine import enumerate_board
+    from nardy_cli.policies.judges import NEURAL_EVALUATOR, ROLL_WEIGHTS, result_values
     out = []
     for board in boards:
         opp = np.ascontiguousarray(-board[np.r_[12:24, 0:12]])
@@ -241,8 +241,8 @@ def test_built_positions_hold_every_play_with_its_one_ply_value(built):
     0-ply stage's stored): away from the bear-off (where the kernel's 1-ply takes the databases'
     values), each equals the expectimax of a brute-force Python expectimax over every reply
     (`_one_ply`) to the file's four decimals."""
-    from nardy_cli.evaluators import result_board
-    from nardy_cli.rules import PRESETS
+    from nardy_cli.policies.judges import result_board
+    from nardy_cli.core.rules import PRESETS
     bench = read_benchmark(built)
     assert [b.index for b in bench.positions] == [0, 1, 2]
     for b in bench.positions:
@@ -263,7 +263,7 @@ def test_an_interrupted_build_keeps_its_finished_positions_and_exits_130(built, 
                                                                          monkeypatch):
     """Bugs: Ctrl-C during a build gave a traceback or exit 0 ("done"), or lost the positions
     finished before it (they are the first lines of an uninterrupted build)."""
-    import nardy_cli.benchmark_build as bb
+    import nardy_cli.benchmark.build as bb
     real, calls = bb.score_decision, []
 
     def stopped_at_the_third(*args):

@@ -7,9 +7,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.benchmark import compare, measure_policy
-from nardy_cli.cli import cli
-from nardy_cli.errors import ArgumentError
+from nardy_cli.benchmark.measure import compare, measure_policy
+from nardy_cli.commands.cli import cli
+from nardy_cli.core.errors import ArgumentError
 
 from .test_benchmark import PlaysNumber, made_up_database
 

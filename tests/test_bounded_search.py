@@ -9,16 +9,15 @@ import pytest
 from nardy_cli.kernels import board as kb
 from nardy_cli.kernels import neural as kn
 from nardy_cli.kernels.evaluate import (NEURAL, NO_SCREEN, PROVEN, ROLL_HIGH, ROLL_LOW, EvalArgs,
-                                        best_replies, bounded_replies, choice_scratch,
-                                        choose_play, search_candidates)
+    best_replies, bounded_replies, choice_scratch, choose_play, search_candidates)
 from nardy_cli.kernels.features import opponent_terms
 from nardy_cli.kernels.movegen import (BLOCK_TURN_END, STEP_RECORD, Workspace, enumerate_plays,
-                                       play_space, record_steps, replay_steps)
+    play_space, record_steps, replay_steps)
 from nardy_cli.kernels.turnpass import turn_scores
-from nardy_cli.network import default_network
-from nardy_cli.outcomes import money_valuation
-from nardy_cli.position import mover_board
-from nardy_cli.rules import PRESETS
+from nardy_cli.policies.network import default_network
+from nardy_cli.core.outcomes import money_valuation
+from nardy_cli.core.position import mover_board
+from nardy_cli.core.rules import PRESETS
 from tests.randomgames import random_game_positions
 
 FED = PRESETS["federation"]

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from nardy_cli import __version__
-from nardy_cli.cli import cli
+from nardy_cli.commands.cli import cli
 
 
 def run(*args, **kw):

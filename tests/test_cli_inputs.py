@@ -10,7 +10,7 @@ import subprocess
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.cli import cli
+from nardy_cli.commands.cli import cli
 
 NOT_UTF8 = b"\xff\xfe6-5: 1/12\x80\n"
 
@@ -88,7 +88,7 @@ def test_a_network_option_given_a_text_file_says_it_is_not_a_network(tmp_path, c
 def test_play_checks_its_output_folder_before_playing(tmp_path, monkeypatch):
     """Catches `nardy play --output` playing every game before finding that the folder cannot be
     written."""
-    from nardy_cli import selfplay
+    from nardy_cli.games import selfplay
     monkeypatch.setattr(selfplay, "play_games", lambda *a,
                         **k: pytest.fail("played before checking --output"))
     (tmp_path / "notes.txt").write_text("x")
@@ -120,7 +120,7 @@ def read_only(folder):
 def test_an_existing_folder_that_cannot_be_written_is_found_before_the_work(tmp_path, monkeypatch):
     """Catches `--output` naming an existing read-only report folder: found only after every game
     was played, when the old report could not be replaced."""
-    from nardy_cli import rollout
+    from nardy_cli.analysis import rollout
     monkeypatch.setattr(rollout, "rollout", lambda *a,
                         **k: pytest.fail("rolled out before checking --output"))
     folder = tmp_path / "report"
@@ -173,20 +173,24 @@ def test_play_rejects_a_date_that_is_no_day_and_writes_dots():
     assert out.exit_code == 0 and '[Date "2026.11.05"]\n' in out.output
 
 
+def _records():
+    return __import__("nardy_cli.records.game_record", fromlist=["x"])
+
+
 @pytest.mark.parametrize("parse", [
     lambda: __import__("nardy_cli").parse_position("W:\uff11x15 B:1x15 w"),
     lambda: __import__("nardy_cli").parse_position("W:1x15 B:1x15 w \uff16-\uff15"),
     lambda: __import__("nardy_cli").parse_dice("\uff16-5"),
     lambda: __import__("nardy_cli").parse_play(__import__("nardy_cli").START, "\uff11/12", "6-5"),
-    lambda: __import__("nardy_cli.records", fromlist=["x"]).parse_game("1. \uff16-\uff15: 1/12"),
-    lambda: __import__("nardy_cli.records", fromlist=["x"]).parse_game("1. 6-5: \uff11/12"),
-    lambda: __import__("nardy_cli.records", fromlist=["x"]).parse_date_tag("\uff12026.11.05"),
+    lambda: _records().parse_game("1. \uff16-\uff15: 1/12"),
+    lambda: _records().parse_game("1. 6-5: \uff11/12"),
+    lambda: _records().parse_date_tag("\uff12026.11.05"),
     lambda: __import__("nardy_cli").make_rules(points="oin=\uff11"),
 ])
 def test_digits_of_other_scripts_are_not_notation(parse):
     """Catches fullwidth digits ('\uff11', which Python's \\d, int() and float() accept) read as
     points, dice, steps, move numbers, dates or points-table values."""
-    from nardy_cli.errors import NotationError, RulesError
+    from nardy_cli.core.errors import NotationError, RulesError
     with pytest.raises((NotationError, RulesError)):
         parse()
 
@@ -202,7 +206,7 @@ def test_an_interrupted_report_says_dir_was_left_only_when_it_existed(tmp_path, 
     """Catches "DIR was left as it was" said of a folder that never existed."""
     import click
 
-    from nardy_cli import report_folder
+    from nardy_cli.reports import folder as report_folder
     from nardy_cli.commands.report_options import finish_report
     folder = tmp_path / "rep"
     if existed:

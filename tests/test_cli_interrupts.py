@@ -249,7 +249,7 @@ def test_interrupted_training_saves_its_checkpoint_and_exits_130(when, tmp_path)
                     ("chunk", 1 if when == "early" else 3),
                     signal.SIGINT if when == "early" else signal.SIGTERM)
     check_clean(run)
-    from nardy_cli.network import load_network
+    from nardy_cli.policies.network import load_network
     trained = load_network(out_dir / "checkpoint.npz").meta["games_trained"]
     # whole chunks, none lost
     assert trained % 50 == 0 and trained >= (50 if when == "early" else 150)

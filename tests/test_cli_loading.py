@@ -8,7 +8,7 @@ import sys
 
 from click.testing import CliRunner
 
-from nardy_cli.cli import COMMANDS, cli
+from nardy_cli.commands.cli import COMMANDS, cli
 
 
 def test_table_short_help_is_the_commands_own():
@@ -32,7 +32,7 @@ def test_group_help_lists_every_command():
 
 def test_help_imports_no_heavy_library():
     """Catches an eager import (numba, pandas, matplotlib) on the path of `nardy --help`."""
-    code = ("import sys; from nardy_cli.cli import cli\n"
+    code = ("import sys; from nardy_cli.commands.cli import cli\n"
             "try:\n    cli(['--help'])\nexcept SystemExit:\n    pass\n"
             "print(sorted(m for m in ('numba', 'pandas', 'matplotlib') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -42,7 +42,7 @@ def test_help_imports_no_heavy_library():
 def test_short_commands_import_neither_pandas_nor_matplotlib():
     """Catches a module-level pandas or matplotlib import on the path of `nardy show start` or
     `nardy moves start --dice 6-5` (the start-up budgets of issue 8 allow numba only)."""
-    code = ("import sys; from nardy_cli.cli import cli\n"
+    code = ("import sys; from nardy_cli.commands.cli import cli\n"
             "for args in (['show', 'start'], ['moves', 'start', '--dice', '6-5']):\n"
             "    try:\n        cli(args)\n    except SystemExit:\n        pass\n"
             "print(sorted(m for m in ('pandas', 'matplotlib') if m in sys.modules))")

@@ -7,11 +7,11 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from nardy_cli.cli import cli
-from nardy_cli.mat import parse_mat
-from nardy_cli.mat_write import format_mat
-from nardy_cli.match_records import MatchRecord
-from nardy_cli.selfplay import play_games
+from nardy_cli.commands.cli import cli
+from nardy_cli.records.mat_read import parse_mat
+from nardy_cli.records.mat_write import format_mat
+from nardy_cli.records.match_record import MatchRecord
+from nardy_cli.games.selfplay import play_games
 
 from .test_mat import AS_RECORD, TRANSCRIPT
 
@@ -131,5 +131,5 @@ def test_the_numbering_option_offers_the_librarys_numberings():
     """Catches: a numbering added to the library but not to `--mat-numbering` (or another
     default)."""
     from nardy_cli.commands.common import MAT_NUMBERINGS
-    from nardy_cli.mat_points import DEFAULT_NUMBERING, NUMBERINGS
+    from nardy_cli.records.mat_points import DEFAULT_NUMBERING, NUMBERINGS
     assert MAT_NUMBERINGS == NUMBERINGS and MAT_NUMBERINGS[0] == DEFAULT_NUMBERING

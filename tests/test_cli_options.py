@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from nardy_cli import START, legal_plays
-from nardy_cli.cli import cli
-from nardy_cli.i18n import LANGUAGES
-from nardy_cli.dice import Dice
+from nardy_cli.commands.cli import cli
+from nardy_cli.core.i18n import LANGUAGES
+from nardy_cli.core.dice import Dice
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -93,8 +93,8 @@ def test_did_you_mean_for_policies(command):
 
 def test_presets_are_listed_on_a_typo():
     """A mistyped preset names the choices (library: a did-you-mean)."""
-    from nardy_cli.errors import RulesError
-    from nardy_cli.rules import make_rules
+    from nardy_cli.core.errors import RulesError
+    from nardy_cli.core.rules import make_rules
     assert "federation" in error_line(run("moves", "start", "--rules", "federatoin"))
     with pytest.raises(RulesError, match="did you mean 'federation'"):
         make_rules("federatoin")

@@ -104,7 +104,7 @@ def test_ctrl_c_exits_even_with_a_thread_left_waiting():
     """Catches an interrupted run that prints its result and then never exits: a pool worker stopped
     while sending its result leaves the pool's reader thread waiting for good, and Python joins
     every such thread at exit. Here a thread that waits forever stands in for it."""
-    program = ("-c", "import sys, threading; from nardy_cli.cli import main; "
+    program = ("-c", "import sys, threading; from nardy_cli.commands.cli import main; "
                      "threading.Thread(target=threading.Event().wait).start(); "
                      "sys.argv = ['nardy', "
                      f"*{LONG_RUN + ['--workers', '1', '--format', 'json']!r}]; main()")

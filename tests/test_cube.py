@@ -4,12 +4,12 @@ match table."""
 import numpy as np
 import pytest
 
-from nardy_cli.cube import (CubeState, decide, money_decision, money_equity, money_take_point,
-                            money_win_loss)
-from nardy_cli.cube_match import CubefulMatchTable, match_decision
-from nardy_cli.errors import CubeError
-from nardy_cli.match import match_state, match_table
-from nardy_cli.rules import PRESETS
+from nardy_cli.match.cube import (CubeState, decide, money_decision, money_equity, money_take_point,
+    money_win_loss)
+from nardy_cli.match.cube_table import CubefulMatchTable, match_decision
+from nardy_cli.core.errors import CubeError
+from nardy_cli.match.state import match_state, match_table
+from nardy_cli.core.rules import PRESETS
 
 FED = PRESETS["federation"]
 
@@ -170,8 +170,8 @@ def test_races_use_the_measured_race_efficiency_and_contact_the_default():
     """Catches one efficiency for every phase: a 10-checker race (beyond the exact cubeful database)
     uses 0.006 a roller's pip (55 pips: 0.33), a contact position the unmeasured contact value
     0.68."""
-    from nardy_cli.cube_analysis import cube_decision, efficiency_of
-    from nardy_cli.position import Position
+    from nardy_cli.match.cube_decision import cube_decision, efficiency_of
+    from nardy_cli.core.position import Position
     race = Position.parse("W:19x5,20x5 B:19x5,20x5 w")
     d = cube_decision(race, CubeState())
     assert (d.exact, d.efficiency) == (False, pytest.approx(0.33))
@@ -181,8 +181,8 @@ def test_races_use_the_measured_race_efficiency_and_contact_the_default():
 def test_a_cube_decision_comes_before_the_roll():
     """Catches a cube decision judged after the dice are known (the network's chances of the best
     play)."""
-    from nardy_cli.cube_analysis import cube_decision
-    from nardy_cli.position import Position
+    from nardy_cli.match.cube_decision import cube_decision
+    from nardy_cli.core.position import Position
     with pytest.raises(CubeError, match="comes before the roll"):
         cube_decision(Position.parse("W:1x14,12 B:1x15 b 6-5"), CubeState())
 

@@ -14,9 +14,9 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from nardy_cli import cube_bearoff
+from nardy_cli.match import cube_bearoff
 from nardy_cli.kernels import bearoff as kb
-from nardy_cli.position import Position
+from nardy_cli.core.position import Position
 from tests.test_bearoff import EMPTY, ROLLS, homes, next_homes, notation, turns_dist, weight
 
 FLIP = {"centre": "centre", "roller": "opponent", "opponent": "roller"}

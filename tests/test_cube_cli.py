@@ -8,7 +8,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.cli import cli
+from nardy_cli.commands.cli import cli
 
 # White bears off at once; Black draws (R8) with any double: 6/36
 DRAWN_RACE = "W:24x2 B:23,24x2 w"
@@ -141,7 +141,7 @@ def test_analyze_cube_options_are_checked():
 def test_met_cubeful_prints_the_cubeful_table_and_the_post_crawford_row():
     """Catches `met --cubeful` printing the cubeless table (1-away vs 7-away would be 97%, not the
     cubeful 90.5%), or losing the post-Crawford row."""
-    from nardy_cli.met import cubeful_equity_table
+    from nardy_cli.match.met import cubeful_equity_table
     t = cubeful_equity_table(7)
     out = run("met", "--length", "7", "--cubeful")
     assert out.exit_code == 0, out.output

@@ -10,16 +10,16 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.cli import cli
-from nardy_cli.cube import CubePlay, CubeState, money_decision, money_equity
-from nardy_cli.duel import duel
-from nardy_cli.errors import ArgumentError, CubeError, PolicyError
+from nardy_cli.commands.cli import cli
+from nardy_cli.match.cube import CubePlay, CubeState, money_decision, money_equity
+from nardy_cli.games.duel import duel
+from nardy_cli.core.errors import ArgumentError, CubeError, PolicyError
 from nardy_cli.kernels import cube as kc
 from nardy_cli.kernels.codes import DRAW, KOKS, LOSE_BASE, MARS, OIN, WIN_BASE
-from nardy_cli.position import parse_position
-from nardy_cli.rollout import rollout
-from nardy_cli.rules import PRESETS
-from nardy_cli.scoring import Scoring
+from nardy_cli.core.position import parse_position
+from nardy_cli.analysis.rollout import rollout
+from nardy_cli.core.rules import PRESETS
+from nardy_cli.games.scoring import Scoring
 
 FED = PRESETS["federation"]
 REPLY = parse_position("W:1x14,12 B:1x15 b")
@@ -153,7 +153,7 @@ def test_cube_rollouts_refuse_cubeless_scoring_matches_and_sides_without_an_eval
         rollout(REPLY, "heuristic", games=10, cube=CubePlay(), scoring=Scoring(vr=True))
     with pytest.raises(ArgumentError, match="exact_bearoff"):
         rollout(REPLY, "heuristic", games=10, cube=CubePlay(), scoring=Scoring(exact_bearoff=True))
-    from nardy_cli.match import match_state
+    from nardy_cli.match.state import match_state
     with pytest.raises(CubeError, match="money games"):
         rollout(REPLY, "heuristic", games=10, cube=CubePlay(), match=match_state(7, "0-0"))
     with pytest.raises(PolicyError, match="'random' has no evaluator"):
@@ -251,9 +251,9 @@ def test_played_cube_games_are_the_cube_loops_games():
     evaluator, the cube's owner or value not followed, a drop not ending the game) or its records
     scoring the cube wrongly: White's points over the recorded games are the unstratified cubeful
     rollout's, game for game the same dice."""
-    from nardy_cli.position import START
-    from nardy_cli.records import format_game, parse_game
-    from nardy_cli.selfplay import play_games, points_for_white
+    from nardy_cli.core.position import START
+    from nardy_cli.records.game_record import format_game, parse_game
+    from nardy_cli.games.selfplay import play_games, points_for_white
     played = play_games("heuristic", "heuristic", 24, seed=9, cube=CubePlay())
     result = rollout(START, "heuristic", games=24, seed=9, rules=FED, stratify=False,
                      cube=CubePlay())

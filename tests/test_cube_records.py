@@ -9,18 +9,18 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.cli import cli
-from nardy_cli.cube import CubeState
-from nardy_cli.cube_actions import CubeAction
-from nardy_cli.cube_records import record_from_turns
-from nardy_cli.dice import parse_dice
-from nardy_cli.engine import legal_plays
-from nardy_cli.errors import CubeRecordError, GameRecordError, MatchRecordError
-from nardy_cli.mat import parse_mat
-from nardy_cli.mat_write import format_mat
-from nardy_cli.match_records import MatchRecord, format_match, game_points, parse_match
-from nardy_cli.position import START, parse_position
-from nardy_cli.records import format_game, parse_game
+from nardy_cli.commands.cli import cli
+from nardy_cli.match.cube import CubeState
+from nardy_cli.records.cube_actions import CubeAction
+from nardy_cli.records.cube_record import record_from_turns
+from nardy_cli.core.dice import parse_dice
+from nardy_cli.core.engine import legal_plays
+from nardy_cli.core.errors import CubeRecordError, GameRecordError, MatchRecordError
+from nardy_cli.records.mat_read import parse_mat
+from nardy_cli.records.mat_write import format_mat
+from nardy_cli.records.match_record import MatchRecord, format_match, game_points, parse_match
+from nardy_cli.core.position import START, parse_position
+from nardy_cli.records.game_record import format_game, parse_game
 
 # A money game: White doubles before its second roll and Black takes (Black owns the cube at 2);
 # Black redoubles before its third roll and White drops, so Black wins the cube's value before the

@@ -17,17 +17,17 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.cli import cli
-from nardy_cli.cube import CubeState
-from nardy_cli.cube_analysis import cube_decision
-from nardy_cli.match import state_before
-from nardy_cli.match_records import parse_match
-from nardy_cli.match_review import review_match
-from nardy_cli.mat import parse_mat
-from nardy_cli.position import parse_position
-from nardy_cli.records import parse_game, read_game
-from nardy_cli.review import COLUMNS, normaliser, review_game
-from nardy_cli.review_page import game_data
+from nardy_cli.commands.cli import cli
+from nardy_cli.match.cube import CubeState
+from nardy_cli.match.cube_decision import cube_decision
+from nardy_cli.match.state import state_before
+from nardy_cli.records.match_record import parse_match
+from nardy_cli.review.match_review import review_match
+from nardy_cli.records.mat_read import parse_mat
+from nardy_cli.core.position import parse_position
+from nardy_cli.records.game_record import parse_game, read_game
+from nardy_cli.review.game_review import COLUMNS, normaliser, review_game
+from nardy_cli.reports.review_page import game_data
 
 ROOT = Path(__file__).resolve().parent.parent
 TAKE = "W:21,22x2 B:19,20,22 w"     # double, take
@@ -158,7 +158,7 @@ def test_a_match_review_judges_the_cube_in_match_chances_and_skips_the_crawford_
     drop = game2.cube.iloc[-1]
     assert (drop["action"], drop["taker"]) == ("double, pass", "neural")
     state = state_before(5, *match.scores()[1])
-    from nardy_cli.match import match_valuation
+    from nardy_cli.match.state import match_valuation
     # the taker is Black
     _, scale = normaliser(match_valuation(state, match.games[1].rules), False)
     assert drop["take_lost"] == pytest.approx(2 * drop["mwc_take_lost"] * scale)
@@ -178,7 +178,7 @@ def test_a_match_review_judges_the_cube_in_match_chances_and_skips_the_crawford_
 def test_report_folder_and_page_show_the_cube_decisions(tmp_path):
     """Catches: the report or the review page of a cube game without its cube decisions, or the page
     showing a cube decision on the wrong ply."""
-    from nardy_cli.review_report import write_review
+    from nardy_cli.reports.review_report import write_review
     review = review_game(parse_game(_game(TAKE, "1. 2-1: 21/23 22/23", '[Cube "on"]')), "heuristic")
     folder = write_review(review, tmp_path / "r", top=0)
     assert (folder / "cube.csv").read_text().splitlines()[1].startswith("1.,1,white,Anna,1 "
@@ -196,7 +196,7 @@ def test_the_page_shows_the_cube_action_and_its_error_on_the_turn(tmp_path):
     """Catches: the page's cube line missing, left over from another ply, or naming the wrong
     error."""
     from tests.webdriver import Browser, browser_paths
-    from nardy_cli.review_page import page_data, write_page
+    from nardy_cli.reports.review_page import page_data, write_page
     paths = browser_paths()
     if paths is None:
         pytest.skip("headless Chromium is not installed")
@@ -221,7 +221,7 @@ def test_the_page_shows_the_cube_action_and_its_error_on_the_turn(tmp_path):
 def test_a_game_ended_by_a_drop_before_any_play_is_reviewed_and_reported(tmp_path):
     """Catches: a game with cube actions but no ply refused as empty, or breaking the totals, the
     match totals or the report folder (an empty plies table)."""
-    from nardy_cli.review_report import write_match_review, write_review
+    from nardy_cli.reports.review_report import write_match_review, write_review
     review = review_game(parse_game(_game(TAKE, "1. Doubles => 2 Drops")), "heuristic")
     assert len(review.frame) == 0 and review.summary()["cube_errors"].tolist() == [0, 1]
     assert (write_review(review, tmp_path / "game") / "cube.csv").exists()

@@ -14,9 +14,9 @@ import time
 import pytest
 
 from nardy_cli import START
-from nardy_cli.errors import ExecutorError
-from nardy_cli.render import to_json
-from nardy_cli.rollout import rollout
+from nardy_cli.core.errors import ExecutorError
+from nardy_cli.reports.render import to_json
+from nardy_cli.analysis.rollout import rollout
 from tests.cases import subprocess_env
 
 distributed = pytest.importorskip("distributed")
@@ -37,7 +37,7 @@ def test_dask_result_equals_local(cluster):
 
 
 def test_dask_duel_equals_local(cluster):
-    from nardy_cli.duel import duel
+    from nardy_cli.games.duel import duel
     a = duel("heuristic", "racer", games=400, seed=2)
     b = duel("heuristic", "racer", games=400, seed=2, executor="dask",
              scheduler=cluster.scheduler_address)
@@ -47,8 +47,8 @@ def test_dask_duel_equals_local(cluster):
 def test_dask_scored_rollout_equals_local(cluster):
     """Would catch: exact bear-offs, truncation or VR (with the lookahead's replies reused for the
     luck) giving other numbers on a cluster than locally (issue 9: identical for any executor)."""
-    from nardy_cli.position import Position
-    from nardy_cli.scoring import Scoring
+    from nardy_cli.core.position import Position
+    from nardy_cli.games.scoring import Scoring
     pos = Position.parse("W:17x2,19x3,20x2,22x3,24x2 B:18,19x2,21x3,22x2,23 w")
     for policy, games, scoring in (("lookahead:heuristic", 150,
                                     Scoring(exact_bearoff=True, vr=True)),
@@ -134,7 +134,7 @@ def test_killed_worker_process_mid_run_gives_identical_json():
         with distributed.Client(address, timeout="60s") as client:
             client.wait_for_workers(2, timeout=120)
             # warm both workers (numba kernels loaded) so the kill lands while chunks are running
-            client.run(lambda: __import__("nardy_cli.rollout"))
+            client.run(lambda: __import__("nardy_cli.analysis.rollout"))
         victim = procs[1]
         reports = []
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nardy_cli.deficit import static_deficit
-from nardy_cli.position import parse_position
-from nardy_cli.rollout import rollout
-from nardy_cli.rules import make_rules
-from nardy_cli.scoring import Scoring
+from nardy_cli.analysis.deficit import static_deficit
+from nardy_cli.core.position import parse_position
+from nardy_cli.analysis.rollout import rollout
+from nardy_cli.core.rules import make_rules
+from nardy_cli.games.scoring import Scoring
 from tests.bruteforce import brute_force_mobility, brute_force_turn
 from tests.randomgames import random_game_positions
 

@@ -14,9 +14,9 @@ import random
 import pytest
 
 from nardy_cli import outcome, parse_position
-from nardy_cli.rollout import rollout
-from nardy_cli.rules import make_rules
-from nardy_cli.scoring import Scoring
+from nardy_cli.analysis.rollout import rollout
+from nardy_cli.core.rules import make_rules
+from nardy_cli.games.scoring import Scoring
 from tests.bruteforce_games import play_random_game
 from tests.oracle import KEYS, exact_distribution, game_end, loser_class, read
 from tests.randomgames import random_game_positions

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-from nardy_cli.dice import ALL_ROLLS
-from nardy_cli.engine import legal_plays
-from nardy_cli.position import START, parse_position
-from nardy_cli.rules import BLOCK_CHECKS, HEAD_RULES, make_rules
+from nardy_cli.core.dice import ALL_ROLLS
+from nardy_cli.core.engine import legal_plays
+from nardy_cli.core.position import START, parse_position
+from nardy_cli.core.rules import BLOCK_CHECKS, HEAD_RULES, make_rules
 from tests.bruteforce import brute_force_results
 from tests.randomgames import random_game_positions
 

@@ -8,16 +8,16 @@ import pickle
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.bearoff import bearoff_value
-from nardy_cli.cli import cli
-from nardy_cli.deficit import static_deficit
-from nardy_cli.duel import duel
-from nardy_cli.engine import legal_plays
-from nardy_cli.errors import ArgumentError, GameOverError, NardyError
-from nardy_cli.estimate import neural_estimate, static_estimate
-from nardy_cli.position import parse_position
-from nardy_cli.rollout import rollout
-from nardy_cli.study.analyze import rank_plays
+from nardy_cli.policies.bearoff import bearoff_value
+from nardy_cli.commands.cli import cli
+from nardy_cli.analysis.deficit import static_deficit
+from nardy_cli.games.duel import duel
+from nardy_cli.core.engine import legal_plays
+from nardy_cli.core.errors import ArgumentError, GameOverError, NardyError
+from nardy_cli.policies.estimate import neural_estimate, static_estimate
+from nardy_cli.core.position import parse_position
+from nardy_cli.analysis.rollout import rollout
+from nardy_cli.analysis.analyze import rank_plays
 
 # White has borne off all 15 checkers: the game is over.
 #   W: -            B: 1x15

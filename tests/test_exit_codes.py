@@ -14,9 +14,9 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.cli import cli
-from nardy_cli.errors import (NardyError, NotAReportError, OutputError, RunError, WorkerError,
-                              WriteError)
+from nardy_cli.commands.cli import cli
+from nardy_cli.core.errors import (NardyError, NotAReportError, OutputError, RunError, WorkerError,
+    WriteError)
 from tests.cases import subprocess_env
 from tests.test_cli_inputs import read_only
 

@@ -8,16 +8,16 @@ import pickle
 import numpy as np
 import pytest
 
-from nardy_cli.outcomes import money_valuation
+from nardy_cli.core.outcomes import money_valuation
 from nardy_cli import START
-from nardy_cli.errors import PolicyError
+from nardy_cli.core.errors import PolicyError
 from nardy_cli.games import OUTCOMES, PAIRS, RESULTS, VALUES, GameSpec, Tally, play_chunk
 from nardy_cli.games.compiled_loop import kernel_policies, play_compiled
 from nardy_cli.games.python_loop import play_python
 from nardy_cli.kernels.evaluate import N_WEIGHTS
 from nardy_cli.policies import PythonPolicy, get_policy
 from nardy_cli.policies.builtin import HEURISTIC, weights_policy
-from nardy_cli.rules import make_rules
+from nardy_cli.core.rules import make_rules
 
 
 class CompiledChoice:

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli import i18n
-from nardy_cli.cli import cli
+from nardy_cli.core import i18n
+from nardy_cli.commands.cli import cli
 
 PACKAGE = Path(i18n.__file__).parent
 TEMPLATE_CALL = re.compile(r'_\("((?:[^"\\]|\\.)*)"[,)]')    # templates and review_page.js

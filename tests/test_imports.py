@@ -10,31 +10,12 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "nardy_cli"
 
-# The layers of docs/architecture.md, bottom first: a module imports only from its own layer and
-# below. Names are relative to nardy_cli; a package name covers its modules.  Modules not listed are
-# not checked.
-LAYERS = (
-    ("kernels", "kernels"),
-    ("values",
-     "errors dice outcomes rules match_table match cube cube_match position position_id play "
-     "stats network suggest board_svg interrupts i18n phases result_schema"),
-    ("policies", "policies search2"),
-    ("engine",
-     "engine scoring bearoff cube_bearoff cube_actions record_plays records cube_records "
-     "game_points match_records mat_points mat mat_write record_files positions_file "
-     "diagram benchmark_db"),
-    ("games layer", "games"),
-    ("analyses",
-     "rollout duel deficit estimate evaluators review cube_review selfplay training cube_analysis "
-     "study.analyze study.staged study.openings study.batch met match_play "
-     "match_cube_play benchmark_build benchmark searched"),
-    ("output",
-     "render report_folder review_report review_page study.report study.report_tables study.charts "
-     "study.figures study.board_figure study.deficit_folder study.met_figure "
-     "study.glossary study.report_summary study.board_folder study.report_parts "
-     "study.report_rollout study.report_analysis study.report_openings"),
-    ("command line", "cli commands __main__"),
-)
+# The layers of docs/architecture.md, bottom first: each is a folder of nardy_cli (a tuple: sibling
+# folders on one floor).  A module imports only from its own folder and the floors below; siblings
+# do not import each other.  Only the package face (`__init__`, `__main__`) stands outside a folder.
+LAYERS = ("kernels", "core", "policies", "match", "records", "games", "analysis",
+          ("review", "benchmark", "training"), "reports", "commands")
+FACE = {"nardy_cli", "nardy_cli.__main__"}
 
 
 def test_importing_every_module_changes_no_matplotlib_setting_and_runs_no_kernel():
@@ -121,28 +102,51 @@ def test_only_the_command_line_imports_click():
     """Catches the library importing click (the command line is the top layer; the library never
     prints)."""
     for path in PACKAGE.rglob("*.py"):
-        if "commands" not in path.parts and path.name not in ("cli.py", "__main__.py"):
+        if "commands" not in path.parts and path.name != "__main__.py":
             imported = _imports(path, "nardy_cli.x")
             assert ("click" not in imported
                     and not any(m.startswith("click.") for m in imported)), path
 
 
-def _layer(module: str) -> int | None:
-    name = module.removeprefix("nardy_cli").removeprefix(".")
-    for level, (_, names) in enumerate(LAYERS):
-        if any(name == n or name.startswith(n + ".") for n in names.split()):
+def _floor(module: str) -> int | None:
+    """The floor of a module's folder (None for the package face)."""
+    if module in FACE:
+        return None
+    folder = module.split(".")[1]
+    for level, names in enumerate(LAYERS):
+        if folder in ((names,) if isinstance(names, str) else names):
             return level
-    return None
+    raise AssertionError(f"{module} stands in no layer: put it in a folder of LAYERS")
 
 
-def test_each_layer_imports_only_from_below():
-    """Catches an upward import (e.g. the games layer importing `rollout`, or `engine` importing
-    a report module), which would make docs/architecture.md untrue and invite circles."""
-    upward = []
+def test_every_module_stands_in_a_layer_folder():
+    """Catches a module left directly under nardy_cli/ or a new folder missing from LAYERS (it
+    would go unchecked)."""
+    loose = [m for m in _import_graph() if m not in FACE and m.count(".") < 1]
+    assert loose == []
+    for module in _import_graph():
+        _floor(module)
+
+
+def test_each_folder_imports_only_from_the_floors_below():
+    """Catches an upward import (e.g. the games layer importing `analysis.rollout`, or `core`
+    importing a report module), an import between sibling folders, and any import of the command
+    line from the library; a lazy import inside a function counts."""
+    wrong = []
     for module, deps in _import_graph().items():
-        here = _layer(module)
+        here = _floor(module)
         for dep in deps:
-            there = _layer(dep)
-            if here is not None and there is not None and there > here:
-                upward.append(f"{module} ({LAYERS[here][0]}) imports {dep} ({LAYERS[there][0]})")
-    assert upward == []
+            if dep == "nardy_cli":           # the package face: `from .. import __version__`
+                continue
+            there = _floor(dep)
+            same = module.split(".")[1] == dep.split(".")[1]
+            if here is not None and there is not None and not same and there >= here:
+                wrong.append(f"{module} imports {dep}")
+    assert wrong == []
+
+
+def test_the_layer_test_sees_a_lazy_upward_import(tmp_path):
+    """Catches a layer check that skips imports inside functions."""
+    module = tmp_path / "x.py"
+    module.write_text("def f():\n    from ..analysis.rollout import rollout\n")
+    assert "nardy_cli.analysis.rollout" in _imports(module, "nardy_cli.core.x")

@@ -12,10 +12,10 @@ from nardy_cli.kernels.evaluate import NEURAL, EvalArgs, choice_scratch, choose_
 from nardy_cli.kernels.features import opponent_terms
 from nardy_cli.kernels.movegen import Workspace, enumerate_plays
 from nardy_cli.kernels.turnpass import N_DENSE, result_probs, turn_scores, turn_sums
-from nardy_cli.network import default_network
-from nardy_cli.outcomes import money_valuation
-from nardy_cli.position import mover_board
-from nardy_cli.rules import PRESETS
+from nardy_cli.policies.network import default_network
+from nardy_cli.core.outcomes import money_valuation
+from nardy_cli.core.position import mover_board
+from nardy_cli.core.rules import PRESETS
 from tests.randomgames import random_game_positions
 
 FED = PRESETS["federation"]

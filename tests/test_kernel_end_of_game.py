@@ -13,16 +13,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nardy_cli.bearoff import empty_tables
-from nardy_cli.engine import outcome
+from nardy_cli.policies.bearoff import empty_tables
+from nardy_cli.core.engine import outcome
 from nardy_cli.kernels import board as kb
 from nardy_cli.kernels.evaluate import HEURISTIC, choice_scratch
 from nardy_cli.kernels.neural import exact_probs
 from nardy_cli.kernels.value import value_probs, value_scratch
-from nardy_cli.outcomes import CLASS_NAMES
-from nardy_cli.position import parse_position
-from nardy_cli.rules import make_rules
-from nardy_cli.scoring import logistic_coefficients
+from nardy_cli.core.outcomes import CLASS_NAMES
+from nardy_cli.core.position import parse_position
+from nardy_cli.core.rules import make_rules
+from nardy_cli.games.scoring import logistic_coefficients
 from tests.oracle import CLASSES, game_end, read
 
 

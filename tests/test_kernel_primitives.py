@@ -20,7 +20,7 @@ from nardy_cli.kernels import features as kf
 from nardy_cli.kernels import game as kg
 from nardy_cli.kernels import movegen as km
 from nardy_cli.kernels import rng as kr
-from nardy_cli.position import parse_position
+from nardy_cli.core.position import parse_position
 from tests.bruteforce import blocked_forever, head_allowance, step_result
 from tests.oracle import game_end, loser_class, read
 from tests.randomgames import random_game_positions

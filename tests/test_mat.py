@@ -11,14 +11,14 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from nardy_cli.errors import GameRecordError, OutputError
-from nardy_cli.mat import is_mat_text, parse_mat
-from nardy_cli.mat_write import format_mat
-from nardy_cli.match_records import MatchRecord, format_match, parse_match, read_record
-from nardy_cli.record_files import convert, parse_games, read_games, write_text
-from nardy_cli.records import format_game, read_game
-from nardy_cli.rules import make_rules
-from nardy_cli.selfplay import play_game, play_games
+from nardy_cli.core.errors import GameRecordError, OutputError
+from nardy_cli.records.mat_read import is_mat_text, parse_mat
+from nardy_cli.records.mat_write import format_mat
+from nardy_cli.records.match_record import MatchRecord, format_match, parse_match, read_record
+from nardy_cli.records.files import convert, parse_games, read_games, write_text
+from nardy_cli.records.game_record import format_game, read_game
+from nardy_cli.core.rules import make_rules
+from nardy_cli.games.selfplay import play_game, play_games
 
 ROOT = Path(__file__).resolve().parent.parent
 

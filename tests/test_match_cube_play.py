@@ -8,10 +8,11 @@ import json
 
 from click.testing import CliRunner
 
-from nardy_cli.cli import cli
-from nardy_cli.match_cube_play import MatchCube, cube_match_duel, cube_match_record, play_cube_match
-from nardy_cli.match_play import MatchSettings, match_duel, play_match
-from nardy_cli.match_records import format_match, parse_match
+from nardy_cli.commands.cli import cli
+from nardy_cli.games.match_cube_play import (MatchCube, cube_match_duel, cube_match_record,
+    play_cube_match)
+from nardy_cli.games.match_play import MatchSettings, match_duel, play_match
+from nardy_cli.records.match_record import format_match, parse_match
 from nardy_cli.policies import as_policy
 
 A, B = as_policy("neural"), as_policy("heuristic")

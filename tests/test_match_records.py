@@ -8,13 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from nardy_cli.errors import ArgumentError, GameRecordError, MatchRecordError
-from nardy_cli.match_records import (DRAW_POINTS, MatchRecord, format_match, game_points,
-                                     parse_match, parse_record, read_record, resignation,
-                                     select_game)
-from nardy_cli.records import format_game, parse_game, read_game
-from nardy_cli.rules import make_rules
-from nardy_cli.selfplay import play_game
+from nardy_cli.core.errors import ArgumentError, GameRecordError, MatchRecordError
+from nardy_cli.records.match_record import (DRAW_POINTS, MatchRecord, format_match, game_points,
+    parse_match, parse_record, read_record, resignation, select_game)
+from nardy_cli.records.game_record import format_game, parse_game, read_game
+from nardy_cli.core.rules import make_rules
+from nardy_cli.games.selfplay import play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

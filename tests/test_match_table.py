@@ -8,11 +8,11 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from nardy_cli.errors import MatchError
-from nardy_cli.match import MatchState, match_state, match_valuation, parse_score
-from nardy_cli.match_table import NEXT_WHITE, GameDistribution, MatchTable
-from nardy_cli.outcomes import SWAP, money_valuation
-from nardy_cli.rules import PRESETS, make_rules
+from nardy_cli.core.errors import MatchError
+from nardy_cli.match.state import MatchState, match_state, match_valuation, parse_score
+from nardy_cli.match.table import NEXT_WHITE, GameDistribution, MatchTable
+from nardy_cli.core.outcomes import SWAP, money_valuation
+from nardy_cli.core.rules import PRESETS, make_rules
 
 FED = PRESETS["federation"]
 # a made-up game: White moves first and wins a little more often; every class and the draw occur

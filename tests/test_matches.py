@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.bearoff import bearoff_value
-from nardy_cli.cli import cli
-from nardy_cli.engine import legal_plays
-from nardy_cli.match import match_state, match_table, match_valuation
-from nardy_cli.match_table import GameDistribution
-from nardy_cli.outcomes import money_valuation
+from nardy_cli.policies.bearoff import bearoff_value
+from nardy_cli.commands.cli import cli
+from nardy_cli.core.engine import legal_plays
+from nardy_cli.match.state import match_state, match_table, match_valuation
+from nardy_cli.match.table import GameDistribution
+from nardy_cli.core.outcomes import money_valuation
 from nardy_cli.policies import get_policy
-from nardy_cli.position import Position, parse_position
-from nardy_cli.rules import PRESETS
+from nardy_cli.core.position import Position, parse_position
+from nardy_cli.core.rules import PRESETS
 
 FED = PRESETS["federation"]
 
@@ -34,8 +34,8 @@ MONEY_BEST = "W:1,7x2,10,14x5,15,16x2,17,18x2 B:1x5,8x2,9x2,10x3,12,16,17 b"
 def _choice(text: str, dice: str, valuation) -> str:
     """The neural policy's 0-ply choice by the compiled chooser (`choose_play`) under
     `valuation`."""
-    from nardy_cli.engine import enumerate_board, plays_from_kernel
-    from nardy_cli.dice import parse_dice
+    from nardy_cli.core.engine import enumerate_board, plays_from_kernel
+    from nardy_cli.core.dice import parse_dice
     from nardy_cli.policies.base import Turn
     pos, d = parse_position(text), parse_dice(dice)
     board, _, opp_off = pos.board()
@@ -126,7 +126,7 @@ def test_met_prints_the_table_for_a_given_distribution(tmp_path):
     out = CliRunner().invoke(cli, ["met", "--length", "2", "--next-white", "lot", "--distribution",
                                    _distribution_file(tmp_path)])
     assert out.exit_code == 0, out.output
-    from nardy_cli.match_table import MatchTable
+    from nardy_cli.match.table import MatchTable
     m = MatchTable(FED.points.as_tuple(),
                    GameDistribution.from_dict(json.loads(open(_distribution_file(tmp_path))
                                                           .read())),
@@ -179,7 +179,7 @@ def test_kernel_choice_is_the_best_by_the_movers_own_match_values(score):
     """Would catch: the kernel scoring White's results by Black's row of the values (or the
     reverse): its choice must be the play whose network probabilities are worth most by the mover's
     own values."""
-    from nardy_cli.evaluators import NEURAL_EVALUATOR
+    from nardy_cli.policies.judges import NEURAL_EVALUATOR
     valuation = match_valuation(match_state(7, score, FED), FED)
     plays = legal_plays(parse_position(SCORE_MATTERS), "6-6", FED)
     boards = np.array([Position.unchecked(p.result.white, p.result.black, "w").board()[0]
@@ -193,7 +193,7 @@ def test_play_match_writes_a_whole_match_that_review_judges_at_each_score(tmp_pa
     """Would catch: `play --match` writing games whose scores do not follow (the record would not
     parse), a match that stops before a player reaches the length, or `review` of a match judging
     every game at 0-0 instead of its own score."""
-    from nardy_cli.match_records import parse_match
+    from nardy_cli.records.match_record import parse_match
     runner = CliRunner()
     out = runner.invoke(cli, ["play", "neural", "heuristic", "--match", "3", "--seed", "3"])
     assert out.exit_code == 0, out.output
@@ -212,8 +212,8 @@ def test_play_match_writes_a_whole_match_that_review_judges_at_each_score(tmp_pa
 
 def test_play_match_as_mat_round_trips():
     """Would catch: a match written as .mat that reads back as another match."""
-    from nardy_cli.mat import parse_mat
-    from nardy_cli.match_records import parse_match
+    from nardy_cli.records.mat_read import parse_mat
+    from nardy_cli.records.match_record import parse_match
     runner = CliRunner()
     text = runner.invoke(cli, ["play", "neural", "heuristic", "--match", "2", "--seed", "4"]).output
     mat = runner.invoke(cli, ["play", "neural", "heuristic", "--match", "2", "--seed", "4",

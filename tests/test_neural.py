@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nardy_cli.errors import NetworkError
+from nardy_cli.core.errors import NetworkError
 from nardy_cli.kernels import neural as kn
 from nardy_cli.kernels.features import N_FEATURES, N_OPP, features, opponent_terms
-from nardy_cli.network import (Network, default_network, load_network, new_network,
-                               result_probabilities, save_network)
-from nardy_cli.position import Position, mover_board, other_side
-from nardy_cli.rules import PRESETS
+from nardy_cli.policies.network import (Network, default_network, load_network, new_network,
+    result_probabilities, save_network)
+from nardy_cli.core.position import Position, mover_board, other_side
+from nardy_cli.core.rules import PRESETS
 from tests.randomgames import random_game_positions
 
 FED = PRESETS["federation"]
@@ -249,7 +249,7 @@ def test_train_command_rejects_a_bad_starts_file(tmp_path):
     exit 2."""
     from click.testing import CliRunner
 
-    from nardy_cli.cli import cli
+    from nardy_cli.commands.cli import cli
     bad = tmp_path / "starts.txt"
     bad.write_text("one: W:1x15 B:1x15 w\ntwo: W:1x16 B:1x15 w\n")
     r = CliRunner().invoke(cli, ["train", "--games", "10", "--output", str(tmp_path / "t"),
@@ -279,7 +279,7 @@ def test_damaged_or_missing_weights_are_one_clear_error(tmp_path):
 def test_shipped_network_loads_and_beats_random():
     """Bug caught: shipped weights that do not match the inputs, or a policy that plays as badly as
     chance."""
-    from nardy_cli.duel import duel
+    from nardy_cli.games.duel import duel
     net = default_network()
     assert net.meta["games_trained"] > 0
     result = duel("neural", "random", games=200, seed=5)
@@ -298,7 +298,7 @@ def test_eval_gives_no_odds_to_impossible_outcomes(name, zero):
 
     from click.testing import CliRunner
 
-    from nardy_cli.cli import cli
+    from nardy_cli.commands.cli import cli
     study = Path(__file__).resolve().parent.parent / "positions" / "study.txt"
     out = CliRunner().invoke(cli, ["eval", f"{study}:{name}", "--format", "json"])
     assert out.exit_code == 0, out.output
@@ -313,7 +313,7 @@ def test_train_command_writes_checkpoint_best_log_and_chart(tmp_path):
     traceback."""
     from click.testing import CliRunner
 
-    from nardy_cli.cli import cli
+    from nardy_cli.commands.cli import cli
     out = tmp_path / "run"
     args = ["train", "--games", "20", "--output", str(out), "--hidden", "8", "--chunk", "10",
             "--checkpoint-every", "10", "--bench-every", "20", "--bench-pairs", "3", "--quiet"]
@@ -334,8 +334,8 @@ def test_train_command_writes_checkpoint_best_log_and_chart(tmp_path):
 def test_eval_of_a_bear_off_uses_the_databases():
     """Bug caught (issue 9): `eval` guessing with the network where the bear-off databases know the
     answer."""
-    from nardy_cli.bearoff import bearoff_value
-    from nardy_cli.estimate import neural_estimate
+    from nardy_cli.policies.bearoff import bearoff_value
+    from nardy_cli.policies.estimate import neural_estimate
     pos = Position.parse("W:24x2 B:23,24x2 w")
     est = neural_estimate(pos, FED)
     exact = bearoff_value(pos, FED)
@@ -350,9 +350,9 @@ def test_reply_evaluation_from_partial_sums_equals_the_full_pass(boards):
     side left out, a global or feature of the reference kept, or the single-precision copy
     mis-laid."""
     from nardy_cli.kernels.evaluate import (ROLL_HIGH, ROLL_LOW, choice_scratch, reply_score,
-                                            reply_sums)
+        reply_sums)
     from nardy_cli.kernels.movegen import Workspace, enumerate_plays
-    from nardy_cli.outcomes import money_valuation
+    from nardy_cli.core.outcomes import money_valuation
     values = money_valuation(FED).kernel_values()
     net = default_network()
     params = net.kernel_params(FED)
@@ -390,8 +390,8 @@ def test_a_widened_network_keeps_its_values_and_trains_on(tmp_path):
     weights than its --init file; or a smaller --hidden silently ignored."""
     from click.testing import CliRunner
 
-    from nardy_cli.cli import cli
-    from nardy_cli.network import widened
+    from nardy_cli.commands.cli import cli
+    from nardy_cli.policies.network import widened
     base = new_network(16, seed=4)
     wide = widened(base, 21, seed=9)
     assert wide.hidden == 21 and not np.any(wide.w2[:, 16:]) and np.any(wide.w1[:, 16:])
@@ -427,7 +427,7 @@ def test_train_command_passes_the_learning_rate_floor(tmp_path):
     """Bug caught: `--lr-floor` accepted but not used (the run keeps the default floor, 0.002)."""
     from click.testing import CliRunner
 
-    from nardy_cli.cli import cli
+    from nardy_cli.commands.cli import cli
     from nardy_cli.training.trainer import read_log
     out = tmp_path / "t"
     r = CliRunner().invoke(cli, ["train", "--games", "20", "--output", str(out), "--hidden", "8",
@@ -444,7 +444,7 @@ def test_a_fixed_player_plays_every_game_whatever_the_learner(tmp_path):
     or on resume."""
     from click.testing import CliRunner
 
-    from nardy_cli.cli import cli
+    from nardy_cli.commands.cli import cli
     from nardy_cli.training.trainer import read_log
     for name, seed in (("player", 5), ("a", 7), ("b", 8)):
         save_network(new_network(16, seed=seed), tmp_path / f"{name}.npz")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from nardy_cli import Position, apply_play, legal_plays, parse_dice, parse_play, parse_position
-from nardy_cli.errors import (DiceError, IllegalPlayError, InvalidPositionError, NardyError,
-                              NotationError)
-from nardy_cli.positions_file import format_positions, parse_positions_text, resolve_positions
+from nardy_cli.core.errors import (DiceError, IllegalPlayError, InvalidPositionError, NardyError,
+    NotationError)
+from nardy_cli.core.positions_file import format_positions, parse_positions_text, resolve_positions
 
 
 @pytest.mark.parametrize("text, canonical", [
@@ -114,7 +114,7 @@ def test_a_position_shows_its_board_in_a_notebook():
     W13 top right)."""
     import xml.etree.ElementTree as ET
 
-    from nardy_cli.board_svg import MAX_DRAWN, _slot, _x
+    from nardy_cli.core.board_svg import MAX_DRAWN, _slot, _x
     pos = parse_position("W:1x14,12 B:1x15 b 6-5")
     root = ET.fromstring(pos._repr_svg_())
     ns = "{http://www.w3.org/2000/svg}"

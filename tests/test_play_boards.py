@@ -11,12 +11,12 @@ from click.testing import CliRunner
 from matplotlib.colors import to_rgba
 from matplotlib.patches import FancyArrowPatch
 
-from nardy_cli.cli import cli
-from nardy_cli.engine import legal_plays
-from nardy_cli.position import Position
-from nardy_cli.study import report_parts
-from nardy_cli.study.board_figure import ARROW, _point_xy, _tray_xy, draw_play
-from nardy_cli.study.report import render_folder
+from nardy_cli.commands.cli import cli
+from nardy_cli.core.engine import legal_plays
+from nardy_cli.core.position import Position
+from nardy_cli.reports import parts as report_parts
+from nardy_cli.reports.board_figure import ARROW, _point_xy, _tray_xy, draw_play
+from nardy_cli.reports.report import render_folder
 
 DATA = Path(__file__).parent / "data" / "reports"
 ROOT = Path(__file__).resolve().parent.parent

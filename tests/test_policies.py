@@ -11,16 +11,16 @@ from pathlib import Path
 import pytest
 
 from nardy_cli import START, parse_position
-from nardy_cli.duel import duel
-from nardy_cli.errors import PolicyError
-from nardy_cli.estimate import static_estimate
+from nardy_cli.games.duel import duel
+from nardy_cli.core.errors import PolicyError
+from nardy_cli.policies.estimate import static_estimate
 from nardy_cli.policies import PythonPolicy, get_policy, known_policies
 from nardy_cli.games import GameSpec, Tally
 from nardy_cli.games.compiled_loop import play_compiled as play_games_compiled
 from nardy_cli.games.python_loop import play_python as play_games_python
-from nardy_cli.render import to_json
-from nardy_cli.rollout import rollout
-from nardy_cli.rules import make_rules
+from nardy_cli.reports.render import to_json
+from nardy_cli.analysis.rollout import rollout
+from nardy_cli.core.rules import make_rules
 from tests.bots.simple import FirstPlay
 
 ROOT = Path(__file__).resolve().parent.parent

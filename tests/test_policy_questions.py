@@ -6,14 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nardy_cli.outcomes import money_valuation
+from nardy_cli.core.outcomes import money_valuation
 from nardy_cli import parse_position
-from nardy_cli.dice import parse_dice
-from nardy_cli.engine import enumerate_board, plays_from_kernel
+from nardy_cli.core.dice import parse_dice
+from nardy_cli.core.engine import enumerate_board, plays_from_kernel
 from nardy_cli.policies import get_policy
 from nardy_cli.policies.base import Turn
-from nardy_cli.rules import make_rules
-from nardy_cli.scoring import Scoring, vr_pays
+from nardy_cli.core.rules import make_rules
+from nardy_cli.games.scoring import Scoring, vr_pays
 
 USER = "tests.bots.user_evaluators:forward_squares"
 BOT = "tests.bots.user_evaluators:FewestPips"
@@ -88,6 +88,6 @@ def test_static_scores_rank_first_the_play_the_kernel_makes(name, text, dice):
 
 def test_random_scores_nothing():
     """Catches `random` silently scoring results (its kind would be read as an evaluator's)."""
-    from nardy_cli.errors import PolicyError
+    from nardy_cli.core.errors import PolicyError
     with pytest.raises(PolicyError, match="'random'"):
         get_policy("random").static_scores([np.zeros(24, dtype=np.int8)], True, make_rules())

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from nardy_cli import START
-from nardy_cli.errors import PolicyError
-from nardy_cli.render import to_json
-from nardy_cli.rollout import rollout
+from nardy_cli.core.errors import PolicyError
+from nardy_cli.reports.render import to_json
+from nardy_cli.analysis.rollout import rollout
 from tests.bots.lockbot import Bot
 from tests.cases import subprocess_env
 
@@ -110,7 +110,7 @@ def test_errors_sending_or_receiving_work_end_the_run_promptly():
     processes running)."""
     code = """
 import threading, multiprocessing
-from nardy_cli.errors import ExecutorError
+from nardy_cli.core.errors import ExecutorError
 from nardy_cli.games.executors import run_jobs
 from tests.bots.tasks import Count, count_games, unsendable_result
 for task, payload, expected in ((count_games, threading.Lock(), "cannot send games 0-9"),

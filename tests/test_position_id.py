@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nardy_cli.errors import InvalidPositionError, NardyError, PositionIdError
-from nardy_cli.position import START, Position, parse_position
-from nardy_cli.position_id import (ALPHABET, format_position_id, looks_like_position_id,
-                                   parse_position_id)
-from nardy_cli.positions_file import parse_positions_text, resolve_positions
+from nardy_cli.core.errors import InvalidPositionError, NardyError, PositionIdError
+from nardy_cli.core.position import START, Position, parse_position
+from nardy_cli.core.position_id import (ALPHABET, format_position_id, looks_like_position_id,
+    parse_position_id)
+from nardy_cli.core.positions_file import parse_positions_text, resolve_positions
 
 from .randomgames import random_game_positions
 

@@ -8,10 +8,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.cli import cli
-from nardy_cli.position import parse_position
-from nardy_cli.rollout import rollout
-from nardy_cli.rules import Points, make_rules
+from nardy_cli.commands.cli import cli
+from nardy_cli.core.position import parse_position
+from nardy_cli.analysis.rollout import rollout
+from nardy_cli.core.rules import Points, make_rules
 
 CLASSES = ("oin", "home_mars", "mars", "koks")
 

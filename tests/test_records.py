@@ -6,12 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy_cli.engine import legal_plays
-from nardy_cli.errors import GameRecordError
-from nardy_cli.position import START, parse_position
-from nardy_cli.records import format_game, format_moves, match_play, parse_game, record_from_plays
-from nardy_cli.rules import make_rules
-from nardy_cli.selfplay import play_game, play_games
+from nardy_cli.core.engine import legal_plays
+from nardy_cli.core.errors import GameRecordError
+from nardy_cli.core.position import START, parse_position
+from nardy_cli.records.game_record import (format_game, format_moves, match_play, parse_game,
+    record_from_plays)
+from nardy_cli.core.rules import make_rules
+from nardy_cli.games.selfplay import play_game, play_games
 
 
 @settings(max_examples=8)
@@ -145,7 +146,7 @@ def test_read_game_accepts_a_bom_and_tag_names_in_any_case(tmp_path):
     """Catches: a file saved by a Windows editor (UTF-8 BOM) or `[white "..."]` read as movetext."""
     path = tmp_path / "g.txt"
     path.write_text('\ufeff[white "Anna"]\n[RESULT "*"]\n1. 6-5: 1/12\n', encoding="utf-8")
-    from nardy_cli.records import read_game
+    from nardy_cli.records.game_record import read_game
     record = read_game(path)
     assert record.white == "Anna" and len(record.plies) == 1
     with pytest.raises(GameRecordError, match="g.txt"):

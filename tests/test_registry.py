@@ -10,17 +10,17 @@ from importlib.metadata import EntryPoint
 import numpy as np
 import pytest
 
-from nardy_cli.errors import PolicyError, UnknownPolicyError
-from nardy_cli.evaluators import get_evaluator, lookahead_values, search_candidates
+from nardy_cli.core.errors import PolicyError, UnknownPolicyError
+from nardy_cli.policies.judges import get_evaluator, lookahead_values, search_candidates
 from nardy_cli.kernels import evaluate as ev
 from nardy_cli.kernels import neural as kn
 from nardy_cli.kernels.neural import H_LAST_ROLL
 from nardy_cli.policies import (CompiledPolicy, Evaluator, PythonPolicy, Turn, get_policy,
-                                known_policies)
+    known_policies)
 from nardy_cli.policies import registry
 from nardy_cli.policies.evaluator import UserFunction, _network_params
-from nardy_cli.position import parse_position
-from nardy_cli.rules import make_rules
+from nardy_cli.core.position import parse_position
+from nardy_cli.core.rules import make_rules
 
 FED = make_rules()
 
@@ -158,8 +158,8 @@ def test_review_lookahead_is_the_kernels_search(name):
     (`choose_play` picks among them), or the replies it values not the ones the kernel's search
     picks (for the network they are the best replies, so the review's value is the kernel's own to
     1e-5)."""
-    from nardy_cli.engine import legal_plays
-    from nardy_cli.evaluators import result_board
+    from nardy_cli.core.engine import legal_plays
+    from nardy_cli.policies.judges import result_board
     policy = get_policy(f"lookahead:{name}")
     position = parse_position(CONTACT)
     plays = legal_plays(position, "6-1", FED)
@@ -177,7 +177,7 @@ def test_review_lookahead_is_the_kernels_search(name):
 
 
 def _money():
-    from nardy_cli.outcomes import money_valuation
+    from nardy_cli.core.outcomes import money_valuation
     return money_valuation(FED)
 
 
@@ -202,7 +202,7 @@ def _kernel_values(policy, boards):
 @pytest.fixture
 def second_network(fresh):
     """A second network registered as one entry (`register`), removed afterwards."""
-    from nardy_cli.network import default_network, widened
+    from nardy_cli.policies.network import default_network, widened
     from nardy_cli.policies.analysis import NeuralEvaluator
     from nardy_cli.policies.evaluator import NetworkForm
     net = widened(default_network(), default_network().hidden, seed=1)   # same layers, new value
@@ -217,9 +217,9 @@ def test_a_second_network_is_one_registry_entry(second_network):
     """Catches an evaluator that needs more than its entry to run: its network not reaching the game
     kernel (it would play the shipped one's vector by accident only) or the review, or its name
     unknown to `lookahead:` and to the listing.  The copy plays and judges exactly like `neural`."""
-    from nardy_cli.duel import duel
-    from nardy_cli.records import parse_game
-    from nardy_cli.review import review_game
+    from nardy_cli.games.duel import duel
+    from nardy_cli.records.game_record import parse_game
+    from nardy_cli.review.game_review import review_game
     policy = get_policy("neural-copy")
     assert policy.kernel_params(FED) is not get_policy("neural").kernel_params(FED)
     shipped = get_policy("neural").kernel_params(FED)

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from nardy_cli.errors import ReportKindError, ResultsError
-from nardy_cli.outcomes import PROB_KEYS
-from nardy_cli.position import START
-from nardy_cli.report_folder import write_folder
-from nardy_cli.result_schema import rollout_row
-from nardy_cli.rollout import RolloutResult
-from nardy_cli.study import report_parts
-from nardy_cli.study.report import REPORT_KINDS, build_report, render_folder, report_for
+from nardy_cli.core.errors import ReportKindError, ResultsError
+from nardy_cli.core.outcomes import PROB_KEYS
+from nardy_cli.core.position import START
+from nardy_cli.reports.folder import write_folder
+from nardy_cli.analysis.rollout_row import rollout_row
+from nardy_cli.analysis.rollout import RolloutResult
+from nardy_cli.reports import parts as report_parts
+from nardy_cli.reports.report import REPORT_KINDS, build_report, render_folder, report_for
 
 DATA = Path(__file__).parent / "data" / "reports"
 

@@ -9,18 +9,18 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.cli import cli
-from nardy_cli.dice import ALL_ROLLS
-from nardy_cli.engine import legal_plays
-from nardy_cli.errors import NardyError
-from nardy_cli.evaluators import (HEURISTIC_ESTIMATE, exact_value, get_evaluator, result_board,
-                                  result_values)
+from nardy_cli.commands.cli import cli
+from nardy_cli.core.dice import ALL_ROLLS
+from nardy_cli.core.engine import legal_plays
+from nardy_cli.core.errors import NardyError
+from nardy_cli.policies.judges import (HEURISTIC_ESTIMATE, exact_value, get_evaluator, result_board,
+    result_values)
 from nardy_cli.games import RunConfig
-from nardy_cli.position import START, parse_position
-from nardy_cli.records import parse_game, record_from_plays
-from nardy_cli.review import Thresholds, parse_thresholds, review_game
-from nardy_cli.rules import PRESETS
-from nardy_cli.selfplay import play_game
+from nardy_cli.core.position import START, parse_position
+from nardy_cli.records.game_record import parse_game, record_from_plays
+from nardy_cli.review.game_review import Thresholds, parse_thresholds, review_game
+from nardy_cli.core.rules import PRESETS
+from nardy_cli.games.selfplay import play_game
 
 FEDERATION = PRESETS["federation"]
 
@@ -68,7 +68,7 @@ def test_forced_plays_are_listed_not_scored():
 def test_player_with_the_reviews_evaluator_loses_nothing_at_0_ply():
     """A game played by the estimate's 0-ply argmax, reviewed by the same estimate: zero equity
     lost. Catches: review and player disagreeing on whose view a result board is scored from."""
-    record = play_game("nardy_cli.evaluators:estimate_player", "racer", seed=4)
+    record = play_game("nardy_cli.policies.judges:estimate_player", "racer", seed=4)
     review = review_game(record, "heuristic", sides=("w",))
     assert set(review.frame["side"]) == {"white"}
     assert review.decisions()["lost"].max() == pytest.approx(0.0, abs=1e-12)
@@ -258,7 +258,7 @@ def test_last_roll_blunder_and_its_drawn_best_result_are_drawn(tmp_path):
     assert (black["mark"] == "blunder" and black["best"] == "19/off 24/off"
             and black["best_result"] == "W:- B:- w")
     assert black["lost"] == pytest.approx(1.0)
-    from nardy_cli.review_report import write_review
+    from nardy_cli.reports.review_report import write_review
     write_review(review, tmp_path / "r", top=1)
     assert (tmp_path / "r" / "decision-1.png").stat().st_size > 10_000
 
@@ -276,7 +276,7 @@ def test_review_of_a_game_the_evaluator_played_says_its_zero_is_by_construction(
                               "another evaluator or rollouts give an independent view."]
     # racer is not the evaluator either
     assert review_game(record, "heuristic").notes() == []
-    from nardy_cli.records import format_game
+    from nardy_cli.records.game_record import format_game
     game = tmp_path / "game.txt"
     game.write_text(format_game(record))
     out = run("review", str(game), "--output", str(tmp_path / "r"))
@@ -302,8 +302,8 @@ def test_review_report_opens_with_a_plain_summary_and_ends_with_parameters_and_t
         tmp_path):
     """Catches a review report without the plain-language first line, the readable parameters table
     or the glossary that every other report has (one glossary for all: `study/glossary.py`)."""
-    from nardy_cli.review_report import write_review
-    from nardy_cli.study.glossary import GLOSSARY
+    from nardy_cli.reports.review_report import write_review
+    from nardy_cli.reports.glossary import GLOSSARY
     write_review(review_game(parse_game(BLUNDER), "heuristic"), tmp_path / "r", html=True)
     md = (tmp_path / "r" / "report.md").read_text()
     assert md.splitlines()[2] == ("**Student (White) lost 1.000 points in 1 decision (1 blunder, "

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from nardy_cli.engine import legal_plays
-from nardy_cli.position import parse_position
-from nardy_cli.records import format_moves, read_game
-from nardy_cli.review import review_game
-from nardy_cli.review_page import MWC, game_data, page_data, write_page
+from nardy_cli.core.engine import legal_plays
+from nardy_cli.core.position import parse_position
+from nardy_cli.records.game_record import format_moves, read_game
+from nardy_cli.review.game_review import review_game
+from nardy_cli.reports.review_page import MWC, game_data, page_data, write_page
 from tests.webdriver import Browser, browser_paths
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -224,7 +224,7 @@ def test_match_winning_chances_show_as_percentages(browser, pages, reviews):
 def test_the_page_speaks_russian_when_written_in_russian(browser, reviews, tmp_path):
     """Catches a Russian review page whose script shows English (its words not carried in the data,
     or the script's `_` not filling the fields) and an English page changed by the Russian words."""
-    from nardy_cli.i18n import using_language
+    from nardy_cli.core.i18n import using_language
     with using_language("ru"):
         url = write_page(page_data([reviews[1]]), tmp_path / "ru.html").as_uri()
     page = _open(browser, url)

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.cli import cli
-from nardy_cli.errors import ArgumentError
-from nardy_cli.records import parse_game, read_game
-from nardy_cli.review import review_game
-from nardy_cli.review_page import MWC, game_data, page_data, page_html
+from nardy_cli.commands.cli import cli
+from nardy_cli.core.errors import ArgumentError
+from nardy_cli.records.game_record import parse_game, read_game
+from nardy_cli.review.game_review import review_game
+from nardy_cli.reports.review_page import MWC, game_data, page_data, page_html
 
 def _counts(text: str):
-    from nardy_cli.position import parse_position
+    from nardy_cli.core.position import parse_position
     pos = parse_position(text, check_blocks=False)
     return pos.white, pos.black
 

@@ -10,10 +10,10 @@ import json
 import pytest
 
 from nardy_cli import START, parse_position
-from nardy_cli.errors import NardyError, PolicyError
-from nardy_cli.render import to_json
-from nardy_cli.rollout import rollout
-from nardy_cli.rules import make_rules
+from nardy_cli.core.errors import NardyError, PolicyError
+from nardy_cli.reports.render import to_json
+from nardy_cli.analysis.rollout import rollout
+from nardy_cli.core.rules import make_rules
 
 
 def test_small_bear_off_without_last_roll_has_no_draws():
@@ -99,7 +99,7 @@ def test_a_short_run_is_cut_finer_so_every_worker_has_a_job(pool_submits):
 def test_stratification_reduces_standard_error():
     # In a short race the first roll decides much of the game, so stratifying it pays most.
     # (Both sides are home: games are played out, not scored by the bear-off databases.)
-    from nardy_cli.scoring import Scoring
+    from nardy_cli.games.scoring import Scoring
     race = parse_position("W:19x2,20x2 B:22x3 w")
     played = Scoring(exact_bearoff=False)
     s = rollout(race, "random", games=12960, seed=6, scoring=played)
@@ -202,7 +202,7 @@ def test_probability_intervals_are_clipped_to_0_1():
 def test_a_chance_a_hair_below_zero_never_prints_as_minus_zero():
     """Catches `-0.0000` in the rollout table for a luck-adjusted chance of -0.00001."""
     from nardy_cli.commands.tables import rollout_table
-    from nardy_cli.render import frame_text, number
+    from nardy_cli.reports.render import frame_text, number
     text = rollout_table(_near_zero(rollout(START, "random", games=72, seed=1, workers=1)))
     assert "-0.0000" not in text
     assert (number(-0.00001) == "0.0000" and number(-0.0004, "{:+.3f}") == "+0.000"
@@ -216,7 +216,7 @@ def test_a_missed_until_se_target_is_said_in_the_json_and_the_output():
     `until_se_met` false and the output must name the games played and the SE reached."""
     from click.testing import CliRunner
 
-    from nardy_cli.cli import cli
+    from nardy_cli.commands.cli import cli
     met = rollout(START, "random", games=1296, seed=1, workers=1, until_se=0.5)
     missed = rollout(START, "random", games=1296, seed=1, workers=1, until_se=0.001)
     assert met.params["until_se_met"] is True and missed.params["until_se_met"] is False

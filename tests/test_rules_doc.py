@@ -37,7 +37,7 @@ def test_readme_and_help_point_to_docs_rules():
     """Bug: README and --help pointed to ../shared/RULES.md and 'RULES.md §7/§9'."""
     from click.testing import CliRunner
 
-    from nardy_cli.cli import cli
+    from nardy_cli.commands.cli import cli
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "docs/rules.md" in readme and "../shared/RULES.md" not in readme
     for args in ([], ["rollout"]):

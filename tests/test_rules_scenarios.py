@@ -7,7 +7,7 @@ two Black ones; Black's point k is White's k+12 (k <= 12) or k-12.
 from __future__ import annotations
 
 from nardy_cli import apply_play, legal_plays, outcome, parse_position
-from nardy_cli.rules import make_rules
+from nardy_cli.core.rules import make_rules
 
 
 def results(text, dice, **rules):

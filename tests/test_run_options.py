@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from nardy_cli.commands.common import handle_errors
 from nardy_cli.commands.run_options import run_options
-from nardy_cli.errors import ArgumentError, RunConfigError
+from nardy_cli.core.errors import ArgumentError, RunConfigError
 from nardy_cli.games import DEFAULT_SEED, RunConfig, default_workers, run_config
 
 SEEN: list = []

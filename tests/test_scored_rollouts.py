@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from nardy_cli.outcomes import money_valuation
-from nardy_cli.bearoff import bearoff_value
-from nardy_cli.estimate import static_estimate
-from nardy_cli.network import new_network, save_network
-from nardy_cli.position import Position
-from nardy_cli.rollout import rollout
-from nardy_cli.rules import make_rules
-from nardy_cli.scoring import Scoring
+from nardy_cli.core.outcomes import money_valuation
+from nardy_cli.policies.bearoff import bearoff_value
+from nardy_cli.policies.estimate import static_estimate
+from nardy_cli.policies.network import new_network, save_network
+from nardy_cli.core.position import Position
+from nardy_cli.analysis.rollout import rollout
+from nardy_cli.core.rules import make_rules
+from nardy_cli.games.scoring import Scoring
 from tests.oracle import exact_distribution
 
 # White W20, W22, W24; Black B19, B21, B23 (both all home, 12 checkers off each); White to roll
@@ -132,11 +132,11 @@ def test_screened_luck_scores_the_heuristics_top_results_of_each_roll_with_the_n
     import numpy as np
     from nardy_cli.kernels.board import kernel_rules, opp_on_board
     from nardy_cli.kernels.evaluate import (NEURAL, NO_SCREEN, ROLL_HIGH, ROLL_LOW, SCREEN_WIDTH,
-                                            EvalArgs, best_replies, choice_scratch, heuristic_score)
+        EvalArgs, best_replies, choice_scratch, heuristic_score)
     from nardy_cli.kernels.features import opponent_terms
     from nardy_cli.kernels.movegen import Workspace, enumerate_plays
     from nardy_cli.kernels.neural import single_precision
-    from nardy_cli.network import default_network, result_equities
+    from nardy_cli.policies.network import default_network, result_equities
     from nardy_cli.policies.registry import get_policy
     from tests.randomgames import random_game_positions
     rules = make_rules("federation")
@@ -227,7 +227,7 @@ def test_luck_network_option_errors_are_one_line(tmp_path):
 
     from click.testing import CliRunner
 
-    from nardy_cli.cli import cli
+    from nardy_cli.commands.cli import cli
     save_network(new_network(16, seed=3), tmp_path / "luck.npz")
     base = ["rollout", NEAR_RACE, "--games", "36", "--quiet", "--no-exact-bearoff"]
     runner = CliRunner()

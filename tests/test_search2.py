@@ -9,18 +9,18 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.cli import cli
-from nardy_cli.dice import ALL_ROLLS
-from nardy_cli.engine import legal_plays, outcome
-from nardy_cli.errors import PolicyError
-from nardy_cli.network import result_equities
-from nardy_cli.outcomes import money_valuation
+from nardy_cli.commands.cli import cli
+from nardy_cli.core.dice import ALL_ROLLS
+from nardy_cli.core.engine import legal_plays, outcome
+from nardy_cli.core.errors import PolicyError
+from nardy_cli.policies.network import result_equities
+from nardy_cli.core.outcomes import money_valuation
 from nardy_cli.policies import get_policy
-from nardy_cli.position import Position, mover_board, other_side
-from nardy_cli.records import parse_game
-from nardy_cli.review import review_game
-from nardy_cli.rules import PRESETS
-from nardy_cli.search2 import FULL_WIDTH, SearchFilter, search_choice, search_values
+from nardy_cli.core.position import Position, mover_board, other_side
+from nardy_cli.records.game_record import parse_game
+from nardy_cli.review.game_review import review_game
+from nardy_cli.core.rules import PRESETS
+from nardy_cli.policies.two_ply import FULL_WIDTH, SearchFilter, search_choice, search_values
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = PRESETS["federation"]
@@ -113,7 +113,7 @@ def test_whole_game_runs_refuse_the_two_ply_policy():
 def test_a_two_ply_evaluator_needs_a_network():
     """Bug: `lookahead2:heuristic` accepted as an evaluator, whose values are heuristic scores, not
     equities, so a review would mix them with exact equities."""
-    from nardy_cli.evaluators import get_evaluator
+    from nardy_cli.policies.judges import get_evaluator
     with pytest.raises(PolicyError, match="needs a network"):
         get_evaluator("lookahead2:heuristic")
     assert get_policy("lookahead2:heuristic").name == "lookahead2:heuristic"
@@ -180,7 +180,7 @@ def test_eval_with_the_two_ply_evaluator_names_the_best_play():
 def test_a_third_filter_adds_a_two_ply_stage_before_the_rollouts():
     """Bugs: the third filter ignored (the 1-ply survivors rolled out), the 2-ply stage scoring
     other plays than the 1-ply survivors, or its scores not the search's values."""
-    from nardy_cli.study.staged import staged_rank
+    from nardy_cli.analysis.staged import staged_rank
     position = Position.parse("W:1x13,8,12 B:1x13,6,11 w")
     ranking = staged_rank(position, "4-2", "neural", games=36, filters=("top4", "top3", "top1"),
                           until_se=None)

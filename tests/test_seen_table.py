@@ -10,14 +10,13 @@ import pytest
 from nardy_cli.kernels import board as kb
 from nardy_cli.kernels import neural as kn
 from nardy_cli.kernels.evaluate import (NEURAL, NO_SCREEN, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT,
-                                        EvalArgs, best_replies, choice_scratch, reply_score,
-                                        reply_sums)
+    EvalArgs, best_replies, choice_scratch, reply_score, reply_sums)
 from nardy_cli.kernels.features import opponent_terms
 from nardy_cli.kernels.movegen import Workspace, enumerate_plays, play_space
 from nardy_cli.kernels.seen import SLOTS, find, keep, new_search, roll_sharing, seen_table
-from nardy_cli.network import default_network
-from nardy_cli.outcomes import money_valuation
-from nardy_cli.rules import PRESETS
+from nardy_cli.policies.network import default_network
+from nardy_cli.core.outcomes import money_valuation
+from nardy_cli.core.rules import PRESETS
 from tests.randomgames import random_game_positions
 
 FED = PRESETS["federation"]

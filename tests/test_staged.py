@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from nardy_cli.errors import FilterError
-from nardy_cli.position import Position
-from nardy_cli.study.staged import StageFilter, staged_rank
+from nardy_cli.core.errors import FilterError
+from nardy_cli.core.position import Position
+from nardy_cli.analysis.staged import StageFilter, staged_rank
 
 # White: W1x13, W2, W16; Black: B1x12, B5, B6, B15 (White's third turn); White plays 5-3 (9 distinct
 # plays)
@@ -59,7 +59,7 @@ def test_identical_for_one_and_two_workers(ranking):
 def test_a_lone_survivor_is_split_across_workers_with_the_same_result():
     """Would catch: a lone survivor's round run on one core while the others idle, or its pieces
     joined out of order (the per-game values would no longer pair with the other plays' games)."""
-    from nardy_cli.study.staged import round_jobs
+    from nardy_cli.analysis.staged import round_jobs
     jobs = round_jobs({0: "spec0", 3: "spec3"}, [3], 1296, 2592, workers=2)
     assert [(key, lo, hi) for _, key, lo, hi in jobs] == [(3, 1296, 1944), (3, 1944, 2592)]
     assert len(round_jobs({0: "a", 1: "b"}, [0, 1], 0, 1296, workers=2)) == 2

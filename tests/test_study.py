@@ -9,13 +9,13 @@ import pytest
 from click.testing import CliRunner
 
 from nardy_cli import ALL_ROLLS, START, legal_plays, parse_position
-from nardy_cli.cli import cli
-from nardy_cli.report_folder import json_data, rollout_data
-from nardy_cli.rollout import rollout
-from nardy_cli.study.analyze import rank_plays
-from nardy_cli.study.board_figure import draw_board
-from nardy_cli.study.openings import opening_table
-from nardy_cli.study.report import chart_kinds, regenerate
+from nardy_cli.commands.cli import cli
+from nardy_cli.reports.folder import json_data, rollout_data
+from nardy_cli.analysis.rollout import rollout
+from nardy_cli.analysis.analyze import rank_plays
+from nardy_cli.reports.board_figure import draw_board
+from nardy_cli.analysis.openings import opening_table
+from nardy_cli.reports.report import chart_kinds, regenerate
 
 MIDGAME = parse_position("W:1x13,7,12 B:1x14,7 w")
 

@@ -17,12 +17,12 @@ from pathlib import Path
 import matplotlib
 import pytest
 
-from nardy_cli.report_folder import interrupted_path, write_report
-from nardy_cli.study import charts
-from nardy_cli.study import report_parts
-from nardy_cli.study.board_figure import draw_board
-from nardy_cli.study.report import (build_report, chart_kinds, folder_renderer, regenerate,
-                                    render_folder)
+from nardy_cli.reports.folder import interrupted_path, write_report
+from nardy_cli.reports import charts
+from nardy_cli.reports import parts as report_parts
+from nardy_cli.reports.board_figure import draw_board
+from nardy_cli.reports.report import (build_report, chart_kinds, folder_renderer, regenerate,
+    render_folder)
 
 DATA = Path(__file__).parent / "data" / "reports"
 
@@ -48,7 +48,7 @@ def no_figures(monkeypatch, no_drawing):
     """Skip building figures too, for tests of the report's structure over many positions."""
     import types
 
-    import nardy_cli.study.board_figure as board_figure
+    import nardy_cli.reports.board_figure as board_figure
     stub = types.SimpleNamespace(**{name: (lambda *a, **k: None) for name in dir(charts)
                                     if not name.startswith("_")})
     monkeypatch.setattr(report_parts, "charts", lambda: stub)
@@ -152,7 +152,7 @@ def test_library_leaves_matplotlib_global_state_alone(tmp_path):
     """Bug: importing the chart modules called matplotlib.use('Agg') and report.py set rcParams
     globally."""
     backend, salt = matplotlib.get_backend(), matplotlib.rcParams["svg.hashsalt"]
-    from nardy_cli.study.figures import save_figure
+    from nardy_cli.reports.figures import save_figure
     save_figure(charts.outcome_chart(load("rollout")["results"][0]), tmp_path / "x.svg")
     assert matplotlib.get_backend() == backend and matplotlib.rcParams["svg.hashsalt"] == salt
 
@@ -250,7 +250,7 @@ def test_report_folders_get_normal_permissions(tmp_path, no_drawing):
 
 def test_a_folder_that_is_not_a_report_is_not_replaced(tmp_path, no_drawing):
     """Bug: --output pointed at a folder of other files would delete them."""
-    from nardy_cli.errors import NardyError
+    from nardy_cli.core.errors import NardyError
     other = tmp_path / "src"
     other.mkdir()
     (other / "keep.py").write_text("x = 1\n")
@@ -263,7 +263,7 @@ def test_a_folder_that_is_not_a_report_is_not_replaced(tmp_path, no_drawing):
 
 def test_positions_file_comments_reach_the_report_data():
     """Bug: the positions file's comments were dropped, so a study page lost its explanations."""
-    from nardy_cli.positions_file import parse_positions_text
+    from nardy_cli.core.positions_file import parse_positions_text
     text = ("# File header.\n\n# Two lines\n# of comment.\na: W:1x14,12 B:1x15 b  # and an end "
             "note\nb: start\n")
     a, b = parse_positions_text(text)
@@ -289,7 +289,7 @@ def test_every_report_opens_with_a_plain_summary_and_ends_with_parameters_and_th
     """Catches a report that opens with no plain-language line ("White wins 62% (mars 9%), ..."),
     shows its run parameters only as raw JSON, or has no glossary (equity, oin/mars/home-mars/koks,
     SE vs 95% interval, paired difference, luck, VR), in report.md and report.html alike."""
-    from nardy_cli.study.glossary import GLOSSARY
+    from nardy_cli.reports.glossary import GLOSSARY
     render_folder(tmp_path, load(kind), html=True)
     md = (tmp_path / "report.md").read_text(encoding="utf-8")
     html = (tmp_path / "report.html").read_text(encoding="utf-8")

@@ -10,16 +10,16 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.cli import cli
-from nardy_cli.dice import ALL_ROLLS
-from nardy_cli.engine import legal_plays, outcome
-from nardy_cli.position import START, parse_position
-from nardy_cli.positions_file import read_positions
-from nardy_cli.render import to_json
-from nardy_cli.report_folder import write_report
-from nardy_cli.study.report import folder_renderer
-from nardy_cli.rollout import rollout
-from nardy_cli.study.analyze import rank_many, rank_plays
+from nardy_cli.commands.cli import cli
+from nardy_cli.core.dice import ALL_ROLLS
+from nardy_cli.core.engine import legal_plays, outcome
+from nardy_cli.core.position import START, parse_position
+from nardy_cli.core.positions_file import read_positions
+from nardy_cli.reports.render import to_json
+from nardy_cli.reports.folder import write_report
+from nardy_cli.reports.report import folder_renderer
+from nardy_cli.analysis.rollout import rollout
+from nardy_cli.analysis.analyze import rank_many, rank_plays
 from tests.cases import ROOT
 
 MIDGAME = parse_position("W:1x13,7,12 B:1x14,7 w")

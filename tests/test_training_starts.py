@@ -9,7 +9,7 @@ import pytest
 def test_lopsided_starts_are_in_play_and_reproducible():
     """Bug caught: training starts that are finished games (a start that trains nothing) or that
     change from one call to the next (a run that cannot be repeated)."""
-    from nardy_cli.engine import outcome
+    from nardy_cli.core.engine import outcome
     from nardy_cli.training.starts import lopsided_starts
     a, b = lopsided_starts(4, seed=5), lopsided_starts(4, seed=5)
     assert a == b and 8 <= len(a) <= 12
@@ -20,7 +20,7 @@ def test_lopsided_starts_are_in_play_and_reproducible():
 def test_selfplay_starts_are_positions_of_the_phases_asked_one_a_game():
     """Bug caught: starts of another phase than asked, two from one game (a few games' positions
     repeated through a run), or starts that change from one call to the next."""
-    from nardy_cli.phases import phase_of
+    from nardy_cli.core.phases import phase_of
     from nardy_cli.training.starts import selfplay_starts
     a, b = selfplay_starts(3, seed=5), selfplay_starts(3, seed=5)
     assert a == b and len(a) == 3
@@ -47,7 +47,7 @@ def test_blocked_starts_hold_checkers_behind_a_block(kind, holds):
     """Bug caught: a trapped- or walled-start generator whose positions have no block or wall, put
     the held checkers in front of it (nothing to get past), are finished games, or change from one
     call to the next (a training run that cannot be repeated)."""
-    from nardy_cli.engine import outcome
+    from nardy_cli.core.engine import outcome
     from nardy_cli.training import starts as module
     make = getattr(module, f"{kind}_starts")
     starts = make(60, seed=3)

@@ -7,9 +7,9 @@ import pytest
 from numba import typeof
 
 from nardy_cli import START
-from nardy_cli.errors import PolicyError
+from nardy_cli.core.errors import PolicyError
 from nardy_cli.kernels import runs, user
-from nardy_cli.rollout import rollout
+from nardy_cli.analysis.rollout import rollout
 
 FEWEST = "tests.bots.user_evaluators:fewest_pips"
 FORWARD = "tests.bots.user_evaluators:forward_squares"

@@ -8,11 +8,11 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.cli import cli
-from nardy_cli.engine import legal_plays
-from nardy_cli.errors import InvalidPositionError
-from nardy_cli.position import parse_position
-from nardy_cli.rules import rules_from_dict
+from nardy_cli.commands.cli import cli
+from nardy_cli.core.engine import legal_plays
+from nardy_cli.core.errors import InvalidPositionError
+from nardy_cli.core.position import parse_position
+from nardy_cli.core.rules import rules_from_dict
 from tests.bruteforce import brute_force_results
 from tests.cases import LOCAL_CASES, SHARED_CASES, load_vectors
 

@@ -42,9 +42,9 @@ def command(ctx, policy, against, phase, db_file, seed, quiet, fmt) -> None:
     against the benchmark database."""
     if ctx.invoked_subcommand is not None:
         return
-    from ..benchmark import measure_policy
-    from ..benchmark_db import default_benchmark_path, read_benchmark
-    from ..render import frame_text, to_json
+    from ..benchmark.measure import measure_policy
+    from ..benchmark.db import default_benchmark_path, read_benchmark
+    from ..reports.render import frame_text, to_json
     from .progress import StepBar
     bench = read_benchmark(db_file or default_benchmark_path())
     results = []
@@ -56,7 +56,7 @@ def command(ctx, policy, against, phase, db_file, seed, quiet, fmt) -> None:
         finally:
             bar.close()
     if against:
-        from ..benchmark import compare
+        from ..benchmark.measure import compare
         result = compare(*results)
     else:
         result = results[0]
@@ -101,8 +101,8 @@ Examples:
 def build_command(output, positions, seed, games, truncate, play_filter, no_vr, quiet,
                   rules) -> None:
     """Build or resume the benchmark database: positions of bot games, their plays rolled out."""
-    from ..benchmark_build import BuildSettings, build_benchmark
-    from ..study.staged import StageFilter
+    from ..benchmark.build import BuildSettings, build_benchmark
+    from ..analysis.staged import StageFilter
     from .progress import StepBar
     StageFilter.parse(play_filter)
     settings = BuildSettings(seed=seed, games=games, truncate=truncate, vr=not no_vr,

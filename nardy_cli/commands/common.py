@@ -8,12 +8,12 @@ from typing import Any, Callable
 
 import click
 
-from ..dice import Dice, parse_dice
-from ..errors import ArgumentError, NardyError, NoGamesError, RunError
-from ..i18n import N_, _, translate
-from ..positions_file import NamedPosition, resolve_positions
-from ..render import FORMATS
-from ..rules import BLOCK_CHECKS, HEAD_RULES, PRESETS, make_rules
+from ..core.dice import Dice, parse_dice
+from ..core.errors import ArgumentError, NardyError, NoGamesError, RunError
+from ..core.i18n import N_, _, translate
+from ..core.positions_file import NamedPosition, resolve_positions
+from ..core.rules import BLOCK_CHECKS, HEAD_RULES, PRESETS, make_rules
+from ..reports.render import FORMATS
 
 
 class BadInput(click.ClickException):

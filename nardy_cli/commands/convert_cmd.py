@@ -31,8 +31,8 @@ def command(source: str, target: str, to: str | None, mat_numbering: str) -> Non
     kind is read from its content. OUT is written whole or not at all (- for stdout).
     Every play is replayed and checked on the way.
     """
-    from ..mat import is_mat_text
-    from ..record_files import format_games, format_of, parse_games, read_games, write_text
+    from ..records.mat_read import is_mat_text
+    from ..records.files import format_games, format_of, parse_games, read_games, write_text
     if source == "-":
         text = sys.stdin.read()
         record, kind = (parse_games(text, numbering=mat_numbering), "mat" if is_mat_text(text)

@@ -8,9 +8,9 @@ from typing import Any, Callable
 
 import click
 
-from ..cube import OWNERS, CubeState
-from ..errors import NardyError
-from ..i18n import _, side_words, translate
+from ..core.errors import NardyError
+from ..core.i18n import _, side_words, translate
+from ..match.cube import OWNERS, CubeState
 from .common import BadInput
 
 

@@ -13,8 +13,8 @@ from typing import Any, Callable
 
 import click
 
-from ..cube import CubePlay, CubeState
-from ..i18n import _, side_words
+from ..core.i18n import _, side_words
+from ..match.cube import CubePlay, CubeState
 from .common import BadInput
 
 
@@ -69,7 +69,7 @@ def duel_cube_options(func: Callable) -> Callable:
             if jacoby or beavers:
                 raise BadInput(f"{'--jacoby' if jacoby else '--beavers'} is a money-game rule: "
                                "drop it or --match")
-            from ..match_cube_play import MatchCube
+            from ..games.match_cube_play import MatchCube
             return func(*args, cube=MatchCube(behaviour["a"], behaviour["b"]), **kwargs)
         return func(*args, cube=CubePlay(CubeState(1, "centre", jacoby, beavers), behaviour["a"],
                                          behaviour["b"]),

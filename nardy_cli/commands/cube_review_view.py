@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..render import frame_text, number
+from ..reports.render import frame_text, number
 
 COLUMNS = ["turn", "player", "cube", "action", "best", "no_double", "double_take", "double_pass",
            "double_lost", "taker", "take_lost", "error"]

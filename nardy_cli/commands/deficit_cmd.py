@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from ..deficit import static_deficit
-from ..errors import NotAReportError
-from ..render import frame_text, to_json
-from ..rules import rules_label
-from ..i18n import _, side_words
+from ..analysis.deficit import static_deficit
+from ..core.errors import NotAReportError
+from ..core.i18n import _, side_words
+from ..core.rules import rules_label
+from ..reports.render import frame_text, to_json
 from .common import (POSITION, BadInput, block_validation_option, flatten, format_option,
                      handle_errors, rules_options)
 
@@ -38,7 +38,7 @@ def command(positions, rules, fmt, output, svg, force, no_block_validation) -> N
         if on and not output:
             raise BadInput(f"{flag} needs --output DIR")
     if output:
-        from ..report_folder import ensure_writable
+        from ..reports.folder import ensure_writable
         try:
             ensure_writable(output, force)
         except NotAReportError as exc:
@@ -74,7 +74,7 @@ def command(positions, rules, fmt, output, svg, force, no_block_validation) -> N
         import pandas as pd
         click.echo(frame_text(pd.DataFrame(rows), "csv"))
     if output:
-        from ..study.deficit_folder import write_deficit_folder
+        from ..reports.deficit_folder import write_deficit_folder
         path = write_deficit_folder(items, rules, output, svg=svg, force=force)
         click.echo(_("Tables and charts written to {path}").format(path=path), err=True)
 

@@ -8,9 +8,9 @@ from datetime import date as date_cls
 
 import click
 
-from ..errors import NardyError
-from ..i18n import _, result_text, side_words, translate
-from ..render import frame_text, to_json
+from ..core.errors import NardyError
+from ..core.i18n import _, result_text, side_words, translate
+from ..reports.render import frame_text, to_json
 from .common import (POSITION, BadInput, exit_if_interrupted, format_option, handle_errors,
                      mat_numbering_option, read_stdin, report_interrupted, rules_options)
 from .cube_play import duel_cube_options
@@ -22,7 +22,7 @@ Examples:
   nardy play heuristic racer
   nardy play lookahead:heuristic heuristic --games 10 --output games/ladder --seed 7
   nardy play heuristic heuristic --position "W:1x10,12x3,19x2 B:1x9,5x3,10x3 w"
-  nardy play nardy_cli.evaluators:estimate_player racer --format json
+  nardy play nardy_cli.policies.judges:estimate_player racer --format json
   nardy play heuristic racer --games 20 --output games/session --format mat
   nardy play neural heuristic --match 7                # one match to 7, printed as a match record
   nardy play neural lookahead:neural --match 5 --games 3 --output games/matches --format mat
@@ -61,12 +61,12 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
     With --match N, --games whole matches to N (from 0-0, colours by lot, then --next-white), each a
     match record (or .mat): one printed, or match-001.txt (.mat), ... in DIR.
     """
-    from ..report_folder import ensure_writable, write_folder
+    from ..reports.folder import ensure_writable, write_folder
     from ..games import DEFAULT_SEED
-    from ..selfplay import play_games
+    from ..games.selfplay import play_games
     if len(position) != 1:
         raise BadInput(f"--position: expected one position, got {len(position)} from the file")
-    from ..records import parse_date_tag
+    from ..records.game_record import parse_date_tag
     try:
         day = parse_date_tag(date_text) if date_text else date_cls.today().strftime("%Y.%m.%d")
     except NardyError as exc:
@@ -79,12 +79,12 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
         return
     played = play_games(white, black, games, position=position[0].position, rules=rules,
                         seed=DEFAULT_SEED if seed is None else seed, date=day, cube=cube)
-    from ..records import format_game
+    from ..records.game_record import format_game
     frame = played.frame()
     transcript = None
     if fmt == "mat":
-        from ..mat_write import format_mat
-        from ..match_records import MatchRecord
+        from ..records.mat_write import format_mat
+        from ..records.match_record import MatchRecord
         transcript = format_mat(MatchRecord(0, played.records), numbering=mat_numbering)
     if output is not None:
         def render(folder) -> None:
@@ -121,12 +121,12 @@ def _play_matches(white, black, matches, position, seed, day, output, rules, fmt
                   match, cube=None) -> None:
     """`nardy play A B --match N [--cube]`: whole matches written as match records or .mat
     transcripts."""
-    from ..mat_write import format_mat
-    from ..match_play import MatchSettings, match_record
-    from ..match_records import format_match
+    from ..records.mat_write import format_mat
+    from ..games.match_play import MatchSettings, match_record
+    from ..records.match_record import format_match
     from ..policies import as_policy
-    from ..position import START
-    from ..report_folder import write_folder
+    from ..core.position import START
+    from ..reports.folder import write_folder
     if position != START:
         raise BadInput("--match plays whole matches from the start of each game: drop --position")
     if match.score != (0, 0):
@@ -138,7 +138,7 @@ def _play_matches(white, black, matches, position, seed, day, output, rules, fmt
         if cube is None:
             record = match_record(a, b, settings, m, day)
         else:
-            from ..match_cube_play import cube_match_record
+            from ..games.match_cube_play import cube_match_record
             record = cube_match_record(a, b, settings, cube, m, day)
         texts.append(format_mat(record, numbering=mat_numbering) if fmt == "mat"
                      else format_match(record))
@@ -233,10 +233,10 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
 
     GAME may be a nardy record or a .mat transcript; a match's game is chosen with --game.
     """
-    from ..record_files import parse_games, read_games
-    from ..match_records import select_game
-    from ..report_folder import ensure_writable
-    from ..review import DEFAULT_EVALUATOR, parse_thresholds, review_game
+    from ..records.files import parse_games, read_games
+    from ..records.match_record import select_game
+    from ..reports.folder import ensure_writable
+    from ..review.game_review import DEFAULT_EVALUATOR, parse_thresholds, review_game
     from ..games import DEFAULT_SEED, RunConfig
     evaluator = evaluator or DEFAULT_EVALUATOR
     try:
@@ -244,7 +244,7 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     except NardyError as exc:
         raise BadInput(f"--thresholds: {exc}") from None
     try:
-        from ..evaluators import get_evaluator
+        from ..policies.judges import get_evaluator
         get_evaluator(evaluator)
     except NardyError as exc:
         raise BadInput(f"--evaluator: {exc}") from None
@@ -256,7 +256,7 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     if rollout_games:
         rollout = RunConfig(games=rollout_games, seed=DEFAULT_SEED if seed is None else seed,
                             workers=workers)
-    from ..match_records import MatchRecord
+    from ..records.match_record import MatchRecord
     in_match = isinstance(loaded, MatchRecord) and loaded.length > 0
     if in_match and match is not None and match.score != (0, 0):
         raise BadInput(f"--score: the record is a match to {loaded.length}, "
@@ -271,14 +271,14 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
         raise BadInput(f"the game record in {where} is empty (no plies): nothing to review")
     crawford = False
     if in_match:           # one game of a match: judged at its own score
-        from ..match import state_before
+        from ..match.state import state_before
         index = loaded.games.index(record)
         crawford = loaded.crawford_games()[index]
         cube_game = cube_game or any(g.is_cube_game for g in loaded.games)
         rule = (match.next_white, match.draw_points) if match is not None else ()
         match = state_before(loaded.length, *loaded.scores()[index], *rule)
     if match is not None:
-        from ..match import match_state
+        from ..match.state import match_state
         match = match_state(match.length, match.score, record.rules, next_white=match.next_white,
                             draw_points=match.draw_points)
     from .progress import StepBar
@@ -293,7 +293,7 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     interrupted = bool(review.params.get("interrupted"))
     written = None
     if output is not None:
-        from ..review_report import write_review
+        from ..reports.review_report import write_review
         written = write_review(review, output, top=top, html=html)
         if interrupted:
             click.echo(_("Warning: the run was interrupted, "
@@ -316,7 +316,7 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
         return
     r = review.record
     if r.result is None and r.dropped is not None:
-        from ..position import other_side
+        from ..core.position import other_side
         end = _("{end} ({side} wins)").format(end=end_text(r),
                                               **side_words(other_side(r.dropped.side)))
     else:
@@ -350,7 +350,7 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout, rollout_polic
                   match, fmt, cube_game=False) -> None:
     """`nardy review MATCH`: every game of a match record judged at its score, and the players'
     totals."""
-    from ..match_review import review_match
+    from ..review.match_review import review_match
     from .progress import StepBar
     options = {"next_white": match.next_white, "draw_points": match.draw_points} if match else {}
     bar = StepBar("review (games)", True, unit="games")
@@ -365,7 +365,7 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout, rollout_polic
              "games not reached are left out)")
     written = None
     if output is not None:
-        from ..review_report import write_match_review
+        from ..reports.review_report import write_match_review
         written = write_match_review(review, output, html=html)
     if fmt in ("json", "csv"):
         click.echo(to_json(review.to_dict()) if fmt == "json"
@@ -399,8 +399,8 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout, rollout_polic
 
 def end_text(record) -> str:
     """How a game ended (`game_points.game_end`) in the language in use."""
-    from ..game_points import resignation
-    from ..review_page import end_text as ended
+    from ..records.points import resignation
+    from ..reports.review_page import end_text as ended
     gave_up = resignation(record)
     return ended(record,
                  _("resigned: {what}").format(what=gave_up) if gave_up else _("not finished"))

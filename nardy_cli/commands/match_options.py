@@ -7,10 +7,10 @@ from typing import Any, Callable
 
 import click
 
-from ..errors import NardyError
-from ..match import match_state
-from ..match_table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, NEXT_WHITE
-from ..rules import PRESETS
+from ..core.errors import NardyError
+from ..core.rules import PRESETS
+from ..match.state import match_state
+from ..match.table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, NEXT_WHITE
 from .common import BadInput
 
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import click
 
-from ..match_table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, NEXT_WHITE, GameDistribution
-from ..met import (MEASURE_POLICY, cubeful_equity_table, match_equity_table,
-                   measure_start_distribution, table_se)
-from ..i18n import _
-from ..render import frame_text, to_json
+from ..core.i18n import _
+from ..analysis.met_measure import MEASURE_POLICY, measure_start_distribution
+from ..match.met import cubeful_equity_table, match_equity_table, table_se
+from ..match.table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, NEXT_WHITE, GameDistribution
+from ..reports.render import frame_text, to_json
 from .common import (BadInput, exit_if_interrupted, format_option, handle_errors,
                      report_interrupted, rules_options)
 from .progress import Progress
@@ -109,7 +109,7 @@ def command(length, next_white, draw_points, cubeful, with_se, chart, dist_file,
     if with_se:
         met = table_se(met)
     if chart:
-        from ..study.met_figure import met_figure
+        from ..reports.met_figure import met_figure
         fig = met_figure(met)
         fig.savefig(chart, dpi=120)
     what = _("the table's figures (from the {games:,} games measured)").format(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from ..engine import roll_plays
-from ..i18n import N_, _, translate
-from ..render import frame_text, to_json
+from ..core.engine import roll_plays
+from ..core.i18n import N_, _, translate
+from ..reports.render import frame_text, to_json
 from .common import (DICE, POSITION, block_validation_option, flatten, format_option, handle_errors,
                      rules_options)
 

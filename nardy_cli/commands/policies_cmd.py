@@ -5,16 +5,16 @@ from __future__ import annotations
 import click
 import pandas as pd
 
-from ..deficit import static_deficit
-from ..duel import duel, duel_figures
-from ..errors import NardyError
-from ..estimate import neural_estimate
-from ..match import match_valuation
-from ..outcomes import CLASS_KEYS, CLASS_NAMES
+from ..analysis.deficit import static_deficit
+from ..core.errors import NardyError
+from ..core.i18n import _, side_words, translate
+from ..core.outcomes import CLASS_KEYS, CLASS_NAMES
+from ..core.position import BLACK, WHITE
+from ..games.duel import duel, duel_figures
+from ..match.state import match_valuation
 from ..policies import known_policies
-from ..position import BLACK, WHITE
-from ..render import frame_text, to_json
-from ..i18n import _, side_words, translate
+from ..policies.estimate import neural_estimate
+from ..reports.render import frame_text, to_json
 from .common import (POSITION, BadInput, block_validation_option, exit_if_interrupted, flatten,
                      format_option, handle_errors, report_interrupted, rules_options)
 from .cube_options import cube_options, cube_text
@@ -74,7 +74,7 @@ def eval_command(positions, evaluator, rules, match, cube, fmt, no_block_validat
     rows = []
     valuation = match_valuation(match, rules) if match is not None else None
     if evaluator is not None:
-        from ..evaluators import get_evaluator
+        from ..policies.judges import get_evaluator
         try:
             get_evaluator(evaluator)
         except NardyError as exc:
@@ -84,12 +84,12 @@ def eval_command(positions, evaluator, rules, match, cube, fmt, no_block_validat
         est = neural_estimate(pos, rules, valuation=valuation)
         searched = None
         if evaluator is not None:
-            from ..searched import searched_value
+            from ..policies.searched import searched_value
             searched = searched_value(pos, evaluator, rules, valuation)
         decision = None
         # the cube is turned before the roll: a position's dice are not rolled yet
         if cube is not None:
-            from ..cube_analysis import cube_decision
+            from ..match.cube_decision import cube_decision
             before = est if pos.dice is None else neural_estimate(pos.with_dice(None), rules)
             decision = cube_decision(pos.with_dice(None), cube, rules, match,
                                      probabilities=before.probabilities)
@@ -142,8 +142,8 @@ def eval_command(positions, evaluator, rules, match, cube, fmt, no_block_validat
 
 def _match_duel(a, b, position, matches, run, quiet, rules, match, fmt, cube=None) -> None:
     """`nardy duel A B --match N [--cube]`: whole matches from 0-0, each pair on the same dice."""
-    from ..match_play import MatchSettings, match_duel
-    from ..position import START
+    from ..games.match_play import MatchSettings, match_duel
+    from ..core.position import START
     if position != START:
         raise BadInput("--match plays whole matches from the start of each game: drop --position")
     if match.score != (0, 0):
@@ -155,7 +155,7 @@ def _match_duel(a, b, position, matches, run, quiet, rules, match, fmt, cube=Non
         if cube is None:
             result = match_duel(a, b, matches, settings, **where)
         else:
-            from ..match_cube_play import cube_match_duel
+            from ..games.match_cube_play import cube_match_duel
             result = cube_match_duel(a, b, matches, settings, cube, **where)
     finally:
         bar.close()
@@ -169,7 +169,7 @@ def _match_duel(a, b, position, matches, run, quiet, rules, match, fmt, cube=Non
         report_interrupted(result.interrupted, fmt, what)
         exit_if_interrupted(result.interrupted)
         return
-    from ..rules import rules_label
+    from ..core.rules import rules_label
     lo, hi = result.ci95
     click.echo(_("{a} vs {b}: {matches:,} pairs of matches to {length} with duplicate dice (each "
                  "policy first player "
@@ -201,7 +201,7 @@ def _searched_text(searched, pos) -> str:
 
 def _estimate_text(name, pos, est, equity, deficit, rules, match=None) -> str:
     """The table form of one estimate."""
-    from ..rules import rules_label
+    from ..core.rules import rules_label
     words = side_words(pos.turn)
     p = est.probabilities
     lines = [f"{name + ': ' if name else ''}{pos}   " + _("{side} to move").format(**words),
@@ -276,8 +276,8 @@ def duel_command(a, b, position, matches, run, quiet, rules, match, fmt, cube) -
         click.echo(frame_text(result.frame(), "csv"))
     else:
         lo, hi = result.ci95
-        from ..rules import rules_label
-        from ..position import START
+        from ..core.rules import rules_label
+        from ..core.position import START
         start = position[0]
         where = _("the start position") if start.position == START else f"'{start.position}'"
         where += f" ({start.name})" if start.name else ""

@@ -18,9 +18,9 @@ def check_policy(ctx: click.Context | None, param: click.Parameter | None,
     parameter."""
     if value is None:
         return value
-    from ..errors import PolicyError, UnknownPolicyError
+    from ..core.errors import PolicyError, UnknownPolicyError
     from ..policies import get_policy
-    from ..suggest import did_you_mean
+    from ..core.suggest import did_you_mean
     try:
         get_policy(value)
     except PolicyError as exc:

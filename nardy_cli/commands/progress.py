@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from ..render import number
+from ..reports.render import number
 
 
 def _bar(total: int, label: str, unit: str, enabled: bool, delay: float):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from ..i18n import _
+from ..core.i18n import _
 from .common import BadInput
 
 
@@ -27,8 +27,8 @@ def report_options(func):
 def check_report_flags(output, html: bool, svg: bool, force: bool) -> None:
     """--html, --svg and --force shape a report folder, so they need --output; check DIR before any
     work."""
-    from ..errors import NotAReportError
-    from ..report_folder import ensure_writable
+    from ..core.errors import NotAReportError
+    from ..reports.folder import ensure_writable
     for flag, on in (("--html", html), ("--svg", svg), ("--force", force)):
         if on and not output:
             raise BadInput(f"{flag} needs --output DIR (the report folder to write)")
@@ -44,8 +44,8 @@ def finish_report(data: dict, output, html: bool, svg: bool, force: bool) -> Non
         return
     from pathlib import Path
 
-    from ..report_folder import write_report
-    from ..study.report import folder_renderer
+    from ..reports.folder import write_report
+    from ..reports.report import folder_renderer
     existed = Path(output).exists()
     path = write_report(data, output, folder_renderer(data, html=html, svg=svg), force=force)
     if str(path) != str(output):

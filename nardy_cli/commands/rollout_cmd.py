@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import click
 
-from ..rollout import rollout
-from ..render import frame_text, to_json
-from ..report_folder import rollout_data
-from .policy_names import check_policy
-from ..errors import NoGamesError
-from .cube_options import cube_options
-from .cube_play import never_double_option, rollout_cube_line, rollout_cube_play
+from ..analysis.rollout import rollout
+from ..core.errors import NoGamesError
+from ..core.i18n import _
+from ..reports.folder import rollout_data
+from ..reports.render import frame_text, to_json
 from .common import (POSITION, block_validation_option, exit_if_interrupted, flatten, format_option,
                      handle_errors, rules_options)
+from .cube_options import cube_options
+from .cube_play import never_double_option, rollout_cube_line, rollout_cube_play
 from .match_options import match_options
+from .policy_names import check_policy
 from .progress import Progress
 from .report_options import check_report_flags, finish_report, report_options
 from .run_options import run_options
 from .scoring_options import scoring_from, scoring_note, scoring_options
 from .tables import rollout_table, until_se_note
-from ..i18n import _
 
 
 def policy_options(func):
@@ -44,7 +44,7 @@ Examples:
   nardy rollout "W:17x2,19x3,22x5,24x5 B:18,19x4,21x5,23x5 w" --policy heuristic --no-vr \\
       --truncate 20
   nardy rollout "W:2x2,3x2,4,6x3,7,8,9x2,10x2,12 B:1x10,2x5 w 4-1" --policy lookahead:neural \\
-      --luck-network benchmarks/training-runs/values-step/checkpoint.npz --games 1296
+      --luck-network experiments/training-runs/values-step/checkpoint.npz --games 1296
   nardy rollout "W:1x14,12 B:1x15 b" --policy neural --match 7 --score 4-6 --games 2592
   nardy rollout "W:1x14,12 B:1x15 b" --policy neural --cube-owner centre --games 1296
   nardy rollout "W:1x14,12 B:1x15 b" --policy heuristic --cube-owner white --cube 2 \\

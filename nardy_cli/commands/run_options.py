@@ -7,7 +7,7 @@ from typing import Callable
 
 import click
 
-from ..errors import NardyError
+from ..core.errors import NardyError
 from ..games import DEFAULT_SEED, EXECUTORS, RunConfig, default_workers
 from .common import BadInput, error_message
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from ..i18n import _
+from ..core.i18n import _
 
 
 def scoring_options(func):
@@ -37,10 +37,10 @@ def scoring_options(func):
 def scoring_from(exact_bearoff: bool | None, truncate: int | None, vr: bool | None,
                  luck_network: str | None):
     """The library's `Scoring` for the options."""
-    from ..scoring import Scoring
+    from ..games.scoring import Scoring
     luck = None
     if luck_network is not None:
-        from ..network import load_network
+        from ..policies.network import load_network
         luck = load_network(luck_network)
     return Scoring(exact_bearoff=exact_bearoff, truncate=truncate, vr=vr, luck_network=luck)
 

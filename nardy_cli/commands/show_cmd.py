@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
-from ..diagram import board_diagram
-from ..errors import WriteError
-from ..i18n import _
+from ..core.diagram import board_diagram
+from ..core.errors import WriteError
+from ..core.i18n import _
 from .common import POSITION, BadInput, block_validation_option, flatten, handle_errors
 
 
@@ -47,7 +47,7 @@ def command(positions, numbering: str, fmt: str | None, out: str | None, show_id
     if show_id:
         if out is not None or fmt is not None or output is not None:
             raise BadInput("--id prints the position ID: it takes no -o, --output or --format")
-        from ..position_id import format_position_id
+        from ..core.position_id import format_position_id
         for item in items:
             click.echo(f"{item.name}: {format_position_id(item.position)}" if item.name
                        else format_position_id(item.position))
@@ -61,8 +61,8 @@ def command(positions, numbering: str, fmt: str | None, out: str | None, show_id
     if fmt != "text":
         if len(items) != 1:
             raise BadInput("an image shows one position: name one with FILE:NAME")
-        from ..study.board_figure import draw_board
-        from ..study.figures import save_figure
+        from ..reports.board_figure import draw_board
+        from ..reports.figures import save_figure
         path = Path(out)
         try:
             save_figure(draw_board(items[0].position, numbering[0], name=items[0].name), path)
@@ -89,8 +89,8 @@ def _write_folder(items, numbering: str, output: str, svg: bool, fmt, out) -> No
     """`--output DIR`: every position drawn into DIR, with index.md."""
     if fmt is not None or out is not None:
         raise BadInput("--output DIR draws every position into a folder: leave out -o and --format")
-    from ..report_folder import ensure_writable
-    from ..study.board_folder import write_boards
+    from ..reports.folder import ensure_writable
+    from ..reports.board_folder import write_boards
     ensure_writable(output)
     path = write_boards(items, output, numbering=numbering[0], svg=svg)
     count = _("1 board") if len(items) == 1 else _("{n} boards").format(n=len(items))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from ..i18n import _
-from ..render import frame_text, to_json
-from ..rules import rules_label
+from ..core.i18n import _
+from ..core.rules import rules_label
+from ..reports.render import frame_text, to_json
 from .tables import match_label, until_se_note
 
 
@@ -24,7 +24,7 @@ def filter_option(func):
 
 def parse_filters(text: str | None) -> tuple[str, ...]:
     """The two (or three) filter strings of --filter (checked by the library)."""
-    from ..study.staged import DEFAULT_FILTER, FilterError
+    from ..analysis.staged import DEFAULT_FILTER, FilterError
     if text is None:
         return DEFAULT_FILTER
     parts = [p for p in text.split(",") if p.strip()]

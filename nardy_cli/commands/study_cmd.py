@@ -7,18 +7,19 @@ from pathlib import Path
 
 import click
 
-from ..errors import ArgumentError, PositionsFileError, ReportKindError, ResultsError, WriteError
-from ..positions_file import read_positions
-from ..render import frame_text, to_json
-from ..i18n import _, translate
-from ..rules import rules_label
-from ..report_folder import json_data, rollout_data
-from ..engine import legal_plays
-from ..study.analyze import rank_plays
-from ..match import match_valuation
-from ..study.batch import batch_frame, batch_record, batch_rollout
-from ..study.openings import opening_table, parse_rolls
-from ..study.staged import STAGED_FROM
+from ..analysis.analyze import rank_plays
+from ..analysis.batch import batch_frame, batch_record, batch_rollout
+from ..analysis.openings import opening_table, parse_rolls
+from ..analysis.staged import STAGED_FROM
+from ..core.engine import legal_plays
+from ..core.errors import (ArgumentError, PositionsFileError, ReportKindError, ResultsError,
+    WriteError)
+from ..core.i18n import _, translate
+from ..core.positions_file import read_positions
+from ..core.rules import rules_label
+from ..match.state import match_valuation
+from ..reports.folder import json_data, rollout_data
+from ..reports.render import frame_text, to_json
 from .common import (DICE, POSITION, BadInput, block_validation_option, exit_if_interrupted,
                      format_option, handle_errors, report_interrupted, rules_options)
 from .cube_options import cube_options, cube_text
@@ -28,8 +29,8 @@ from .progress import StageBars, StepBar
 from .report_options import check_report_flags, finish_report, report_options
 from .run_options import run_options
 from .scoring_options import scoring_from, scoring_options
-from .tables import until_se_note
 from .staged_view import filter_option, parse_filters, show_forced, show_staged
+from .tables import until_se_note
 
 STUDY_POLICY = "neural"
 
@@ -169,7 +170,7 @@ def _cube_first(position, cube, rules, match, fmt) -> dict:
     add."""
     if cube is None:
         return {}
-    from ..cube_analysis import cube_decision
+    from ..match.cube_decision import cube_decision
     before = position.with_dice(None)
     decision = cube_decision(before, cube, rules, match)
     if fmt == "table":
@@ -182,7 +183,7 @@ def _analyze_staged(item, dice, policy, run, quiet, rules, filters, scoring, fmt
                     force, match=None, cube_record=None) -> None:
     """`analyze` in stages: run, print every stage, write the report (at a `match` score by match
     equity)."""
-    from ..study.staged import staged_rank
+    from ..analysis.staged import staged_rank
     bars = StageBars("analyze", not quiet)
     try:
         ranking = staged_rank(item.position, dice, policy, run=run.with_progress(bars), rules=rules,
@@ -323,8 +324,8 @@ Examples:
 @handle_errors
 def chart_command(results, kind, index, list_kinds, out) -> None:
     """Re-draw a chart from a saved results.json without re-running anything."""
-    from ..study.figures import save_figure
-    from ..study.report import chart_kinds
+    from ..reports.figures import save_figure
+    from ..reports.report import chart_kinds
     try:
         data = json.loads(Path(results).read_text(encoding="utf-8"))
         kinds = chart_kinds(data)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from ..render import number
-from ..rollout import RolloutResult
-from ..rules import rules_label
-from ..match import MatchState
-from ..outcomes import PROB_KEYS
-from ..i18n import N_, _, side_words, translate
+from ..analysis.rollout import RolloutResult
+from ..core.i18n import N_, _, side_words, translate
+from ..core.outcomes import PROB_KEYS
+from ..core.rules import rules_label
+from ..match.state import MatchState
+from ..reports.render import number
 
 LABELS = {"win": N_("win"), "lose": N_("lose"), "draw": N_("draw"),
           "win_oin": N_("  win by oin"), "win_home_mars": N_("  win by home-mars"),

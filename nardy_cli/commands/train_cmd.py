@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from ..interrupts import SIGNALS
+from ..core.interrupts import SIGNALS
 from .common import handle_errors
 
 
@@ -76,11 +76,11 @@ def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_e
     """Train the neural evaluator by TD(lambda) self-play, with checkpoints and benchmark duels."""
     from pathlib import Path
 
-    from ..positions_file import read_positions
-    from ..position import format_position
-    from ..training.curve import learning_curve_figure
+    from ..core.positions_file import read_positions
+    from ..core.position import format_position
+    from ..reports.training_curve import learning_curve_figure
     from ..training.trainer import LOG, TrainConfig, read_log, train
-    from ..report_folder import ensure_folder
+    from ..reports.folder import ensure_folder
     ensure_folder(out_dir)  # before any work: bad input, exit 2
     starts = (tuple(format_position(e.position) for e in read_positions(starts_file)) if starts_file
               else ())

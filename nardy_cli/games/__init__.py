@@ -12,7 +12,7 @@
 - `run`: `play_chunk` (one job) and `run_games` (many, on the executors).
 """
 
-from ..engine import require_in_play
+from ..core.engine import require_in_play
 from .config import RunConfig, run_config
 from .executors import EXECUTORS, default_workers
 from .run import play_chunk, run_games

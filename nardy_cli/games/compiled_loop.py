@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..interrupts import held_interrupts
+from ..core.interrupts import held_interrupts
 from ..kernels import game, runs
 from ..kernels.board import N_RESULTS, kernel_rules
 from ..kernels.evaluate import N_WEIGHTS
@@ -65,7 +65,7 @@ def play_compiled(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
     setup = game_setup(spec, max_plies)
     sides, evaluators = kernel_policies(spec.white, spec.black, spec.rules, spec.values)
     if tally.mode == OUTCOMES:
-        from ..scoring import kernel_arguments
+        from .scoring import kernel_arguments
         call_kernel(runs.play_games, setup, lo, hi, sides, evaluators,
                     kernel_arguments(spec.scoring, spec.rules, spec.values,
                                      spec.position.turn == "w"),
@@ -79,7 +79,7 @@ def play_compiled(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
                     tally.plies)
         tally.results[lo] = results
     elif tally.mode == VALUES:
-        from ..scoring import kernel_arguments
+        from .scoring import kernel_arguments
         plain, adjusted = np.zeros((hi - lo, N_RESULTS)), np.zeros((hi - lo, N_RESULTS))
         args = kernel_arguments(spec.scoring, spec.rules, spec.values, spec.position.turn == "w")
         call_kernel(runs.play_games_values, setup, lo, hi, sides, evaluators, args, tally.deficit,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from ..errors import RunConfigError, check_type
+from ..core.errors import RunConfigError, check_type
 from .executors import check_executor
 from .spec import DEFAULT_SEED
 

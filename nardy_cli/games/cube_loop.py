@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cube import CubePlay, points_array
-from ..errors import PolicyError
+from ..core.errors import PolicyError
 from ..kernels import cube as kc
 from ..kernels.board import N_RESULTS
 from ..kernels.evaluate import choice_scratch
 from ..kernels.game import SidePolicies, score_workspace
 from ..kernels.user import Evaluators
+from ..match.cube import CubePlay, points_array
 from .compiled_loop import call_kernel, game_setup, kernel_policies
 from .tally import OUTCOMES, PAIRS, Tally
 
@@ -42,8 +42,8 @@ def check_cube_policies(white, black, cube: CubePlay) -> None:
 
 def cube_args(cube: CubePlay, sides: SidePolicies, rules) -> kc.CubeArgs:
     """The kernel's `CubeArgs` of a cube play for these kernel policies (index 0 White)."""
-    from ..bearoff import tables
-    from ..scoring import logistic_coefficients
+    from ..policies.bearoff import tables
+    from .scoring import logistic_coefficients
     same = bool(sides.kinds[0] == sides.kinds[1]
                 and np.array_equal(sides.params[0], sides.params[1]))
     return kc.CubeArgs(np.array([BEHAVIOUR_CODE[cube.white], BEHAVIOUR_CODE[cube.black]],
@@ -118,7 +118,7 @@ class CubeJudge:
 def cube_figures(sums: np.ndarray, counts: np.ndarray) -> dict:
     """Cubeful points per game and its SE (stratified as the rollout's counts), and the shares of
     games doubled and passed, from a rollout tally's per-stratum cube sums and result counts."""
-    from ..scoring import moments_mean_se
+    from .scoring import moments_mean_se
     n_s = counts[:, :N_RESULTS].sum(axis=1)
     x = sums / kc.CUBE_SCALE
     mean, se = moments_mean_se(n_s, x[:, kc.C_POINTS], x[:, kc.C_POINTS2])

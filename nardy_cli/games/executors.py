@@ -20,8 +20,8 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable
 
-from ..errors import ExecutorError, NardyError, RunConfigError, WorkerError
-from ..interrupts import held_interrupts, worker_signals
+from ..core.errors import ExecutorError, NardyError, RunConfigError, WorkerError
+from ..core.interrupts import held_interrupts, worker_signals
 
 EXECUTORS = ("local", "dask")
 

@@ -14,14 +14,14 @@ from typing import Callable
 
 import numpy as np
 
-from ..dice import Dice
-from ..engine import enumerate_board, plays_from_kernel
-from ..errors import PolicyError
+from ..core.dice import Dice
+from ..core.engine import enumerate_board, plays_from_kernel
+from ..core.errors import PolicyError
+from ..core.position import WHITE
 from ..kernels import board as kb
 from ..kernels.game import final_result, game_dice, record_turn
 from ..kernels.rng import policy_state
 from ..policies.base import Turn
-from ..position import WHITE
 from .tally import OUTCOMES, PAIRS, RESULTS, VALUES, Tally
 
 

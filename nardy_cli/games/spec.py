@@ -7,13 +7,13 @@ import pickle
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..cube import CubePlay
-from ..errors import PolicyError
-from ..outcomes import Valuation, money_valuation
+from ..core.errors import PolicyError
+from ..core.outcomes import Valuation, money_valuation
+from ..core.position import Position
+from ..core.rules import Rules
+from ..match.cube import CubePlay
 from ..policies import Policy, as_policy
-from ..position import Position
-from ..rules import Rules
-from ..scoring import Scoring
+from .scoring import Scoring
 
 CHUNK = 1296          # games per job: fixed, so results never depend on the worker count
 MAX_PLIES = 20000     # a game still running after this many plies counts as unfinished

@@ -77,5 +77,5 @@ class Tally:
 
 
 def _fixed_point_sums() -> np.ndarray:
-    from ..scoring import new_frac
+    from .scoring import new_frac
     return new_frac()

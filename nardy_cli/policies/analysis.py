@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from ..core.outcomes import money_valuation
+from ..core.rules import Rules
 from ..kernels.evaluate import N_FEATURES, N_OPP, features, opponent_terms
-from ..outcomes import money_valuation
-from ..rules import Rules
 
 
 @lru_cache(maxsize=1)
@@ -96,14 +96,14 @@ class NeuralEvaluator:
 
     def equities(self, boards: np.ndarray, white: np.ndarray, rules: Rules) -> np.ndarray:
         """The mover's equity of each result board under the rules' points."""
-        from ..network import result_equities
+        from .network import result_equities
         white = np.broadcast_to(np.asarray(white, dtype=bool), (len(boards),))
         return result_equities(boards, white, rules, self.network)
 
     def outcome_probabilities(self, boards: np.ndarray, white: np.ndarray,
                               rules: Rules) -> np.ndarray:
         """n x 9 class probabilities (result-code order) for the side that just played each."""
-        from ..network import result_probabilities
+        from .network import result_probabilities
         white = np.broadcast_to(np.asarray(white, dtype=bool), (len(boards),))
         return result_probabilities(boards, white, rules, self.network)
 

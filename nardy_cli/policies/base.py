@@ -21,16 +21,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..errors import PolicyError
+from ..core.errors import PolicyError
 from ..kernels.board import kernel_rules
 from ..kernels.evaluate import (LOOKAHEAD_WIDTH, NEURAL, NEURAL_MARGIN, NEURAL_WIDTH, EvalArgs,
                                 choice_scratch, choose_play)
 from .evaluator import Evaluator, UserFunction
 
 if TYPE_CHECKING:
-    from ..outcomes import Valuation
-    from ..position import Position
-    from ..rules import Rules
+    from ..core.outcomes import Valuation
+    from ..core.position import Position
+    from ..core.rules import Rules
 
 
 @runtime_checkable

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..errors import PolicyError
+from ..core.errors import PolicyError
 from ..kernels import evaluate as ev
 from .analysis import HEURISTIC_ESTIMATE, NEURAL_EVALUATOR, NeuralEvaluator
 from .base import CompiledPolicy, Policy

@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import PolicyError
+from ..core.errors import PolicyError
 from ..kernels.evaluate import (N_WEIGHTS, NEURAL, RANDOM, choice_scratch, opponent_terms,
                                 static_score)
 
 if TYPE_CHECKING:
-    from ..outcomes import Valuation
-    from ..rules import Rules
+    from ..core.outcomes import Valuation
+    from ..core.rules import Rules
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ class NetworkForm:
 @lru_cache(maxsize=16)
 def _network_params(network, rules: Rules, single: bool) -> np.ndarray:
     """`Network.kernel_params`, once per (network, rules, precision): the vector is not free."""
-    from ..network import default_network
+    from .network import default_network
     net = network if network is not None else default_network()
     return net.kernel_params(rules, single=single)
 
@@ -163,6 +163,6 @@ class Evaluator:
         outcomes."""
         if self.kernel is None or self.is_random:
             raise PolicyError(f"policy {self.name!r} scores no results")
-        from ..outcomes import money_valuation
+        from ..core.outcomes import money_valuation
         return self.kernel.scores(boards, mover_white, rules,
                                   valuation if valuation is not None else money_valuation(rules))

@@ -18,7 +18,7 @@ import sys
 from functools import lru_cache
 from importlib.metadata import entry_points
 
-from ..errors import PolicyError, UnknownPolicyError
+from ..core.errors import PolicyError, UnknownPolicyError
 from .base import ChoosesPlays, CompiledPolicy, Policy, PythonPolicy
 from .builtin import BUILTINS, lookahead_of
 from .evaluator import Evaluator, UserFunction
@@ -100,7 +100,7 @@ def resolve(name: str) -> Policy | Evaluator:
     if name.startswith("lookahead:"):
         return lookahead_of(get_policy(name.split(":", 1)[1]), name)
     if name.startswith("lookahead2:"):
-        from ..search2 import two_ply_policy
+        from .two_ply import two_ply_policy
         return two_ply_policy(get_policy(name.split(":", 1)[1]), name)
     plugins = _plugins()
     if name in plugins:

@@ -14,7 +14,7 @@ import copyreg
 from dataclasses import fields
 from functools import lru_cache
 
-from ..errors import PolicyError
+from ..core.errors import PolicyError
 from .base import CompiledPolicy, Policy, PythonPolicy
 from .registry import get_policy
 

@@ -6,11 +6,11 @@ from itertools import islice
 
 import numpy as np
 
-from ..engine import outcome
-from ..errors import NardyError
-from ..position import BLACK, N_CHECKERS, N_POINTS, WHITE, Position
-from ..positions_file import NamedPosition
-from ..selfplay import play_game
+from ..core.engine import outcome
+from ..core.errors import NardyError
+from ..core.position import BLACK, N_CHECKERS, N_POINTS, WHITE, Position
+from ..core.positions_file import NamedPosition
+from ..games.selfplay import play_game, sample_decisions
 
 LOPSIDED_PLIES = (12, 24, 36)
 
@@ -36,8 +36,7 @@ def selfplay_starts(count: int, seed: int, phases: tuple[str, ...] = ("blocked",
                     ) -> list[NamedPosition]:
     """`count` positions of the given phases (`phases.phase_of`) from `neural` self-play games of
     `seed`, at most one a phase a game, drawn as the benchmark database draws its decisions
-    (`benchmark_build.sample_decisions`; use another seed than the database's)."""
-    from ..benchmark_build import sample_decisions
+    (`games.selfplay.sample_decisions`; use another seed than the database's)."""
     picked = ((p, ph, src) for p, ph, src in sample_decisions(seed) if ph in phases)
     return [NamedPosition(f"{phase}{i + 1}", position.with_dice(None),
                           f"{phase}: {source} of neural self-play, seed {seed}")

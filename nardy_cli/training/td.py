@@ -23,8 +23,8 @@ from ..kernels.board import IN_PLAY, N_POINTS, flip, game_status, opp_on_board
 from ..kernels.evaluate import NEURAL, EvalArgs, choice_scratch, choose_play
 from ..kernels.game import game_dice
 from ..kernels.movegen import enumerate_plays, play_space
-from ..kernels.value import swap_view
 from ..kernels.neural import MAX_ACTIVE, N_CLASSES, class_mask, encode, exact_probs, forward, layers
+from ..kernels.value import swap_view
 
 # numba checks only this file for its cached loop, which has the kernels' choosers compiled in
 drop_stale_cache(Path(__file__).parent, also=(Path(kernels.__file__).parent,))

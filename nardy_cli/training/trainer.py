@@ -15,13 +15,13 @@ from typing import Callable
 
 import numpy as np
 
-from ..errors import ArgumentError
+from ..core.errors import ArgumentError
+from ..core.outcomes import money_valuation
+from ..core.position import START
+from ..core.rules import PRESETS
 from ..kernels.board import kernel_rules
-from ..outcomes import money_valuation
-from ..network import (Network, games_in_all, load_network, new_network, save_network, widened,
-                       untrained_meta)
-from ..position import START
-from ..rules import PRESETS
+from ..policies.network import (Network, games_in_all, load_network, new_network, save_network,
+    widened, untrained_meta)
 from .td import N_STATS, S_GAMES, S_LOSS, S_PLIES, S_UPDATES, train_games
 
 CHECKPOINT = "checkpoint.npz"
@@ -77,7 +77,7 @@ def duel_points(a, b, pairs: int, seed: int = BENCH_SEED,
                 preset: str = "federation") -> tuple[float, float]:
     """Policy A's points per game against B over `pairs` duplicate-dice pairs from the start, and
     its SE."""
-    from ..duel import duel
+    from ..games.duel import duel
     result = duel(a, b, games=2 * pairs, seed=seed, rules=PRESETS[preset], workers=1)
     return result.points_per_game, result.se
 
@@ -187,8 +187,8 @@ def _first_network(config: TrainConfig) -> Network:
 def training_roots(starts: tuple[str, ...], rules) -> tuple[np.ndarray, np.ndarray]:
     """The starting boards of training games (mover-relative) and whether White moves: `start`, then
     `starts`."""
-    from ..engine import require_in_play
-    from ..position import parse_position
+    from ..core.engine import require_in_play
+    from ..core.position import parse_position
     positions = [START]
     for text in starts:
         pos = parse_position(text)

@@ -1,0 +1,90 @@
+"""The cube decision of a position: the network's cubeless chances through the cube model, or exact
+values from the cubeful bear-off database where it reaches (money games).
+
+`cube_decision` is what `nardy eval --cube-owner ...` prints: the side on roll's
+decision and its three equities (no double, double/take, double/pass) in units of
+the current cube for money, match winning chances at a score (docs/cube.md).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from ..core.errors import CubeError
+from ..core.outcomes import RESULT_KEYS
+from ..core.position import Position
+from ..core.rules import PRESETS, Rules
+from ..policies.bearoff import is_bearoff
+from .cube import (CONTACT_EFFICIENCY, CubeDecision, CubeState, decide, money_decision,
+                   money_take_point, money_win_loss, race_efficiency)
+from .cube_bearoff import cubeful_equities, in_cube_database
+from .cube_table import CubefulMatchTable, match_decision
+from .state import MatchState, match_table
+from .table import MatchTable, half_points
+
+
+def efficiency_of(position: Position) -> float:
+    """The cube efficiency of the position: a race's by the roller's pips once both sides are all
+    home, else the contact value."""
+    return (race_efficiency(position.pip_count(position.turn)) if is_bearoff(position)
+            else CONTACT_EFFICIENCY)
+
+
+@lru_cache(maxsize=8)
+def cubeful_table(table: MatchTable, efficiency: float = CONTACT_EFFICIENCY) -> CubefulMatchTable:
+    """The cubeful match table of a cubeless one (kept, so its entries are computed once)."""
+    return CubefulMatchTable(table, efficiency)
+
+
+def cube_decision(position: Position, cube: CubeState, rules: Rules = PRESETS["federation"],
+                  match: MatchState | None = None, network=None,
+                  probabilities: dict | None = None) -> CubeDecision:
+    """The cube decision of the side on roll in `position` (no dice: the decision comes before the
+    roll).
+
+    `probabilities` (the nine result codes' named chances for the side on roll) saves asking the
+    network again when the caller has them.
+    """
+    if position.dice is not None:
+        raise CubeError("a cube decision comes before the roll: "
+                        f"drop the dice from {str(position)!r}")
+    if match is None and cube.crawford:
+        raise CubeError("the Crawford game is a match rule: give the match and its score")
+    if match is not None and (cube.jacoby or cube.beavers):
+        raise CubeError("Jacoby and beavers are money-game rules, not match rules")
+    if match is None and in_cube_database(position):
+        return _exact_money(position, cube, rules)
+    if probabilities is None:
+        from ..policies.estimate import neural_estimate
+        probabilities = neural_estimate(position, rules, network).probabilities
+    probs = np.array([probabilities[k] for k in RESULT_KEYS], dtype=np.float64)
+    x = efficiency_of(position)
+    if match is None:
+        return money_decision(probs, rules.points, cube, position.turn, x)
+    needs_wb = [half_points(n, "a need") for n in match.needs]
+    needs = (needs_wb[0], needs_wb[1]) if position.turn == "w" else (needs_wb[1], needs_wb[0])
+    return match_decision(probs, cubeful_table(match_table(match, rules)), needs,
+                          position.turn == "w", cube, position.turn, x)
+
+
+def _exact_money(position: Position, cube: CubeState, rules: Rules) -> CubeDecision:
+    """The money decision from the cubeful bear-off database (the take point from Janowski's race
+    model)."""
+    from ..policies.bearoff import bearoff_value
+    eq = cubeful_equities(position, rules)
+    owner = cube.relative(position.turn)
+    x = efficiency_of(position)
+    if owner == "opponent":
+        return CubeDecision("no double", eq["opponent"], None, None, None, "points", exact=True,
+                            reason="the opponent owns the cube")
+    nd = eq["nd_centre" if owner == "centre" else "nd_roller"]
+    dt = 2.0 * eq["opponent"]
+    beaver = cube.beavers and dt < 0
+    if beaver:
+        dt *= 2.0
+    probs = bearoff_value(position, rules).probabilities
+    _, w, lo = money_win_loss(np.array([probs[k] for k in RESULT_KEYS]), rules.points)
+    return CubeDecision(decide(nd, dt, 1.0), nd, dt, 1.0, money_take_point(lo, w, x), "points",
+                        exact=True, efficiency=None, beaver=beaver)

@@ -1,0 +1,99 @@
+"""Cube games as records: a record built from (cube actions, dice, play) turns, the cube at the end
+of a game, and the points a cube game gives (the cube's value times the class's points; a drop gives
+the doubler the cube's value before the double; Jacoby in money games).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..core.dice import Dice
+from ..core.engine import outcome
+from ..core.errors import NardyError
+from ..core.play import Play
+from ..core.position import BLACK, SIDE_NAMES, START, WHITE, Position, other_side
+from ..core.rules import Rules
+from ..match.cube import CubeState
+from .cube_actions import CubeAction, CubeTracker, tag_flag
+from .game_record import FEDERATION, GameRecord, Ply
+
+
+def record_from_turns(turns: list[tuple[tuple[str, ...], Dice, Play]], start: Position = START,
+                      rules: Rules = FEDERATION, *, end: tuple[str, ...] = (), cube: bool = False,
+                      crawford: bool = False, **fields) -> GameRecord:
+    """A record from (cube actions, dice, play) turns played in order from `start`, and the cube
+    actions after the last turn (`end`, e.g. `("double", "drop")`).
+
+    A turn's actions are the kinds `double`, `take`, `drop`, `beaver` before its roll (the side on
+    roll doubles, the other side answers), checked as a record's are (`CubeRecordError` naming the
+    turn). The record is a cube game when it holds an action, `cube=True` or a cube tag
+    (`tags=(("Cube", "on"),)`); then every ply carries the cube at its roll (`cube=True` adds the
+    tag `Cube "on"` when no cube tag is given, so the record's text reads back as a cube game).
+    `crawford`: the Crawford game of a match.
+    """
+    tracker = CubeTracker(dict(fields.get("tags", ())), crawford)
+    # a cube game where nobody doubles says so in a tag, so it reads back
+    if cube and not tracker.tagged:
+        fields["tags"] = (*fields.get("tags", ()), ("Cube", "on"))
+        tracker.tagged = True
+    plies = []
+    pos = start
+    number = 1
+    for kinds, dice, play in [*turns, (tuple(end), None, None)]:
+        try:
+            for kind in kinds:
+                tracker.act(kind, None, pos.turn if kind == "double" else other_side(pos.turn),
+                            pos.turn)
+            if dice is None:
+                break
+            actions, state = tracker.roll(pos.turn)
+        except NardyError as exc:
+            raise type(exc)(f"turn {number} ({SIDE_NAMES[pos.turn]}): {exc}") from None
+        plies.append(Ply(number, pos, dice, play, "", actions, state))
+        if pos.turn == BLACK:
+            number += 1
+        pos = play.result
+    end_actions = tracker.finish()
+    if not tracker.is_cube_game:
+        plies = [replace(p, cube=None) for p in plies]
+    return GameRecord(rules=rules, start=start, plies=tuple(plies), result=outcome(pos, rules),
+                      end_actions=end_actions, **fields)
+
+
+def final_cube(record: GameRecord) -> CubeState | None:
+    """The cube when the game ended (a dropped double leaves it where it was); None in a cubeless
+    game."""
+    if not record.is_cube_game:
+        return None
+    state = record.plies[-1].cube if record.plies else None
+    state = state or CubeState()
+    for a in record.end_actions:
+        if a.kind in ("take", "beaver"):
+            state = CubeState(a.value, "white" if a.side == WHITE else "black")
+    return state
+
+
+def cube_factor(record: GameRecord) -> int:
+    """What the game's points are multiplied by: the cube's value at the end (1 in a cubeless
+    game)."""
+    cube = final_cube(record)
+    return 1 if cube is None else cube.value
+
+
+def jacoby_centred(record: GameRecord) -> bool:
+    """True when the Jacoby rule counts every win as an oin: the rule is on and the cube was never
+    turned."""
+    cube = final_cube(record)
+    return cube is not None and cube.owner == "centre" and tag_flag(dict(record.tags), "Jacoby")
+
+
+def drop_points(record: GameRecord, oin_points: float) -> tuple[str, float] | None:
+    """(winner, points) of a game ended by a drop: the doubler wins the cube's value before the
+    double times an oin's points (rules decision 25); None when no double was dropped."""
+    action: CubeAction | None = record.dropped
+    if action is None:
+        return None
+    return other_side(action.side), oin_points * (action.value // 2)
+
+
+__all__ = ["record_from_turns", "final_cube", "cube_factor", "jacoby_centred", "drop_points"]

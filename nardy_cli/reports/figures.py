@@ -1,0 +1,88 @@
+"""What every chart and board image shares: the colours, the run line under a title, and saving.
+
+Charts are `matplotlib.figure.Figure` objects built directly (no pyplot), so the
+library never touches the global backend or rcParams; saving sets its options
+inside a local `rc_context`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..core.i18n import _
+
+WIN, DRAW, LOSE = "#2e7d32", "#8d8d8d", "#c62828"
+ACCENT, LIGHT, MUTED = "#0d47a1", "#5c8fd6", "#b0b0b0"
+SIDE_COLOURS = {"White": "#c9a66b", "Black": "#37474f"}
+TITLE_SIZE, SUBTITLE_SIZE, LABEL_SIZE = 11.5, 8.5, 9.5
+DPI = 110
+
+
+def side_to_move(notation: str) -> str:
+    """'White' or 'Black': the side to move in a position's notation."""
+    fields = notation.split()
+    return "Black" if len(fields) > 2 and fields[2] == "b" else "White"
+
+
+def position_label(result: dict) -> str:
+    """The position's name when it has one, else its notation."""
+    return result.get("name") or result["position"]
+
+
+def as_data(obj: Any) -> Any:
+    """Plain results data from a result object (anything with `to_dict`) or from data already
+    plain."""
+    if hasattr(obj, "to_dict") and not isinstance(obj, dict):
+        import json
+
+        from .render import to_json
+        return json.loads(to_json(obj.to_dict()))
+    return obj
+
+
+def policy_text(policies: Any) -> str:
+    """`heuristic (both sides)` or `heuristic (White) vs racer (Black)`."""
+    if isinstance(policies, dict):
+        white, black = policies.get("white"), policies.get("black")
+        return (_("{policy} (both sides)").format(policy=white) if white == black
+                else _("{white} (White) vs {black} (Black)").format(white=white, black=black))
+    return _("{policy} (both sides)").format(policy=policies)
+
+
+def run_line(params: dict, games: int | None = None, games_label: str | None = None) -> str:
+    """One line naming the policies, the games and the rules of a run."""
+    from ..core.rules import rules_label
+    parts = []
+    if "policies" in params:
+        parts.append(policy_text(params["policies"]))
+    if games:
+        parts.append(_("{games:,} {label}").format(games=games, label=games_label or _("games")))
+    if "rules" in params:
+        parts.append(rules_label(params["rules"]))
+    return " · ".join(parts)
+
+
+def titles(fig, ax, title: str, subtitle: str | None = None) -> None:
+    """A bold figure title, and under it a smaller line (the run) as the axes' title."""
+    fig.suptitle(title, fontsize=TITLE_SIZE, fontweight="bold")
+    if subtitle:
+        ax.set_title(subtitle, fontsize=SUBTITLE_SIZE, color="#555555")
+
+
+def empty_message(ax, message: str) -> None:
+    """Say in the plot why there is nothing to draw, instead of an empty frame."""
+    ax.set_axis_off()
+    ax.text(0.5, 0.5, message, ha="center", va="center", fontsize=LABEL_SIZE + 1, color="#444444",
+            wrap=True, transform=ax.transAxes)
+
+
+def save_figure(fig, path: str | Path) -> Path:
+    """Save without timestamps (the same data gives the same file); the format follows the
+    suffix."""
+    import matplotlib
+    path = Path(path)
+    meta = {"Date": None} if path.suffix.lower() == ".svg" else {"Software": None}
+    with matplotlib.rc_context({"svg.hashsalt": "nardy", "svg.fonttype": "path"}):
+        fig.savefig(path, dpi=DPI, metadata=meta)
+    return path
