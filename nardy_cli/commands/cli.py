@@ -15,15 +15,15 @@ from .. import __version__
 # `nardy --help` loads neither numba nor pandas nor matplotlib.  The short help
 # is the first line of the command's docstring; a test checks the two agree.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "analyze": ("nardy_cli.commands.study_cmd:analyze_command",
+    "analyze": ("nardy_cli.commands.analyze_cmd:analyze_command",
                 "Rank every legal play of a roll by rollouts with common dice (equity ± SE, "
                 "difference to the best)."),
-    "batch": ("nardy_cli.commands.study_cmd:batch_command",
+    "batch": ("nardy_cli.commands.batch_cmd:batch_command",
               "Roll out every position of a positions FILE into one table."),
     "benchmark": ("nardy_cli.commands.benchmark_cmd:command",
                   "A policy's error rate (equity lost per decision, in millipoints) "
                   "against the benchmark database."),
-    "chart": ("nardy_cli.commands.study_cmd:chart_command",
+    "chart": ("nardy_cli.commands.chart_cmd:chart_command",
               "Re-draw a chart from a saved results.json without re-running anything."),
     "convert": ("nardy_cli.commands.convert_cmd:command",
                 "Convert game records between .mat match transcripts and nardy's record format "
@@ -31,10 +31,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "deficit": ("nardy_cli.commands.deficit_cmd:command",
                 "Static deficit of POSITION over the 36 rolls: full/partial/pass, lost pips, "
                 "per face, 6x6 table."),
-    "duel": ("nardy_cli.commands.policies_cmd:duel_command",
+    "duel": ("nardy_cli.commands.duel_cmd:duel_command",
              "Play policy A against policy B with duplicate dice; report A's points per "
              "game ± 95% CI."),
-    "eval": ("nardy_cli.commands.policies_cmd:eval_command",
+    "eval": ("nardy_cli.commands.eval_cmd:eval_command",
              "Static (0-ply) estimate of the outcome chances of POSITION, "
              "with pip counts and static deficit."),
     "met": ("nardy_cli.commands.met_cmd:command",
@@ -42,15 +42,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
             "(cubeless or cubeful)."),
     "moves": ("nardy_cli.commands.moves_cmd:command",
               "List every distinct legal play of POSITION with the position it leads to."),
-    "openings": ("nardy_cli.commands.study_cmd:openings_command",
+    "openings": ("nardy_cli.commands.openings_cmd:openings_command",
                  "The opening table: every legal White play of each opening roll, "
                  "rolled out and ranked."),
-    "play": ("nardy_cli.commands.games_cmd:play_command",
+    "play": ("nardy_cli.commands.play_cmd:play_command",
              "Play games between policies A (White) and B (Black) and write them as game records."),
     "policies": ("nardy_cli.commands.policies_cmd:policies_command",
                  "List the policies (bots) a rollout or duel can use, with a one-line "
                  "description each."),
-    "review": ("nardy_cli.commands.games_cmd:review_command",
+    "review": ("nardy_cli.commands.review_cmd:review_command",
                "Review GAME (a game record file, - for stdin): equity lost by every decision, "
                "marks, luck, totals."),
     "rollout": ("nardy_cli.commands.rollout_cmd:command",

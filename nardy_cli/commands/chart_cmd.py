@@ -1,0 +1,62 @@
+"""`nardy chart`: a chart redrawn from a saved results.json."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ..core.errors import ReportKindError, ResultsError, WriteError
+from ..core.i18n import _
+from .common import BadInput, handle_errors
+
+
+@click.command("chart", epilog="""\b
+Examples:
+  nardy rollout start --policy heuristic --games 2592 --output reports/demo
+  nardy chart reports/demo/results.json --list
+  nardy chart reports/demo/results.json --kind convergence -o conv.svg
+  nardy openings --rolls 65,31 --games 1296 --policy heuristic --output reports/openings
+  nardy chart reports/openings/results.json --kind opening-heatmap -o heatmap.png
+""")
+@click.argument("results", type=click.Path(exists=True, dir_okay=False), metavar="RESULTS.json")
+@click.option("--kind", default=None, help="Which chart to draw (see --list).")
+@click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Which result of the file (batch and multi-position rollouts).")
+@click.option("--list", "list_kinds", is_flag=True, help="List the chart kinds this file can draw.")
+@click.option("-o", "--out", type=click.Path(dir_okay=False), default=None,
+              help="Image file (.png or .svg).")
+@handle_errors
+def chart_command(results, kind, index, list_kinds, out) -> None:
+    """Re-draw a chart from a saved results.json without re-running anything."""
+    from ..reports.figures import save_figure
+    from ..reports.report import chart_kinds
+    try:
+        data = json.loads(Path(results).read_text(encoding="utf-8"))
+        kinds = chart_kinds(data)
+    except ReportKindError:
+        raise ResultsError(f"{results!r} holds {data['kind']!r} results, of which nardy chart "
+                           "draws no chart (it draws rollout, batch, analyze and openings "
+                           "results)") from None
+    except (ValueError, KeyError, TypeError):
+        raise ResultsError(f"{results!r} is not a nardy results.json") from None
+    if list_kinds or kind is None:
+        if kind is None and not list_kinds:
+            raise BadInput(f"choose --kind: {', '.join(kinds)}")
+        click.echo("\n".join(kinds))
+        return
+    if kind not in kinds:
+        raise BadInput(f"unknown chart kind {kind!r} for {data['kind']} results: "
+                       f"choose one of {', '.join(kinds)}")
+    if not out:
+        raise BadInput("give the image file with -o FILE.png or FILE.svg")
+    if Path(out).suffix.lower() not in (".png", ".svg"):
+        raise BadInput(f"bad image file {out!r}: use a .png or .svg name")
+    if index > len(data["results"]):
+        raise BadInput(f"--index {index}: the file holds {len(data['results'])} results")
+    try:
+        save_figure(kinds[kind](data, index - 1), Path(out))
+    except OSError as exc:
+        raise WriteError(f"cannot write {out!r}: {exc.strerror}") from None
+    click.echo(_("Chart written to {out}").format(out=out), err=True)

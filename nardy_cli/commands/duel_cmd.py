@@ -1,0 +1,138 @@
+"""`nardy duel`: policy A against policy B with duplicate dice, in money games or whole matches."""
+
+from __future__ import annotations
+
+import click
+import pandas as pd
+
+from ..core.i18n import _
+from ..games.duel import duel, duel_figures
+from ..reports.render import frame_text, to_json
+from .common import (POSITION, BadInput, exit_if_interrupted, format_option, handle_errors,
+                     report_interrupted, rules_options)
+from .cube_play import duel_cube_line, duel_cube_options, match_cube_line
+from .match_options import match_options
+from .progress import Progress, StepBar
+from .run_options import run_options
+
+
+def _match_duel(a, b, position, matches, run, quiet, rules, match, fmt, cube=None) -> None:
+    """`nardy duel A B --match N [--cube]`: whole matches from 0-0, each pair on the same dice."""
+    from ..games.match_play import MatchSettings, match_duel
+    from ..core.position import START
+    if position != START:
+        raise BadInput("--match plays whole matches from the start of each game: drop --position")
+    if match.score != (0, 0):
+        raise BadInput("--match plays whole matches from 0-0: drop --score")
+    settings = MatchSettings(match.length, rules, run.seed, match.next_white, match.draw_points)
+    bar = StepBar(f"{a} vs {b} (matches)", not quiet, unit="matches")
+    try:
+        where = dict(**run.executors, progress=bar)
+        if cube is None:
+            result = match_duel(a, b, matches, settings, **where)
+        else:
+            from ..games.match_cube_play import cube_match_duel
+            result = cube_match_duel(a, b, matches, settings, cube, **where)
+    finally:
+        bar.close()
+    what = _("these figures ({done:,} of {asked:,} pairs of matches)").format(done=result.matches,
+                                                                              asked=matches)
+    if fmt in ("json", "csv"):
+        row = {k: v for k, v in result.to_dict().items() if k not in ("params", "ci95")}
+        row["ci95_low"], row["ci95_high"] = result.ci95
+        click.echo(to_json(result.to_dict()) if fmt == "json"
+                   else frame_text(pd.DataFrame([row]), "csv"))
+        report_interrupted(result.interrupted, fmt, what)
+        exit_if_interrupted(result.interrupted)
+        return
+    from ..core.rules import rules_label
+    lo, hi = result.ci95
+    click.echo(_("{a} vs {b}: {matches:,} pairs of matches to {length} with duplicate dice (each "
+                 "policy first player "
+                 "once), seed {seed}, {rules}, next White: {next_white}").format(
+        a=result.a, b=result.b, matches=result.matches, length=match.length, seed=run.seed,
+        rules=rules_label(rules),
+        next_white=match.next_white))
+    click.echo(_("match wins for {a}: {share:.2%}  95% CI [{lo:.2%}, "
+                 "{hi:.2%}]  SE {se:.2%}").format(
+        a=result.a, share=result.match_win_share, lo=lo, hi=hi, se=result.se))
+    click.echo(_("{games:,} games, {mean:.1f} per match").format(games=result.games,
+                                                                 mean=result.mean_games))
+    if cube is not None:
+        click.echo(match_cube_line(result))
+    report_interrupted(result.interrupted, fmt, what)
+    exit_if_interrupted(result.interrupted)
+
+
+@click.command("duel", epilog="""\b
+Examples:
+  nardy duel heuristic random --games 10000
+  nardy duel lookahead:heuristic heuristic --games 2000 --format json
+  nardy duel heuristic racer --position "W:1x14,12 B:1x15 b"
+  nardy duel neural heuristic --match 7 --matches 200      # matches to 7: A's share of wins
+  nardy duel neural neural --cube --never-double b --games 2000   # the cube against no cube
+  nardy duel neural heuristic --match 5 --cube --matches 20       # matches with cube, Crawford
+""")
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option("--position", "position", type=POSITION, default="start", show_default=True,
+              help="Where every game starts.")
+@click.option("--matches", type=click.IntRange(min=1), default=200, show_default=True,
+              help="With --match: duplicate pairs of whole matches to play.")
+@run_options
+@rules_options
+@match_options
+@format_option
+@duel_cube_options
+@handle_errors
+def duel_command(a, b, position, matches, run, quiet, rules, match, fmt, cube) -> None:
+    """Play policy A against policy B with duplicate dice; report A's points per game ± 95% CI."""
+    if run.until_se is not None:
+        raise BadInput("--until-se is not supported by duel; use --games")
+    if len(position) != 1:
+        raise BadInput("--position must name exactly one position")
+    if match is not None:
+        _match_duel(a, b, position[0].position, matches, run, quiet, rules, match, fmt, cube)
+        return
+    bar = Progress(run.games, f"{a} vs {b}: ", enabled=not quiet)
+
+    def progress(tally):
+        if bar.enabled:
+            fig = duel_figures(tally.joint, rules)
+            bar.update(fig["games"], fig["points_per_game"], fig["se"], what="points/game")
+
+    try:
+        result = duel(a, b, run=run.with_progress(progress), rules=rules,
+                      position=position[0].position, cube=cube)
+    finally:
+        bar.close()
+    if fmt == "json":
+        click.echo(to_json(result.to_dict()))
+    elif fmt == "csv":
+        click.echo(frame_text(result.frame(), "csv"))
+    else:
+        lo, hi = result.ci95
+        from ..core.rules import rules_label
+        from ..core.position import START
+        start = position[0]
+        where = _("the start position") if start.position == START else f"'{start.position}'"
+        where += f" ({start.name})" if start.name else ""
+        click.echo(_("{a} vs {b}: {games:,} games from {where} with duplicate dice, "
+                     "seed {seed}, {rules}").format(
+            a=result.a, b=result.b, games=result.games, where=where, seed=run.seed,
+            rules=rules_label(rules)))
+        click.echo(_("points per game for {a}: {ppg:+.4f}  95% CI [{lo:+.4f}, "
+                     "{hi:+.4f}]  SE {se:.4f}").format(
+            a=result.a, ppg=result.points_per_game, lo=lo, hi=hi, se=result.se))
+        click.echo(_("wins {wins:.2%}   draws {draws:.2%}").format(wins=result.win_share,
+                                                                   draws=result.draw_share))
+        click.echo(_("mars for {mf:.2%} / against {ma:.2%}   koks for {kf:.2%} / "
+                     "against {ka:.2%}").format(
+            mf=result.mars_share_for, ma=result.mars_share_against, kf=result.koks_share_for,
+            ka=result.koks_share_against))
+        if result.cube is not None:
+            click.echo(duel_cube_line(result))
+    report_interrupted(result.interrupted, fmt,
+                       _("these figures ({done:,} of {asked:,} games)").format(
+        done=result.games, asked=run.games))
+    exit_if_interrupted(result.interrupted)

@@ -1,0 +1,73 @@
+"""`nardy openings`: the opening table, every legal White play of each opening roll rolled out
+and ranked."""
+
+from __future__ import annotations
+
+
+import click
+
+from ..analysis.openings import opening_table, parse_rolls
+from ..core.i18n import _
+from ..core.rules import rules_label
+from ..reports.folder import json_data
+from ..reports.render import frame_text, to_json
+from .common import exit_if_interrupted, report_interrupted
+from .progress import StepBar
+from .report_options import check_report_flags, finish_report
+from .study_options import study_options
+from .tables import until_se_note
+
+
+@click.command("openings", epilog="""\b
+Examples:
+  nardy openings --rolls 65,64,31 --games 2592
+  nardy openings --rolls all --output reports/openings --html
+  nardy openings --rolls all --replies --reply-games 1296
+""")
+@click.option("--rolls", default="all", show_default=True,
+              help="Opening rolls: 'all' or a list like 65,33.")
+@click.option("--replies", is_flag=True,
+              help="Also find Black's best reply to each opening for all 21 rolls.")
+@click.option("--reply-games", type=click.IntRange(min=1), default=1296, show_default=True,
+              help="Games per candidate reply.")
+@click.option("--top", type=click.IntRange(min=1), default=None,
+              help="Roll out only the K best plays by the evaluator (replies default to 6).")
+@study_options
+def openings_command(rolls, replies, reply_games, top, policy, run, quiet, rules, match, fmt,
+                     output, html, svg, force) -> None:
+    """The opening table: every legal White play of each opening roll, rolled out and ranked."""
+    dice = parse_rolls(rolls)
+    check_report_flags(output, html, svg, force)
+    bar = StepBar("openings", not quiet, unit="analyses")
+    try:
+        table = opening_table(dice, policy, run=run.with_progress(bar), rules=rules,
+                              replies=replies, reply_games=reply_games, top=top, match=match)
+    finally:
+        bar.close()
+    frame = table.frame()
+    if fmt == "json":
+        click.echo(to_json(table.to_dict()))
+    elif fmt == "csv":
+        click.echo(frame_text(frame, "csv"))
+    else:
+        click.echo(_("White's equity and chances (mars: home-mars or mars)"))
+        click.echo(frame_text(frame[["roll", "rank", "play", "games", "equity", "equity_se", "diff",
+                                     "diff_se", "win", "draw", "lose", "mars_for", "koks_for",
+                                     "mars_against", "koks_against"]],
+                              "table"))
+        if replies:
+            click.echo()
+            click.echo(frame_text(table.replies_frame()[["white_roll", "white_play", "black_roll",
+                                                         "black_reply",
+                                                          "candidates", "black_equity",
+                                                         "black_equity_se"]], "table"))
+        click.echo(_("({seconds:.0f} s, {policy} rollouts, seed {seed}, {rules})").format(
+            seconds=table.params['seconds'], policy=policy, seed=run.seed,
+            rules=rules_label(rules)), err=True)
+    missed = until_se_note(table.params, table.params["games_per_play"],
+                           table.params.get("worst_se", 0.0))
+    if missed:
+        click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")
+    report_interrupted(table.interrupted, fmt, _("these figures"))
+    finish_report(json_data("openings", table), output, html, svg, force)
+    exit_if_interrupted(table.interrupted)
