@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from nardy_cli.core import i18n
 from nardy_cli.commands.cli import cli
 
-PACKAGE = Path(i18n.__file__).parent
+PACKAGE = Path(i18n.__file__).parent.parent
 TEMPLATE_CALL = re.compile(r'_\("((?:[^"\\]|\\.)*)"[,)]')    # templates and review_page.js
 
 
@@ -52,7 +52,7 @@ def source_messages() -> dict[str, str]:
         arg = node.args[0] if len(node.args) == 1 else None
         if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
             found.setdefault(arg.value, where)
-    for path in sorted((PACKAGE / "study" / "templates").glob("*")):
+    for path in sorted((PACKAGE / "reports" / "templates").glob("*")):
         for match in TEMPLATE_CALL.finditer(path.read_text(encoding="utf-8")):
             found.setdefault(json.loads(f'"{match.group(1)}"'), str(path.relative_to(PACKAGE)))
     return found
