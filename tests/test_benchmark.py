@@ -289,3 +289,31 @@ def test_the_sampler_draws_non_forced_decisions_of_every_phase():
     drawn = list(islice(sample_decisions(2026), 40))
     assert all(len(legal_plays(p, p.dice)) > 1 and phase_of(p) == phase for p, phase, _ in drawn)
     assert {phase for _, phase, _ in drawn} == {"contact", "blocked", "race", "bearoff", "opening"}
+
+
+def test_a_weighted_sample_of_several_policies_draws_their_games_and_more_of_the_heavy_phases():
+    """Bugs: the samplers ignored (every game `neural` self-play), a pair never played, phase
+    weights ignored (one of each phase), or the default sample changed by the new options (the
+    shipped database would no longer resume)."""
+    from nardy_cli.games.selfplay import sampler_pair
+    assert [sampler_pair(("a", "b"), g) for g in range(4)] == [("a", "a"), ("b", "a"),
+                                                              ("a", "b"), ("b", "b")]
+    weights = {"contact": 3, "blocked": 3, "race": 0, "bearoff": 0, "opening": 0}
+    drawn = list(islice(sample_decisions(2026, samplers=("heuristic", "racer"),
+                                         weights=weights), 30))
+    phases = [phase for _, phase, _ in drawn]
+    assert set(phases) <= {"contact", "blocked"} and phases.count("contact") >= 10
+    assert {src.split("(")[1] for _, _, src in drawn} >= {"heuristic v heuristic)",
+                                                          "racer v heuristic)"}
+    plain = list(islice(sample_decisions(2026), 5))
+    assert plain == list(islice(sample_decisions(2026, samplers=("neural",)), 5))
+    assert all("(" not in src for _, _, src in plain)
+
+
+def test_bad_phase_weights_are_one_line_errors_with_exit_code_2(tmp_path):
+    """Bug: a mistyped phase or weight in `--weights` crashing the build or silently ignored."""
+    for bad, token in (("contct=2", "'contct=2'"), ("contact=x", "'contact=x'"),
+                       ("contact=9", "'contact=9'")):
+        out = CliRunner().invoke(cli, ["benchmark", "build", "-o", str(tmp_path / "b.jsonl.gz"),
+                                       "--weights", bad])
+        assert out.exit_code == 2 and token in out.output and "Traceback" not in out.output

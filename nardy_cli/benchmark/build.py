@@ -53,14 +53,25 @@ class BuildSettings:
     vr: bool = True
     filter: str = DEFAULT_FILTER
     rules: Rules = PRESETS["federation"]
+    policy: str = ROLLOUT_POLICY          # the truth: the policy of the 1-ply stage and rollouts
+    samplers: tuple[str, ...] = (SAMPLER,)
+    weights: tuple[tuple[str, float], ...] | None = None   # phase -> decisions drawn a game
 
     def to_dict(self) -> dict:
         """The header's settings (with the nardy version that began the build)."""
-        return {"sampler": f"{SAMPLER} self-play, one non-forced decision of each phase per game",
+        sampler = f"{SAMPLER} self-play, one non-forced decision of each phase per game"
+        if self.samplers != (SAMPLER,) or self.weights is not None:
+            drawn = ("one non-forced decision of each phase per game" if self.weights is None
+                     else "per game, of each phase: " + ", ".join(f"{p} {w:g}"
+                                                                  for p, w in self.weights))
+            sampler = f"games of every ordered pair of {', '.join(self.samplers)}; {drawn}"
+        one_ply = (f"lookahead:{self.policy}" if not self.policy.startswith("lookahead")
+                   else self.policy)
+        return {"sampler": sampler,
                 "phases": {"names": list(PHASES), "block_length": BLOCK_LENGTH,
                            "trap_reach": TRAP_REACH, "opening_head": OPENING_HEAD},
-                "one_ply": f"lookahead:{ROLLOUT_POLICY}", "filter": self.filter,
-                "rollout": {"policy": ROLLOUT_POLICY, "games_per_play": self.games, "vr": self.vr,
+                "one_ply": one_ply, "filter": self.filter,
+                "rollout": {"policy": self.policy, "games_per_play": self.games, "vr": self.vr,
                             "truncate": self.truncate, "exact_bearoff": True, "stratify": True,
                             "common_dice": True, "seed": f"{self.seed} + 1 + position index"},
                 "bearoff": "bear-off databases (two-sided exact, else one-sided "
@@ -94,7 +105,7 @@ def score_decision(index: int, position: Position, phase: str, source: str,
     plays = legal_plays(position, dice, settings.rules)
     ids = {str(p): format_position_id(p.result) for p in plays}
     exact = is_bearoff(position)
-    ranking = staged_rank(position.with_dice(None), dice, ROLLOUT_POLICY,
+    ranking = staged_rank(position.with_dice(None), dice, settings.policy,
                           games=36 if exact else settings.games, seed=settings.seed + 1 + index,
                           rules=settings.rules,
                           filters=(KEEP_ALL, "top1" if exact else settings.filter), until_se=None,
@@ -135,9 +146,11 @@ def build_benchmark(path: str | Path, positions: int, settings: BuildSettings = 
     report(done, positions)
     added = 0
     interrupted = False
+    weights = None if settings.weights is None else dict(settings.weights)
+    drawn = sample_decisions(settings.seed, settings.rules, samplers=settings.samplers,
+                             weights=weights)
     try:
-        for index, (position, phase,
-                    source) in enumerate(sample_decisions(settings.seed, settings.rules)):
+        for index, (position, phase, source) in enumerate(drawn):
             if index >= positions:
                 break
             if index < done:

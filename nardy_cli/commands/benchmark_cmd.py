@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from .common import exit_if_interrupted, format_option, handle_errors, rules_options
+from .common import BadInput, exit_if_interrupted, format_option, handle_errors, rules_options
 from .policy_names import check_policy
 
 # phases.PHASES, kept here for --help
@@ -78,6 +78,9 @@ def command(ctx, policy, against, phase, db_file, seed, quiet, fmt) -> None:
 Examples:
   nardy benchmark build --output reports/bench.jsonl.gz --positions 20 --games 36
   nardy benchmark build --output nardy_cli/data/benchmark.jsonl.gz --positions 1500 --seed 2026
+  nardy benchmark build --output nardy_cli/data/yardstick.jsonl.gz --positions 400 --seed 38 \\
+      --policy lookahead:neural --sampler neural,heuristic,lookahead:neural --truncate 30 \\
+      --weights contact=2,blocked=2,race=1,bearoff=0.5,opening=0.5
 """)
 @click.option("--output", "-o", "output", type=click.Path(dir_okay=False, writable=True),
               required=True, metavar="FILE",
@@ -95,18 +98,30 @@ Examples:
               help="Which plays are rolled out, by their 1-ply equity: the best 8 within "
                    "0.16 by default.")
 @click.option("--no-vr", is_flag=True, help="Roll out without variance reduction.")
+@click.option("--policy", default="neural", show_default=True, metavar="NAME",
+              callback=check_policy,
+              help="The truth: the policy whose 1-ply stage and rollouts rank the plays "
+                   "(lookahead:neural for the independent yardstick).")
+@click.option("--sampler", "samplers", default="neural", show_default=True, metavar="A,B,...",
+              help="Policies whose games the decisions are drawn from: every ordered pair in turn.")
+@click.option("--weights", default=None, metavar="PHASE=N,...",
+              help="Decisions drawn per game for each phase (fractions by chance), e.g. "
+                   "'contact=2,blocked=2,race=1,bearoff=0.5,opening=0.5' [default: one of each].")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @rules_options
 @handle_errors
-def build_command(output, positions, seed, games, truncate, play_filter, no_vr, quiet,
-                  rules) -> None:
+def build_command(output, positions, seed, games, truncate, play_filter, no_vr, policy, samplers,
+                  weights, quiet, rules) -> None:
     """Build or resume the benchmark database: positions of bot games, their plays rolled out."""
     from ..benchmark.build import BuildSettings, build_benchmark
     from ..analysis.staged import StageFilter
     from .progress import StepBar
     StageFilter.parse(play_filter)
     settings = BuildSettings(seed=seed, games=games, truncate=truncate, vr=not no_vr,
-                             filter=play_filter, rules=rules)
+                             filter=play_filter, rules=rules, policy=policy,
+                             samplers=tuple(check_policy(None, None, s.strip())
+                                            for s in samplers.split(",")),
+                             weights=_weights(weights))
     bar = StepBar("positions", not quiet, unit="positions", delay=0)
     try:
         result = build_benchmark(output, positions, settings, progress=bar)
@@ -123,3 +138,22 @@ def build_command(output, positions, seed, games, truncate, play_filter, no_vr, 
 
 
 
+
+def _weights(text: str | None) -> tuple[tuple[str, float], ...] | None:
+    """`contact=2,blocked=2,...` as ((phase, weight), ...) in the phases' order; bad input exits
+    2."""
+    if text is None:
+        return None
+    from ..core.phases import PHASES
+    found = {}
+    for item in text.split(","):
+        name, _, value = item.partition("=")
+        try:
+            weight = float(value)
+        except ValueError:
+            raise BadInput(f"--weights: {item.strip()!r} is not PHASE=N") from None
+        if name.strip() not in PHASES or not 0 <= weight <= 8:
+            raise BadInput(f"--weights: {item.strip()!r}: a phase of {', '.join(PHASES)} "
+                           "with 0 to 8 decisions a game")
+        found[name.strip()] = weight
+    return tuple((p, found.get(p, 0.0)) for p in PHASES)

@@ -164,28 +164,58 @@ def play_games(white: str | Policy, black: str | Policy, games: int = 1, *,
     return PlayedGames(records, w.name, b.name, seed)
 
 
-def sample_decisions(seed: int,
-                     rules: Rules = PRESETS["federation"]) -> Iterator[tuple[Position, str, str]]:
-    """Endless (position with its dice, phase, source) from `SAMPLER` self-play games of `seed`, as
-    the module doc describes."""
+def sample_decisions(seed: int, rules: Rules = PRESETS["federation"], *,
+                     samplers: tuple[str, ...] = (SAMPLER,),
+                     weights: dict[str, float] | None = None
+                     ) -> Iterator[tuple[Position, str, str]]:
+    """Endless (position with its dice, phase, source) from self-play games of `seed`, as the module
+    doc describes.
+
+    Game g is played by `sampler_pair(samplers, g)`.  `weights` (phase -> decisions drawn per game,
+    fractions by chance) replaces the one decision of each phase, e.g. more contact and blocked
+    ones; without it the draws are the original ones, decision for decision."""
+    if weights is not None and (set(weights) - set(PHASES)
+                                or any(not 0 <= w <= 8 for w in weights.values())):
+        raise ArgumentError(f"phase weights are phases of {', '.join(PHASES)} with 0 to 8 "
+                            f"decisions a game, got {weights}")
     seen: set[tuple] = set()
     game = 0
     while True:
-        record = play_game(SAMPLER, SAMPLER, seed=seed, game=game, rules=rules)
+        white, black = sampler_pair(samplers, game)
+        record = play_game(white, black, seed=seed, game=game, rules=rules)
         by_phase: dict[str, list[int]] = {p: [] for p in PHASES}
         for n, ply in enumerate(record.plies):
             if len(legal_plays(ply.position, ply.dice, rules)) > 1:
                 by_phase[phase_of(ply.position)].append(n)
         rng = np.random.default_rng([seed, game])
         for phase in PHASES:
-            plies = by_phase[phase]
-            if not plies:
-                continue
-            n = plies[int(rng.integers(len(plies)))]
-            ply = record.plies[n]
-            key = (ply.position, ply.dice)
-            if key in seen:
-                continue
-            seen.add(key)
-            yield ply.position.with_dice(ply.dice), phase, f"game {game + 1} ply {n + 1}"
+            for n in _drawn(by_phase[phase], rng, None if weights is None
+                            else weights.get(phase, 0.0)):
+                ply = record.plies[n]
+                key = (ply.position, ply.dice)
+                if key in seen:
+                    continue
+                seen.add(key)
+                source = f"game {game + 1} ply {n + 1}"
+                if samplers != (SAMPLER,):
+                    source += f" ({white} v {black})"
+                yield ply.position.with_dice(ply.dice), phase, source
         game += 1
+
+
+def sampler_pair(samplers: tuple[str, ...], game: int) -> tuple[str, str]:
+    """(White, Black) of game `game` of a sample: every ordered pair of `samplers` in turn."""
+    k = len(samplers)
+    return samplers[game % k], samplers[(game // k) % k]
+
+
+def _drawn(plies: list[int], rng: np.random.Generator, weight: float | None) -> list[int]:
+    """The decisions drawn from one phase of a game: one (`weight` None, the original draw), else
+    `weight` of them, its fraction by chance, without repeats."""
+    if not plies:
+        return []
+    if weight is None:
+        return [plies[int(rng.integers(len(plies)))]]
+    count = int(weight) + int(rng.random() < weight - int(weight))
+    picked = rng.choice(len(plies), size=min(count, len(plies)), replace=False)
+    return [plies[int(i)] for i in sorted(picked)]
