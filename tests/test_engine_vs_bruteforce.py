@@ -53,8 +53,8 @@ def test_engine_equals_brute_force(head_rule, block_check, game_samples, first_t
     """Catches any rule the engine gets wrong under this variant (R1-R7), or a duplicated result."""
     mismatches = []
     for pos, dice in game_samples[head_rule, block_check] + first_turns:
-        engine = [str(p.result) for p in legal_plays(pos, dice, make_rules(head_rule=head_rule,
-                                                                           block_check=block_check))]
+        rules = make_rules(head_rule=head_rule, block_check=block_check)
+        engine = [str(p.result) for p in legal_plays(pos, dice, rules)]
         assert len(engine) == len(set(engine)), f"duplicate results for {pos} {dice}"
         if set(engine) != brute_force_results(pos, (dice.high, dice.low), head_rule, block_check):
             mismatches.append(f"{pos} {dice}")

@@ -19,7 +19,8 @@ HOME_START = 18  # 0-based index of point 19, the first point of home
 # Outcome codes (kernels/codes.py): classes from the winner's view, and game-result codes for the
 # root side.
 from .jit import leaf
-from .codes import DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, N_RESULTS, OIN, UNFINISHED, WIN_BASE  # noqa: F401
+from .codes import (DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, N_RESULTS, OIN,  # noqa: F401
+                    UNFINISHED, WIN_BASE)
 
 # Game status codes returned by `game_status`.
 IN_PLAY, WHITE_WON, BLACK_WON, DRAWN = 0, 1, 2, 3

@@ -18,7 +18,8 @@ from numba import njit
 
 from .jit import counted, leaf
 from .board import HOME_START, IN_PLAY, N_POINTS, flip, opp_on_board, status_after
-from .features import (F_BLOCK, F_CONTACT, F_HEAD, F_HOME, F_OFF, F_OPP_BLOCKED, F_OPP_HEAD,  # noqa: F401
+from .features import (  # noqa: F401
+                       F_BLOCK, F_CONTACT, F_HEAD, F_HOME, F_OFF, F_OPP_BLOCKED, F_OPP_HEAD,
                        F_OPP_MOBILITY, F_OWN_BLOCKED, F_OWN_MOBILITY, F_PIPS, F_RACE_OFF,
                        F_RACE_PIPS, F_SPREAD, F_STACK, F_ZONE, N_FEATURES, N_OPP, features, masks,
                        movable_points, opponent_terms)

@@ -34,7 +34,8 @@ from ..core.position import Position, mover_board, other_side
 from ..core.rules import Rules
 from ..kernels import board as kb
 from . import Evaluator as EvaluatorValue
-from .analysis import HEURISTIC_ESTIMATE, NEURAL_EVALUATOR, EstimateEvaluator, NeuralEvaluator  # noqa: F401
+from .analysis import (HEURISTIC_ESTIMATE, NEURAL_EVALUATOR,  # noqa: F401
+                       EstimateEvaluator, NeuralEvaluator)
 from .base import CompiledPolicy, Policy, Turn
 from .registry import register, resolve, wrap
 from .two_ply import TwoPlyPolicy, two_ply_evaluator

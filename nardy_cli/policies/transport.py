@@ -32,7 +32,8 @@ def policy_by_name(name: str) -> Policy:
 def _reduce(policy: Policy):
     if policy.source is not None:
         return policy_by_name, (policy.source,)
-    return type(policy), tuple(getattr(policy, f.name) for f in fields(policy))  # type: ignore[arg-type]
+    values = tuple(getattr(policy, f.name) for f in fields(policy))  # type: ignore[arg-type]
+    return type(policy), values
 
 
 for _cls in (CompiledPolicy, PythonPolicy):
