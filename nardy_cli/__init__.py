@@ -16,7 +16,7 @@ _EXPORTS = {
     "parse_dice": "core.dice",
     "Outcome": "core.engine", "apply_play": "core.engine", "legal_plays": "core.engine",
     "outcome": "core.engine", "parse_play": "core.engine",
-    "NardyError": "core.errors",
+    "NardyError": "core.errors", "Library": "library.store",
     "format_position": "core.position", "parse_position": "core.position",
     "Play": "core.play", "format_play": "core.play",
     "START": "core.position", "Position": "core.position", "pip_count": "core.position",

@@ -37,6 +37,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("nardy_cli.commands.eval_cmd:eval_command",
              "Static (0-ply) estimate of the outcome chances of POSITION, "
              "with pip counts and static deficit."),
+    "library": ("nardy_cli.commands.library_cmd:command",
+                "A player's library: reviewed games in a database, ratings of play, progress, "
+                "study sheets."),
     "met": ("nardy_cli.commands.met_cmd:command",
             "The match equity table: each player's chance to win from every score of a match "
             "(cubeless or cubeful)."),

@@ -195,3 +195,13 @@ class CubeRecordError(GameRecordError):
 class BenchmarkFileError(NardyError):
     """A benchmark database file that is damaged (a digest that does not match), of another format,
     or built with other settings than a resumed build asks for; the message names the file."""
+
+
+class LibraryError(NardyError):
+    """A player's library that cannot be used as asked: a database file that is damaged, not a
+    nardy library or of a newer schema, an unknown player or source; the message names the file."""
+
+
+class LibraryBusyError(LibraryError, RunError):
+    """A library another process kept locked for longer than the wait: a runtime failure, exit
+    code 1."""

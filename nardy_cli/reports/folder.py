@@ -55,8 +55,9 @@ def _umask() -> int:
 
 
 # the file that marks a folder as one nardy wrote: rollout/study reports, `nardy deficit`,
-# `nardy review`, `nardy play`, `nardy show --output`
-REPORT_MARKERS = ("results.json", "deficit.json", "review.json", "summary.json", "boards.json")
+# `nardy review`, `nardy play`, `nardy show --output`, `nardy library quiz` and `progress`
+REPORT_MARKERS = ("results.json", "deficit.json", "review.json", "summary.json", "boards.json",
+                  "quiz.json", "progress.json")
 
 
 def is_report_folder(path: Path) -> bool:
