@@ -21,12 +21,12 @@ from pathlib import Path
 from ..core.errors import (ArgumentError, CubeRecordError, GameRecordError, MatchError,
     MatchRecordError, NardyError)
 from ..core.position import BLACK, SIDE_NAMES
-from ..match.cube import Cube
 from ..match.stakes import Stakes
 from ..match.state import parse_score as match_score
 from ..match.state import state_before
 from ..match.table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE
 from .cube_actions import tag_flag
+from .cube_record import start_cube
 from .game_record import (GameRecord, _escape, _split_header, format_game, parse_game,
     read_record_text)
 from .points import (DRAW_POINTS, Resignation, class_points, format_points, game_end, game_points,
@@ -169,10 +169,9 @@ class Scorer:
         """The stakes of `record`, the next game: the match at its score (the Crawford game or
         not; money in a session of length 0) and, in a cube game, the cube centred with the rules
         of its tags.  Raises `NardyError` for stakes that cannot be (`match.stakes.Stakes`)."""
-        tags = dict(record.tags)
-        jacoby, beavers = tag_flag(tags, "Jacoby"), tag_flag(tags, "Beavers")
-        cube = (Cube(1, "centre", jacoby, beavers)
-                if record.is_cube_game or jacoby or beavers or tag_flag(tags, "Cube") else None)
+        start = start_cube(record)
+        cube = (start if record.is_cube_game or start.jacoby or start.beavers
+                or tag_flag(dict(record.tags), "Cube") else None)
         match = (state_before(self.length, *self.expected(record), next_white, draw_points,
                               self.crawford_next()) if self.length else None)
         return Stakes(match, cube)
