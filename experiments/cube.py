@@ -32,8 +32,9 @@ def cpu(argv: list[str]) -> float:
 def in_process() -> tuple[int, float, float]:
     """(positions, seconds for their estimates, seconds for their cube decisions from those
     estimates)."""
-    from nardy_cli.match.cube import CubeState
+    from nardy_cli.match.cube import Cube
     from nardy_cli.match.cube_decision import cube_decision
+    from nardy_cli.match.stakes import Stakes
     from nardy_cli.policies.estimate import neural_estimate
     from nardy_cli.match.state import match_state
     from nardy_cli.core.positions_file import read_positions
@@ -42,8 +43,8 @@ def in_process() -> tuple[int, float, float]:
     ests = [neural_estimate(p) for p in items]
     t1 = time.perf_counter()
     for p, e in zip(items, ests):
-        cube_decision(p, CubeState(), probabilities=e.probabilities)
-        cube_decision(p, CubeState(), match=match_state(7, "3-4"), probabilities=e.probabilities)
+        cube_decision(p, Stakes(cube=Cube()), probabilities=e.probabilities)
+        cube_decision(p, Stakes(match_state(7, "3-4"), Cube()), probabilities=e.probabilities)
     t2 = time.perf_counter()
     return len(items), t1 - t0, t2 - t1
 

@@ -30,7 +30,8 @@ from pathlib import Path
 import numpy as np
 
 from nardy_cli.policies.bearoff import is_bearoff
-from nardy_cli.match.cube import CubePlay, CubeState, decide, money_decision
+from nardy_cli.match.cube import Cube, CubeBots, decide, money_decision
+from nardy_cli.match.stakes import Stakes
 from nardy_cli.match.cube_decision import cube_decision
 from nardy_cli.policies.estimate import neural_estimate
 from nardy_cli.core.outcomes import RESULT_KEYS
@@ -71,7 +72,7 @@ def model(position) -> dict:
     chances; for a bear-off (both sides all home) what `nardy eval --cube-owner centre` gives at
     every x (the race efficiency, or the exact cubeful database)."""
     if is_bearoff(position):
-        d = cube_decision(position, CubeState(), RULES)
+        d = cube_decision(position, Stakes(cube=Cube()), RULES)
         return {str(x): {"nd": d.no_double, "dt": d.double_take, "decision": d.decision}
                 for x in XS}
     return model_of(neural_estimate(position, RULES).probabilities, position)
@@ -82,7 +83,7 @@ def model_of(probs: dict, position) -> dict:
     p = np.array([probs[k] for k in RESULT_KEYS])
     out = {}
     for x in XS:
-        d = money_decision(p, RULES.points, CubeState(), position.turn, x)
+        d = money_decision(p, RULES.points, Cube(), position.turn, x)
         out[str(x)] = {"nd": d.no_double, "dt": d.double_take, "decision": d.decision}
     return out
 
@@ -101,9 +102,9 @@ def measure(name, position, group, games: int, seed: int) -> dict:
     """The two cubeful rollouts of one position and the model beside them."""
     other = "black" if position.turn == "w" else "white"
     nd = rollout(position, "neural", games=games, seed=seed, rules=RULES,
-                 cube=CubePlay(CubeState(), hold_first=True))
+                 stakes=Stakes(cube=Cube()), cube_bots=CubeBots(hold_first=True))
     dt = rollout(position, "neural", games=games, seed=seed, rules=RULES,
-                 cube=CubePlay(CubeState(2, other)))
+                 stakes=Stakes(cube=Cube(2, other)))
     nd_eq, dt_eq = nd.cube["equity"], 2.0 * dt.cube["equity"]
     return {"name": name, "position": str(position), "set": group, "games": games, "seed": seed,
             "nd": nd_eq, "nd_se": nd.cube["equity_se"], "dt": dt_eq,

@@ -27,6 +27,7 @@ from nardy_cli.kernels.movegen import Workspace, enumerate_plays
 from nardy_cli.policies.builtin import NEURAL_DOUBLE, lookahead_of
 from nardy_cli.analysis.rollout import rollout
 from nardy_cli.games.scoring import Scoring
+from nardy_cli.match.stakes import Stakes
 from neural_pass import bench_network_pass    # experiments/ is the script's folder
 
 N_PAIRS = 2000
@@ -134,11 +135,13 @@ def timed_games(policy, games: int, workers: int, scoring: Scoring = PLAIN,
     """Games per second of wall time, and of this process's CPU time (the time it ran on a core:
     meaningful on one worker, which plays in this process): the medians of `repeats` runs of the
     same games, and every run's wall figure."""
-    rollout(START, policy, games=min(games, 200), seed=1, workers=1, scoring=scoring, match=match)
+    stakes = Stakes(match)
+    rollout(START, policy, games=min(games, 200), seed=1, workers=1, scoring=scoring, stakes=stakes)
     walls, cpus = [], []
     for _ in range(repeats):
         t, cpu = time.perf_counter(), time.process_time()
-        rollout(START, policy, games=games, seed=1, workers=workers, scoring=scoring, match=match)
+        rollout(START, policy, games=games, seed=1, workers=workers, scoring=scoring,
+                stakes=stakes)
         walls.append(games / (time.perf_counter() - t))
         cpus.append(games / (time.process_time() - cpu))
     return float(np.median(walls)), float(np.median(cpus)), walls

@@ -4,10 +4,11 @@ match table."""
 import numpy as np
 import pytest
 
-from nardy_cli.match.cube import (CubeState, decide, money_decision, money_equity, money_take_point,
+from nardy_cli.match.cube import (Cube, decide, money_decision, money_equity, money_take_point,
     money_win_loss)
 from nardy_cli.match.cube_table import CubefulMatchTable, match_decision
 from nardy_cli.core.errors import CubeError
+from nardy_cli.match.stakes import MONEY
 from nardy_cli.match.state import match_state, match_table
 from nardy_cli.core.rules import PRESETS
 
@@ -25,7 +26,7 @@ def test_money_take_point_is_25_percent_dead_and_20_percent_live_without_mars(x,
     mars a dead cube's take point is 25%, a fully live cube's 20%, and the model's double/take
     equity meets double/pass (+1) exactly there."""
     assert money_take_point(1.0, 1.0, x) == pytest.approx(take)
-    d = money_decision(plain(1 - take), FED.points, CubeState(), "w", x)
+    d = money_decision(plain(1 - take), FED.points, Cube(), "w", x)
     assert d.double_take == pytest.approx(1.0)
     assert d.take_point == pytest.approx(take)
 
@@ -35,7 +36,7 @@ def test_mars_risk_raises_the_take_point():
     (2 - 1/2) / (1 + 2 + x/2) to take, not 25%."""
     # the roller wins 70% by mars, loses 30% by oin
     probs = np.array([0, 0, 0.7, 0, 0.3, 0, 0, 0, 0.0])
-    d = money_decision(probs, FED.points, CubeState(), "w", 0.0)
+    d = money_decision(probs, FED.points, Cube(), "w", 0.0)
     assert d.take_point == pytest.approx(1.5 / 3.0)
 
 
@@ -56,11 +57,11 @@ def test_jacoby_counts_no_mars_before_the_first_double():
     double/take still counts the mars."""
     mars = np.array([0.4, 0, 0.3, 0, 0.3, 0, 0, 0, 0.0])
     oins = np.array([0.7, 0, 0, 0, 0.3, 0, 0, 0, 0.0])
-    jac = money_decision(mars, FED.points, CubeState(jacoby=True), "w", 0.68)
-    assert jac.no_double == pytest.approx(money_decision(oins, FED.points, CubeState(), "w",
+    jac = money_decision(mars, FED.points, Cube(jacoby=True), "w", 0.68)
+    assert jac.no_double == pytest.approx(money_decision(oins, FED.points, Cube(), "w",
                                                          0.68).no_double)
-    assert jac.no_double < money_decision(mars, FED.points, CubeState(), "w", 0.68).no_double
-    assert jac.double_take == pytest.approx(money_decision(mars, FED.points, CubeState(), "w",
+    assert jac.no_double < money_decision(mars, FED.points, Cube(), "w", 0.68).no_double
+    assert jac.double_take == pytest.approx(money_decision(mars, FED.points, Cube(), "w",
                                                            0.68).double_take)
     p, w, lo = money_win_loss(mars, FED.points, jacoby_centred=True)
     assert (p, w, lo) == (pytest.approx(0.7), pytest.approx(1.0), pytest.approx(1.0))
@@ -78,8 +79,8 @@ def test_decisions_from_the_three_equities():
 def test_beaver_doubles_a_wrong_double_take():
     """Catches beavers ignored: a take the taker likes (double/take below 0) is beavered, so
     double/take is twice as bad for the doubler."""
-    plain_dt = money_decision(plain(0.4), FED.points, CubeState(), "w", 0.68).double_take
-    d = money_decision(plain(0.4), FED.points, CubeState(beavers=True), "w", 0.68)
+    plain_dt = money_decision(plain(0.4), FED.points, Cube(), "w", 0.68).double_take
+    d = money_decision(plain(0.4), FED.points, Cube(beavers=True), "w", 0.68)
     assert d.beaver and d.double_take == pytest.approx(2 * plain_dt) and d.decision == "no double"
 
 
@@ -89,21 +90,20 @@ def test_beaver_doubles_a_wrong_double_take():
     (dict(value=2, owner="centre"),
      "a cube of value 2 has been doubled, so White or Black owns it, not the centre"),
     (dict(value=3, owner="black"), "a cube value is a power of 2 (1, 2, 4, ...), got 3"),
-    (dict(value=2, owner="black", crawford=True),
-     "no double in the Crawford game, but the cube is at 2"),
     (dict(owner="middle"), "unknown cube owner 'middle': choose one of centre, white, black"),
 ])
 def test_impossible_cube_states_are_rejected(kwargs, message):
-    """Catches a cube state the rules cannot reach accepted (an owned cube at 1, a cube in the
-    Crawford game)."""
+    """Catches a cube the rules cannot reach accepted (an owned cube at 1, a centred cube at 2, a
+    value that is no power of 2, an unknown owner); a cube in the Crawford game is the stakes'
+    check (tests/test_stakes.py)."""
     with pytest.raises(CubeError) as err:
-        CubeState(**kwargs)
+        Cube(**kwargs)
     assert str(err.value) == message
 
 
 def test_the_opponents_cube_cannot_be_doubled():
     """Catches the roller offered a double of a cube its opponent owns."""
-    d = money_decision(plain(0.9), FED.points, CubeState(2, "black"), "w", 0.68)
+    d = money_decision(plain(0.9), FED.points, Cube(2, "black"), "w", 0.68)
     assert (d.decision, d.double_take, d.double_pass) == ("no double", None, None)
 
 
@@ -144,25 +144,23 @@ def test_post_crawford_trailer_doubles_at_once_and_the_leader_takes(met):
     2-cube, so it wins the match by any win or a draw (both move on 1 point): (1 + draw) / 2 by
     lot."""
     assert met.post_crawford(7)[1] == pytest.approx(0.5 * (1 + met.table.distribution.draw))
-    d = match_decision(met.start_probabilities(True), met, (6, 2), True, CubeState(), "w")
+    d = match_decision(met.start_probabilities(True), met, (6, 2), True, Cube(), "w")
     assert d.decision == "double, take"
 
 
 def test_no_double_in_the_crawford_game(met):
-    """Catches a double offered in the Crawford game, and a Crawford flag where nobody needs 1
-    point."""
-    d = match_decision(plain(0.9), met, (6, 2), True, CubeState(crawford=True), "w")
+    """Catches a double offered in the Crawford game (a Crawford flag where nobody needs 1 point is
+    the match state's check, tests/test_stakes.py)."""
+    d = match_decision(plain(0.9), met, (6, 2), True, Cube(), "w", crawford=True)
     assert (d.decision, d.double_take, d.reason) == ("no double", None,
                                                      "the Crawford game: no double")
-    with pytest.raises(CubeError, match="both need more"):
-        match_decision(plain(0.5), met, (6, 4), True, CubeState(crawford=True), "w")
 
 
 def test_match_take_point_meets_double_pass(met):
     """Catches a take point that is not where double/take equals double/pass at the score."""
-    d = match_decision(plain(0.6), met, (10, 10), True, CubeState(), "w")
+    d = match_decision(plain(0.6), met, (10, 10), True, Cube(), "w")
     p = 1 - d.take_point
-    at = match_decision(plain(p), met, (10, 10), True, CubeState(), "w")
+    at = match_decision(plain(p), met, (10, 10), True, Cube(), "w")
     assert at.double_take == pytest.approx(at.double_pass, abs=1e-6)
 
 
@@ -173,7 +171,7 @@ def test_races_use_the_measured_race_efficiency_and_contact_the_default():
     from nardy_cli.match.cube_decision import cube_decision, efficiency_of
     from nardy_cli.core.position import Position
     race = Position.parse("W:19x5,20x5 B:19x5,20x5 w")
-    d = cube_decision(race, CubeState())
+    d = cube_decision(race, MONEY.with_cube(Cube()))
     assert (d.exact, d.efficiency) == (False, pytest.approx(0.33))
     assert efficiency_of(Position.parse("start")) == 0.68
 
@@ -184,11 +182,11 @@ def test_a_cube_decision_comes_before_the_roll():
     from nardy_cli.match.cube_decision import cube_decision
     from nardy_cli.core.position import Position
     with pytest.raises(CubeError, match="comes before the roll"):
-        cube_decision(Position.parse("W:1x14,12 B:1x15 b 6-5"), CubeState())
+        cube_decision(Position.parse("W:1x14,12 B:1x15 b 6-5"), MONEY.with_cube(Cube()))
 
 
 def test_too_good_when_the_mars_is_worth_more_than_the_cash():
     """Catches a double shown as right where playing on for the mars beats the opponent's pass."""
     probs = np.array([0.2, 0, 0.75, 0, 0.05, 0, 0, 0, 0.0])
-    d = money_decision(probs, FED.points, CubeState(), "w", 0.68)
+    d = money_decision(probs, FED.points, Cube(), "w", 0.68)
     assert d.decision == "too good" and d.no_double > 1.0

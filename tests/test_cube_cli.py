@@ -87,15 +87,17 @@ def test_a_match_cube_decision_in_match_winning_chances():
     (["--cube-owner", "centre", "--cube", "2"],
      "a cube of value 2 has been doubled, so White or Black owns it, "
      "not the centre"),
-    (["--cube-owner", "centre", "--match", "7", "--score", "6-2", "--crawford", "--cube", "2"],
+    (["--cube-owner", "white", "--match", "7", "--score", "6-2", "--crawford", "--cube", "2"],
      "no double in the Crawford game: the cube stays at 1, got --cube 2"),
     (["--cube-owner", "centre", "--match", "7", "--score", "2-3", "--crawford"],
      "the Crawford game is the game after a player first needs 1 point, but both need "
-     "more (5 and 4)"),
+     "more (White 5, Black 4)"),
     (["--cube-owner", "centre", "--crawford"],
      "--crawford needs --match N (the Crawford game is a match rule)"),
     (["--cube-owner", "centre", "--match", "7", "--jacoby"],
-     "--jacoby is a money-game rule: drop it or --match"),
+     "--jacoby is a money-game rule, not for a match to 7"),
+    (["--cube-owner", "centre", "--match", "7", "--beavers"],
+     "--beavers is a money-game rule, not for a match to 7"),
     (["--jacoby"], "--jacoby needs --cube-owner centre|white|black"),
 ])
 def test_bad_cube_input_is_one_line_exit_2(args, message):

@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from nardy_cli.commands.cli import cli
-from nardy_cli.match.cube import CubePlay, CubeState, money_decision, money_equity
+from nardy_cli.match.cube import Cube, CubeBots, money_decision, money_equity
+from nardy_cli.match.stakes import Stakes
 from nardy_cli.games.duel import duel
 from nardy_cli.core.errors import ArgumentError, CubeError, PolicyError
 from nardy_cli.kernels import cube as kc
@@ -27,7 +28,8 @@ REPLY = parse_position("W:1x14,12 B:1x15 b")
 PASS_RACE = parse_position("W:22x2,23 B:19x4 w")
 # the cubeless rollout that plays the cube loop's games
 PLAIN = Scoring(exact_bearoff=False, vr=False)
-NEVER = CubePlay(white="nodouble", black="nodouble")
+NEVER = CubeBots(white="nodouble", black="nodouble")
+CUBE = Stakes(cube=Cube())     # money games with the cube centred
 
 
 def reference_equity(p, w, lo, owner, x):
@@ -68,7 +70,7 @@ def test_compiled_cube_decision_equals_the_reference_decision_on_random_chances(
         x = rng.random()
         (code, _, nd, dt,
          _) = kc.money_cube(probs, np.array([1.0, 2, 2, 2]), kc.CENTRE, False, False, x)
-        d = money_decision(probs, FED.points, CubeState(), "w", x)
+        d = money_decision(probs, FED.points, Cube(), "w", x)
         assert (names[code], nd, dt) == (d.decision, pytest.approx(d.no_double),
                                          pytest.approx(d.double_take))
         answer = min(dt, 1.0)
@@ -82,7 +84,8 @@ def test_a_cubeful_rollout_that_never_doubles_is_the_cubeless_rollout():
     """Catches the cube loop playing other games than the plain loop (another dice or policy stream,
     a turn skipped) or scoring them differently: nobody doubles, so with the same seed every figure
     is the same."""
-    cubeful = rollout(REPLY, "heuristic", games=144, seed=5, rules=FED, cube=NEVER)
+    cubeful = rollout(REPLY, "heuristic", games=144, seed=5, rules=FED, stakes=CUBE,
+                      cube_bots=NEVER)
     plain = rollout(REPLY, "heuristic", games=144, seed=5, rules=FED, scoring=PLAIN)
     assert cubeful.probabilities == plain.probabilities and cubeful.deficit == plain.deficit
     assert cubeful.mean_plies == plain.mean_plies
@@ -96,7 +99,7 @@ def test_a_passed_double_scores_the_cube_before_the_double():
     win, redoubles its 2-cube and Black passes in every game, so White wins one starting cube (2
     points) each game."""
     result = rollout(PASS_RACE, "heuristic", games=72, seed=1, rules=FED,
-                     cube=CubePlay(CubeState(2, "white")))
+                     stakes=Stakes(cube=Cube(2, "white")))
     assert result.cube["equity"] == 1.0 and result.cube["equity_se"] == 0.0
     assert (result.cube["doubled_share"], result.cube["passed_share"]) == (1.0, 1.0)
     assert result.mean_plies == 0.0 and result.probabilities["win_oin"] == 1.0
@@ -106,7 +109,7 @@ def test_a_taken_double_plays_on_for_twice_the_stake():
     """Catches the taker's own evaluator ignored or the cube not doubled: a side that always takes
     takes the same double, and every game is then worth 2 points a win (no mars in this race)."""
     result = rollout(PASS_RACE, "heuristic", games=72, seed=1, rules=FED,
-                     cube=CubePlay(white="model", black="nodouble"))
+                     stakes=CUBE, cube_bots=CubeBots(white="model", black="nodouble"))
     assert result.cube["passed_share"] == 0.0 and result.cube["doubled_share"] == 1.0
     won = result.probabilities["win"] - result.probabilities["lose"]
     assert result.cube["equity"] == pytest.approx(2.0 * won)
@@ -116,7 +119,8 @@ def test_the_opponents_cube_is_not_doubled():
     """Catches a side doubling a cube its opponent owns: Black owns the 2-cube, so White, though 93%
     to win, cannot double, and the games are worth their cubeless points."""
     result = rollout(PASS_RACE, "heuristic", games=72, seed=1, rules=FED,
-                     cube=CubePlay(CubeState(2, "black"), white="model", black="nodouble"))
+                     stakes=Stakes(cube=Cube(2, "black")),
+                     cube_bots=CubeBots(white="model", black="nodouble"))
     assert result.cube["doubled_share"] == 0.0
     assert result.cube["equity"] == pytest.approx(result.probabilities["win"]
                                                   - result.probabilities["lose"])
@@ -127,11 +131,12 @@ def test_jacoby_counts_no_mars_in_a_game_never_doubled():
     counts one point, mars and koks included; without Jacoby the same games are worth their cubeless
     points."""
     jac = rollout(REPLY, "heuristic", games=144, seed=5, rules=FED,
-                  cube=CubePlay(CubeState(jacoby=True), "nodouble", "nodouble"))
+                  stakes=Stakes(cube=Cube(jacoby=True)), cube_bots=NEVER)
     assert jac.probabilities["win_koks"] > 0
     assert jac.cube["equity"] == pytest.approx(jac.probabilities["win"] - jac.probabilities["lose"],
                                                abs=1e-9)
-    plain = rollout(REPLY, "heuristic", games=144, seed=5, rules=FED, cube=NEVER)
+    plain = rollout(REPLY, "heuristic", games=144, seed=5, rules=FED, stakes=CUBE,
+                      cube_bots=NEVER)
     assert plain.cube["equity"] == pytest.approx(plain.equity, abs=1e-9)
 
 
@@ -150,16 +155,17 @@ def test_cube_rollouts_refuse_cubeless_scoring_matches_and_sides_without_an_eval
     """Catches a cubeful equity mixed with cubeless luck or bear-off scores, a match rolled out with
     the money cube, or a random bot asked to judge a double."""
     with pytest.raises(ArgumentError, match="vr"):
-        rollout(REPLY, "heuristic", games=10, cube=CubePlay(), scoring=Scoring(vr=True))
+        rollout(REPLY, "heuristic", games=10, stakes=CUBE, scoring=Scoring(vr=True))
     with pytest.raises(ArgumentError, match="exact_bearoff"):
-        rollout(REPLY, "heuristic", games=10, cube=CubePlay(), scoring=Scoring(exact_bearoff=True))
+        rollout(REPLY, "heuristic", games=10, stakes=CUBE, scoring=Scoring(exact_bearoff=True))
     from nardy_cli.match.state import match_state
     with pytest.raises(CubeError, match="money games"):
-        rollout(REPLY, "heuristic", games=10, cube=CubePlay(), match=match_state(7, "0-0"))
+        rollout(REPLY, "heuristic", games=10, stakes=Stakes(match_state(7, "0-0"), Cube()))
     with pytest.raises(PolicyError, match="'random' has no evaluator"):
-        rollout(REPLY, "random", games=10, cube=CubePlay())
+        rollout(REPLY, "random", games=10, stakes=CUBE)
     # a side that never doubles may
-    rollout(REPLY, ("random", "heuristic"), games=10, cube=CubePlay(white="nodouble"))
+    rollout(REPLY, ("random", "heuristic"), games=10, stakes=CUBE,
+            cube_bots=CubeBots(white="nodouble"))
 
 
 def test_a_cube_duel_where_nobody_doubles_is_the_plain_duel():
@@ -167,7 +173,7 @@ def test_a_cube_duel_where_nobody_doubles_is_the_plain_duel():
     without doubles A's points per game with the cube are its plain points per game."""
     plain = duel("heuristic", "racer", games=144, seed=3, rules=FED)
     cubeful = duel("heuristic", "racer", games=144, seed=3, rules=FED,
-                   cube=CubePlay(white="nodouble", black="nodouble"))
+                   stakes=CUBE, cube_bots=NEVER)
     assert cubeful.points_per_game == plain.points_per_game
     assert cubeful.cube["points_per_game"] == pytest.approx(plain.points_per_game, abs=1e-9)
     assert cubeful.cube["se"] == pytest.approx(plain.se, abs=1e-9)
@@ -178,7 +184,7 @@ def test_a_cube_duel_credits_the_doubler_on_both_colours():
     doubles and B only takes, so from a race A leads by 93% the doubled games favour A from
     whichever side it plays."""
     result = duel("heuristic", "heuristic", games=72, seed=3, rules=FED, position=PASS_RACE,
-                  cube=CubePlay(white="model", black="nodouble"))
+                  stakes=CUBE, cube_bots=CubeBots(white="model", black="nodouble"))
     # A on White doubles and wins about 2 x 0.9; B on White is not doubled by A (it is B who is
     # ahead)
     assert result.points_per_game == 0.0
@@ -206,7 +212,7 @@ def run(*args):
      "Error: policy 'racer' has no evaluator of outcome chances (heuristic or neural), "
      "so it cannot use the cube: give that side the 'nodouble' cube behaviour"),
     (["duel", "heuristic", "heuristic", "--cube", "--jacoby", "--match", "7"],
-     "Error: --jacoby is a money-game rule: drop it or --match"),
+     "Error: --jacoby is a money-game rule, not for a match to 7"),
 ])
 def test_bad_cube_play_options_are_one_line_errors(args, message):
     """Catches a bad combination of the cube options running anyway or ending in a traceback: one
@@ -254,9 +260,8 @@ def test_played_cube_games_are_the_cube_loops_games():
     from nardy_cli.core.position import START
     from nardy_cli.records.game_record import format_game, parse_game
     from nardy_cli.games.selfplay import play_games, points_for_white
-    played = play_games("heuristic", "heuristic", 24, seed=9, cube=CubePlay())
-    result = rollout(START, "heuristic", games=24, seed=9, rules=FED, stratify=False,
-                     cube=CubePlay())
+    played = play_games("heuristic", "heuristic", 24, seed=9, stakes=CUBE)
+    result = rollout(START, "heuristic", games=24, seed=9, rules=FED, stratify=False, stakes=CUBE)
     points = [points_for_white(r) for r in played.records]
     assert np.mean(points) == pytest.approx(result.cube["equity"], abs=1e-12)
     assert sum(r.dropped is not None

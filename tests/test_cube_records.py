@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from nardy_cli.commands.cli import cli
-from nardy_cli.match.cube import CubeState
+from nardy_cli.match.cube import Cube
 from nardy_cli.records.cube_actions import CubeAction
 from nardy_cli.records.cube_record import record_from_turns
 from nardy_cli.core.dice import parse_dice
@@ -87,8 +87,8 @@ def test_a_cube_game_reads_and_writes_back_exactly_with_the_cube_at_every_roll()
     taker, or a cubeless game's plies given a cube."""
     record = parse_game(MONEY)
     assert format_game(record) == MONEY
-    assert [p.cube for p in record.plies] == [CubeState(), CubeState(), CubeState(2, "black"),
-                                              CubeState(2, "black"), CubeState(2, "black")]
+    assert [p.cube for p in record.plies] == [Cube(), Cube(), Cube(2, "black"),
+                                              Cube(2, "black"), Cube(2, "black")]
     assert record.plies[2].actions == (CubeAction("double", "w", 2), CubeAction("take", "b", 2))
     assert record.end_actions == (CubeAction("double", "b", 4), CubeAction("drop", "w", 4))
     assert record.result is None and record.dropped == CubeAction("drop", "w", 4)
@@ -101,7 +101,7 @@ def test_a_cube_tag_makes_a_game_without_doubles_a_cube_game():
     """Catches: `[Cube "on"]` ignored, so a bot's cube game in which nobody doubled reads as
     cubeless."""
     record = parse_game('[White "Anna"]\n[Cube "on"]\n\n1. 6-5: 1/12\n')
-    assert record.is_cube_game and record.plies[0].cube == CubeState()
+    assert record.is_cube_game and record.plies[0].cube == Cube()
     assert parse_game(format_game(record)) == record
 
 
@@ -147,7 +147,7 @@ def test_a_beaver_turns_the_cube_again_and_the_taker_keeps_it():
     rule."""
     text = '[White "A"]\n[Black "B"]\n[Beavers "on"]\n\n1. Doubles => 2 Beavers => 4 6-5: 1/12\n'
     record = parse_game(text)
-    assert record.plies[0].cube == CubeState(4, "black")
+    assert record.plies[0].cube == Cube(4, "black", beavers=True)     # the cube keeps its rules
     assert parse_game(format_game(record)) == record
     assert parse_mat(format_mat(record)).games[0] == record
 
@@ -224,7 +224,7 @@ def test_a_double_in_the_crawford_game_is_one_line_naming_game_and_turn():
                        ("Boris", "Anna", "0-1", "1. 6-5: 1/12\n"),
                        ("Boris", "Anna", "1-1", "1. 6-5: 1/12  Doubles => 2 Takes 4-2: 1/7\n"))
     post = post.replace('[Score "0-1"]', '[Score "0-1"]\n[Resigned "Black 1"]')
-    assert parse_match(post).games[2].plies[1].cube == CubeState(2, "white")
+    assert parse_match(post).games[2].plies[1].cube == Cube(2, "white")
     first = parse_match(crawford.replace("Doubles => 2 Takes ", "")).games[0]
     second = parse_game('[White "Boris"]\n[Black "Anna"]\n\n1. 6-5: 1/12  Doubles => 2 '
                         'Takes 4-2: 1/7\n')

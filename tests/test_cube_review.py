@@ -18,8 +18,9 @@ import pytest
 from click.testing import CliRunner
 
 from nardy_cli.commands.cli import cli
-from nardy_cli.match.cube import CubeState
+from nardy_cli.match.cube import Cube
 from nardy_cli.match.cube_decision import cube_decision
+from nardy_cli.match.stakes import Stakes
 from nardy_cli.match.state import state_before
 from nardy_cli.records.match_record import parse_match
 from nardy_cli.review.match_review import review_match
@@ -39,7 +40,7 @@ def _game(position: str, moves: str, tags: str = "") -> str:
 
 
 def _exact(position: str) -> tuple[float, float, float]:
-    d = cube_decision(parse_position(position), CubeState())
+    d = cube_decision(parse_position(position), Stakes(cube=Cube()))
     assert d.exact
     return d.no_double, d.double_take, d.double_pass
 
@@ -107,13 +108,13 @@ def test_money_losses_are_per_cube_unit_times_the_cube():
 
 def test_a_cubeless_review_is_unchanged_and_cube_asks_for_the_cube():
     """Catches: cube columns, keys or totals added to the review of a game without cube actions (its
-    output must stay as before), or `cube=True` ignored."""
+    output must stay as before), or stakes with a cube ignored."""
     record = read_game(ROOT / "games" / "bearoff-blunder.txt")
     plain = review_game(record, "heuristic")
     assert plain.cube is None and list(plain.to_dict()) == ["params", "summary", "plies"]
     assert "cube" not in plain.params and "cube_lost" not in plain.summary().columns
     assert list(plain.frame.columns) == COLUMNS
-    cubed = review_game(record, "heuristic", cube=True)
+    cubed = review_game(record, "heuristic", stakes=Stakes(cube=Cube()))
     assert list(cubed.to_dict()) == ["params", "summary", "plies", "cube"] and len(cubed.cube) > 0
     assert cubed.frame.equals(plain.frame)
     assert (cubed.summary()["total_lost"] == cubed.summary()["equity_lost"]
@@ -158,9 +159,8 @@ def test_a_match_review_judges_the_cube_in_match_chances_and_skips_the_crawford_
     drop = game2.cube.iloc[-1]
     assert (drop["action"], drop["taker"]) == ("double, pass", "neural")
     state = state_before(5, *match.scores()[1])
-    from nardy_cli.match.state import match_valuation
     # the taker is Black
-    _, scale = normaliser(match_valuation(state, match.games[1].rules), False)
+    _, scale = normaliser(Stakes(state).valuation(match.games[1].rules), False)
     assert drop["take_lost"] == pytest.approx(2 * drop["mwc_take_lost"] * scale)
     totals = review.summary().set_index("player")
     assert totals.loc["neural", "cube_lost"] == pytest.approx(sum(
@@ -238,7 +238,7 @@ def test_with_beavers_a_take_of_a_bad_double_loses_the_beaver():
     """Catches: a beaver left out of the taker's answers (a take of a losing double rated right), or
     a beaver rated as a plain take."""
     position = "W:19,20 B:22,23 w"      # White on roll loses with any roll: a double is beavered
-    d = cube_decision(parse_position(position), CubeState(beavers=True))
+    d = cube_decision(parse_position(position), Stakes(cube=Cube(beavers=True)))
     assert d.exact and d.beaver and d.decision == "no double"
     beaver_value = d.double_take                  # the taker's best answer: twice the take's
     tags = '[Beavers "on"]'

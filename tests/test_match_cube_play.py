@@ -9,9 +9,9 @@ import json
 from click.testing import CliRunner
 
 from nardy_cli.commands.cli import cli
-from nardy_cli.games.match_cube_play import (MatchCube, cube_match_duel, cube_match_record,
-    play_cube_match)
+from nardy_cli.games.match_cube_play import cube_match_duel, cube_match_record, play_cube_match
 from nardy_cli.games.match_play import MatchSettings, match_duel, play_match
+from nardy_cli.match.cube import CubeBots
 from nardy_cli.records.match_record import format_match, parse_match
 from nardy_cli.policies import as_policy
 
@@ -28,8 +28,8 @@ def test_no_double_in_the_crawford_game_of_a_played_match():
     """Would catch: the bots doubling in the Crawford game (the game after a player first needs 1
     point); the match record, which refuses such a double, would not build."""
     seen = 0
-    for seed, index, cube in ((3, 0, MatchCube()), (1, 1, MatchCube("model", "nodouble")),
-                              (1, 1, MatchCube("nodouble", "model"))):
+    for seed, index, cube in ((3, 0, CubeBots()), (1, 1, CubeBots("model", "nodouble")),
+                              (1, 1, CubeBots("nodouble", "model"))):
         record = cube_match_record(A, B, MatchSettings(3, seed=seed), cube, index)
         for game, crawford in zip(record.games, record.crawford_games()):
             if crawford:
@@ -41,11 +41,11 @@ def test_no_double_in_the_crawford_game_of_a_played_match():
 def test_a_drop_scores_the_cube_before_the_double_and_the_score_follows():
     """Would catch: a dropped double scored at the doubled cube (2 for a drop of a double to 2)
     instead of the cube before it, or the match's score not following the games the record holds."""
-    played, records = play_cube_match(A, B, MatchSettings(3, seed=3), MatchCube(), 0)
+    played, records = play_cube_match(A, B, MatchSettings(3, seed=3), CubeBots(), 0)
     # A doubled to 2 twice, B dropped
     assert [r.dropped.value for r in records[:2]] == [2, 2]
     assert [g.score for g in played.games] == [(0.0, 0.0), (1.0, 0.0), (2.0, 0.0)]
-    record = cube_match_record(A, B, MatchSettings(3, seed=3), MatchCube(), 0)
+    record = cube_match_record(A, B, MatchSettings(3, seed=3), CubeBots(), 0)
     # White-Black, A White in every game
     assert record.scores() == ((0.0, 0.0), (1.0, 0.0), (2.0, 0.0))
     assert record.final_score == played.score and record.winner == "neural"
@@ -55,7 +55,7 @@ def test_never_doubling_sides_play_the_cubeless_matches():
     """Would catch: the cube's matches rolling other dice (or choosing plays by other values) than
     the cubeless matches, so `--never-double` on both sides would not be the cubeless match duel."""
     settings = MatchSettings(3, seed=2)
-    off = MatchCube("nodouble", "nodouble")
+    off = CubeBots("nodouble", "nodouble")
     for index in range(2):
         for a_first in (True, False):
             assert play_cube_match(A, B, settings, off, index,
@@ -109,9 +109,9 @@ def test_duel_match_with_the_cube_bad_input_is_one_line():
     """Would catch: a money-game rule (--jacoby, --beavers) accepted in a match, or a policy without
     an evaluator (random) failing with a traceback instead of one `Error:` line and exit code 2."""
     for args, message in ((["--jacoby"],
-                           "Error: --jacoby is a money-game rule: drop it or --match\n"),
+                           "Error: --jacoby is a money-game rule, not for a match to 3\n"),
                           (["--beavers"],
-                           "Error: --beavers is a money-game rule: drop it or --match\n")):
+                           "Error: --beavers is a money-game rule, not for a match to 3\n")):
         out = CliRunner().invoke(cli,
                                  ["duel", "neural", "heuristic", "--match", "3", "--cube", *args])
         assert (out.exit_code, out.output) == (2, message)

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from nardy_cli.core.errors import MatchError
-from nardy_cli.match.state import MatchState, match_state, match_valuation, parse_score
+from nardy_cli.match.stakes import MONEY, Stakes
+from nardy_cli.match.state import MatchState, match_state, parse_score
 from nardy_cli.match.table import NEXT_WHITE, GameDistribution, MatchTable
 from nardy_cli.core.outcomes import SWAP, money_valuation
 from nardy_cli.core.rules import PRESETS, make_rules
@@ -114,7 +115,7 @@ def test_match_values_at_six_all_make_mars_worth_an_oin():
     wins the match, so a mars is worth exactly what an oin is, and a loss by koks what a loss by oin
     is."""
     state = match_state(7, "6-6", FED)
-    v = match_valuation(state, FED, DIST)
+    v = Stakes(state).valuation(FED, DIST)
     w = v.for_side(True)
     assert w[0] == w[1] == w[2] == w[3] == pytest.approx(1.0)
     assert w[4] == w[5] == w[6] == w[7] == pytest.approx(-1.0)
@@ -125,21 +126,21 @@ def test_match_values_are_zero_sum_and_money_values_are_the_points():
     """Would catch: Black's values not the negation of White's for the same game (the kernels'
     negamax search relies on it), or money values that are not the rules' points with a draw at
     0."""
-    v = match_valuation(match_state(7, "4-6", FED), FED, DIST)
+    v = Stakes(match_state(7, "4-6", FED)).valuation(FED, DIST)
     np.testing.assert_allclose(v.for_side(False), -v.for_side(True)[SWAP[:9]])
     # White, who needs 3, wants the mars at 4-6
     assert v.for_side(True)[2] > v.for_side(True)[0]
     m = money_valuation(make_rules("extended"))
     assert m.for_side(True).tolist() == [1, 3, 2, 4, -1, -3, -2, -4, 0]
-    assert match_valuation(None, FED) == money_valuation(FED)
+    assert MONEY.valuation(FED) == money_valuation(FED)
 
 
 def test_leader_at_six_two_gains_little_from_a_mars():
     """Would catch: values that do not follow the score: leading 6-2 to 7, any win ends the match,
     so White gains nothing from a mars over an oin; trailing 2-6, White gains from a mars (it needs
     5)."""
-    lead = match_valuation(match_state(7, "6-2", FED), FED, DIST).for_side(True)
-    trail = match_valuation(match_state(7, "2-6", FED), FED, DIST).for_side(True)
+    lead = Stakes(match_state(7, "6-2", FED)).valuation(FED, DIST).for_side(True)
+    trail = Stakes(match_state(7, "2-6", FED)).valuation(FED, DIST).for_side(True)
     assert lead[2] == pytest.approx(lead[0])
     assert trail[2] > trail[0] + 0.02
 

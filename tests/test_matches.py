@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from nardy_cli.policies.bearoff import bearoff_value
 from nardy_cli.commands.cli import cli
 from nardy_cli.core.engine import legal_plays
-from nardy_cli.match.state import match_state, match_table, match_valuation
+from nardy_cli.match.stakes import Stakes
+from nardy_cli.match.state import match_state, match_table
 from nardy_cli.match.table import GameDistribution
 from nardy_cli.core.outcomes import money_valuation
 from nardy_cli.policies import get_policy
@@ -50,7 +51,7 @@ def test_the_score_changes_the_networks_play():
     """Would catch: the policies choosing by money equity whatever the score (the values array not
     reaching the kernel, or one colour's row used for the other)."""
     money = _choice(SCORE_MATTERS, "6-6", money_valuation(FED))
-    at_six_all = _choice(SCORE_MATTERS, "6-6", match_valuation(match_state(7, "6-6", FED), FED))
+    at_six_all = _choice(SCORE_MATTERS, "6-6", Stakes(match_state(7, "6-6", FED)).valuation(FED))
     assert money == MONEY_BEST
     assert at_six_all != money
     plays = legal_plays(parse_position(SCORE_MATTERS), "6-6", FED)
@@ -180,7 +181,7 @@ def test_kernel_choice_is_the_best_by_the_movers_own_match_values(score):
     reverse): its choice must be the play whose network probabilities are worth most by the mover's
     own values."""
     from nardy_cli.policies.judges import NEURAL_EVALUATOR
-    valuation = match_valuation(match_state(7, score, FED), FED)
+    valuation = Stakes(match_state(7, score, FED)).valuation(FED)
     plays = legal_plays(parse_position(SCORE_MATTERS), "6-6", FED)
     boards = np.array([Position.unchecked(p.result.white, p.result.black, "w").board()[0]
                        for p in plays])

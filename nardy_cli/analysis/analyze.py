@@ -26,7 +26,7 @@ from ..games import CHUNK, RESULTS, GameSpec, RunConfig, policy_pair, run_config
 from ..games.stats import outcome_table
 from ..kernels.board import N_RESULTS
 from ..kernels.game import N_STRATA
-from ..match.state import MatchState, match_valuation
+from ..match.stakes import MONEY, Stakes
 from ..policies.builtin import HEURISTIC
 
 
@@ -183,22 +183,22 @@ class _Problem:
 
 def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="neural", *,
               run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
-              top: int | None = None, match: MatchState | None = None,
+              top: int | None = None, stakes: Stakes = MONEY,
               **fields) -> list[PlayRanking]:
     """Rank the plays of several (position, roll) problems; their games run side by side on the
     workers.
 
     `run` is a `RunConfig` or its fields as keywords (games=2592, seed, until_se, workers, stratify,
     executor, scheduler, progress); `progress(done, games)` hears the games per play so far.
-    At a `match` score the games are played and the plays ranked by match equity (`mwc` on each
-    play)."""
+    At a match score (`stakes.match`) the games are played and the plays ranked by match equity
+    (`mwc` on each play)."""
     run = run_config(run, fields, games=2592)
     games, seed, until_se, stratify = run.games, run.seed, run.until_se, run.stratify
     progress = run.progress
     if top is not None and top < 1:
         raise ArgumentError(f"{{top}} must be at least 1, got {top}")
     white, black = policy_pair(policies)
-    valuation = match_valuation(match, rules)         # money under `rules` when `match` is None
+    valuation = stakes.valuation(rules)
     todo: list[_Problem] = []
     for position, dice in problems:
         dice = parse_dice(dice) if isinstance(dice, str) else (dice or position.dice)
@@ -209,7 +209,7 @@ def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="neur
         if top is not None:
             mover = white if position.turn == "w" else black
             plays, dropped_pre = prefilter(position, plays, top, mover, rules, valuation)
-        specs = [GameSpec(p.result, rules, white, black, seed, stratify, valuation=valuation)
+        specs = [GameSpec(p.result, rules, white, black, seed, stratify, stakes=stakes)
                  for p in plays]
         values = valuation.root_values(position.turn == "w")
         todo.append(_Problem(position, dice, plays, dropped_pre, specs, values,
@@ -244,8 +244,8 @@ def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="neur
     params = {"rules": rules.to_dict(), "policies": {"white": white.name, "black": black.name},
               "seed": seed, "games_requested": games, "top": top, "until_se": until_se,
               "stratify": stratify, "version": __version__}
-    if match is not None:
-        params["match"] = match.to_dict()
+    if stakes.match is not None:
+        params["match"] = stakes.match.to_dict()
     return [prob.ranking(stratify, rules, params, interrupted) for prob in todo]
 
 
@@ -253,6 +253,6 @@ def rank_plays(position: Position, dice: Dice | str | None = None, policies="neu
                **options) -> PlayRanking:
     """Roll out every distinct legal play of the roll and rank them by equity for the mover.
 
-    Options as `rank_many`: run (or its fields), rules, top, match.
+    Options as `rank_many`: run (or its fields), rules, top, stakes.
     """
     return rank_many([(position, dice)], policies, **options)[0]

@@ -9,7 +9,7 @@ from ..core.position import SIDE_NAMES
 from ..core.positions_file import NamedPosition
 from ..core.rules import PRESETS, Rules
 from ..games import RunConfig, run_config
-from ..match.state import MatchState
+from ..match.stakes import MONEY, Stakes
 from .rollout import RolloutResult, rollout
 
 
@@ -22,8 +22,8 @@ class BatchResults(list):
 
 def batch_rollout(positions: list[NamedPosition], policies="neural", *,
                   run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
-                  match: MatchState | None = None, **fields) -> BatchResults:
-    """Roll out each position (same seed and settings for all), in file order.
+                  stakes: Stakes = MONEY, **fields) -> BatchResults:
+    """Roll out each position (same seed and settings for all, at `stakes`), in file order.
 
     `run` is a `RunConfig` or its fields as keywords (games=5000 per position, seed, until_se,
     workers, stratify, executor, scheduler, progress); `progress(done, total)` hears the positions
@@ -40,7 +40,7 @@ def batch_rollout(positions: list[NamedPosition], policies="neural", *,
     for i, item in enumerate(positions):
         try:
             results.append(rollout(item.position, policies, run=each, rules=rules, name=item.name,
-                                   match=match))
+                                   stakes=stakes))
         except (NoGamesError, KeyboardInterrupt):      # in this position, or between two positions
             if not results:
                 raise

@@ -14,6 +14,7 @@ from ..core.outcomes import PROB_KEYS
 from ..core.position import START
 from ..core.rules import PRESETS, Rules
 from ..games import RunConfig, run_config
+from ..match.stakes import MONEY, Stakes
 from .analyze import rank_many
 
 
@@ -75,7 +76,7 @@ class OpeningTable:
 def opening_table(rolls: list[Dice] | None = None, policies="neural", *,
                   run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
                   replies: bool = False, reply_games: int = 1296, top: int | None = None,
-                  match=None, **fields) -> OpeningTable:
+                  stakes: Stakes = MONEY, **fields) -> OpeningTable:
     """Roll out every legal White play of each roll from the start; with `replies`, Black's best
     answers.
 
@@ -83,7 +84,8 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", *,
     workers, stratify, executor, scheduler, progress); the replies play `reply_games` games each,
     on the same run otherwise; `progress(done, total)` hears the steps done (the openings, then
     each opening's replies).
-    At a `match` score (a `MatchState` before the game) plays rank by match winning chance (`mwc`).
+    At a match score (`stakes.match`, the score before the game) plays rank by match winning chance
+    (`mwc`).
     Ctrl-C keeps what finished (the rounds every play completed, the replies found), marked
     `interrupted`.
     """
@@ -100,7 +102,7 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", *,
                 else None)
 
     rankings = rank_many([(START, d) for d in rolls], policies, run=run.with_progress(report(0)),
-                         rules=rules, top=top, match=match)
+                         rules=rules, top=top, stakes=stakes)
     for dice, ranking in zip(rolls, rankings):
         for rank, rp in enumerate(ranking.plays, 1):
             row = {"roll": str(dice), "play": str(rp.play), "rank": rank,
@@ -120,7 +122,8 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", *,
             try:
                 replies_run = replace(run, games=reply_games, progress=report(step))
                 answers = rank_many([(best.play.result, r) for r in ALL_ROLLS], policies,
-                                    run=replies_run, rules=rules, top=top or 6, match=match)
+                                    run=replies_run, rules=rules, top=top or 6,
+                                    stakes=stakes)
             except NoGamesError:        # interrupted before this opening's replies played a game
                 interrupted = True
                 break
@@ -147,8 +150,8 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", *,
               "until_se": until_se, "stratify": stratify, "rolls": [str(d) for d in rolls],
               "replies": replies, "version": __version__,
               "seconds": round(time.monotonic() - started, 1)}
-    if match is not None:
-        params["match"] = match.to_dict()
+    if stakes.match is not None:
+        params["match"] = stakes.match.to_dict()
     # False: --games came first somewhere
     if until_se is not None and not any(r.interrupted for r in analysed):
         params["until_se_met"] = all(r.params.get("until_se_met", True) for r in analysed)

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
-from ..core.errors import ArgumentError, CubeError, NoGamesError
+from ..core.errors import ArgumentError, NoGamesError
 from ..core.outcomes import PROB_KEYS
 from ..core.position import Position
 from ..core.rules import PRESETS, Rules
@@ -24,8 +24,8 @@ from ..games.scoring import Scoring, scored_table
 from ..games.stats import outcome_table, probability_ci95
 from ..kernels.board import UNFINISHED
 from ..kernels.game import F_LOST, F_ROLLED, LOST_PIPS, PARTIAL, PASSES, TURNS
-from ..match.cube import CubePlay
-from ..match.state import MatchState, match_valuation
+from ..match.cube import CubeBots
+from ..match.stakes import MONEY, Stakes
 from ..policies import Policy
 from .rollout_row import rollout_row
 
@@ -115,8 +115,8 @@ def summarize(spec: GameSpec, tally: Tally, games_requested: int, until_se: floa
               "games_requested": games_requested, "until_se": until_se, "stratify": spec.stratify,
               **spec.scoring.to_dict(), "version": __version__}
     valuation = spec.values
-    if not valuation.is_money:
-        params["match"] = valuation.match.to_dict()
+    if spec.stakes.match is not None:
+        params["match"] = spec.stakes.match.to_dict()
     if spec.scoring.active:
         table = scored_table(tally.counts, tally.scored, tally.frac, adjusted=bool(spec.scoring.vr))
         table["unfinished"] = int(tally.counts[:, UNFINISHED].sum())
@@ -130,9 +130,9 @@ def summarize(spec: GameSpec, tally: Tally, games_requested: int, until_se: floa
         params["until_se_met"] = bool(table["equity_se"] <= until_se)
     mwc = ({} if valuation.is_money
            else {"mwc": valuation.chance(table["value"]), "mwc_se": table["value_se"] / 2})
-    if spec.cube is not None:
+    if spec.with_cube:
         from ..games.cube_loop import cube_figures
-        params["cube"] = spec.cube.to_dict()
+        params["cube"] = {"start": spec.stakes.cube_dict(), **spec.cube_bots.to_dict()}
         mwc["cube"] = cube_figures(tally.cube, tally.counts) if games else None
     return RolloutResult(spec.position, params, games, interrupted, table["probabilities"],
                          table["se"], table["equity"], table["equity_se"],
@@ -143,8 +143,7 @@ def summarize(spec: GameSpec, tally: Tally, games_requested: int, until_se: floa
 ProgressFn = Callable[[RolloutResult], None]
 
 
-def cube_scoring(scoring: Scoring, match: MatchState | None, white, black,
-                 cube: CubePlay) -> Scoring:
+def cube_scoring(scoring: Scoring, stakes: Stakes, white, black, bots: CubeBots) -> Scoring:
     """The scoring of a rollout with the cube: every game played to its end (none of the scoring
     options).
 
@@ -152,23 +151,22 @@ def cube_scoring(scoring: Scoring, match: MatchState | None, white, black,
     rather than mixed into a cubeful equity; raises for a match (the cube loop plays money games) or
     a side that cannot use the cube.
     """
-    from ..games.cube_loop import check_cube_policies
-    if match is not None:
-        raise CubeError("rollouts with the cube are money games: drop the match or the cube")
+    from ..games.cube_loop import check_cube_policies, money_cube
+    money_cube(stakes)
     for name, on in (("vr", scoring.vr), ("exact_bearoff", scoring.exact_bearoff),
                      ("truncate", scoring.truncate is not None),
                      ("luck_network", scoring.luck_network is not None)):
         if on:
             raise ArgumentError(f"{{{name}}} cannot be used with the cube: "
                                 "games with the cube are played to their end")
-    check_cube_policies(white, black, cube)
+    check_cube_policies(white, black, bots)
     return Scoring(exact_bearoff=False, truncate=None, vr=False, bearoff_policy=False)
 
 
 def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] = "random", *,
             run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
-            name: str | None = None, scoring: Scoring = Scoring(), match: MatchState | None = None,
-            cube: CubePlay | None = None, **fields) -> RolloutResult:
+            name: str | None = None, scoring: Scoring = Scoring(), stakes: Stakes = MONEY,
+            cube_bots: CubeBots = CubeBots(), **fields) -> RolloutResult:
     """Play up to `run.games` games from `position` and return the outcome statistics.
 
     `policies` is one policy for both sides or a (white, black) pair, by name or
@@ -180,21 +178,20 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
     `interrupted`; before any game finished it raises `NoGamesError`.
     `scoring` sets exact bear-offs (on), truncation (off) and variance
     reduction (on for policies with an evaluator); see `scoring.Scoring`.
-    At a `match` score the policies choose by match equity and the result also
+    At a match score (`stakes.match`) the policies choose by match equity and the result also
     carries the side to move's match winning chance `mwc` and its SE.
-    With a `cube` every game is played with the bots' cube decisions (money only) and to its end: no
-    exact bear-offs, truncation or variance reduction (`cube_scoring`); the result's `cube` holds
-    the cubeful equity in units of the starting cube.
+    With a cube in the `stakes` every game is played with the bots' cube decisions (`cube_bots`;
+    money only) and to its end: no exact bear-offs, truncation or variance reduction
+    (`cube_scoring`); the result's `cube` holds the cubeful equity in units of the starting cube.
     """
     white, black = policy_pair(policies)
     run = run_config(run, fields)
     games, until_se, progress = run.games, run.until_se, run.progress
     require_in_play(position, rules)
-    if cube is not None:
-        scoring = cube_scoring(scoring, match, white, black, cube)
+    if stakes.cube is not None:
+        scoring = cube_scoring(scoring, stakes, white, black, cube_bots)
     spec = GameSpec(position, rules, white, black, run.seed, run.stratify,
-                    scoring.resolved(white, black),
-                    None if match is None else match_valuation(match, rules), cube)
+                    scoring.resolved(white, black), stakes, cube_bots)
 
     trace: list[tuple[int, float, float]] = []
 

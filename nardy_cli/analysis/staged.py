@@ -23,7 +23,7 @@ from ..core.dice import Dice, parse_dice
 from ..core.engine import legal_plays
 from ..core.errors import ArgumentError, FilterError, NoGamesError, PolicyError
 from ..core.interrupts import held_interrupts
-from ..core.outcomes import PROB_KEYS, Valuation, money_valuation, result_values, swap
+from ..core.outcomes import PROB_KEYS, Valuation, result_values, swap
 from ..core.play import Play
 from ..core.position import Position
 from ..core.rules import PRESETS, Rules
@@ -31,6 +31,7 @@ from ..games import (CHUNK, VALUES, GameSpec, RunConfig, chunks, job_size, polic
                      require_in_play, run_config, run_games)
 from ..games.scoring import Scoring, kernel_arguments, moments_mean_se
 from ..games.stats import INDICATORS
+from ..match.stakes import MONEY, Stakes
 from ..games.tally import N_STRATA
 
 DEFAULT_FILTER = ("0.25", "0.08")
@@ -224,7 +225,7 @@ def _two_ply_stage(mover, boards, kept, names, mover_white, rules, valuation, st
 def staged_rank(position: Position, dice: Dice | str | None = None, policies="neural", *,
                 run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
                 filters: tuple[str, str] = DEFAULT_FILTER, scoring: Scoring = Scoring(),
-                valuation: Valuation | None = None, **fields) -> StagedRanking:
+                stakes: Stakes = MONEY, **fields) -> StagedRanking:
     """Rank the plays of a roll in three stages (see the module doc); `filters` are the two stage
     filters.
 
@@ -234,8 +235,8 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
 
     `run` is a `RunConfig` or its fields as keywords (games=12960 per play at most,
     until_se=0.01, seed, workers, stratify, executor, scheduler, progress).
-    With a `valuation` (a match score) plays are ranked by its values (match equity), money
-    otherwise. `progress(stage, done, total)` hears of every stage: "0-ply" and "1-ply" count plays
+    At a match score (`stakes.match`) plays are ranked by match equity, money otherwise.
+    `progress(stage, done, total)` hears of every stage: "0-ply" and "1-ply" count plays
     scored, "rollouts" games per play.  Ctrl-C keeps the rollout rounds every live play finished,
     marked interrupted; before any rollout game finished it raises `NoGamesError`.
     """
@@ -258,7 +259,7 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
         raise PolicyError("staged analysis runs built-in policies only (random, racer, heuristic, "
                           "neural, lookahead:…)")
     mover = white if position.turn == "w" else black
-    valuation = valuation if valuation is not None else money_valuation(rules)
+    valuation = stakes.valuation(rules)
     kind, params = _evaluator_of(mover, rules, valuation)
     scoring = scoring.resolved(white, black)
     args = kernel_arguments(Scoring(exact_bearoff=True, vr=False), rules)
@@ -300,7 +301,7 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
                                stage_filters[2], stages, report)
 
     # stage 3: rollouts with common random numbers
-    specs = {i: GameSpec(plays[i].result, rules, white, black, seed, stratify, scoring, valuation)
+    specs = {i: GameSpec(plays[i].result, rules, white, black, seed, stratify, scoring, stakes)
              for i in keep1}
     per_game: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {i: [] for i in keep1}
     alive = set(keep1)
@@ -390,7 +391,7 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
               "filters": [str(f) for f in stage_filters], **scoring.to_dict(),
               "interrupted": interrupted, "version": __version__}
     if match:
-        params["match"] = valuation.match.to_dict()
+        params["match"] = stakes.match.to_dict()
     if until_se is not None and not interrupted:  # False: the maximum of games came first
         params["until_se_met"] = all(r.equity_se <= until_se for r in rolled
                                      if r.dropped_after is None)

@@ -11,7 +11,6 @@ from ..core.engine import legal_plays
 from ..core.errors import ArgumentError
 from ..core.i18n import _
 from ..core.rules import rules_label
-from ..match.state import match_valuation
 from ..reports.folder import json_data
 from ..reports.render import frame_text, to_json
 from .common import (DICE, POSITION, BadInput, block_validation_option, exit_if_interrupted,
@@ -55,8 +54,8 @@ Examples:
 @study_options
 @cube_options
 def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_bearoff, truncate,
-                    vr, luck_network, policy, run, quiet, rules, match, fmt, output, html, svg,
-                    force, no_block_validation, cube) -> None:
+                    vr, luck_network, policy, run, quiet, rules, stakes, fmt, output, html, svg,
+                    force, no_block_validation) -> None:
     """Rank every legal play of a roll by rollouts with common dice
     (equity ± SE, difference to the best).
 
@@ -81,7 +80,8 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
     if roll is None:
         raise ArgumentError("no dice: give {dice} or a position that carries dice")
     plays = legal_plays(item.position, roll, rules)
-    cube_record = _cube_first(item.position, cube, rules, match, fmt)
+    match = stakes.match
+    cube_record = _cube_first(item.position, stakes, rules, fmt)
     if len(plays) == 1 and not rollout_forced:
         show_forced(item.position.with_dice(None), roll, plays[0], fmt, cube_record)
         if output:
@@ -94,12 +94,12 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
     if staged:
         _analyze_staged(item, dice, policy, run, quiet, rules, filters,
                         scoring_from(exact_bearoff, truncate, vr, luck_network), fmt, output, html,
-                        svg, force, match, cube_record)
+                        svg, force, stakes, cube_record)
         return
     bar = StepBar(_("analyze (games per play)"), not quiet, unit="games")
     try:
         ranking = rank_plays(item.position, dice, policy, run=run.with_progress(bar), rules=rules,
-                             top=top, match=match)
+                             top=top, stakes=stakes.with_cube(None))
     finally:
         bar.close()
     frame = ranking.frame()
@@ -139,22 +139,22 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
     exit_if_interrupted(ranking.interrupted)
 
 
-def _cube_first(position, cube, rules, match, fmt) -> dict:
-    """With a cube: its decision before the roll, printed first in a table; the JSON key "cube" to
-    add."""
-    if cube is None:
+def _cube_first(position, stakes, rules, fmt) -> dict:
+    """With a cube in the stakes: its decision before the roll, printed first in a table; the JSON
+    key "cube" to add."""
+    if stakes.cube is None:
         return {}
     from ..match.cube_decision import cube_decision
     before = position.with_dice(None)
-    decision = cube_decision(before, cube, rules, match)
+    decision = cube_decision(before, stakes, rules)
     if fmt == "table":
-        click.echo(cube_text(position, cube, decision))
+        click.echo(cube_text(position, stakes, decision))
         click.echo()
-    return {"cube": {"state": cube.to_dict(), **decision.to_dict()}}
+    return {"cube": {"state": stakes.cube_dict(), **decision.to_dict()}}
 
 
 def _analyze_staged(item, dice, policy, run, quiet, rules, filters, scoring, fmt, output, html, svg,
-                    force, match=None, cube_record=None) -> None:
+                    force, stakes, cube_record=None) -> None:
     """`analyze` in stages: run, print every stage, write the report (at a `match` score by match
     equity)."""
     from ..analysis.staged import staged_rank
@@ -162,7 +162,7 @@ def _analyze_staged(item, dice, policy, run, quiet, rules, filters, scoring, fmt
     try:
         ranking = staged_rank(item.position, dice, policy, run=run.with_progress(bars), rules=rules,
                               filters=parse_filters(filters), scoring=scoring,
-                              valuation=None if match is None else match_valuation(match, rules))
+                              stakes=stakes.with_cube(None))
     finally:
         bars.close()
     show_staged(ranking, fmt, policy, run.seed, rules, cube_record)

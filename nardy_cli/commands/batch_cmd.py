@@ -27,7 +27,7 @@ Examples:
 """)
 @click.argument("file", type=click.Path(dir_okay=False))
 @study_options
-def batch_command(file, policy, run, quiet, rules, match, fmt, output, html, svg, force) -> None:
+def batch_command(file, policy, run, quiet, rules, stakes, fmt, output, html, svg, force) -> None:
     """Roll out every position of a positions FILE into one table."""
     positions = read_positions(file)
     if not positions:
@@ -36,7 +36,7 @@ def batch_command(file, policy, run, quiet, rules, match, fmt, output, html, svg
     bar = StepBar("batch", not quiet, unit="positions")
     try:
         results = batch_rollout(positions, policy, run=run.with_progress(bar), rules=rules,
-                                match=match)
+                                stakes=stakes)
     finally:
         bar.close()
     frame = batch_frame(results)
@@ -51,10 +51,10 @@ def batch_command(file, policy, run, quiet, rules, match, fmt, output, html, svg
         columns = ["name", "to_move", "games", "equity", "equity_se", "win", "lose", "draw",
                    "mean_plies", "white_lost_pips_per_game", "black_lost_pips_per_game"]
         click.echo(_("equity and chances are the side to move's (to_move) in each position"))
-        if match is not None:
+        if stakes.match is not None:
             columns[5:5] = ["mwc", "mwc_se"]
             click.echo(_("at {match}: mwc is the side to move's match "
-                         "winning chance").format(match=match.label()))
+                         "winning chance").format(match=stakes.match.label()))
         click.echo(frame_text(frame[columns].assign(to_move=frame["to_move"].map(translate)),
                               "table"))
     for r in results:

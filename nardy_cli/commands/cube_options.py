@@ -1,24 +1,27 @@
-"""--cube, --cube-owner, --jacoby, --beavers and --crawford: the cube state `nardy eval` and
-`nardy analyze` analyse, and the table form of a cube decision."""
+"""--cube, --cube-owner, --jacoby, --beavers and --crawford: the cube of the stakes `nardy eval`,
+`nardy analyze` and `nardy rollout` take, and the table form of a cube decision."""
 
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 from typing import Any, Callable
 
 import click
 
 from ..core.errors import NardyError
 from ..core.i18n import _, side_words, translate
-from ..match.cube import OWNERS, CubeState
-from .common import BadInput
+from ..match.cube import OWNERS, Cube
+from ..match.stakes import Stakes
+from .common import BadInput, error_message
 
 
 def cube_options(func: Callable) -> Callable:
-    """The cube options; the command receives `cube: CubeState | None` (None: no cube analysis asked
-    for).
+    """The cube options; the command receives its `stakes` (`match_options`') with the cube asked
+    for (`stakes.cube` None: no cube analysis asked for).
 
-    Put it under `match_options` (nearer the function), which hands it `match`.
+    Put it under `match_options` (nearer the function), which hands it `stakes`.  The options only
+    say which needs which; the stakes check what they say (`match.stakes.Stakes`).
     """
     @click.option("--cube-owner", type=click.Choice(OWNERS), default=None,
                   help="Analyse the cube decision of the side on roll, the cube centred or owned "
@@ -34,41 +37,36 @@ def cube_options(func: Callable) -> Callable:
                   help="With --match: this is the Crawford game (no double).")
     @functools.wraps(func)
     def wrapper(*args: Any, cube_owner: str | None, cube_value: int | None, jacoby: bool,
-                beavers: bool, crawford: bool, **kwargs: Any) -> Any:
-        match = kwargs.get("match")
+                beavers: bool, crawford: bool, stakes: Stakes, **kwargs: Any) -> Any:
         if cube_owner is None:
             given = [name for name, on in (("--cube", cube_value is not None), ("--jacoby", jacoby),
                                            ("--beavers", beavers), ("--crawford", crawford)) if on]
             if given:
                 raise BadInput(f"{given[0]} needs --cube-owner centre|white|black")
-            return func(*args, cube=None, **kwargs)
-        if crawford and match is None:
+            return func(*args, stakes=stakes, **kwargs)
+        if crawford and stakes.match is None:
             raise BadInput("--crawford needs --match N (the Crawford game is a match rule)")
-        if (jacoby or beavers) and match is not None:
-            raise BadInput(f"{'--jacoby' if jacoby else '--beavers'} is a money-game rule: "
-                           "drop it or --match")
         value = cube_value if cube_value is not None else (1 if cube_owner == "centre" else 2)
-        if crawford and value != 1:
-            raise BadInput("no double in the Crawford game: the cube stays at 1, "
-                           f"got --cube {value}")
         try:
-            cube = CubeState(value, cube_owner, jacoby, beavers, crawford)
+            match = replace(stakes.match, crawford=True) if crawford else stakes.match
+            stakes = Stakes(match, Cube(value, cube_owner, jacoby, beavers))
         except NardyError as exc:
-            raise BadInput(str(exc)) from None
-        return func(*args, cube=cube, **kwargs)
+            raise BadInput(error_message(exc, click.get_current_context(silent=True))) from None
+        return func(*args, stakes=stakes, **kwargs)
     return wrapper
 
 
-def cube_text(pos, cube, d) -> str:
-    """The table form of a cube decision: the decision, the three equities, the take point, the
-    method."""
+def cube_text(pos, stakes: Stakes, d) -> str:
+    """The table form of a cube decision at `stakes`: the decision, the three equities, the take
+    point, the method."""
+    cube = stakes.cube
     words = side_words(pos.turn)
     other = side_words("b" if pos.turn == "w" else "w")
     where = (_("centred") if cube.owner == "centre"
              else _("{sides}").format(**side_words(cube.owner[0])))
     rules = "".join(f", {name}" for name,
                     on in ((_("Jacoby"), cube.jacoby), (_("beavers"), cube.beavers),
-                           (_("Crawford game"), cube.crawford)) if on)
+                           (_("Crawford game"), stakes.crawford)) if on)
     roll = (_(" before the {high}-{low}").format(high=pos.dice.high, low=pos.dice.low) if pos.dice
             else "")
     lines = [_("cube {value}, {where}{rules}{roll}: {side} {what}").format(
@@ -95,7 +93,7 @@ def cube_text(pos, cube, d) -> str:
                      + (_(" (Janowski's race model)") if d.exact else ""))
     if d.exact:
         lines.append(_("  exact: the cubeful bear-off database"))
-    elif cube.crawford:
+    elif stakes.crawford:
         lines.append(_("  no cube: the game's cubeless chances over the post-Crawford match table "
                        "(docs/cube.md)"))
     else:

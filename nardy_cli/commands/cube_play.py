@@ -1,9 +1,9 @@
 """Bots playing with the cube: `rollout --cube-owner ... [--never-double SIDE]`,
 `duel`/`play --cube [--never-double A|B]`.
 
-The cube state options are `nardy eval`'s (`cube_options`); this module adds
-who never doubles, builds the library's `CubePlay` and writes the one-line
-figures under the usual tables (docs/cube.md).
+The cube state options are `nardy eval`'s (`cube_options`, the cube of the
+command's stakes); this module adds who never doubles, builds the library's
+`CubeBots` and writes the one-line figures under the usual tables (docs/cube.md).
 """
 
 from __future__ import annotations
@@ -13,9 +13,11 @@ from typing import Any, Callable
 
 import click
 
+from ..core.errors import NardyError
 from ..core.i18n import _, side_words
-from ..match.cube import CubePlay, CubeState
-from .common import BadInput
+from ..match.cube import Cube, CubeBots
+from ..match.stakes import Stakes
+from .common import BadInput, error_message
 
 
 def never_double_option(choices: tuple[str, ...], what: str) -> Callable:
@@ -26,24 +28,20 @@ def never_double_option(choices: tuple[str, ...], what: str) -> Callable:
                              "others double by the cube model from their evaluator).")
 
 
-def rollout_cube_play(cube: CubeState | None, never_double: str | None) -> CubePlay | None:
-    """The rollout's `CubePlay` (None: a rollout without the cube)."""
-    if cube is None:
-        if never_double is not None:
-            raise BadInput("--never-double needs --cube-owner centre|white|black (a rollout "
-                           "with the cube)")
-        return None
-    if cube.crawford:
-        raise BadInput("rollouts with the cube are money games: drop --crawford and --match")
+def rollout_cube_bots(stakes: Stakes, never_double: str | None) -> CubeBots:
+    """The rollout's `CubeBots`: who never doubles (`--never-double`, only with a cube)."""
+    if stakes.cube is None and never_double is not None:
+        raise BadInput("--never-double needs --cube-owner centre|white|black (a rollout "
+                       "with the cube)")
     off = {"white": ("white",), "black": ("black",), "both": ("white", "black"),
            None: ()}[never_double]
-    return CubePlay(cube, *("nodouble" if side in off else "model" for side in ("white", "black")))
+    return CubeBots(*("nodouble" if side in off else "model" for side in ("white", "black")))
 
 
 def duel_cube_options(func: Callable) -> Callable:
     """`--cube`, `--never-double a|b`, `--jacoby`, `--beavers` (duel, play); the command receives
-    `cube: CubePlay | None` (`white` is A's cube behaviour, `black` B's), or with `--match` a
-    `match_cube_play.MatchCube`."""
+    its `stakes` (`match_options`') with the cube centred when `--cube` is given, and `cube_bots`
+    (`white` is A's cube behaviour, `black` B's)."""
     @click.option("--cube", "use_cube", is_flag=True,
                   help="Games with the doubling cube (centred at the start of each game): "
                        "money games with points "
@@ -56,28 +54,24 @@ def duel_cube_options(func: Callable) -> Callable:
                   help="With --cube: a doubled side may redouble at once keeping the cube.")
     @functools.wraps(func)
     def wrapper(*args: Any, use_cube: bool, never_double: str | None, jacoby: bool, beavers: bool,
-                **kwargs: Any) -> Any:
+                stakes: Stakes, **kwargs: Any) -> Any:
         if not use_cube:
             given = [name for name,
                      on in (("--never-double", never_double is not None), ("--jacoby", jacoby),
                             ("--beavers", beavers)) if on]
             if given:
                 raise BadInput(f"{given[0]} needs --cube")
-            return func(*args, cube=None, **kwargs)
-        behaviour = {side: "nodouble" if never_double == side else "model" for side in ("a", "b")}
-        if kwargs.get("match") is not None:
-            if jacoby or beavers:
-                raise BadInput(f"{'--jacoby' if jacoby else '--beavers'} is a money-game rule: "
-                               "drop it or --match")
-            from ..games.match_cube_play import MatchCube
-            return func(*args, cube=MatchCube(behaviour["a"], behaviour["b"]), **kwargs)
-        return func(*args, cube=CubePlay(CubeState(1, "centre", jacoby, beavers), behaviour["a"],
-                                         behaviour["b"]),
-                    **kwargs)
+            return func(*args, stakes=stakes, cube_bots=CubeBots(), **kwargs)
+        try:
+            stakes = stakes.with_cube(Cube(1, "centre", jacoby, beavers))
+        except NardyError as exc:
+            raise BadInput(error_message(exc, click.get_current_context(silent=True))) from None
+        bots = CubeBots(*("nodouble" if never_double == side else "model" for side in ("a", "b")))
+        return func(*args, stakes=stakes, cube_bots=bots, **kwargs)
     return wrapper
 
 
-def start_label(cube: CubeState) -> str:
+def start_label(cube: Cube) -> str:
     """'cube 1, centred' or 'cube 2, White's', with the money rules in force (in the language in
     use)."""
     where = (_("centred") if cube.owner == "centre"
@@ -99,7 +93,7 @@ def rollout_cube_line(result) -> str:
              "starting cube; doubled "
              "in {doubled:.1%} of games, passed in {passed:.1%} (the table counts a passed double "
              "as the doubler's "
-             "oin)").format(start=start_label(CubeState(**play["start"])), bots=bots,
+             "oin)").format(start=start_label(Cube.from_dict(play["start"])), bots=bots,
                             equity=cube["equity"], se=cube["equity_se"],
                             doubled=cube["doubled_share"], passed=cube["passed_share"])
 
@@ -111,7 +105,7 @@ def duel_cube_line(result) -> str:
     who = "; ".join(_("{name} never doubles and always takes").format(name=name)
                     for name,
                     side in ((result.a, "a"), (result.b, "b")) if play[side] == "nodouble")
-    start = start_label(CubeState(**play["start"]))
+    start = start_label(Cube.from_dict(play["start"]))
     return _("with the cube ({start}): points per game for {a}: {ppg:+.4f}  95% CI [{lo:+.4f}, "
              "{hi:+.4f}]  SE "
              "{se:.4f}; doubled in {doubled:.1%} of games, passed in {passed:.1%}").format(

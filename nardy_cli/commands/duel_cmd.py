@@ -16,23 +16,24 @@ from .progress import Progress, StepBar
 from .run_options import run_options
 
 
-def _match_duel(a, b, position, matches, run, quiet, rules, match, fmt, cube=None) -> None:
+def _match_duel(a, b, position, matches, run, quiet, rules, stakes, fmt, cube_bots) -> None:
     """`nardy duel A B --match N [--cube]`: whole matches from 0-0, each pair on the same dice."""
     from ..games.match_play import MatchSettings, match_duel
     from ..core.position import START
     if position != START:
         raise BadInput("--match plays whole matches from the start of each game: drop --position")
+    match = stakes.match
     if match.score != (0, 0):
         raise BadInput("--match plays whole matches from 0-0: drop --score")
     settings = MatchSettings(match.length, rules, run.seed, match.next_white, match.draw_points)
     bar = StepBar(f"{a} vs {b} (matches)", not quiet, unit="matches")
     try:
         where = dict(**run.executors, progress=bar)
-        if cube is None:
+        if stakes.cube is None:
             result = match_duel(a, b, matches, settings, **where)
         else:
             from ..games.match_cube_play import cube_match_duel
-            result = cube_match_duel(a, b, matches, settings, cube, **where)
+            result = cube_match_duel(a, b, matches, settings, cube_bots, **where)
     finally:
         bar.close()
     what = _("these figures ({done:,} of {asked:,} pairs of matches)").format(done=result.matches,
@@ -58,7 +59,7 @@ def _match_duel(a, b, position, matches, run, quiet, rules, match, fmt, cube=Non
         a=result.a, share=result.match_win_share, lo=lo, hi=hi, se=result.se))
     click.echo(_("{games:,} games, {mean:.1f} per match").format(games=result.games,
                                                                  mean=result.mean_games))
-    if cube is not None:
+    if stakes.cube is not None:
         click.echo(match_cube_line(result))
     report_interrupted(result.interrupted, fmt, what)
     exit_if_interrupted(result.interrupted)
@@ -85,14 +86,14 @@ Examples:
 @format_option
 @duel_cube_options
 @handle_errors
-def duel_command(a, b, position, matches, run, quiet, rules, match, fmt, cube) -> None:
+def duel_command(a, b, position, matches, run, quiet, rules, stakes, fmt, cube_bots) -> None:
     """Play policy A against policy B with duplicate dice; report A's points per game ± 95% CI."""
     if run.until_se is not None:
         raise BadInput("--until-se is not supported by duel; use --games")
     if len(position) != 1:
         raise BadInput("--position must name exactly one position")
-    if match is not None:
-        _match_duel(a, b, position[0].position, matches, run, quiet, rules, match, fmt, cube)
+    if stakes.match is not None:
+        _match_duel(a, b, position[0].position, matches, run, quiet, rules, stakes, fmt, cube_bots)
         return
     bar = Progress(run.games, f"{a} vs {b}: ", enabled=not quiet)
 
@@ -103,7 +104,7 @@ def duel_command(a, b, position, matches, run, quiet, rules, match, fmt, cube) -
 
     try:
         result = duel(a, b, run=run.with_progress(progress), rules=rules,
-                      position=position[0].position, cube=cube)
+                      position=position[0].position, stakes=stakes, cube_bots=cube_bots)
     finally:
         bar.close()
     if fmt == "json":

@@ -11,7 +11,6 @@ from ..core.errors import NardyError
 from ..core.i18n import _, side_words, translate
 from ..core.outcomes import CLASS_KEYS, CLASS_NAMES
 from ..core.position import BLACK, WHITE
-from ..match.state import match_valuation
 from ..policies.estimate import neural_estimate
 from ..reports.render import frame_text, to_json
 from .common import (POSITION, BadInput, block_validation_option, flatten, format_option,
@@ -43,14 +42,15 @@ Examples:
 @cube_options
 @format_option
 @handle_errors
-def eval_command(positions, evaluator, rules, match, cube, fmt, no_block_validation) -> None:
+def eval_command(positions, evaluator, rules, stakes, fmt, no_block_validation) -> None:
     """Static (0-ply) estimate of the outcome chances of POSITION,
     with pip counts and static deficit.
 
     With --cube-owner, also the cube decision of the side on roll (docs/cube.md).
     """
     rows = []
-    valuation = match_valuation(match, rules) if match is not None else None
+    match = stakes.match
+    valuation = stakes.valuation(rules) if match is not None else None
     if evaluator is not None:
         from ..policies.judges import get_evaluator
         try:
@@ -66,10 +66,10 @@ def eval_command(positions, evaluator, rules, match, cube, fmt, no_block_validat
             searched = searched_value(pos, evaluator, rules, valuation)
         decision = None
         # the cube is turned before the roll: a position's dice are not rolled yet
-        if cube is not None:
+        if stakes.cube is not None:
             from ..match.cube_decision import cube_decision
             before = est if pos.dice is None else neural_estimate(pos.with_dice(None), rules)
-            decision = cube_decision(pos.with_dice(None), cube, rules, match,
+            decision = cube_decision(pos.with_dice(None), stakes, rules,
                                      probabilities=before.probabilities)
         equity = est.equity
         deficit = static_deficit(pos.with_dice(None), rules)
@@ -84,7 +84,7 @@ def eval_command(positions, evaluator, rules, match, cube, fmt, no_block_validat
             record["match"] = match.to_dict()
             record["mwc"] = est.mwc
         if decision is not None:
-            record["cube"] = {"state": cube.to_dict(), **decision.to_dict()}
+            record["cube"] = {"state": stakes.cube_dict(), **decision.to_dict()}
         if searched is not None:
             record["search"] = searched.to_dict()
         if item.name:
@@ -113,7 +113,7 @@ def eval_command(positions, evaluator, rules, match, cube, fmt, no_block_validat
             if searched is not None:
                 click.echo(_searched_text(searched, pos))
             if decision is not None:
-                click.echo(cube_text(pos, cube, decision))
+                click.echo(cube_text(pos, stakes, decision))
     if fmt == "csv":
         click.echo(frame_text(pd.DataFrame(rows), "csv"))
 

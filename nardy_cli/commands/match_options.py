@@ -1,4 +1,5 @@
-"""--match, --score, --next-white and --draw-points: the match state every scoring command takes."""
+"""--match, --score, --next-white and --draw-points: the match state every scoring command takes,
+handed on as the command's stakes (`match.stakes.Stakes`)."""
 
 from __future__ import annotations
 
@@ -9,18 +10,19 @@ import click
 
 from ..core.errors import NardyError
 from ..core.rules import PRESETS
+from ..match.stakes import MONEY, Stakes
 from ..match.state import match_state
 from ..match.table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, NEXT_WHITE
 from .common import BadInput
 
 
 def match_options(func: Callable) -> Callable:
-    """The match state options; the command receives `match: MatchState | None` (None: a money
-    game).
+    """The match state options; the command receives `stakes: Stakes` (money without `--match`,
+    no cube: `cube_options` and `cube_play.duel_cube_options`, nearer the function, add one).
 
     Put it under `rules_options` (nearer the function), which hands it `rules`; a command without
-    `--rules` (review: the record's rules) gets a state checked under the federation rules, to check
-    again.
+    `--rules` (review: the record's rules) gets a state read under the federation rules, which the
+    stakes' valuation checks again under the record's.
     """
     @click.option("--match", "length", type=click.IntRange(min=1), default=None, metavar="N",
                   help="Judge at a match to N points (match winning chances; docs/matches.md). "
@@ -39,11 +41,11 @@ def match_options(func: Callable) -> Callable:
         if length is None:
             if score is not None:
                 raise BadInput("--score needs --match N (the match length)")
-            return func(*args, match=None, **kwargs)
+            return func(*args, stakes=MONEY, **kwargs)
         try:
             state = match_state(length, score or "0-0", kwargs.get("rules", PRESETS["federation"]),
                                 next_white=next_white, draw_points=draw_points)
         except NardyError as exc:
             raise BadInput(str(exc)) from None
-        return func(*args, match=state, **kwargs)
+        return func(*args, stakes=Stakes(state), **kwargs)
     return wrapper

@@ -33,7 +33,7 @@ Examples:
 @click.option("--top", type=click.IntRange(min=1), default=None,
               help="Roll out only the K best plays by the evaluator (replies default to 6).")
 @study_options
-def openings_command(rolls, replies, reply_games, top, policy, run, quiet, rules, match, fmt,
+def openings_command(rolls, replies, reply_games, top, policy, run, quiet, rules, stakes, fmt,
                      output, html, svg, force) -> None:
     """The opening table: every legal White play of each opening roll, rolled out and ranked."""
     dice = parse_rolls(rolls)
@@ -41,7 +41,7 @@ def openings_command(rolls, replies, reply_games, top, policy, run, quiet, rules
     bar = StepBar("openings", not quiet, unit="analyses")
     try:
         table = opening_table(dice, policy, run=run.with_progress(bar), rules=rules,
-                              replies=replies, reply_games=reply_games, top=top, match=match)
+                              replies=replies, reply_games=reply_games, top=top, stakes=stakes)
     finally:
         bar.close()
     frame = table.frame()

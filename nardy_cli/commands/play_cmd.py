@@ -50,7 +50,7 @@ Examples:
 @duel_cube_options
 @handle_errors
 def play_command(white, black, games, position, seed, date_text, output, rules, fmt, mat_numbering,
-                 match, cube) -> None:
+                 stakes, cube_bots) -> None:
     """Play games between policies A (White) and B (Black) and write them as game records.
 
     A and B are any policy names `nardy policies` lists, plugins or module:attribute.
@@ -70,13 +70,14 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
     except NardyError as exc:
         raise BadInput(f"--date: {exc}") from None
     ensure_writable(output)
-    if match is not None:
+    if stakes.match is not None:
         _play_matches(white, black, games, position[0].position,
                       DEFAULT_SEED if seed is None else seed, day, output, rules, fmt,
-                      mat_numbering, match, cube)
+                      mat_numbering, stakes, cube_bots)
         return
     played = play_games(white, black, games, position=position[0].position, rules=rules,
-                        seed=DEFAULT_SEED if seed is None else seed, date=day, cube=cube)
+                        seed=DEFAULT_SEED if seed is None else seed, date=day, stakes=stakes,
+                        cube_bots=cube_bots)
     from ..records.game_record import format_game
     frame = played.frame()
     transcript = None
@@ -116,7 +117,7 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
 
 
 def _play_matches(white, black, matches, position, seed, day, output, rules, fmt, mat_numbering,
-                  match, cube=None) -> None:
+                  stakes, cube_bots) -> None:
     """`nardy play A B --match N [--cube]`: whole matches written as match records or .mat
     transcripts."""
     from ..records.mat_write import format_mat
@@ -127,17 +128,18 @@ def _play_matches(white, black, matches, position, seed, day, output, rules, fmt
     from ..reports.folder import write_folder
     if position != START:
         raise BadInput("--match plays whole matches from the start of each game: drop --position")
+    match = stakes.match
     if match.score != (0, 0):
         raise BadInput("--match plays whole matches from 0-0: drop --score")
     settings = MatchSettings(match.length, rules, seed, match.next_white, match.draw_points)
     a, b = as_policy(white), as_policy(black)
     texts, rows = [], []
     for m in range(matches):
-        if cube is None:
+        if stakes.cube is None:
             record = match_record(a, b, settings, m, day)
         else:
             from ..games.match_cube_play import cube_match_record
-            record = cube_match_record(a, b, settings, cube, m, day)
+            record = cube_match_record(a, b, settings, cube_bots, m, day)
         texts.append(format_mat(record, numbering=mat_numbering) if fmt == "mat"
                      else format_match(record))
         rows.append({"match": m + 1, "games": len(record.games), "a": record.players[0],

@@ -67,7 +67,7 @@ Examples:
 @format_option
 @handle_errors
 def review_command(game, number, mat_numbering, side, evaluator, width, rollout_games,
-                   rollout_policy, thresholds, top, seed, workers, output, html, cube_game, match,
+                   rollout_policy, thresholds, top, seed, workers, output, html, cube_game, stakes,
                    fmt) -> None:
     """Review GAME (a game record file, - for stdin): equity lost by every decision,
     marks, luck, totals.
@@ -97,8 +97,10 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     if rollout_games:
         rollout = RunConfig(games=rollout_games, seed=DEFAULT_SEED if seed is None else seed,
                             workers=workers)
+    from ..match.cube import Cube
     from ..records.match_record import MatchRecord
     in_match = isinstance(loaded, MatchRecord) and loaded.length > 0
+    match = stakes.match
     if in_match and match is not None and match.score != (0, 0):
         raise BadInput(f"--score: the record is a match to {loaded.length}, "
                        "whose games carry their scores")
@@ -110,25 +112,20 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     if not record.plies and not record.end_actions:
         where = "standard input" if game == "-" else repr(game)
         raise BadInput(f"the game record in {where} is empty (no plies): nothing to review")
-    crawford = False
-    if in_match:           # one game of a match: judged at its own score
-        from ..match.state import state_before
+    if in_match:           # one game of a match: judged at its own stakes (score, Crawford game)
         index = loaded.games.index(record)
-        crawford = loaded.crawford_games()[index]
         cube_game = cube_game or any(g.is_cube_game for g in loaded.games)
         rule = (match.next_white, match.draw_points) if match is not None else ()
-        match = state_before(loaded.length, *loaded.scores()[index], *rule)
-    if match is not None:
-        from ..match.state import match_state
-        match = match_state(match.length, match.score, record.rules, next_white=match.next_white,
-                            draw_points=match.draw_points)
+        stakes = loaded.stakes(*rule)[index]
+        match = stakes.match
+    if cube_game and stakes.cube is None:
+        stakes = stakes.with_cube(Cube())
     from .progress import StepBar
     bar = StepBar("review rollouts", rollout_games > 0, unit="decisions")
     try:
         review = review_game(record, evaluator, sides=sides, thresholds=marks, width=width,
                              rollout=rollout and rollout.with_progress(bar),
-                             rollout_policy=rollout_policy, match=match, cube=cube_game,
-                             crawford=crawford)
+                             rollout_policy=rollout_policy, stakes=stakes)
     finally:
         bar.close()
     interrupted = bool(review.params.get("interrupted"))

@@ -12,7 +12,7 @@ from ..reports.render import frame_text, to_json
 from .common import (POSITION, block_validation_option, exit_if_interrupted, flatten, format_option,
                      handle_errors, rules_options)
 from .cube_options import cube_options
-from .cube_play import never_double_option, rollout_cube_line, rollout_cube_play
+from .cube_play import never_double_option, rollout_cube_bots, rollout_cube_line
 from .match_options import match_options
 from .policy_names import check_policy
 from .progress import Progress
@@ -63,11 +63,11 @@ Examples:
 @report_options
 @handle_errors
 def command(positions, policy, white_policy, black_policy, run, quiet, exact_bearoff, truncate, vr,
-            luck_network, rules, match, cube, never_double, fmt, output, html, svg, force,
+            luck_network, rules, stakes, never_double, fmt, output, html, svg, force,
             no_block_validation) -> None:
     """Roll out POSITION: chances of every outcome for the side to move, equity, move deficits."""
     items = flatten(positions)
-    cube_play = rollout_cube_play(cube, never_double)
+    cube_bots = rollout_cube_bots(stakes, never_double)
     pols = (white_policy or policy, black_policy or policy)
     scoring = scoring_from(exact_bearoff, truncate, vr, luck_network)
     check_report_flags(output, html, svg, force)
@@ -77,7 +77,7 @@ def command(positions, policy, white_policy, black_policy, run, quiet, exact_bea
         bar = Progress(run.games, f"{item.name}: " if item.name else "", enabled=not quiet)
         try:
             result = rollout(item.position, pols, run=run.with_progress(bar), rules=rules,
-                             name=item.name, scoring=scoring, match=match, cube=cube_play)
+                             name=item.name, scoring=scoring, stakes=stakes, cube_bots=cube_bots)
         except (NoGamesError, KeyboardInterrupt):      # in this position, or between two positions
             if not results:
                 raise

@@ -51,23 +51,27 @@ class ArgumentError(NardyError):
 
     `template` is the message with each argument written as a `{keyword}` field, e.g.
     `ArgumentError(f"{{until_se}} must be positive, got {until_se}")`; the message itself
-    names the keyword, and `message(names)` names each argument as `names` says
-    (a command line passes its option names: `--until-se`).
+    names the keyword (or its word in `labels`, e.g. `{"jacoby": "Jacoby"}`), and
+    `message(names)` names each argument as `names` says (a command line passes its option
+    names: `--until-se`).
     """
 
-    def __init__(self, template: str) -> None:
+    def __init__(self, template: str, labels: Mapping[str, str] | None = None) -> None:
         try:
             fields = [field for _, field, _, _ in string.Formatter().parse(template) if field]
         except ValueError:  # a plain message holding a lone brace: no fields
             template, fields = template.replace("{", "{{").replace("}", "}}"), []
         self.template = template
         self.arguments = tuple(dict.fromkeys(fields))
+        self.labels = dict(labels or {})
         super().__init__(self.message())
 
     def message(self, names: Mapping[str, str] | None = None) -> str:
-        """The message, each argument named by `names[keyword]` (default: the keyword itself)."""
+        """The message, each argument named by `names[keyword]` (default: its label, else the
+        keyword itself)."""
         names = names or {}
-        return self.template.format_map({a: names.get(a, a) for a in self.arguments})
+        return self.template.format_map({a: names.get(a, self.labels.get(a, a))
+                                         for a in self.arguments})
 
 
 class ArgumentTypeError(ArgumentError, TypeError):
@@ -184,6 +188,12 @@ class MatchError(NardyError):
 class CubeError(NardyError):
     """A doubling-cube state or action the rules do not allow (owner of an undoubled cube, a
     Crawford double)."""
+
+
+class StakesError(ArgumentError, CubeError):
+    """Stakes that cannot be (`match.stakes.Stakes`): a money-game cube rule in a match, a turned
+    cube in the Crawford game; the message names the rule as a field, so a command line names its
+    option."""
 
 
 class CubeRecordError(GameRecordError):

@@ -7,7 +7,7 @@ codes 0-3 win by oin, home-mars, mars, koks; 4-7 the same classes lost; 8 draw
 (and 9, a game that did not finish, in rollout counts only).
 
 A `Valuation` is the value of each result for each side: money (the rules'
-points, a draw 0) or match equity at a match score (`match.match_valuation`:
+points, a draw 0) or match equity at a match score (`match.stakes.Stakes.valuation`:
 2 x the match winning chance - 1 after the game, so a sure match win is +1).
 Values may differ between the sides; they are always zero-sum (White's value
 of a result is minus Black's value of the same game's result for Black), so

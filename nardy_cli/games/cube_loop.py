@@ -1,9 +1,10 @@
 """Games with the doubling cube, in the compiled cube loop (`kernels/cube.py`): rollouts and
 duplicate duels.
 
-A `GameSpec` with a `cube` (`cube.CubePlay`) is played here: both policies
-compiled, each side's cube behaviour `model` (its evaluator's cubeless chances
-before the roll through Janowski's model) or `nodouble`.  Games are played to
+A `GameSpec` whose stakes have a cube (`stakes.Stakes.cube`: the starting cube and
+its money rules) is played here: both policies compiled, each side's cube behaviour
+(`cube.CubeBots`) `model` (its evaluator's cubeless chances before the roll through
+Janowski's model) or `nodouble`.  Games are played to
 their end (no rollout scoring options); the tally's `cube` sums hold each
 game's points in units of the starting cube.
 """
@@ -18,7 +19,9 @@ from ..kernels.board import N_RESULTS
 from ..kernels.evaluate import choice_scratch
 from ..kernels.game import SidePolicies, score_workspace
 from ..kernels.user import Evaluators
-from ..match.cube import CubePlay, points_array
+from ..core.errors import CubeError
+from ..match.cube import Cube, CubeBots, points_array
+from ..match.stakes import Stakes
 from .compiled_loop import call_kernel, game_setup, kernel_policies
 from .tally import OUTCOMES, PAIRS, Tally
 
@@ -26,10 +29,10 @@ OWNER_CODE = {"centre": kc.NOBODY, "white": 0, "black": 1}
 BEHAVIOUR_CODE = {"model": kc.MODEL, "nodouble": kc.NODOUBLE}
 
 
-def check_cube_policies(white, black, cube: CubePlay) -> None:
+def check_cube_policies(white, black, bots: CubeBots) -> None:
     """Raise `PolicyError` unless both policies run in the compiled loop and each cube-using side's
     policy has an evaluator of outcome chances (what the cube model reads)."""
-    for policy, behaviour in ((white, cube.white), (black, cube.black)):
+    for policy, behaviour in ((white, bots.white), (black, bots.black)):
         if not policy.in_kernel:
             raise PolicyError(f"policy {policy.name!r} is a Python bot: "
                               "games with the cube need compiled policies")
@@ -40,18 +43,29 @@ def check_cube_policies(white, black, cube: CubePlay) -> None:
                               "cube behaviour")
 
 
-def cube_args(cube: CubePlay, sides: SidePolicies, rules) -> kc.CubeArgs:
-    """The kernel's `CubeArgs` of a cube play for these kernel policies (index 0 White)."""
+def money_cube(stakes: Stakes) -> Cube:
+    """The starting cube of money games with the cube; raises `CubeError` for stakes without a cube
+    or at a match score (the cube loop plays money games)."""
+    if stakes.cube is None:
+        raise CubeError("games with the cube need stakes with a cube")
+    if stakes.match is not None:
+        raise CubeError("rollouts with the cube are money games: drop the match or the cube")
+    return stakes.cube
+
+
+def cube_args(cube: Cube, bots: CubeBots, sides: SidePolicies, rules) -> kc.CubeArgs:
+    """The kernel's `CubeArgs` of games from `cube` with `bots` for these kernel policies (index 0
+    White)."""
     from ..policies.bearoff import tables
     from .scoring import logistic_coefficients
     same = bool(sides.kinds[0] == sides.kinds[1]
                 and np.array_equal(sides.params[0], sides.params[1]))
-    return kc.CubeArgs(np.array([BEHAVIOUR_CODE[cube.white], BEHAVIOUR_CODE[cube.black]],
+    return kc.CubeArgs(np.array([BEHAVIOUR_CODE[bots.white], BEHAVIOUR_CODE[bots.black]],
                                 dtype=np.int64),
-                       OWNER_CODE[cube.start.owner], bool(cube.start.jacoby),
-                       bool(cube.start.beavers), float(cube.contact_efficiency),
-                       points_array(rules.points), False, tables(rules).arrays(),
-                       logistic_coefficients(), same, bool(cube.hold_first))
+                       OWNER_CODE[cube.owner], bool(cube.jacoby), bool(cube.beavers),
+                       float(bots.contact_efficiency), points_array(rules.points), False,
+                       tables(rules).arrays(), logistic_coefficients(), same,
+                       bool(bots.hold_first))
 
 
 def swapped_sides(sides: SidePolicies, evaluators: Evaluators) -> tuple[SidePolicies, Evaluators]:
@@ -63,25 +77,27 @@ def swapped_sides(sides: SidePolicies, evaluators: Evaluators) -> tuple[SidePoli
 
 
 def play_cube(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
-    """Play games lo..hi-1 of `spec` (which has a `cube`) with the cube, adding into `tally` (by its
-    mode)."""
-    check_cube_policies(spec.white, spec.black, spec.cube)
+    """Play games lo..hi-1 of `spec` (whose stakes have a cube) with the cube, adding into `tally`
+    (by its mode)."""
+    cube = money_cube(spec.stakes)
+    check_cube_policies(spec.white, spec.black, spec.cube_bots)
     setup = game_setup(spec, max_plies)
     sides, evaluators = kernel_policies(spec.white, spec.black, spec.rules, spec.values)
     if tally.mode == OUTCOMES:
         call_kernel(kc.play_cube_games, setup, lo, hi, sides, evaluators,
-                    cube_args(spec.cube, sides, spec.rules), tally.counts, tally.deficit,
-                    tally.plies, tally.cube)
+                    cube_args(cube, spec.cube_bots, sides, spec.rules), tally.counts,
+                    tally.deficit, tally.plies, tally.cube)
     elif tally.mode == PAIRS:
         # spec.white is A, spec.black is B (as `duel` builds it); the root side is A, then B
         swapped, evals_swapped = swapped_sides(sides, evaluators)
-        a_cube, b_cube = spec.cube, spec.cube.swapped()
+        a_bots, b_bots = spec.cube_bots, spec.cube_bots.swapped()
         if not setup.white:
-            a_cube, b_cube = b_cube, a_cube
+            a_bots, b_bots = b_bots, a_bots
         a_first, a_evals = (sides, evaluators) if setup.white else (swapped, evals_swapped)
         b_first, b_evals = (swapped, evals_swapped) if setup.white else (sides, evaluators)
         call_kernel(kc.play_cube_duel, setup, lo, hi, a_first, b_first, a_evals, b_evals,
-                    cube_args(a_cube, a_first, spec.rules), cube_args(b_cube, b_first, spec.rules),
+                    cube_args(cube, a_bots, a_first, spec.rules),
+                    cube_args(cube, b_bots, b_first, spec.rules),
                     tally.counts, tally.deficit, tally.plies, tally.cube)
     else:
         raise PolicyError("games with the cube are played as rollouts or duels, "
@@ -92,12 +108,12 @@ class CubeJudge:
     """The cube loop's action before a roll asked from Python (`selfplay` with the cube): the same
     compiled `cube_turn`, with the cube's owner and value kept here."""
 
-    def __init__(self, cube: CubePlay, white, black, rules, valuation) -> None:
-        check_cube_policies(white, black, cube)
+    def __init__(self, cube: Cube, bots: CubeBots, white, black, rules, valuation) -> None:
+        check_cube_policies(white, black, bots)
         sides, _ = kernel_policies(white, black, rules, valuation)
         self.kinds, self.weights = sides.kinds, sides.params
-        self.args = cube_args(cube, sides, rules)
-        self.owner, self.value = OWNER_CODE[cube.start.owner], cube.start.value
+        self.args = cube_args(cube, bots, sides, rules)
+        self.owner, self.value = OWNER_CODE[cube.owner], cube.value
         self.last_roll = bool(rules.last_roll)
         self.choice, self.sws = choice_scratch(), score_workspace()
 

@@ -14,7 +14,8 @@ from ..core.outcomes import result_values
 from ..core.position import START, Position
 from ..core.rules import PRESETS, Rules
 from ..kernels.board import DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, WIN_BASE
-from ..match.cube import CubePlay
+from ..match.cube import CubeBots
+from ..match.stakes import MONEY, Stakes
 from ..policies import Policy
 from . import (CHUNK, PAIRS, GameSpec, RunConfig, Tally, chunks, job_size, policy_pair,
     require_in_play, run_config, run_games)
@@ -119,15 +120,16 @@ def cube_duel_figures(sums: np.ndarray, pairs: int) -> dict:
 
 def duel(a: str | Policy, b: str | Policy, *, run: RunConfig | None = None,
          rules: Rules = PRESETS["federation"], position: Position = START,
-         cube: CubePlay | None = None, **fields) -> DuelResult:
-    """A against B over `run.games` games (rounded up to pairs) with duplicate dice.
+         stakes: Stakes = MONEY, cube_bots: CubeBots = CubeBots(), **fields) -> DuelResult:
+    """A against B over `run.games` games (rounded up to pairs) with duplicate dice, for money.
 
     `run` is a `RunConfig` or its fields as keywords (games=10000, seed, workers, stratify,
     executor, scheduler, progress; a duel has no stop rule); `progress` hears the pairs' `Tally`.
 
-    With a `cube` (its `white` behaviour is A's, `black` B's) every game is played with the cube and
-    the result's `cube` holds A's cubeful points per game; the other figures count the games' result
-    classes (a passed double as the doubler's oin).
+    With a cube in the `stakes` every game is played with the cube (`cube_bots.white` is A's
+    behaviour, `cube_bots.black` B's) and the result's `cube` holds A's cubeful points per game;
+    the other figures count the games' result classes (a passed double as the doubler's oin).
+    Whole matches are `match_play.match_duel`'s.
     """
     run = run_config(run, fields)
     games, seed, stratify, progress = run.games, run.seed, run.stratify, run.progress
@@ -137,10 +139,13 @@ def duel(a: str | Policy, b: str | Policy, *, run: RunConfig | None = None,
         raise ArgumentError("{until_se} is not supported by duel; use {games}")
     require_in_play(position, rules)
     pa, pb = policy_pair((a, b))
-    if cube is not None:
-        from .cube_loop import check_cube_policies
-        check_cube_policies(pa, pb, cube)
-    spec = GameSpec(position, rules, pa, pb, seed, stratify, cube=cube)
+    if stakes.cube is not None:
+        from .cube_loop import check_cube_policies, money_cube
+        money_cube(stakes)
+        check_cube_policies(pa, pb, cube_bots)
+    elif stakes.match is not None:
+        raise ArgumentError("a duel plays money games: whole matches are match_play.match_duel's")
+    spec = GameSpec(position, rules, pa, pb, seed, stratify, stakes=stakes, cube_bots=cube_bots)
     pairs = (games + 1) // 2
 
     def report(tally: Tally) -> None:
@@ -158,8 +163,9 @@ def duel(a: str | Policy, b: str | Policy, *, run: RunConfig | None = None,
               "games_requested": games, "stratify": stratify, "duplicate_dice": True,
               "version": __version__}
     extra = {}
-    if cube is not None:
-        params["cube"] = {**cube.to_dict(), "a": cube.white, "b": cube.black}
+    if stakes.cube is not None:
+        params["cube"] = {"start": stakes.cube_dict(), **cube_bots.to_dict(), "a": cube_bots.white,
+                          "b": cube_bots.black}
         del params["cube"]["white"], params["cube"]["black"]
         extra["cube"] = cube_duel_figures(tally.cube, int(tally.joint.sum()))
     return DuelResult(pa.name, pb.name, params=params, interrupted=interrupted, **figures, **extra)

@@ -18,11 +18,13 @@ import numpy as np
 
 from .. import __version__
 from ..core.errors import ArgumentError, NoGamesError
-from ..core.outcomes import CLASS_NAMES, class_code, class_points
+from ..core.outcomes import CLASS_NAMES, class_code
 from ..core.position import START
 from ..core.rules import PRESETS, Rules
 from ..kernels.board import DRAW, LOSE_BASE, UNFINISHED
-from ..match.state import MatchState, match_valuation, state_before
+from ..match.stakes import Stakes
+from ..match.stakes import game_points as stakes_points
+from ..match.state import MatchState, state_before
 from ..match.table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, next_colour
 from ..policies import Policy
 from . import RESULTS, GameSpec, play_chunk, policy_pair
@@ -74,13 +76,11 @@ class MatchSettings:
 
 
 def game_points(result: int, rules: Rules, draw_points: float) -> tuple[float, float]:
-    """(White's, Black's) points from a game's result code for White."""
-    pts = class_points(rules.points)
+    """(White's, Black's) points from a game's result code for White (`stakes.game_points`)."""
     if result == DRAW:
-        return draw_points, draw_points
-    if result < LOSE_BASE:
-        return float(pts[result]), 0.0
-    return 0.0, float(pts[result - LOSE_BASE])
+        return stakes_points(rules, None, draw_points=draw_points)
+    winner = "w" if result < LOSE_BASE else "b"
+    return stakes_points(rules, winner, CLASS_NAMES[result % LOSE_BASE])
 
 
 def game_state(settings: MatchSettings, score_white: float, score_black: float) -> MatchState:
@@ -98,8 +98,7 @@ def compiled_game(white: Policy, black: Policy, state: MatchState, game: int, ru
                   seed: int) -> int:
     """One game from the start at `state`, in the compiled loop (or the Python loop for Python
     bots)."""
-    spec = GameSpec(START, rules, white, black, seed, False,
-                    valuation=match_valuation(state, rules))
+    spec = GameSpec(START, rules, white, black, seed, False, stakes=Stakes(state))
     codes = play_chunk(spec, RESULTS, None, game, game + 1).results[(None, game)]
     return int(codes[0])
 
@@ -250,7 +249,7 @@ def recorded_match(a: Policy, b: Policy, settings: MatchSettings, index: int = 0
 
     def run(white: Policy, black: Policy, state: MatchState, game: int) -> int:
         record = play_game(white, black, rules=settings.rules, seed=settings.seed, game=game,
-                           date=date, valuation=match_valuation(state, settings.rules))
+                           date=date, stakes=Stakes(state))
         records.append(record)
         return result_code(record.result)
 

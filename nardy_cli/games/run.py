@@ -21,7 +21,7 @@ def play_chunk(spec: GameSpec, mode: str, key: Hashable, lo: int, hi: int,
     values.
     """
     tally = Tally(mode)
-    (play_cube if spec.cube is not None else play_compiled if spec.in_kernel else play_python)(
+    (play_cube if spec.with_cube else play_compiled if spec.in_kernel else play_python)(
         spec, lo, hi, max_plies, tally)
     if mode == RESULTS:
         tally.results = {(key, lo): codes for lo, codes in tally.results.items()}

@@ -21,13 +21,13 @@ import pandas as pd
 from ..core.dice import Dice
 from ..core.engine import legal_plays
 from ..core.errors import ArgumentError
-from ..core.outcomes import class_code, class_points
 from ..core.phases import PHASES, phase_of
 from ..core.play import Play
 from ..core.position import START, WHITE, Position
 from ..core.rules import PRESETS, Rules
 from ..kernels.game import N_DEFICIT
-from ..match.cube import CubePlay
+from ..match.cube import CubeBots
+from ..match.stakes import MONEY, Stakes
 from ..policies import Policy, as_policy
 from ..records.game_record import GameRecord, parse_date_tag, record_from_plays
 from . import DEFAULT_SEED, GameSpec, python_loop
@@ -71,35 +71,28 @@ class PlayedGames:
 def points_for_white(record: GameRecord) -> float:
     """Points White scored (negative when Black won; 0 for a draw or an unfinished game), times the
     cube in a cube game (a drop: an oin's points times the cube before the double; Jacoby: an oin
-    before a double)."""
-    from ..records.cube_record import cube_factor, drop_points, jacoby_centred
-    dropped = drop_points(record, record.rules.points.oin)
-    if dropped is not None:
-        return float(dropped[1] if dropped[0] == WHITE else -dropped[1])
-    res = record.result
-    if res is None or res.winner is None:
-        return 0.0
-    pts = class_points(record.rules.points)[0 if jacoby_centred(record) else class_code(res.kind)]
-    pts *= cube_factor(record)
-    return float(pts if res.winner == WHITE else -pts)
+    before a double): White's `records.points.game_points` less Black's."""
+    from ..records.points import game_points
+    white, black = game_points(record)
+    return white - black
 
 
 def play_game(white: str | Policy, black: str | Policy, *, position: Position = START,
               rules: Rules = PRESETS["federation"], seed: int = DEFAULT_SEED, game: int = 0,
-              max_plies: int = MAX_PLIES, date: str = "?", valuation=None, tags: tuple = (),
-              cube: CubePlay | None = None, judge: Callable | None = None,
-              crawford: bool = False) -> GameRecord:
+              max_plies: int = MAX_PLIES, date: str = "?", stakes: Stakes = MONEY,
+              cube_bots: CubeBots = CubeBots(), tags: tuple = (),
+              judge: Callable | None = None) -> GameRecord:
     """Play game number `game` from `position` (its dice, if any, are the first roll) and record it;
-    the policies choose by `valuation` (a match score's values; money when None).  With a `cube`
-    (money games, the cube centred) the bots use the cube as in the cube game loop and the record
-    holds the cube actions; `judge(position, board)`, when given, names the cube actions before each
-    roll instead (a match's cube, `match_cube_play`), and `crawford` marks the Crawford game of a
-    match."""
+    the policies choose by the `stakes`' values (money, or a match score's).  When the stakes have
+    a cube (centred) the bots use it as in the cube game loop (`cube_bots`) and the record holds
+    the cube actions; `judge(position, board)`, when given, names the cube actions before each roll
+    instead (a match's cube, `match_cube_play`; the stakes' Crawford flag marks the Crawford
+    game)."""
     sides = {"w": as_policy(white), "b": as_policy(black)}
-    spec = GameSpec(position, rules, sides["w"], sides["b"], seed, stratify=False,
-                    valuation=valuation)
-    if cube is not None:
-        return _play_cube_game(spec, sides, game, max_plies, date, tags, cube, judge, crawford)
+    spec = GameSpec(position, rules, sides["w"], sides["b"], seed, stratify=False, stakes=stakes,
+                    cube_bots=cube_bots)
+    if stakes.cube is not None:
+        return _play_cube_game(spec, sides, game, max_plies, date, tags, judge)
     played: list[tuple[Dice, Play]] = []
     deficit = np.zeros((2, N_DEFICIT), dtype=np.int64)
     python_loop.play_game(spec, sides["w"], sides["b"], game, max_plies, deficit,
@@ -109,16 +102,17 @@ def play_game(white: str | Policy, black: str | Policy, *, position: Position = 
                              tags=(("Seed", str(seed)), ("Game", str(game + 1))) + tuple(tags))
 
 
-def _play_cube_game(spec, sides, game: int, max_plies: int, date: str, tags: tuple, cube: CubePlay,
-                    judge: Callable | None = None, crawford: bool = False) -> GameRecord:
+def _play_cube_game(spec, sides, game: int, max_plies: int, date: str, tags: tuple,
+                    judge: Callable | None = None) -> GameRecord:
     """`play_game` with the cube: each roll's cube actions by `games.cube_loop.CubeJudge`, then the
     record."""
     from ..records.cube_record import record_from_turns
     from .cube_loop import CubeJudge
-    if cube.start.owner != "centre":
+    cube = spec.stakes.cube
+    if cube.owner != "centre":
         raise ArgumentError("a game played with the cube starts with the cube centred")
     if judge is None:
-        money = CubeJudge(cube, sides["w"], sides["b"], spec.rules, spec.values)
+        money = CubeJudge(cube, spec.cube_bots, sides["w"], sides["b"], spec.rules, spec.values)
         judge = lambda pos, board: money.actions(board, pos.turn == WHITE)      # noqa: E731
     pending: list[str] = []
     end: list[str] = []
@@ -140,10 +134,9 @@ def _play_cube_game(spec, sides, game: int, max_plies: int, date: str, tags: tup
                           np.zeros((2, N_DEFICIT), dtype=np.int64), on_play=on_play,
                           before_roll=before_roll)
     rule_tags = tuple((name, "on") for name,
-                      on in (("Jacoby", cube.start.jacoby), ("Beavers", cube.start.beavers))
-                      if on)
+                      on in (("Jacoby", cube.jacoby), ("Beavers", cube.beavers)) if on)
     return record_from_turns(turns, spec.position.with_dice(None), spec.rules, end=tuple(end),
-                             cube=True, crawford=crawford, white=sides["w"].name,
+                             cube=True, crawford=spec.stakes.crawford, white=sides["w"].name,
                              black=sides["b"].name, date=date,
                              tags=(("Seed", str(spec.seed)), ("Game", str(game + 1))) + rule_tags
                              + tuple(tags))
@@ -152,15 +145,16 @@ def _play_cube_game(spec, sides, game: int, max_plies: int, date: str, tags: tup
 def play_games(white: str | Policy, black: str | Policy, games: int = 1, *,
                position: Position = START, rules: Rules = PRESETS["federation"],
                seed: int = DEFAULT_SEED, date: str = "?", max_plies: int = MAX_PLIES,
-               cube: CubePlay | None = None) -> PlayedGames:
+               stakes: Stakes = MONEY, cube_bots: CubeBots = CubeBots()) -> PlayedGames:
     """Games 0..games-1 between `white` and `black`, each recorded; `date` is `YYYY.MM.DD` or `?`;
-    with a `cube` played with the bots' cube (see `play_game`)."""
+    stakes with a cube play with the bots' cube (see `play_game`)."""
     if games < 1:
         raise ArgumentError(f"{{games}} must be at least 1, got {games}")
     date = parse_date_tag(date)
     w, b = as_policy(white), as_policy(black)
     records = tuple(play_game(w, b, position=position, rules=rules, seed=seed, game=g, date=date,
-                              max_plies=max_plies, cube=cube) for g in range(games))
+                              max_plies=max_plies, stakes=stakes, cube_bots=cube_bots)
+                    for g in range(games))
     return PlayedGames(records, w.name, b.name, seed)
 
 

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..core.errors import PolicyError
-from ..core.outcomes import Valuation, money_valuation
+from ..core.outcomes import Valuation
 from ..core.position import Position
 from ..core.rules import Rules
-from ..match.cube import CubePlay
+from ..match.cube import CubeBots
+from ..match.stakes import MONEY, Stakes
 from ..policies import Policy, as_policy
 from .scoring import Scoring
 
@@ -32,15 +33,21 @@ class GameSpec:
     seed: int
     stratify: bool
     scoring: Scoring = Scoring(exact_bearoff=False, vr=False)
-    # what outcomes are worth (the policies choose by it); None: money
-    valuation: Valuation | None = None
-    # money games with the cube (`games.cube_loop`); None: no cube
-    cube: CubePlay | None = None
+    # what the games are played for: money or a match score (the policies choose by its values),
+    # and the cube, with which the games are played (`games.cube_loop`) when the stakes have one
+    stakes: Stakes = MONEY
+    # how each side uses the cube when the stakes have one
+    cube_bots: CubeBots = CubeBots()
 
     @property
     def values(self) -> Valuation:
-        """The valuation the games are played and scored by: `valuation`, or money under `rules`."""
-        return self.valuation if self.valuation is not None else money_valuation(self.rules)
+        """The valuation the games are played and scored by: the stakes' under `rules`."""
+        return self.stakes.valuation(self.rules)
+
+    @property
+    def with_cube(self) -> bool:
+        """True when the games are played with the cube (the stakes have one)."""
+        return self.stakes.cube is not None
 
     @property
     def in_kernel(self) -> bool:

@@ -1,16 +1,17 @@
-"""The doubling cube: its state, Janowski's cubeful money equity, and the cube decision of the side
-on roll.
+"""The doubling cube: its one shape, Janowski's cubeful money equity, and the cube decision of the
+side on roll.
 
-`CubeState` sits beside the match state: the cube's value, who owns it (the
-centre, White or Black), Jacoby and beavers for money games and the Crawford
-flag for matches.  Cubeful equity comes from the cubeless probabilities of the
-nine result codes by Janowski's model: a dead cube (the cubeless equity) and a
-fully live cube (equity linear in the winning chance between the take and cash
-points) interpolated with a cube efficiency x (docs/cube.md).  The mars,
-home-mars and koks classes enter through the average values of a win and a
-loss, W and L; a draw (R8) counts half a win and half a loss of value 0, which
-keeps the cubeless equity exact.  Equities are in units of the current cube:
-double/pass is +1 in a money game.  Match play is in `cube_match.py`.
+`Cube` is the cube of a game, wherever it travels (the stakes of an analysis, a record's plies, the
+bots' games): its value, who owns it (the centre, White or Black) and the money-game rules it is
+played with, Jacoby and beavers.  It belongs to a `stakes.Stakes` (money or a match at a score),
+which checks it against the match (no money-game rules in a match, no double in the Crawford game).
+Cubeful equity comes from the cubeless probabilities of the nine result codes by Janowski's model:
+a dead cube (the cubeless equity) and a fully live cube (equity linear in the winning chance
+between the take and cash points) interpolated with a cube efficiency x (docs/cube.md).  The mars,
+home-mars and koks classes enter through the average values of a win and a loss, W and L; a draw
+(R8) counts half a win and half a loss of value 0, which keeps the cubeless equity exact.  Equities
+are in units of the current cube: double/pass is +1 in a money game.  Match play is in
+`cube_table.py`.
 """
 
 from __future__ import annotations
@@ -40,15 +41,16 @@ def race_efficiency(pips: int) -> float:
 
 
 @dataclass(frozen=True)
-class CubeState:
-    """The cube before a turn: its value, owner (`centre`, `white`, `black`) and the game's cube
-    rules."""
+class Cube:
+    """The cube before a turn: its value, owner (`centre`, `white`, `black`) and the money-game cube
+    rules (Jacoby: no mars or koks counts before the first double; beavers: a doubled side may
+    redouble at once keeping the cube).  Raises `CubeError` for a value that is no power of 2 or
+    does not fit the owner."""
 
     value: int = 1
     owner: str = "centre"
     jacoby: bool = False
     beavers: bool = False
-    crawford: bool = False
 
     def __post_init__(self) -> None:
         if self.owner not in OWNERS:
@@ -62,8 +64,6 @@ class CubeState:
         if self.owner != "centre" and v == 1:
             raise CubeError(f"a cube owned by {self.owner.capitalize()} has been doubled: "
                             "its value is 2 or more, got 1")
-        if self.crawford and v != 1:
-            raise CubeError(f"no double in the Crawford game, but the cube is at {v}")
 
     def relative(self, turn: str) -> str:
         """The owner seen by the side on roll (`w`/`b`): `centre`, `roller` or `opponent`."""
@@ -71,10 +71,27 @@ class CubeState:
             return "centre"
         return "roller" if self.owner[0] == turn else "opponent"
 
+    def taken(self, value: int, taker: str) -> "Cube":
+        """The cube after `taker` ('w'/'b') took (or beavered) a double to `value` (its rules
+        stay)."""
+        return Cube(value, "white" if taker == "w" else "black", self.jacoby, self.beavers)
+
+    @property
+    def jacoby_centred(self) -> bool:
+        """True when the Jacoby rule counts every win as an oin: the rule is on and the cube was
+        never turned."""
+        return self.jacoby and self.owner == "centre"
+
     def to_dict(self) -> dict:
         """Plain data for JSON."""
         return {"value": self.value, "owner": self.owner, "jacoby": self.jacoby,
-                "beavers": self.beavers, "crawford": self.crawford}
+                "beavers": self.beavers}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Cube":
+        """The inverse of `to_dict` (other keys, such as an older `crawford`, are ignored)."""
+        return cls(data["value"], data["owner"], bool(data.get("jacoby", False)),
+                   bool(data.get("beavers", False)))
 
 
 @dataclass(frozen=True)
@@ -164,7 +181,7 @@ def money_equity(p, w, lo, owner: str, x: float):
     return float(out[0]) if p.ndim == 0 else out.reshape(p.shape)
 
 
-def money_decision(probs: np.ndarray, points, cube: CubeState, turn: str, x: float) -> CubeDecision:
+def money_decision(probs: np.ndarray, points, cube: Cube, turn: str, x: float) -> CubeDecision:
     """The money cube decision of the side on roll (`turn` 'w'/'b') from its nine cubeless result
     probabilities."""
     owner = cube.relative(turn)
@@ -184,10 +201,11 @@ BEHAVIOURS = ("model", "nodouble")
 
 
 @dataclass(frozen=True)
-class CubePlay:
-    """Money games played with the cube: the cube at the start and each colour's cube behaviour."""
+class CubeBots:
+    """How bots use the cube in games with the cube: each colour's behaviour (in a duel `white` is
+    A's and `black` B's), the cube efficiency with contact, and whether the side on roll at the
+    start holds its first double.  The cube itself is the stakes' (`stakes.Stakes.cube`)."""
 
-    start: CubeState = CubeState()
     white: str = "model"
     black: str = "model"
     contact_efficiency: float = CONTACT_EFFICIENCY
@@ -199,20 +217,17 @@ class CubePlay:
             if b not in BEHAVIOURS:
                 raise CubeError(f"unknown cube behaviour {b!r}: "
                                 f"choose one of {', '.join(BEHAVIOURS)}")
-        if self.start.crawford:
-            raise CubeError("games with the cube are money games here: no Crawford game")
         if not 0.0 <= self.contact_efficiency <= 1.0:
             raise CubeError("a cube efficiency is between 0 and 1, "
                             f"got {self.contact_efficiency!r}")
 
-    def swapped(self) -> "CubePlay":
-        """The same cube with the colours' behaviours exchanged (the cube's owner stays)."""
-        return CubePlay(self.start, self.black, self.white, self.contact_efficiency,
-                        self.hold_first)
+    def swapped(self) -> "CubeBots":
+        """The same bots with the colours' behaviours exchanged."""
+        return CubeBots(self.black, self.white, self.contact_efficiency, self.hold_first)
 
     def to_dict(self) -> dict:
         """Plain data for JSON."""
-        out = {"start": self.start.to_dict(), "white": self.white, "black": self.black,
+        out = {"white": self.white, "black": self.black,
                "contact_efficiency": self.contact_efficiency}
         if self.hold_first:
             out["hold_first"] = True

@@ -3,7 +3,9 @@ values from the cubeful bear-off database where it reaches (money games).
 
 `cube_decision` is what `nardy eval --cube-owner ...` prints: the side on roll's
 decision and its three equities (no double, double/take, double/pass) in units of
-the current cube for money, match winning chances at a score (docs/cube.md).
+the current cube for money, match winning chances at a score (docs/cube.md).  The
+stakes (`stakes.Stakes`: money or the match and score, the cube and its rules) are
+checked where they were made; nothing here checks them again.
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ from ..core.outcomes import RESULT_KEYS
 from ..core.position import Position
 from ..core.rules import PRESETS, Rules
 from ..policies.bearoff import is_bearoff
-from .cube import (CONTACT_EFFICIENCY, CubeDecision, CubeState, decide, money_decision,
+from .cube import (CONTACT_EFFICIENCY, Cube, CubeDecision, decide, money_decision,
                    money_take_point, money_win_loss, race_efficiency)
 from .cube_bearoff import cubeful_equities, in_cube_database
 from .cube_table import CubefulMatchTable, match_decision
-from .state import MatchState, match_table
+from .stakes import Stakes
+from .state import match_table
 from .table import MatchTable, half_points
 
 
@@ -38,11 +41,10 @@ def cubeful_table(table: MatchTable, efficiency: float = CONTACT_EFFICIENCY) -> 
     return CubefulMatchTable(table, efficiency)
 
 
-def cube_decision(position: Position, cube: CubeState, rules: Rules = PRESETS["federation"],
-                  match: MatchState | None = None, network=None,
-                  probabilities: dict | None = None) -> CubeDecision:
+def cube_decision(position: Position, stakes: Stakes, rules: Rules = PRESETS["federation"],
+                  network=None, probabilities: dict | None = None) -> CubeDecision:
     """The cube decision of the side on roll in `position` (no dice: the decision comes before the
-    roll).
+    roll) at `stakes` (money or a match score; its cube, centred when the stakes have none).
 
     `probabilities` (the nine result codes' named chances for the side on roll) saves asking the
     network again when the caller has them.
@@ -50,10 +52,7 @@ def cube_decision(position: Position, cube: CubeState, rules: Rules = PRESETS["f
     if position.dice is not None:
         raise CubeError("a cube decision comes before the roll: "
                         f"drop the dice from {str(position)!r}")
-    if match is None and cube.crawford:
-        raise CubeError("the Crawford game is a match rule: give the match and its score")
-    if match is not None and (cube.jacoby or cube.beavers):
-        raise CubeError("Jacoby and beavers are money-game rules, not match rules")
+    cube, match = stakes.cube or Cube(), stakes.match
     if match is None and in_cube_database(position):
         return _exact_money(position, cube, rules)
     if probabilities is None:
@@ -66,10 +65,10 @@ def cube_decision(position: Position, cube: CubeState, rules: Rules = PRESETS["f
     needs_wb = [half_points(n, "a need") for n in match.needs]
     needs = (needs_wb[0], needs_wb[1]) if position.turn == "w" else (needs_wb[1], needs_wb[0])
     return match_decision(probs, cubeful_table(match_table(match, rules)), needs,
-                          position.turn == "w", cube, position.turn, x)
+                          position.turn == "w", cube, position.turn, match.crawford, x)
 
 
-def _exact_money(position: Position, cube: CubeState, rules: Rules) -> CubeDecision:
+def _exact_money(position: Position, cube: Cube, rules: Rules) -> CubeDecision:
     """The money decision from the cubeful bear-off database (the take point from Janowski's race
     model)."""
     from ..policies.bearoff import bearoff_value

@@ -27,18 +27,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..core.errors import CubeError
-from .cube import CubeDecision, CubeState, decide, win_loss
+from .cube import Cube, CubeDecision, decide, win_loss
 from .table import MatchTable
 
 def game_kind(need_a: int, need_b: int, crawford: bool) -> str:
-    """`pre`, `crawford` or `post` for a game with these needs (half points) and the Crawford
-    flag."""
+    """`pre`, `crawford` or `post` for a game with these needs (half points) and the Crawford flag
+    (the match state checked that someone needs 1 point or less in the Crawford game)."""
     if crawford:
-        if min(need_a, need_b) > 2:
-            raise CubeError("the Crawford game is the game after a player first needs 1 point, "
-                            "but both need more "
-                            f"({need_a / 2:g} and {need_b / 2:g})")
         return "crawford"
     return "post" if min(need_a, need_b) <= 2 else "pre"
 
@@ -195,12 +190,12 @@ class GameCube:
 
 
 def match_decision(probs: np.ndarray, met: CubefulMatchTable, needs: tuple[int, int],
-                   roller_white: bool, cube: CubeState, turn: str,
+                   roller_white: bool, cube: Cube, turn: str, crawford: bool = False,
                    efficiency: float | None = None) -> CubeDecision:
     """The cube decision of the side on roll at a score (`needs`: the roller's, the opponent's, in
-    half points): its cubeful match winning chances, at the position's cube efficiency (default: the
-    table's)."""
-    kind = game_kind(needs[0], needs[1], cube.crawford)
+    half points; `crawford`: the Crawford game): its cubeful match winning chances, at the
+    position's cube efficiency (default: the table's)."""
+    kind = game_kind(needs[0], needs[1], crawford)
     game = GameCube(met, needs[0], needs[1], roller_white, kind, probs, efficiency)
     owner = cube.relative(turn)
     c = cube.value

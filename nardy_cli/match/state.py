@@ -1,10 +1,11 @@
-"""A match state (length, score, colour rule, draw points) and the outcome values it gives a game.
+"""A match state (length, score, colour rule, draw points, the Crawford game), checked where it is
+made.
 
-`MatchState` is one small value passed whole, as GNU Backgammon passes its cube
-information: the match length, the points White and Black of the coming game
-already have, who plays White in the games after it and what a draw scores.
-`match_valuation` turns it into a `Valuation` (outcomes.py): each result of the
-game valued by the match winning chance it leaves, through the match table.
+`MatchState` is the match half of a game's stakes (`stakes.Stakes`, GNU Backgammon's cube
+information): the match length, the points White and Black of the coming game already have, who
+plays White in the games after it, what a draw scores and whether the coming game is the Crawford
+game.  `stakes.Stakes.valuation` turns it into a `Valuation` (each result of the game valued by the
+match winning chance it leaves, through the match table of `match_table`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import re
 from dataclasses import dataclass
 
 from ..core.errors import MatchError
-from ..core.outcomes import N_CLASSES, SWAP, Valuation, money_valuation
 from ..core.rules import PRESETS, Rules
 from .table import (DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, NEXT_WHITE, GameDistribution,
     MatchTable, half_points, shipped_distribution)
@@ -29,12 +29,19 @@ def format_points_value(x: float) -> str:
 @dataclass(frozen=True)
 class MatchState:
     """A match to `length` points before a game: `score` = (White's points, Black's points) already
-    won."""
+    won; `crawford` when the game is the match's Crawford game (the first after a player came to
+    need 1 point: no double in it).
+
+    Raises `MatchError` for a length below 1, an unknown colour rule, a score that is no multiple of
+    1/2 or has reached the length, draw points that are no multiple of 1/2, and a Crawford game
+    where both players need more than 1 point.
+    """
 
     length: int
     score: tuple[float, float] = (0, 0)
     next_white: str = DEFAULT_NEXT_WHITE
     draw_points: float = DEFAULT_DRAW_POINTS
+    crawford: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.length, bool) or not isinstance(self.length, int) or self.length < 1:
@@ -49,6 +56,11 @@ class MatchState:
                 raise MatchError(f"the match is over: {name} has {format_points_value(s)} of "
                                  f"{self.length} points (score {self.score_text})")
         half_points(self.draw_points, "the draw points")
+        if self.crawford and min(self.needs) > 1:
+            raise MatchError("the Crawford game is the game after a player first needs 1 point, "
+                             "but both need more (White "
+                             f"{format_points_value(self.needs[0])}, Black "
+                             f"{format_points_value(self.needs[1])})")
 
     @property
     def score_text(self) -> str:
@@ -68,25 +80,28 @@ class MatchState:
 
     def to_dict(self) -> dict:
         """Plain data for JSON."""
-        return {"length": self.length, "score": [self.score[0], self.score[1]],
-                "next_white": self.next_white, "draw_points": self.draw_points}
+        out = {"length": self.length, "score": [self.score[0], self.score[1]],
+               "next_white": self.next_white, "draw_points": self.draw_points}
+        if self.crawford:
+            out["crawford"] = True
+        return out
 
     @classmethod
     def from_dict(cls, data: dict) -> "MatchState":
         """The inverse of `to_dict` (a result's `params.match`)."""
         return cls(data["length"], (data["score"][0], data["score"][1]), data["next_white"],
-                   data["draw_points"])
+                   data["draw_points"], bool(data.get("crawford", False)))
 
 
 def state_before(length: int, score_white: float, score_black: float,
                  next_white: str = DEFAULT_NEXT_WHITE,
-                 draw_points: float = DEFAULT_DRAW_POINTS) -> MatchState:
+                 draw_points: float = DEFAULT_DRAW_POINTS, crawford: bool = False) -> MatchState:
     """The match state before a game at this score; deciding games (both reached the length on a
     draw, rules decision 21) are valued as a game at `length - 1/2` all, where any win decides and a
     draw leaves them deciding."""
     if score_white >= length and score_black >= length:
         score_white = score_black = length - 0.5
-    return MatchState(length, (score_white, score_black), next_white, draw_points)
+    return MatchState(length, (score_white, score_black), next_white, draw_points, crawford)
 
 
 def parse_score(text: str) -> tuple[float, float]:
@@ -101,24 +116,31 @@ def parse_score(text: str) -> tuple[float, float]:
 
 def match_state(length: int, score: str | tuple[float, float] = (0, 0),
                 rules: Rules = PRESETS["federation"], *, next_white: str = DEFAULT_NEXT_WHITE,
-                draw_points: float = DEFAULT_DRAW_POINTS) -> MatchState:
-    """A checked match state under `rules`: halves in a score only where draws exist (R8's last
-    roll)."""
+                draw_points: float = DEFAULT_DRAW_POINTS, crawford: bool = False) -> MatchState:
+    """A match state from a score text (`4-6`) or pair, checked under `rules` (`check_rules`)."""
     if isinstance(score, str):
         score = parse_score(score)
-    state = MatchState(length, (score[0], score[1]), next_white, draw_points)
+    state = MatchState(length, (score[0], score[1]), next_white, draw_points, crawford)
+    check_rules(state, rules)
+    return state
+
+
+def check_rules(state: MatchState, rules: Rules) -> None:
+    """Raise `MatchError` unless `state` can be played under `rules`: halves in a score only where
+    draws exist (R8's last roll)."""
     if not rules.last_roll:
         for name, s in zip(("White", "Black"), state.score):
             if not float(s).is_integer():
                 raise MatchError(f"{name}'s score {format_points_value(s)} has a half point, "
                                  "but without the last roll (R8) no game is drawn")
-    return state
 
 
 def match_table(state: MatchState, rules: Rules,
                 distribution: GameDistribution | None = None) -> MatchTable:
     """The match table of `state`'s colour rule and draw points under `rules` (the shipped
-    distribution by default)."""
+    distribution by default); raises `MatchError` for a state `rules` cannot reach
+    (`check_rules`)."""
+    check_rules(state, rules)
     return MatchTable(rules.points.as_tuple(), distribution or distribution_for(rules),
                       state.next_white, state.draw_points)
 
@@ -134,31 +156,3 @@ def distribution_for(rules: Rules) -> GameDistribution:
                          f"{rules.preset} rules measure one with `nardy met --measure --rules "
                          f"{rules.preset}`")
     return shipped_distribution()
-
-
-def match_valuation(state: MatchState | None, rules: Rules,
-                    distribution: GameDistribution | None = None
-                    ) -> Valuation:
-    """The values of the coming game's results at `state`: 2 x White's (Black's) match winning
-    chance - 1 after it.
-
-    None gives the money values of `rules`.
-    """
-    if state is None:
-        return money_valuation(rules)
-    table = match_table(state, rules, distribution)
-    units, draw = table.units()
-    need_w, need_b = (half_points(n, "a need") for n in state.needs)
-    white = []
-    for c in range(N_CLASSES):
-        if c < 4:
-            p = table.after(need_w - units[c], need_b, "a", True)
-        elif c < 8:
-            p = table.after(need_w, need_b - units[c - 4], "b", True)
-        else:
-            p = table.after(need_w - draw, need_b - draw, None, True)
-        white.append(2.0 * p - 1.0)
-    black = tuple(-white[int(SWAP[c])] for c in range(N_CLASSES))
-    return Valuation(tuple(white), black, "match equity", state)
-
-

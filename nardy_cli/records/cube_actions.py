@@ -6,9 +6,10 @@ the side on roll doubles, its opponent takes, drops or (money games with the Bea
 rule) beavers.  `CubeTracker` follows the cube through a game, refuses what the
 rules do not allow (a double by the side that does not own the cube, a take with no
 double, anything after a drop, a double in the Crawford game, a beaver without the
-Beavers rule) and gives the cube before every roll as a `CubeState` (value and
-owner).  A game is a cube game when it holds a cube action or a `Cube`, `Jacoby` or
-`Beavers` tag set to `on`.  Messages name no turn: the record readers add it.
+Beavers rule) and gives the cube before every roll as a `Cube` (value, owner and the
+game's cube rules, from its tags).  A game is a cube game when it holds a cube action
+or a `Cube`, `Jacoby` or `Beavers` tag set to `on`.  Messages name no turn: the record
+readers add it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 
 from ..core.errors import CubeRecordError
 from ..core.position import SIDE_NAMES, other_side
-from ..match.cube import CubeState
+from ..match.cube import Cube
 
 KINDS = ("double", "take", "drop", "beaver")
 CUBE_TAGS = ("Cube", "Jacoby", "Beavers")
@@ -154,7 +155,7 @@ class CubeTracker:
         self.turn_actions.append(action)
         return action
 
-    def roll(self, side: str) -> tuple[tuple[CubeAction, ...], CubeState]:
+    def roll(self, side: str) -> tuple[tuple[CubeAction, ...], Cube]:
         """`side` rolls: the turn's actions so far and the cube at the roll; raises after a drop or
         an unanswered double."""
         if self.dropped is not None:
@@ -178,9 +179,9 @@ class CubeTracker:
         return actions
 
     @property
-    def state(self) -> CubeState:
-        """The cube now: its value and owner (the game's rules are its tags)."""
-        return CubeState(self.value, self.owner)
+    def state(self) -> Cube:
+        """The cube now: its value and owner, with the game's cube rules (its tags)."""
+        return Cube(self.value, self.owner, self.jacoby, self.beavers)
 
     @property
     def is_cube_game(self) -> bool:

@@ -1,6 +1,6 @@
-"""Cube games as records: a record built from (cube actions, dice, play) turns, the cube at the end
-of a game, and the points a cube game gives (the cube's value times the class's points; a drop gives
-the doubler the cube's value before the double; Jacoby in money games).
+"""Cube games as records: a record built from (cube actions, dice, play) turns, the cube at the
+start and at the end of a game, what the game's points are multiplied by and whether Jacoby counts
+every win as an oin (the points themselves: `points.game_points`).
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from ..core.dice import Dice
 from ..core.engine import outcome
 from ..core.errors import NardyError
 from ..core.play import Play
-from ..core.position import BLACK, SIDE_NAMES, START, WHITE, Position, other_side
+from ..core.position import BLACK, SIDE_NAMES, START, Position, other_side
 from ..core.rules import Rules
-from ..match.cube import CubeState
-from .cube_actions import CubeAction, CubeTracker, tag_flag
+from ..match.cube import Cube
+from .cube_actions import CubeTracker, tag_flag
 from .game_record import FEDERATION, GameRecord, Ply
 
 
@@ -60,16 +60,22 @@ def record_from_turns(turns: list[tuple[tuple[str, ...], Dice, Play]], start: Po
                       end_actions=end_actions, **fields)
 
 
-def final_cube(record: GameRecord) -> CubeState | None:
+def start_cube(record: GameRecord) -> Cube:
+    """The cube the game starts with: centred, with the cube rules of its tags (Jacoby, Beavers)."""
+    tags = dict(record.tags)
+    return Cube(jacoby=tag_flag(tags, "Jacoby"), beavers=tag_flag(tags, "Beavers"))
+
+
+def final_cube(record: GameRecord) -> Cube | None:
     """The cube when the game ended (a dropped double leaves it where it was); None in a cubeless
     game."""
     if not record.is_cube_game:
         return None
     state = record.plies[-1].cube if record.plies else None
-    state = state or CubeState()
+    state = state or start_cube(record)
     for a in record.end_actions:
         if a.kind in ("take", "beaver"):
-            state = CubeState(a.value, "white" if a.side == WHITE else "black")
+            state = state.taken(a.value, a.side)
     return state
 
 
@@ -84,16 +90,7 @@ def jacoby_centred(record: GameRecord) -> bool:
     """True when the Jacoby rule counts every win as an oin: the rule is on and the cube was never
     turned."""
     cube = final_cube(record)
-    return cube is not None and cube.owner == "centre" and tag_flag(dict(record.tags), "Jacoby")
+    return cube is not None and cube.jacoby_centred
 
 
-def drop_points(record: GameRecord, oin_points: float) -> tuple[str, float] | None:
-    """(winner, points) of a game ended by a drop: the doubler wins the cube's value before the
-    double times an oin's points (rules decision 25); None when no double was dropped."""
-    action: CubeAction | None = record.dropped
-    if action is None:
-        return None
-    return other_side(action.side), oin_points * (action.value // 2)
-
-
-__all__ = ["record_from_turns", "final_cube", "cube_factor", "jacoby_centred", "drop_points"]
+__all__ = ["record_from_turns", "start_cube", "final_cube", "cube_factor", "jacoby_centred"]

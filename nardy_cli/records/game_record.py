@@ -22,7 +22,7 @@ from ..core.errors import CubeRecordError, GameRecordError, NardyError, Notation
 from ..core.play import Play
 from ..core.position import BLACK, SIDE_NAMES, START, WHITE, Position, other_side, parse_position
 from ..core.rules import PRESETS, Rules, format_points, make_rules
-from ..match.cube import CubeState
+from ..match.cube import Cube
 from .cube_actions import CubeAction, CubeTracker, parse_action
 from .plays import PASS_WORDS, format_moves, match_play, parse_moves  # noqa: F401  (re-exported)
 
@@ -53,8 +53,8 @@ class Ply:
     comment: str = ""
     # the cube actions before the roll: a double and its answer
     actions: tuple[CubeAction, ...] = ()
-    # the cube at the roll (value, owner); None in a cubeless game
-    cube: CubeState | None = None
+    # the cube at the roll (value, owner, the game's cube rules); None in a cubeless game
+    cube: Cube | None = None
 
     @property
     def side(self) -> str:

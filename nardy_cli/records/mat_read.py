@@ -25,11 +25,12 @@ from ..core.dice import parse_dice
 from ..core.engine import legal_plays, outcome
 from ..core.errors import CubeRecordError, GameRecordError, MatchRecordError, NardyError
 from ..core.position import BLACK, SIDE_NAMES, START, WHITE, other_side, parse_position
+from ..match import stakes
 from .cube_actions import CubeTracker, parse_action
 from .game_record import GameRecord, Ply, _rules_from_tags, _unescape, match_play
 from .mat_points import DEFAULT_NUMBERING, NUMBERINGS, check_numbering, translate_play
 from .match_record import MatchRecord, Scorer
-from .points import Resignation, class_points, format_points
+from .points import Resignation, format_points
 
 RIGHT_COLUMN = 33  # where the right player's entries start in a written transcript
 SPLIT_COLUMN = 16  # a lone entry starting at this column or later is the right player's
@@ -282,7 +283,8 @@ class _GameReader:
         result = outcome(self.pos, self.rules)
         dropped, cube = self.tracker.dropped, self.tracker.state
         if dropped is not None:
-            won = class_points(self.rules, "oin") * (dropped.value // 2)
+            won = max(stakes.game_points(self.rules, other_side(dropped.side), "oin",
+                                         dropped.value // 2))
             if side == dropped.side or points != won:
                 raise CubeRecordError(f"game {self.number}: {self.names[column]} {text!r} does not "
                                       "match the drop: "
@@ -291,10 +293,8 @@ class _GameReader:
                                       f"point{'' if won == 1 else 's'} (line {lineno})")
             self.ended = f"{SIDE_NAMES[dropped.side]} dropped"
             return
-        jacoby = self.tracker.jacoby and cube.owner == "centre"
         if result is None:
-            allowed = sorted({p * cube.value for p in (self.rules.points.as_tuple()[:1] if jacoby
-                                                       else self.rules.points.as_tuple())})
+            allowed = stakes.win_points(self.rules, cube.value, cube.jacoby_centred)
             if points not in allowed:
                 raise GameRecordError(f"{self.where(column)}: {text!r} before the end is a "
                                       "resignation, which gives the points of a win class "
@@ -303,7 +303,8 @@ class _GameReader:
             self.ended = f"{SIDE_NAMES[other_side(side)]} resigned"
             return
         won = (None if result.winner is None
-               else class_points(self.rules, "oin" if jacoby else result.kind) * cube.value)
+               else max(stakes.game_points(self.rules, result.winner, result.kind, cube.value,
+                                           cube.jacoby_centred)))
         if result.winner != side or won != points:
             at = f" with the cube at {cube.value}" if cube.value > 1 else ""
             actual = str(result) if result.winner is None else (

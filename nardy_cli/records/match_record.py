@@ -21,8 +21,12 @@ from pathlib import Path
 from ..core.errors import (ArgumentError, CubeRecordError, GameRecordError, MatchError,
     MatchRecordError, NardyError)
 from ..core.position import BLACK, SIDE_NAMES
+from ..match.stakes import Stakes
 from ..match.state import parse_score as match_score
+from ..match.state import state_before
+from ..match.table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE
 from .cube_actions import tag_flag
+from .cube_record import start_cube
 from .game_record import (GameRecord, _escape, _split_header, format_game, parse_game,
     read_record_text)
 from .points import (DRAW_POINTS, Resignation, class_points, format_points, game_end, game_points,
@@ -140,9 +144,14 @@ class Scorer:
         self.previous = record
 
     def _check_cube(self, where: str, record: GameRecord) -> None:
-        """Money-game cube rules in a match, and a double in the Crawford game, are
-        `CubeRecordError`s."""
-        if self.crawford_next():
+        """The game's stakes (`game_stakes`: a money-game cube rule in a match is a
+        `CubeRecordError`) and a double in the Crawford game."""
+        crawford = self.crawford_next()
+        try:
+            self.game_stakes(record)
+        except NardyError as exc:
+            raise CubeRecordError(f"{where}: {exc}") from None
+        if crawford:
             self.crawford_played = True
             doubles = [(p.number, a.side) for p in record.plies for a in p.actions
                        if a.kind == "double"]
@@ -154,16 +163,18 @@ class Scorer:
                 turn = f"turn {number} ({SIDE_NAMES[side]})"
                 raise CubeRecordError(f"{where}: {turn}: {SIDE_NAMES[side]} doubles in the "
                                       "Crawford game: no double until the game after it")
-        if self.length:
-            tags = dict(record.tags)
-            for name in ("Jacoby", "Beavers"):
-                try:
-                    on = tag_flag(tags, name)
-                except NardyError as exc:
-                    raise CubeRecordError(f"{where}: {exc}") from None
-                if on:
-                    raise CubeRecordError(f"{where}: {name} is a money-game rule, "
-                                          f"not for a match to {self.length}")
+
+    def game_stakes(self, record: GameRecord, next_white: str = DEFAULT_NEXT_WHITE,
+                    draw_points: float = DEFAULT_DRAW_POINTS) -> Stakes:
+        """The stakes of `record`, the next game: the match at its score (the Crawford game or
+        not; money in a session of length 0) and, in a cube game, the cube centred with the rules
+        of its tags.  Raises `NardyError` for stakes that cannot be (`match.stakes.Stakes`)."""
+        start = start_cube(record)
+        cube = (start if record.is_cube_game or start.jacoby or start.beavers
+                or tag_flag(dict(record.tags), "Cube") else None)
+        match = (state_before(self.length, *self.expected(record), next_white, draw_points,
+                              self.crawford_next()) if self.length else None)
+        return Stakes(match, cube)
 
 
 # ---------------------------------------------------------------- the match
@@ -226,6 +237,17 @@ class MatchRecord:
         out = []
         for number, record in enumerate(self.games, 1):
             out.append(scorer.crawford_next())
+            scorer.add(number, record)
+        return tuple(out)
+
+    def stakes(self, next_white: str = DEFAULT_NEXT_WHITE,
+               draw_points: float = DEFAULT_DRAW_POINTS) -> tuple[Stakes, ...]:
+        """Each game's stakes (`Scorer.game_stakes`): its match state (score, Crawford game) under
+        the colour rule and draw points given, and its cube; money stakes in a money session."""
+        scorer = Scorer(self.length)
+        out = []
+        for number, record in enumerate(self.games, 1):
+            out.append(scorer.game_stakes(record, next_white, draw_points))
             scorer.add(number, record)
         return tuple(out)
 

@@ -1,7 +1,7 @@
 """One game's end and points in a record: a resignation (`[Resigned "Black 2"]`), the points each
-player gains (the class's points times the cube, a drop, a resignation, a draw), whether and how
-the game ended.  `match_records.py` adds these up into a match's scores; `mat.py` and
-`mat_write.py` read and write them in `.mat` transcripts.
+player gains (the class's points times the cube, a drop, a resignation, a draw: counted by
+`match.stakes.game_points`), whether and how the game ended.  `match_record.py` adds these up into
+a match's scores; `mat_read.py` and `mat_write.py` read and write them in `.mat` transcripts.
 """
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ from dataclasses import dataclass
 
 from ..core.errors import MatchRecordError
 from ..core.outcomes import class_code
-from ..core.position import BLACK, SIDE_NAMES, WHITE
+from ..core.position import BLACK, SIDE_NAMES, WHITE, other_side
 from ..core.rules import Rules
+from ..match import stakes
 from ..match.state import format_points_value
 from ..match.table import DEFAULT_DRAW_POINTS as DRAW_POINTS  # a draw (R8): half a point each
-from .cube_record import cube_factor, drop_points, jacoby_centred
+from .cube_record import cube_factor, final_cube, jacoby_centred
 from .game_record import GameRecord
 
 _RESIGNED_RE = re.compile(r"^\s*(white|black)\s+(\d+(?:\.\d+)?)\s*$", re.I)
@@ -67,8 +68,7 @@ def resignation(record: GameRecord) -> Resignation | None:
 def resignation_points(record: GameRecord) -> list[float]:
     """The points a resignation of `record` may give: a win class's points times the cube (an oin's
     with Jacoby before the first double)."""
-    classes = ("oin",) if jacoby_centred(record) else ("oin", "home-mars", "mars", "koks")
-    return sorted({class_points(record.rules, k) * cube_factor(record) for k in classes})
+    return stakes.win_points(record.rules, cube_factor(record), jacoby_centred(record))
 
 
 def class_points(rules: Rules, kind: str) -> float:
@@ -76,24 +76,22 @@ def class_points(rules: Rules, kind: str) -> float:
     return float(rules.points.as_tuple()[class_code(kind)])
 
 
-def game_points(record: GameRecord) -> tuple[float, float]:
-    """Points (White, Black) a game gives its players.
+def game_points(record: GameRecord, draw_points: float = DRAW_POINTS) -> tuple[float, float]:
+    """Points (White, Black) a game gives its players (`match.stakes.game_points`).
 
     The winner gains the rules' points for the class, a draw gives each player
-    `DRAW_POINTS`, both times the cube's value (with Jacoby, every win before the first
+    `draw_points`, both times the cube's value (with Jacoby, every win before the first
     double is an oin); a drop gives the doubler the cube's value before the double, a
     resignation gives the other side the points conceded, and an unfinished game gives nothing.
     """
-    res = record.result
-    factor = cube_factor(record)
+    res, rules = record.result, record.rules
     if res is not None:
-        if res.winner is None:
-            return (DRAW_POINTS * factor, DRAW_POINTS * factor)
-        pts = class_points(record.rules, "oin" if jacoby_centred(record) else res.kind) * factor
-        return (pts, 0.0) if res.winner == WHITE else (0.0, pts)
-    dropped = drop_points(record, class_points(record.rules, "oin"))
-    if dropped is not None:
-        return (dropped[1], 0.0) if dropped[0] == WHITE else (0.0, dropped[1])
+        cube = final_cube(record)
+        value, jacoby = (1, False) if cube is None else (cube.value, cube.jacoby_centred)
+        return stakes.game_points(rules, res.winner, res.kind, value, jacoby, draw_points)
+    if record.dropped is not None:
+        return stakes.game_points(rules, other_side(record.dropped.side), "oin",
+                                  record.dropped.value // 2)
     resigned = resignation(record)
     if resigned is None:
         return (0.0, 0.0)

@@ -22,11 +22,11 @@ import pandas as pd
 from ..core.engine import outcome
 from ..core.outcomes import RESULT_KEYS, swap
 from ..core.position import SIDE_NAMES, WHITE, Position, mover_board, other_side
-from ..match.cube import CubeState
+from ..match.cube import Cube
 from ..match.cube_decision import cube_decision
-from ..match.state import MatchState
+from ..match.stakes import MONEY, Stakes
 from ..policies.bearoff import is_bearoff
-from ..records.cube_actions import tag_flag
+from ..records.cube_record import start_cube
 from ..records.game_record import GameRecord
 
 ACTIONS = {(): "no double", ("take",): "double, take", ("drop",): "double, pass",
@@ -38,12 +38,12 @@ COLUMNS = ["turn", "ply", "side", "player", "cube", "action", "best", "no_double
 MATCH_COLUMNS = ["mwc_double_lost", "mwc_take_lost"]
 
 
-def cube_turns(record: GameRecord) -> list[tuple[int | None, Position, CubeState, tuple[str, ...]]]:
+def cube_turns(record: GameRecord) -> list[tuple[int | None, Position, Cube, tuple[str, ...]]]:
     """Every turn's (ply index, None for the turn after the last ply; the position before the roll,
-    cube before its actions, the kinds of the actions after a double: `()` for no double,
-    `("take",)`, `("drop",)`, `("beaver",)`)."""
+    cube before its actions (with the game's cube rules), the kinds of the actions after a double:
+    `()` for no double, `("take",)`, `("drop",)`, `("beaver",)`)."""
     out = []
-    cube = CubeState()
+    cube = start_cube(record)
     turns = [(i, p.position, p.actions) for i, p in enumerate(record.plies)]
     if record.end_actions:
         turns.append((None, record.final, record.end_actions))
@@ -51,7 +51,7 @@ def cube_turns(record: GameRecord) -> list[tuple[int | None, Position, CubeState
         kinds = tuple(a.kind for a in actions)
         out.append((index, position, cube, kinds[1:] if kinds[:1] == ("double",) else ()))
         if index is not None and record.plies[index].cube is not None:
-            cube = CubeState(record.plies[index].cube.value, record.plies[index].cube.owner)
+            cube = record.plies[index].cube
     return out
 
 
@@ -81,36 +81,36 @@ def _scale(valuation, white: bool) -> float:
     return 2.0 / float(v[0] - v[4])
 
 
-def review_cube(record: GameRecord, sides: tuple[str, ...] = ("w", "b"),
-                match: MatchState | None = None, crawford: bool = False,
-                network=None) -> pd.DataFrame:
+def review_cube(record: GameRecord, sides: tuple[str, ...] = ("w", "b"), stakes: Stakes = MONEY,
+                network=None, valuation=None) -> pd.DataFrame:
     """The cube decisions of `record` by `sides` (the roller's double, the taker's answer), one row
-    per turn."""
-    from ..match.state import match_valuation
+    per turn, at `stakes` (money, or the match at the game's score: none in the Crawford game); the
+    cube and its rules are the record's.  `valuation` (the stakes' under the record's rules, which
+    a caller may already hold) saves valuing them again."""
     rules = record.rules
-    valuation = None if match is None else match_valuation(match, rules)
-    tags = dict(record.tags)
-    jacoby, beavers = ((tag_flag(tags, "Jacoby"), tag_flag(tags, "Beavers")) if match is None
-                       else (False, False))
+    if stakes.match is not None and valuation is None:
+        valuation = stakes.valuation(rules)
     turns = []
     for index, position, cube, answer in cube_turns(record):
         roller, taker = position.turn, other_side(position.turn)
-        if outcome(position, rules) is not None or crawford or cube.relative(roller) == "opponent":
+        if (outcome(position, rules) is not None or stakes.crawford
+                or cube.relative(roller) == "opponent"):
             continue
         if roller in sides or (answer and taker in sides):
-            turns.append((index, position, CubeState(cube.value, cube.owner, jacoby, beavers),
-                          answer))
+            turns.append((index, position, stakes.with_cube(cube), answer))
     probabilities = _probabilities([t[1] for t in turns], rules, network)
     rows = [_row(record, t, p, sides, valuation) for t, p in zip(turns, probabilities)]
-    return pd.DataFrame(rows, columns=COLUMNS + (MATCH_COLUMNS if match is not None else []))
+    return pd.DataFrame(rows, columns=COLUMNS + (MATCH_COLUMNS if stakes.match is not None
+                                                 else []))
 
 
 def _row(record: GameRecord, turn, probabilities, sides, valuation) -> dict:
-    """One turn's cube decision, what was done and the losses of both sides."""
-    index, position, cube, answer = turn
+    """One turn's cube decision, what was done and the losses of both sides (`turn` holds the
+    turn's stakes: the match, if any, and the cube before the roll)."""
+    index, position, stakes, answer = turn
+    cube, match = stakes.cube, stakes.match
     roller, taker = position.turn, other_side(position.turn)
-    match = None if valuation is None else valuation.match
-    d = cube_decision(position, cube, record.rules, match, probabilities=probabilities)
+    d = cube_decision(position, stakes, record.rules, probabilities=probabilities)
     take = d.double_take / 2 if d.beaver else d.double_take
     answers = {"take": take, "drop": d.double_pass}
     if cube.beavers:

@@ -36,7 +36,7 @@ from ..core.errors import ArgumentError, GameRecordError, NoGamesError, Notation
 from ..core.interrupts import held_interrupts
 from ..core.position import SIDE_NAMES, WHITE
 from ..games import RunConfig
-from ..match.state import MatchState, match_valuation
+from ..match.stakes import MONEY, Stakes
 from ..policies.judges import (ROLL_WEIGHTS, exact_value, get_evaluator, result_board,
     result_values, roll_boards)
 from ..records.game_record import GameRecord, format_moves
@@ -159,13 +159,13 @@ def _cube_totals(cube: pd.DataFrame, side: str) -> dict:
 def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *,
                 sides: tuple[str, ...] = ("w", "b"), thresholds: Thresholds = Thresholds(),
                 width: int = 5, rollout: RunConfig | None = None, rollout_policy: str = "neural",
-                match: MatchState | None = None, cube: bool = False,
-                crawford: bool = False) -> GameReview:
-    """Score every ply of `record` played by `sides` ('w', 'b') with `evaluator` (a name or object);
-    at a `match` score (the score before this game) by match winning chance and normalised equity.
+                stakes: Stakes = MONEY) -> GameReview:
+    """Score every ply of `record` played by `sides` ('w', 'b') with `evaluator` (a name or object)
+    at `stakes`: money, or at a match score (the score before this game) by match winning chance
+    and normalised equity.
 
-    A cube game (cube actions in the record, or `cube`) has its cube actions rated too; `crawford`
-    says the game is a match's Crawford game (no cube decisions).
+    A cube game (cube actions in the record, or stakes with a cube) has its cube actions rated too
+    (the record's cube and cube rules; none in a match's Crawford game, `stakes.match.crawford`).
 
     With a `rollout` (a `RunConfig`: games per candidate, seed, workers, ...) the flagged
     decisions are re-scored by rollouts of `rollout_policy`; its `progress(done, total)` hears of
@@ -179,7 +179,8 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *,
     ev = get_evaluator(evaluator)
     base = ev.evaluator
     rules = record.rules
-    valuation = None if match is None else match_valuation(match, rules)
+    valuation = stakes.valuation(rules)
+    match = stakes.match
     rows = []
     for i, ply in enumerate(record.plies):
         if ply.side not in sides:
@@ -196,14 +197,14 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *,
     if match is not None:
         params["match"] = match.to_dict()
     cube_frame = None
-    if record.is_cube_game or cube:
+    if record.is_cube_game or stakes.cube is not None:
         from .cube_review import review_cube
-        cube_frame = review_cube(record, sides, match, crawford)
-        params["cube"] = {"crawford": crawford}
+        cube_frame = review_cube(record, sides, stakes, valuation=valuation)
+        params["cube"] = {"crawford": stakes.crawford}
     if rollout:
         params["seed"] = rollout.seed
         frame, params["interrupted"] = _rollout_flagged(frame, record, base, thresholds, rollout,
-                                                        rollout_policy, valuation)
+                                                        rollout_policy, valuation, stakes)
     return GameReview(record, frame, thresholds, params, cube_frame)
 
 
@@ -274,14 +275,15 @@ def _score_ply(i, ply, record, ev, base, rules, width, thresholds, valuation=Non
 
 
 def _rollout_flagged(frame: pd.DataFrame, record: GameRecord, base: Any, thresholds: Thresholds,
-                     run: RunConfig, policy: str, valuation=None) -> tuple[pd.DataFrame, bool]:
+                     run: RunConfig, policy: str, valuation,
+                     stakes: Stakes) -> tuple[pd.DataFrame, bool]:
     """Re-score flagged decisions by rolling out the played result and the cheaper level's top three
     (at a match score by match equity, then normalised as `_score_ply` does); (frame, interrupted):
     Ctrl-C keeps the decisions whose every candidate was rolled out in full."""
     frame = frame.copy()
     flagged = frame.index[frame["mark"].isin(MARKS)]
     try:
-        _rescore(frame, flagged, record, base, thresholds, run, policy, valuation)
+        _rescore(frame, flagged, record, base, thresholds, run, policy, valuation, stakes)
     except (_Stopped, KeyboardInterrupt):
         return frame, True
     return frame, False
@@ -291,7 +293,7 @@ class _Stopped(Exception):
     """Ctrl-C during the re-scoring rollouts."""
 
 
-def _rescore(frame, flagged, record, base, thresholds, run, policy, valuation) -> None:
+def _rescore(frame, flagged, record, base, thresholds, run, policy, valuation, stakes) -> None:
     """Re-score each flagged decision of `frame` in place; `_Stopped` on Ctrl-C (a decision counts
     whole)."""
     from ..analysis.rollout import rollout
@@ -318,9 +320,9 @@ def _rescore(frame, flagged, record, base, thresholds, run, policy, valuation) -
             if exact is not None:
                 values[j], ses[j] = exact, 0.0
                 continue
-            match = None if valuation is None else valuation.match
+            match = stakes.match
             try:
-                r = rollout(plays[j].result, policy, run=each, rules=rules, match=match)
+                r = rollout(plays[j].result, policy, run=each, rules=rules, stakes=Stakes(match))
             except (NoGamesError, KeyboardInterrupt):
                 raise _Stopped from None
             if r.interrupted:

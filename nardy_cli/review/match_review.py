@@ -8,7 +8,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..match.state import state_before
+from ..match.cube import Cube
 from ..match.table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE
 from ..records.match_record import MatchRecord
 from .game_review import DEFAULT_EVALUATOR, GameReview, Thresholds, review_game
@@ -93,20 +93,20 @@ class MatchReview:
 
 def review_match(match: MatchRecord, evaluator: Any = DEFAULT_EVALUATOR, *,
                  next_white: str = DEFAULT_NEXT_WHITE, draw_points: float = DEFAULT_DRAW_POINTS,
-                 thresholds: Thresholds = Thresholds(), progress=None, **options) -> MatchReview:
-    """Review every game of `match` at its score (a money session, length 0, at money), its cube
-    actions too in a cube game (the Crawford game has none); `options` as `review_game` (sides,
-    width, rollout, rollout_policy, cube)."""
+                 thresholds: Thresholds = Thresholds(), progress=None, cube: bool = False,
+                 **options) -> MatchReview:
+    """Review every game of `match` at its stakes (`MatchRecord.stakes`: its score, the Crawford
+    game; a money session, length 0, at money), its cube actions too in a cube match, or with
+    `cube` (the Crawford game has none); `options` as `review_game` (sides, width, rollout,
+    rollout_policy)."""
     reviews = []
-    scores = match.scores()
-    crawford = match.crawford_games()
-    # all games, or none
-    options["cube"] = options.get("cube", False) or any(g.is_cube_game for g in match.games)
-    for k, (record, (sw, sb)) in enumerate(zip(match.games, scores)):
-        state = (state_before(match.length, sw, sb, next_white, draw_points) if match.length
-                 else None)
-        reviews.append(review_game(record, evaluator, thresholds=thresholds, match=state,
-                                   crawford=crawford[k], **options))
+    stakes = match.stakes(next_white, draw_points)
+    # the cube decisions of all games, or of none
+    if cube or any(s.cube is not None for s in stakes):
+        stakes = tuple(s if s.cube is not None else s.with_cube(Cube()) for s in stakes)
+    for k, record in enumerate(match.games):
+        reviews.append(review_game(record, evaluator, thresholds=thresholds, stakes=stakes[k],
+                                   **options))
         if progress is not None:
             progress(k + 1, len(match.games))
         if reviews[-1].params.get("interrupted"):
