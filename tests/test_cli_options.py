@@ -153,15 +153,6 @@ def test_dice_in_every_form(dice):
     assert [str(p.result) for p in legal_plays(START, dice)] == ["W:1x14,12 B:1x15 b"]
 
 
-def test_readme_library_snippet_runs(tmp_path, monkeypatch):
-    """Bug: the README's library snippet went stale (outcome_chart needed .to_dict())."""
-    monkeypatch.chdir(tmp_path)
-    text = (ROOT / "README.md").read_text()
-    snippet = re.search(r"## Library\n\n```python\n(.+?)```", text, re.S).group(1)
-    exec(compile(snippet, "README.md", "exec"), {})
-    assert (tmp_path / "outcomes.png").read_bytes()[:4] == b"\x89PNG"
-
-
 # --- every example of every --help -----------------------------------------
 
 def _example_lines(epilog: str | None) -> list[list[str]]:

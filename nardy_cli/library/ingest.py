@@ -23,6 +23,8 @@ from ..records.files import format_of, read_games
 from ..records.game_record import GameRecord
 from ..records.match_record import MatchRecord
 from ..records.points import game_end
+from ..match.cube import Cube
+from ..match.stakes import MONEY
 from ..review.game_review import DEFAULT_EVALUATOR, GameReview, review_game
 from ..review.match_review import review_match
 
@@ -104,7 +106,8 @@ def review_source(source: Source, evaluator: Any = DEFAULT_EVALUATOR, *,
         scores = record.scores() if record.length else [None] * len(record.games)
         crawford = record.crawford_games()
     else:
-        single = review_game(record, evaluator, width=width, cube=record.is_cube_game)
+        stakes = MONEY.with_cube(Cube()) if record.is_cube_game else MONEY
+        single = review_game(record, evaluator, width=width, stakes=stakes)
         reviews, name, scores, crawford = (single,), single.params["evaluator"], [None], [False]
     length = source.match_length or 0
     games = tuple(_game_rows(k, r, length, score, craw)
