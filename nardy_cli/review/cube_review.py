@@ -41,18 +41,8 @@ MATCH_COLUMNS = ["mwc_double_lost", "mwc_take_lost"]
 def cube_turns(record: GameRecord) -> list[tuple[int | None, Position, CubeState, tuple[str, ...]]]:
     """Every turn's (ply index, None for the turn after the last ply; the position before the roll,
     cube before its actions, the kinds of the actions after a double: `()` for no double,
-    `("take",)`, `("drop",)`, `("beaver",)`)."""
-    out = []
-    cube = CubeState()
-    turns = [(i, p.position, p.actions) for i, p in enumerate(record.plies)]
-    if record.end_actions:
-        turns.append((None, record.final, record.end_actions))
-    for index, position, actions in turns:
-        kinds = tuple(a.kind for a in actions)
-        out.append((index, position, cube, kinds[1:] if kinds[:1] == ("double",) else ()))
-        if index is not None and record.plies[index].cube is not None:
-            cube = CubeState(record.plies[index].cube.value, record.plies[index].cube.owner)
-    return out
+    `("take",)`, `("drop",)`, `("beaver",)`), from the record's turns (`GameRecord.turns`)."""
+    return [(t.index, t.position, t.cube, t.answer) for t in record.turns()]
 
 
 def _probabilities(positions: list[Position], rules, network) -> list[dict | None]:
