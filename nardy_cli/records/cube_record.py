@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..core.dice import Dice
 from ..core.errors import NardyError
-from ..core.play import Play
+from ..core.engine import Play
 from ..core.position import SIDE_NAMES, START, WHITE, Position, other_side
 from ..core.rules import Rules
 from ..match.cube import CubeState

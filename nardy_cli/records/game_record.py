@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.dice import Dice, parse_dice
-from ..core.engine import Outcome
+from ..core.engine import Outcome, Play
 from ..core.errors import CubeRecordError, GameRecordError, NardyError, NotationError
-from ..core.play import Play
 from ..core.position import BLACK, SIDE_NAMES, START, WHITE, Position, other_side, parse_position
 from ..core.rules import PRESETS, Rules, format_points, make_rules
 from ..match.cube import CubeState

@@ -16,9 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..core.dice import Dice
-from ..core.engine import Outcome, outcome
+from ..core.engine import Outcome, Play, outcome
 from ..core.errors import ArgumentError
-from ..core.play import Play
 from ..core.position import BLACK, WHITE, Position, other_side
 from ..core.rules import Rules
 from ..match.cube import CubeState
