@@ -18,7 +18,7 @@ _EXPORTS = {
     "outcome": "core.engine", "parse_play": "core.engine",
     "NardyError": "core.errors", "Library": "library.store",
     "format_position": "core.position", "parse_position": "core.position",
-    "Play": "core.play", "format_play": "core.play",
+    "Play": "core.engine", "format_play": "core.engine",
     "START": "core.position", "Position": "core.position", "pip_count": "core.position",
     "PRESETS": "core.rules", "Points": "core.rules", "Rules": "core.rules",
     "make_rules": "core.rules",

@@ -342,3 +342,14 @@ def test_heuristic_features_match_their_definitions(boards):
                                              sum(own), sum(own[:18]), int(any(own[:12])))
             checked += 1
     assert checked > 500
+
+
+def test_a_roll_gives_four_steps_for_a_double_and_two_otherwise():
+    """Catches the one count of a roll's steps (`codes.roll_steps`) going wrong, or `Dice.steps`
+    and the kernels' compiled copy (`board.roll_steps`) disagreeing with it."""
+    from nardy_cli.core.dice import ALL_ROLLS
+    from nardy_cli.kernels.codes import roll_steps
+    for d in ALL_ROLLS:
+        steps = 4 if d.high == d.low else 2
+        assert roll_steps(d.high, d.low) == kb.roll_steps(d.high, d.low) == steps, d
+        assert len(d.steps) == steps and set(d.steps) == {d.high, d.low}, d

@@ -75,6 +75,15 @@ def test_plays_round_trip_and_paths():
     assert str(bear) == "22/off 22/off" and parse_play(off, "22/off 22/off", "6-5") == bear
 
 
+def test_a_play_is_parsed_beside_where_it_is_formatted():
+    """Catches `parse_play` and `format_play` drifting apart into two modules again (issue 37): the
+    notation's two directions, and `Play` itself, live in one module."""
+    import nardy_cli
+    homes = {nardy_cli.parse_play.__module__, nardy_cli.format_play.__module__,
+             nardy_cli.Play.__module__}
+    assert homes == {"nardy_cli.core.engine"}
+
+
 def test_positions_file_round_trip(tmp_path):
     text = "# comment\n\nopening: W:1x14,12 B:1x15 b   # after 6-5\nstart-pos: start\n"
     items = parse_positions_text(text, "f.txt")

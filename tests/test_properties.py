@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from nardy_cli import START, legal_plays, outcome, parse_play, parse_position
 from nardy_cli.core.dice import Dice
 from nardy_cli.core.errors import InvalidPositionError
-from nardy_cli.core.play import OFF
+from nardy_cli.core.engine import OFF
 from nardy_cli.core.position import WHITE
 from nardy_cli.core.positions_file import resolve_positions
 from nardy_cli.core.rules import BLOCK_CHECKS, HEAD_RULES, make_rules

@@ -15,11 +15,10 @@ import pandas as pd
 
 from .. import __version__
 from ..core.dice import Dice, parse_dice
-from ..core.engine import legal_plays
+from ..core.engine import Play, legal_plays
 from ..core.errors import ArgumentError, NoGamesError
 from ..core.interrupts import held_interrupts
 from ..core.outcomes import PROB_KEYS, SWAP
-from ..core.play import Play
 from ..core.position import Position
 from ..core.rules import PRESETS, Rules
 from ..games import CHUNK, RESULTS, GameSpec, RunConfig, policy_pair, run_config, run_games

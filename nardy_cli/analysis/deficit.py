@@ -65,7 +65,7 @@ def static_deficit(position: Position, rules: Rules = PRESETS["federation"]) -> 
             boards, _, step_die, count, nsteps = enumerate_board(board.copy(), opp_off, dice, rules)
             weight = 1 if a == b else 2
             played[a - 1, b - 1] = played[b - 1, a - 1] = nsteps
-            available = 4 if a == b else 2
+            available = len(dice.steps)
             if nsteps < available and bears_off_last(boards, count):
                 # the last checker goes off: the steps left over are not lost (decision 18)
                 nsteps = available

@@ -20,11 +20,10 @@ import pandas as pd
 
 from .. import __version__
 from ..core.dice import Dice, parse_dice
-from ..core.engine import legal_plays
+from ..core.engine import Play, legal_plays
 from ..core.errors import ArgumentError, FilterError, NoGamesError, PolicyError
 from ..core.interrupts import held_interrupts
 from ..core.outcomes import PROB_KEYS, Valuation, result_values, swap
-from ..core.play import Play
 from ..core.position import Position
 from ..core.rules import PRESETS, Rules
 from ..games import (CHUNK, VALUES, GameSpec, RunConfig, chunks, job_size, policy_pair,

@@ -12,9 +12,9 @@ from ..core.errors import ArgumentError
 from ..core.i18n import _
 from ..core.rules import rules_label
 from ..reports.folder import json_data
-from ..reports.render import frame_text, to_json
-from .common import (DICE, POSITION, BadInput, block_validation_option, exit_if_interrupted,
-                     report_interrupted)
+from ..reports.render import Views, table_text
+from .common import (DICE, POSITION, BadInput, block_validation_option, exit_if_interrupted, note,
+                     report_interrupted, show)
 from .cube_options import cube_options, cube_text
 from .progress import StageBars, StepBar
 from .report_options import check_report_flags, finish_report
@@ -102,54 +102,52 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
                              top=top, stakes=stakes.with_cube(None))
     finally:
         bar.close()
-    frame = ranking.frame()
-    if fmt == "json":
-        click.echo(to_json(ranking.to_dict() | cube_record))
-    elif fmt == "csv":
-        click.echo(frame_text(frame, "csv"))
-    else:
-        click.echo(_("{position}   to play {dice}   ({policy} rollouts, seed {seed}, "
-                     "{rules}{match})").format(
-            position=ranking.position, dice=ranking.dice, policy=policy, seed=run.seed,
-            rules=rules_label(rules),
-            match=', ' + match.label() if match else ''))
-        columns = ["rank", "play", "games", "equity", "equity_se", "diff", "diff_se", "win", "lose",
-                   "dropped_after"]
-        if match is not None:
-            columns[3:3] = ["mwc", "mwc_se", "money_rank"]
-        shown = frame[columns].copy()
-        shown["dropped_after"] = shown["dropped_after"].map(lambda v: "" if v is None or v != v
-                                                            else f"{int(v):,}")
-        if match is not None:
-            shown["money_rank"] = [f"{m}*" if m != r else f"{m}" for m,
-                                   r in zip(shown["money_rank"], shown["rank"])]
-        click.echo(frame_text(shown, "table"))
-        if match is not None:
-            click.echo(_("ranked by match winning chance (mwc); diff is in match winning chance; "
-                         "equity is money points; * the money ranking differs"))
-        if ranking.prefiltered:
-            click.echo(_("left out by --top: {plays}").format(plays=', '.join(ranking.prefiltered)))
+    show(fmt, Views(table=lambda: _ranking_text(ranking, policy, run.seed, rules, match),
+                    frame=ranking.frame, data=lambda: ranking.to_dict() | cube_record))
     missed = until_se_note(ranking.params, ranking.params["games_requested"],
                            max(rp.equity_se for rp in ranking.plays if rp.dropped_after is None))
     if missed:
-        click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")
+        note(fmt, missed)
     report_interrupted(ranking.interrupted, fmt, _("these figures"))
     finish_report(json_data("analyze", ranking, names=[item.name], comments=[item.comment]), output,
                   html, svg, force)
     exit_if_interrupted(ranking.interrupted)
 
 
+def _ranking_text(ranking, policy, seed, rules, match) -> str:
+    """A ranking rolled out without stages, for people: the plays' table and what it says."""
+    lines = [_("{position}   to play {dice}   ({policy} rollouts, seed {seed}, "
+               "{rules}{match})").format(
+        position=ranking.position, dice=ranking.dice, policy=policy, seed=seed,
+        rules=rules_label(rules), match=', ' + match.label() if match else '')]
+    columns = ["rank", "play", "games", "equity", "equity_se", "diff", "diff_se", "win", "lose",
+               "dropped_after"]
+    if match is not None:
+        columns[3:3] = ["mwc", "mwc_se", "money_rank"]
+    shown = ranking.frame()[columns].copy()
+    shown["dropped_after"] = shown["dropped_after"].map(lambda v: "" if v is None or v != v
+                                                        else f"{int(v):,}")
+    if match is not None:
+        shown["money_rank"] = [f"{m}*" if m != r else f"{m}" for m,
+                               r in zip(shown["money_rank"], shown["rank"])]
+    lines.append(table_text(shown))
+    if match is not None:
+        lines.append(_("ranked by match winning chance (mwc); diff is in match winning chance; "
+                       "equity is money points; * the money ranking differs"))
+    if ranking.prefiltered:
+        lines.append(_("left out by --top: {plays}").format(plays=', '.join(ranking.prefiltered)))
+    return "\n".join(lines)
+
+
 def _cube_first(position, stakes, rules, fmt) -> dict:
-    """With a cube in the stakes: its decision before the roll, printed first in a table; the JSON
+    """With a cube in the stakes: its decision before the roll, printed first for people; the JSON
     key "cube" to add."""
     if stakes.cube is None:
         return {}
     from ..match.cube_decision import cube_decision
     before = position.with_dice(None)
     decision = cube_decision(before, stakes, rules)
-    if fmt == "table":
-        click.echo(cube_text(position, stakes, decision))
-        click.echo()
+    show(fmt, Views(table=lambda: cube_text(position, stakes, decision) + "\n"))
     return {"cube": {"state": stakes.cube_dict(), **decision.to_dict()}}
 
 

@@ -11,8 +11,8 @@ from ..core.i18n import _, translate
 from ..core.positions_file import read_positions
 from ..core.rules import rules_label
 from ..reports.folder import rollout_data
-from ..reports.render import frame_text, to_json
-from .common import exit_if_interrupted, report_interrupted
+from ..reports.render import Views, table_text
+from .common import exit_if_interrupted, note, report_interrupted, show
 from .progress import StepBar
 from .report_options import check_report_flags, finish_report
 from .study_options import study_options
@@ -40,28 +40,14 @@ def batch_command(file, policy, run, quiet, rules, stakes, fmt, output, html, sv
     finally:
         bar.close()
     frame = batch_frame(results)
-    if fmt == "json":
-        for r in results:
-            click.echo(to_json(batch_record(r)))
-    elif fmt == "csv":
-        click.echo(frame_text(frame, "csv"))
-    else:
-        click.echo(_("{n} positions of {file}: {policy} (both sides), seed {seed}, {rules}").format(
-            n=len(results), file=file, policy=policy, seed=run.seed, rules=rules_label(rules)))
-        columns = ["name", "to_move", "games", "equity", "equity_se", "win", "lose", "draw",
-                   "mean_plies", "white_lost_pips_per_game", "black_lost_pips_per_game"]
-        click.echo(_("equity and chances are the side to move's (to_move) in each position"))
-        if stakes.match is not None:
-            columns[5:5] = ["mwc", "mwc_se"]
-            click.echo(_("at {match}: mwc is the side to move's match "
-                         "winning chance").format(match=stakes.match.label()))
-        click.echo(frame_text(frame[columns].assign(to_move=frame["to_move"].map(translate)),
-                              "table"))
+    show(fmt, Views(table=lambda: _batch_text(results, frame, file, policy, run.seed, rules,
+                                                      stakes.match),
+                    frame=lambda: frame, data=lambda: [batch_record(r) for r in results],
+                    lines=True))
     for r in results:
         missed = until_se_note(r.params, r.games, r.equity_se)
         if missed:
-            click.echo(f"{r.name}: {missed}" if fmt == "table" else f"Warning: {r.name}: {missed}",
-                       err=fmt != "table")
+            note(fmt, f"{r.name}: {missed}")
     if results.interrupted:
         report_interrupted(True, fmt, _("these figures (the first {done} of {n} positions)").format(
             done=len(results), n=len(positions)))
@@ -69,3 +55,18 @@ def batch_command(file, policy, run, quiet, rules, stakes, fmt, output, html, sv
                                comments=[p.comment for p in positions[:len(results)]],
                                interrupted=results.interrupted), output, html, svg, force)
     exit_if_interrupted(results.interrupted)
+
+
+def _batch_text(results, frame, file, policy, seed, rules, match) -> str:
+    """The positions' rollouts for people: what was rolled out, then one row a position."""
+    lines = [_("{n} positions of {file}: {policy} (both sides), seed {seed}, {rules}").format(
+        n=len(results), file=file, policy=policy, seed=seed, rules=rules_label(rules))]
+    columns = ["name", "to_move", "games", "equity", "equity_se", "win", "lose", "draw",
+               "mean_plies", "white_lost_pips_per_game", "black_lost_pips_per_game"]
+    lines.append(_("equity and chances are the side to move's (to_move) in each position"))
+    if match is not None:
+        columns[5:5] = ["mwc", "mwc_se"]
+        lines.append(_("at {match}: mwc is the side to move's match "
+                       "winning chance").format(match=match.label()))
+    lines.append(table_text(frame[columns].assign(to_move=frame["to_move"].map(translate))))
+    return "\n".join(lines)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from .common import BadInput, exit_if_interrupted, format_option, handle_errors, rules_options
+from .common import BadInput, exit_if_interrupted, format_option, handle_errors, rules_options, show
 from .policy_names import check_policy
 
 # phases.PHASES, kept here for --help
@@ -44,7 +44,7 @@ def command(ctx, policy, against, phase, db_file, seed, quiet, fmt) -> None:
         return
     from ..benchmark.measure import measure_policy
     from ..benchmark.db import default_benchmark_path, read_benchmark
-    from ..reports.render import frame_text, to_json
+    from ..reports.render import Views, table_text
     from .progress import StepBar
     bench = read_benchmark(db_file or default_benchmark_path())
     results = []
@@ -60,18 +60,9 @@ def command(ctx, policy, against, phase, db_file, seed, quiet, fmt) -> None:
         result = compare(*results)
     else:
         result = results[0]
-    if fmt == "json":
-        click.echo(to_json(result.to_dict()))
-        return
-    if fmt == "csv":
-        click.echo(frame_text(result.frame(), "csv"))
-        return
-    click.echo(result.title())
-    click.echo()
-    click.echo(frame_text(result.table(), "table"))
-    click.echo()
-    for line in result.notes():
-        click.echo(line)
+    show(fmt, Views(table=lambda: "\n".join([result.title(), "", table_text(result.table()), "",
+                                             *result.notes()]),
+                    frame=result.frame, data=result.to_dict))
 
 
 @command.command("build", epilog="""\b

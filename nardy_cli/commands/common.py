@@ -13,7 +13,7 @@ from ..core.errors import ArgumentError, NardyError, NoGamesError, RunError
 from ..core.i18n import N_, _, translate
 from ..core.positions_file import NamedPosition, resolve_positions
 from ..core.rules import BLOCK_CHECKS, HEAD_RULES, PRESETS, make_rules
-from ..reports.render import FORMATS
+from ..reports.render import FORMATS, Views, output_format, render
 
 
 class BadInput(click.ClickException):
@@ -117,16 +117,59 @@ def read_stdin() -> str:
         raise BadInput(f"standard input is not UTF-8 text (byte {exc.start + 1})") from None
 
 
-def report_interrupted(interrupted: bool, fmt: str, what: str) -> None:
-    """For an interrupted run: say so (a line under a table, a warning on stderr otherwise)."""
-    if not interrupted:
-        return
-    line = _("INTERRUPTED: {what} cover only the games finished before the run "
-             "was stopped.").format(what=what)
-    if fmt == "table":
-        click.echo(line)
+def show(fmt: str, views: Views) -> None:
+    """Print a result's `views` in output format `fmt` (nothing when the format has no view of
+    them)."""
+    text = render(views, fmt)
+    if text is not None:
+        click.echo(text)
+
+
+def note(fmt: str, line: str, gap: bool = False) -> None:
+    """A note about the figures (an interrupted run, a standard error not reached): a line of the
+    output for people (after a blank line with `gap`), a `Warning: ` line on stderr beside data."""
+    if output_format(fmt).for_people:
+        click.echo(f"\n{line}" if gap else line)
     else:
         click.echo(f"Warning: {line}", err=True)
+
+
+def aside(fmt: str, line: str) -> None:
+    """A line on stderr for people reading the output (e.g. how long the run took); none beside
+    data."""
+    if output_format(fmt).for_people:
+        click.echo(line, err=True)
+
+
+class Shown:
+    """Results shown one after another (a position each): a format that streams prints each as it
+    comes; the others gather their rows and print them once, at `close` (CSV: one header, one
+    frame, with `columns` when given)."""
+
+    def __init__(self, fmt: str, columns: list[str] | None = None) -> None:
+        self.fmt, self.columns = fmt, columns
+        self.rows: list[dict] = []
+
+    def add(self, views: Views) -> None:
+        """Show one result (or keep its rows)."""
+        if output_format(self.fmt).streams:
+            show(self.fmt, views)
+        elif views.rows is not None:
+            self.rows += views.rows()
+
+    def close(self) -> None:
+        """Show the gathered rows, for a format that does not stream."""
+        if output_format(self.fmt).streams:
+            return
+        import pandas as pd
+        show(self.fmt, Views(frame=lambda: pd.DataFrame(self.rows, columns=self.columns)))
+
+
+def report_interrupted(interrupted: bool, fmt: str, what: str) -> None:
+    """For an interrupted run: say so (a line under a table, a warning on stderr otherwise)."""
+    if interrupted:
+        note(fmt, _("INTERRUPTED: {what} cover only the games finished before the run "
+                    "was stopped.").format(what=what))
 
 
 def exit_if_interrupted(interrupted: bool) -> None:

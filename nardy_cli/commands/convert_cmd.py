@@ -6,6 +6,9 @@ import sys
 
 import click
 
+from ..records.files import read_games, write_text
+from ..records.formats import (RECORD_FORMATS, RecordOptions, counterpart, format_of_path,
+                               format_of_text, record_format)
 from .common import handle_errors, mat_numbering_option
 
 
@@ -19,7 +22,7 @@ Examples:
 """)
 @click.argument("source", metavar="IN")
 @click.argument("target", metavar="OUT")
-@click.option("--to", "to", type=click.Choice(["mat", "nardy"]), default=None,
+@click.option("--to", "to", type=click.Choice(list(RECORD_FORMATS)), default=None,
               help="Format of OUT [default: mat for a .mat name, nardy's records for any other; "
                    "for - the other format than IN's].")
 @mat_numbering_option
@@ -31,23 +34,21 @@ def command(source: str, target: str, to: str | None, mat_numbering: str) -> Non
     kind is read from its content. OUT is written whole or not at all (- for stdout).
     Every play is replayed and checked on the way.
     """
-    from ..records.mat_read import is_mat_text
-    from ..records.files import format_games, format_of, parse_games, read_games, write_text
+    options = RecordOptions(mat_numbering)
     if source == "-":
         text = sys.stdin.read()
-        record, kind = (parse_games(text, numbering=mat_numbering), "mat" if is_mat_text(text)
-                        else "nardy")
+        kind = format_of_text(text)
+        record = kind.read(text, options)
     else:
-        record, kind = read_games(source, numbering=mat_numbering), format_of(source)
-    fmt = to or (("nardy" if kind == "mat" else "mat") if target == "-" else format_of(target))
-    text = format_games(record, fmt, numbering=mat_numbering)
+        record, kind = read_games(source, numbering=mat_numbering), format_of_path(source)
+    fmt = (record_format(to) if to else counterpart(kind) if target == "-"
+           else format_of_path(target))
+    text = fmt.write(record, options)
     if target == "-":
         click.echo(text, nl=False)
         return
     write_text(target, text)
-    click.echo(f"{target}: {_describe(record)}, "
-               f"written as {'a .mat transcript' if fmt == 'mat' else 'a nardy record'}",
-               err=True)
+    click.echo(f"{target}: {_describe(record)}, written as {fmt.title}", err=True)
 
 
 def _describe(record) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..reports.render import frame_text, number
+from ..reports.render import number, table_text
 
 COLUMNS = ["turn", "player", "cube", "action", "best", "no_double", "double_take", "double_pass",
            "double_lost", "taker", "take_lost", "error"]
@@ -24,7 +24,7 @@ def cube_table(cube: pd.DataFrame, match: bool = False) -> str:
                 + (("mwc_double_lost", "mwc_take_lost") if match else ())):
         spec = "{:.2%}" if col.startswith("mwc") else "{:.3f}"
         shown[col] = [number(v, spec) if v == v else "" for v in shown[col]]
-    text = frame_text(shown, "table", left=("player", "cube", "action", "best", "taker", "error"))
+    text = table_text(shown, left=("player", "cube", "action", "best", "taker", "error"))
     return "\n".join(line.rstrip() for line in text.splitlines())
 
 

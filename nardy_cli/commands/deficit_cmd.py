@@ -8,8 +8,8 @@ from ..analysis.deficit import static_deficit
 from ..core.errors import NotAReportError
 from ..core.i18n import _, side_words
 from ..core.rules import rules_label
-from ..reports.render import frame_text, to_json
-from .common import (POSITION, BadInput, block_validation_option, flatten, format_option,
+from ..reports.render import Views, table_text
+from .common import (POSITION, BadInput, Shown, block_validation_option, flatten, format_option,
                      handle_errors, rules_options)
 
 
@@ -43,40 +43,41 @@ def command(positions, rules, fmt, output, svg, force, no_block_validation) -> N
             ensure_writable(output, force)
         except NotAReportError as exc:
             raise BadInput(f"{exc} (--force)") from None
-    rows = []
+    shown = Shown(fmt)
     for n, item in enumerate(items):
         d = static_deficit(item.position, rules)
-        if fmt == "json":
-            record = d.to_dict()
-            click.echo(to_json({"name": item.name, **record} if item.name else record))
-            continue
-        if fmt == "csv":
-            row = {"name": item.name or "", "position": str(item.position), "p_full": d.p_full,
-                   "p_partial": d.p_partial, "p_pass": d.p_pass,
-                   "expected_lost_pips": d.expected_lost_pips}
-            row.update({f"deficit_{f + 1}": v for f, v in enumerate(d.face_deficit)})
-            row.update({f"mobility_{f + 1}": v for f, v in enumerate(d.mobility)})
-            rows.append(row)
-            continue
-        if n:
-            click.echo()
-        click.echo(f"{item.name + ': ' if item.name else ''}{item.position}   "
-                   + _("{side} to move").format(**side_words(item.position.turn))
-                   + f"   ({rules_label(rules)})")
-        click.echo(_("full {full:.4f}   partial {partial:.4f}   pass {passes:.4f}   expected lost "
-                     "pips {lost:.3f}").format(
-            full=d.p_full, partial=d.p_partial, passes=d.p_pass, lost=d.expected_lost_pips))
-        click.echo()
-        click.echo(frame_text(d.faces_frame(), "table"))
-        click.echo()
-        click.echo(steps_table_text(d.steps_played))
-    if fmt == "csv":
-        import pandas as pd
-        click.echo(frame_text(pd.DataFrame(rows), "csv"))
+        shown.add(Views(table=lambda: ("\n" if n else "") + _deficit_text(item, d, rules),
+                        data=lambda: ({"name": item.name, **d.to_dict()} if item.name
+                                      else d.to_dict()),
+                        rows=lambda: [_deficit_row(item, d)]))
+    shown.close()
     if output:
         from ..reports.deficit_folder import write_deficit_folder
         path = write_deficit_folder(items, rules, output, svg=svg, force=force)
         click.echo(_("Tables and charts written to {path}").format(path=path), err=True)
+
+
+def _deficit_row(item, d) -> dict:
+    """One position's deficit as a CSV row: the chances, the lost pips, each face's deficit and
+    mobility."""
+    row = {"name": item.name or "", "position": str(item.position), "p_full": d.p_full,
+           "p_partial": d.p_partial, "p_pass": d.p_pass,
+           "expected_lost_pips": d.expected_lost_pips}
+    row.update({f"deficit_{f + 1}": v for f, v in enumerate(d.face_deficit)})
+    row.update({f"mobility_{f + 1}": v for f, v in enumerate(d.mobility)})
+    return row
+
+
+def _deficit_text(item, d, rules) -> str:
+    """One position's deficit for people: the chances, the faces' table, the 6x6 steps table."""
+    head = (f"{item.name + ': ' if item.name else ''}{item.position}   "
+            + _("{side} to move").format(**side_words(item.position.turn))
+            + f"   ({rules_label(rules)})")
+    chances = _("full {full:.4f}   partial {partial:.4f}   pass {passes:.4f}   expected lost "
+                "pips {lost:.3f}").format(full=d.p_full, partial=d.p_partial, passes=d.p_pass,
+                                          lost=d.expected_lost_pips)
+    return "\n".join([head, chances, "", table_text(d.faces_frame()), "",
+                      steps_table_text(d.steps_played)])
 
 
 def steps_table_text(steps) -> str:

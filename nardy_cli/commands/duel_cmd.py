@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import click
-import pandas as pd
 
 from ..core.i18n import _
 from ..games.duel import duel, duel_figures
-from ..reports.render import frame_text, to_json
+from ..reports.render import Views
 from .common import (POSITION, BadInput, exit_if_interrupted, format_option, handle_errors,
-                     report_interrupted, rules_options)
+                     report_interrupted, rules_options, show)
 from .cube_play import duel_cube_line, duel_cube_options, match_cube_line
 from .match_options import match_options
 from .progress import Progress, StepBar
@@ -38,29 +37,11 @@ def _match_duel(a, b, position, matches, run, quiet, rules, stakes, fmt, cube_bo
         bar.close()
     what = _("these figures ({done:,} of {asked:,} pairs of matches)").format(done=result.matches,
                                                                               asked=matches)
-    if fmt in ("json", "csv"):
-        row = {k: v for k, v in result.to_dict().items() if k not in ("params", "ci95")}
-        row["ci95_low"], row["ci95_high"] = result.ci95
-        click.echo(to_json(result.to_dict()) if fmt == "json"
-                   else frame_text(pd.DataFrame([row]), "csv"))
-        report_interrupted(result.interrupted, fmt, what)
-        exit_if_interrupted(result.interrupted)
-        return
-    from ..core.rules import rules_label
-    lo, hi = result.ci95
-    click.echo(_("{a} vs {b}: {matches:,} pairs of matches to {length} with duplicate dice (each "
-                 "policy first player "
-                 "once), seed {seed}, {rules}, next White: {next_white}").format(
-        a=result.a, b=result.b, matches=result.matches, length=match.length, seed=run.seed,
-        rules=rules_label(rules),
-        next_white=match.next_white))
-    click.echo(_("match wins for {a}: {share:.2%}  95% CI [{lo:.2%}, "
-                 "{hi:.2%}]  SE {se:.2%}").format(
-        a=result.a, share=result.match_win_share, lo=lo, hi=hi, se=result.se))
-    click.echo(_("{games:,} games, {mean:.1f} per match").format(games=result.games,
-                                                                 mean=result.mean_games))
-    if stakes.cube is not None:
-        click.echo(match_cube_line(result))
+    row = {k: v for k, v in result.to_dict().items() if k not in ("params", "ci95")}
+    row["ci95_low"], row["ci95_high"] = result.ci95
+    show(fmt, Views(table=lambda: _match_duel_text(result, stakes.match, run.seed, rules,
+                                                        stakes.cube),
+                    rows=lambda: [row], data=result.to_dict))
     report_interrupted(result.interrupted, fmt, what)
     exit_if_interrupted(result.interrupted)
 
@@ -107,33 +88,52 @@ def duel_command(a, b, position, matches, run, quiet, rules, stakes, fmt, cube_b
                       position=position[0].position, stakes=stakes, cube_bots=cube_bots)
     finally:
         bar.close()
-    if fmt == "json":
-        click.echo(to_json(result.to_dict()))
-    elif fmt == "csv":
-        click.echo(frame_text(result.frame(), "csv"))
-    else:
-        lo, hi = result.ci95
-        from ..core.rules import rules_label
-        from ..core.position import START
-        start = position[0]
-        where = _("the start position") if start.position == START else f"'{start.position}'"
-        where += f" ({start.name})" if start.name else ""
-        click.echo(_("{a} vs {b}: {games:,} games from {where} with duplicate dice, "
-                     "seed {seed}, {rules}").format(
-            a=result.a, b=result.b, games=result.games, where=where, seed=run.seed,
-            rules=rules_label(rules)))
-        click.echo(_("points per game for {a}: {ppg:+.4f}  95% CI [{lo:+.4f}, "
-                     "{hi:+.4f}]  SE {se:.4f}").format(
-            a=result.a, ppg=result.points_per_game, lo=lo, hi=hi, se=result.se))
-        click.echo(_("wins {wins:.2%}   draws {draws:.2%}").format(wins=result.win_share,
-                                                                   draws=result.draw_share))
-        click.echo(_("mars for {mf:.2%} / against {ma:.2%}   koks for {kf:.2%} / "
-                     "against {ka:.2%}").format(
-            mf=result.mars_share_for, ma=result.mars_share_against, kf=result.koks_share_for,
-            ka=result.koks_share_against))
-        if result.cube is not None:
-            click.echo(duel_cube_line(result))
+    show(fmt, Views(table=lambda: _duel_text(result, position[0], run.seed, rules),
+                    frame=result.frame, data=result.to_dict))
     report_interrupted(result.interrupted, fmt,
                        _("these figures ({done:,} of {asked:,} games)").format(
         done=result.games, asked=run.games))
     exit_if_interrupted(result.interrupted)
+
+
+def _match_duel_text(result, match, seed, rules, cube) -> str:
+    """A duel of whole matches for people: A's share of match wins, the games, the cube's line."""
+    from ..core.rules import rules_label
+    lo, hi = result.ci95
+    lines = [_("{a} vs {b}: {matches:,} pairs of matches to {length} with duplicate dice (each "
+               "policy first player "
+               "once), seed {seed}, {rules}, next White: {next_white}").format(
+        a=result.a, b=result.b, matches=result.matches, length=match.length, seed=seed,
+        rules=rules_label(rules), next_white=match.next_white),
+        _("match wins for {a}: {share:.2%}  95% CI [{lo:.2%}, "
+          "{hi:.2%}]  SE {se:.2%}").format(a=result.a, share=result.match_win_share, lo=lo, hi=hi,
+                                           se=result.se),
+        _("{games:,} games, {mean:.1f} per match").format(games=result.games,
+                                                          mean=result.mean_games)]
+    if cube is not None:
+        lines.append(match_cube_line(result))
+    return "\n".join(lines)
+
+
+def _duel_text(result, start, seed, rules) -> str:
+    """A duel of single games for people: A's points per game with its interval, the shares of
+    wins, mars and koks, the cube's line."""
+    from ..core.position import START
+    from ..core.rules import rules_label
+    lo, hi = result.ci95
+    where = _("the start position") if start.position == START else f"'{start.position}'"
+    where += f" ({start.name})" if start.name else ""
+    lines = [_("{a} vs {b}: {games:,} games from {where} with duplicate dice, "
+               "seed {seed}, {rules}").format(a=result.a, b=result.b, games=result.games,
+                                              where=where, seed=seed, rules=rules_label(rules)),
+             _("points per game for {a}: {ppg:+.4f}  95% CI [{lo:+.4f}, "
+               "{hi:+.4f}]  SE {se:.4f}").format(a=result.a, ppg=result.points_per_game, lo=lo,
+                                                 hi=hi, se=result.se),
+             _("wins {wins:.2%}   draws {draws:.2%}").format(wins=result.win_share,
+                                                             draws=result.draw_share),
+             _("mars for {mf:.2%} / against {ma:.2%}   koks for {kf:.2%} / "
+               "against {ka:.2%}").format(mf=result.mars_share_for, ma=result.mars_share_against,
+                                          kf=result.koks_share_for, ka=result.koks_share_against)]
+    if result.cube is not None:
+        lines.append(duel_cube_line(result))
+    return "\n".join(lines)

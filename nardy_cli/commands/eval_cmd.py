@@ -4,7 +4,6 @@ evaluator's value."""
 from __future__ import annotations
 
 import click
-import pandas as pd
 
 from ..analysis.deficit import static_deficit
 from ..core.errors import NardyError
@@ -12,8 +11,8 @@ from ..core.i18n import _, side_words, translate
 from ..core.outcomes import CLASS_KEYS, CLASS_NAMES
 from ..core.position import BLACK, WHITE
 from ..policies.estimate import neural_estimate
-from ..reports.render import frame_text, to_json
-from .common import (POSITION, BadInput, block_validation_option, flatten, format_option,
+from ..reports.render import Views
+from .common import (POSITION, BadInput, Shown, block_validation_option, flatten, format_option,
                      handle_errors, rules_options)
 from .cube_options import cube_options, cube_text
 from .match_options import match_options
@@ -48,7 +47,7 @@ def eval_command(positions, evaluator, rules, stakes, fmt, no_block_validation) 
 
     With --cube-owner, also the cube decision of the side on roll (docs/cube.md).
     """
-    rows = []
+    shown = Shown(fmt)
     match = stakes.match
     valuation = stakes.valuation(rules) if match is not None else None
     if evaluator is not None:
@@ -71,51 +70,62 @@ def eval_command(positions, evaluator, rules, stakes, fmt, no_block_validation) 
             before = est if pos.dice is None else neural_estimate(pos.with_dice(None), rules)
             decision = cube_decision(pos.with_dice(None), stakes, rules,
                                      probabilities=before.probabilities)
-        equity = est.equity
         deficit = static_deficit(pos.with_dice(None), rules)
-        record = {"position": str(pos), "model": est.policy, "method": est.method or est.policy,
-                  "rules": rules.to_dict(), "probabilities": est.probabilities, "equity": equity,
-                  "pips": {"white": pos.pip_count(WHITE), "black": pos.pip_count(BLACK)},
-                  "deficit": {"p_full": deficit.p_full, "p_partial": deficit.p_partial,
-                              "p_pass": deficit.p_pass,
-                              "expected_lost_pips": deficit.expected_lost_pips,
-                              "face_deficit": list(deficit.face_deficit)}}
-        if match is not None:
-            record["match"] = match.to_dict()
-            record["mwc"] = est.mwc
-        if decision is not None:
-            record["cube"] = {"state": stakes.cube_dict(), **decision.to_dict()}
-        if searched is not None:
-            record["search"] = searched.to_dict()
-        if item.name:
-            record = {"name": item.name, **record}
-        if fmt == "json":
-            click.echo(to_json(record))
-            continue
-        row = {"name": item.name or "", "position": str(pos), **est.probabilities, "equity": equity,
-               "white_pips": pos.pip_count(WHITE), "black_pips": pos.pip_count(BLACK),
-               "p_pass": deficit.p_pass, "expected_lost_pips": deficit.expected_lost_pips}
-        if match is not None:
-            row["mwc"] = est.mwc
-        if searched is not None:
-            row |= {"search_evaluator": searched.evaluator, "search_equity": searched.equity,
-                    "search_play": searched.play or ""}
-        if decision is not None:
-            row |= {f"cube_{k}": decision.to_dict()[k]
-                    for k in ("decision", "no_double", "double_take",
-                               "double_pass", "take_point",
-                              "exact")}
-        rows.append(row)
-        if fmt == "table":
-            if n:
-                click.echo()
-            click.echo(_estimate_text(item.name, pos, est, equity, deficit, rules, match))
-            if searched is not None:
-                click.echo(_searched_text(searched, pos))
-            if decision is not None:
-                click.echo(cube_text(pos, stakes, decision))
-    if fmt == "csv":
-        click.echo(frame_text(pd.DataFrame(rows), "csv"))
+        parts = (item, est, deficit, searched, decision)
+        shown.add(Views(table=lambda: ("\n" if n else "")
+                        + _eval_text(*parts, rules, match, stakes),
+                        data=lambda: _eval_data(*parts, rules, match, stakes),
+                        rows=lambda: [_eval_row(*parts, match)]))
+    shown.close()
+
+
+def _eval_data(item, est, deficit, searched, decision, rules, match, stakes) -> dict:
+    """One position's estimate as JSON data."""
+    pos = item.position
+    record = {"position": str(pos), "model": est.policy, "method": est.method or est.policy,
+              "rules": rules.to_dict(), "probabilities": est.probabilities, "equity": est.equity,
+              "pips": {"white": pos.pip_count(WHITE), "black": pos.pip_count(BLACK)},
+              "deficit": {"p_full": deficit.p_full, "p_partial": deficit.p_partial,
+                          "p_pass": deficit.p_pass,
+                          "expected_lost_pips": deficit.expected_lost_pips,
+                          "face_deficit": list(deficit.face_deficit)}}
+    if match is not None:
+        record["match"] = match.to_dict()
+        record["mwc"] = est.mwc
+    if decision is not None:
+        record["cube"] = {"state": stakes.cube_dict(), **decision.to_dict()}
+    if searched is not None:
+        record["search"] = searched.to_dict()
+    return {"name": item.name, **record} if item.name else record
+
+
+def _eval_row(item, est, deficit, searched, decision, match) -> dict:
+    """One position's estimate as a CSV row."""
+    pos = item.position
+    row = {"name": item.name or "", "position": str(pos), **est.probabilities,
+           "equity": est.equity, "white_pips": pos.pip_count(WHITE),
+           "black_pips": pos.pip_count(BLACK), "p_pass": deficit.p_pass,
+           "expected_lost_pips": deficit.expected_lost_pips}
+    if match is not None:
+        row["mwc"] = est.mwc
+    if searched is not None:
+        row |= {"search_evaluator": searched.evaluator, "search_equity": searched.equity,
+                "search_play": searched.play or ""}
+    if decision is not None:
+        row |= {f"cube_{k}": decision.to_dict()[k]
+                for k in ("decision", "no_double", "double_take", "double_pass", "take_point",
+                          "exact")}
+    return row
+
+
+def _eval_text(item, est, deficit, searched, decision, rules, match, stakes) -> str:
+    """One position's estimate for people: the chances, the search's value, the cube decision."""
+    lines = [_estimate_text(item.name, item.position, est, est.equity, deficit, rules, match)]
+    if searched is not None:
+        lines.append(_searched_text(searched, item.position))
+    if decision is not None:
+        lines.append(cube_text(item.position, stakes, decision))
+    return "\n".join(lines)
 
 
 def _searched_text(searched, pos) -> str:

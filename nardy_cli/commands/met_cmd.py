@@ -11,9 +11,9 @@ from ..core.i18n import _
 from ..analysis.met_measure import MEASURE_POLICY, measure_start_distribution
 from ..match.met import cubeful_equity_table, match_equity_table, table_se
 from ..match.table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, NEXT_WHITE, GameDistribution
-from ..reports.render import frame_text, to_json
+from ..reports.render import Views
 from .common import (BadInput, exit_if_interrupted, format_option, handle_errors,
-                     report_interrupted, rules_options)
+                     report_interrupted, rules_options, show)
 from .progress import Progress
 
 
@@ -114,39 +114,42 @@ def command(length, next_white, draw_points, cubeful, with_se, chart, dist_file,
         fig.savefig(chart, dpi=120)
     what = _("the table's figures (from the {games:,} games measured)").format(
         games=met.distribution.source.get('games', 0))
-    if fmt in ("json", "csv"):
-        click.echo(to_json(met.to_dict()) if fmt == "json"
-                   else frame_text(met.frame().reset_index(), "csv"))
-        report_interrupted(interrupted, fmt, what)
-        exit_if_interrupted(interrupted)
-        return
+    show(fmt, Views(table=lambda: _met_text(met, length, rules, next_white, draw_points, cubeful,
+                                            with_se),
+                    frame=lambda: met.frame().reset_index(), data=met.to_dict))
+    report_interrupted(interrupted, fmt, what)
+    exit_if_interrupted(interrupted)
+
+
+def _met_text(met, length, rules, next_white, draw_points, cubeful, with_se) -> str:
+    """The match equity table for people: what it is, a row per need, the post-Crawford row, the
+    game it is built on."""
     d = met.distribution
     kind = (_("cubeful, cube efficiency x = {x:.2f}").format(x=met.efficiency) if cubeful
             else _("cubeless"))
-    click.echo(_("Match equity table ({kind}), {preset} rules, next game's White: {next_white}, "
-                 "draw {draw:g} point "
-                 "each").format(kind=kind, preset=rules.preset, next_white=next_white,
-                                draw=draw_points))
-    click.echo(_("Row: the player who needs that many points; column: the opponent. "
-                 "Colours of the coming game by "
-                 "lot. Percent{se}.").format(se=_(" ± SE") if with_se else ""))
+    lines = [_("Match equity table ({kind}), {preset} rules, next game's White: {next_white}, "
+               "draw {draw:g} point "
+               "each").format(kind=kind, preset=rules.preset, next_white=next_white,
+                              draw=draw_points),
+             _("Row: the player who needs that many points; column: the opponent. "
+               "Colours of the coming game by "
+               "lot. Percent{se}.").format(se=_(" ± SE") if with_se else "")]
     if cubeful:
-        click.echo(_("The cube centred before each game; a need of 1 is the Crawford "
-                     "game (no cube)."))
+        lines.append(_("The cube centred before each game; a need of 1 is the Crawford "
+                       "game (no cube)."))
     pct = (met.table * 100)
     width = 11 if with_se else 6
-    head = f"{_('needs'):<5} " + "".join(f"{j:>{width}}" for j in range(1, length + 1))
-    click.echo(head)
+    lines.append(f"{_('needs'):<5} " + "".join(f"{j:>{width}}" for j in range(1, length + 1)))
     for i in range(length):
         cells = []
         for j in range(length):
             cell = f"{pct[i, j]:.1f}" + (f"±{met.se[i, j] * 100:.1f}" if with_se else "")
             cells.append(f"{cell:>{width}}")
-        click.echo(f"{i + 1:>5} " + "".join(cells))
+        lines.append(f"{i + 1:>5} " + "".join(cells))
     if cubeful:
-        click.echo(_("post-Crawford, the leader (needs 1) against the trailer needing the "
-                     "column's points:"))
-        click.echo("      " + "".join(f"{v * 100:>{width}.1f}" for v in met.post_crawford))
+        lines.append(_("post-Crawford, the leader (needs 1) against the trailer needing the "
+                       "column's points:"))
+        lines.append("      " + "".join(f"{v * 100:>{width}.1f}" for v in met.post_crawford))
     src = d.source
     line = _("One game from the start: White wins {white:.1%}, Black {black:.1%}, "
              "draw {draw:.1%}").format(
@@ -154,6 +157,5 @@ def command(length, next_white, draw_points, cubeful, with_se, chart, dist_file,
     if isinstance(src.get("games"), int):
         line += _(" (measured by {policy}: {games:,} games, seed {seed})").format(
             policy=src.get('policy'), games=src['games'], seed=src.get('seed'))
-    click.echo("\n" + line)
-    report_interrupted(interrupted, fmt, what)
-    exit_if_interrupted(interrupted)
+    lines.append("\n" + line)
+    return "\n".join(lines)

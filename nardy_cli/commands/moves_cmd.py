@@ -6,9 +6,9 @@ import click
 
 from ..core.engine import roll_plays
 from ..core.i18n import N_, _, translate
-from ..reports.render import frame_text, to_json
-from .common import (DICE, POSITION, block_validation_option, flatten, format_option, handle_errors,
-                     rules_options)
+from ..reports.render import Views
+from .common import (DICE, POSITION, Shown, block_validation_option, flatten, format_option,
+                     handle_errors, rules_options)
 
 
 @click.command("moves", epilog="""\b
@@ -28,32 +28,36 @@ Examples:
 def command(positions, dice, rules, fmt: str, no_block_validation: bool) -> None:
     """List every distinct legal play of POSITION with the position it leads to."""
     items = flatten(positions)
-    rows = []
+    shown = Shown(fmt, columns=["name", "position", "dice", "n", "play", "result"])
     for item in items:
         rolls = roll_plays(item.position, dice, rules)
-        if fmt == "json":
-            record = {"position": str(item.position), "rules": rules.to_dict(),
-                      "rolls": [{"dice": str(d), "plays": [{"play": str(p), "result": str(p.result)}
-                                                           for p in plays]}
-                                for d, plays in rolls]}
-            if item.name is not None:
-                record = {"name": item.name, **record}
-            click.echo(to_json(record))
-        elif fmt == "csv":
-            rows += [{"name": item.name or "", "position": str(item.position), "dice": str(d),
-                      "n": i + 1, "play": str(p), "result": str(p.result)}
-                     for d, plays in rolls for i, p in enumerate(plays)]
-        else:
-            if len(items) > 1 or item.name:
-                click.echo(f"{item.name + ': ' if item.name else ''}{item.position}")
-            for d, plays in rolls:
-                word = N_("play") if len(plays) == 1 else N_("plays")
-                click.echo(f"{d}: " + _("{n} {word}").format(n=len(plays), word=translate(word),
-                                                             words=_("plays")))
-                width = max(len(str(p)) for p in plays)
-                for i, p in enumerate(plays, 1):
-                    click.echo(f"  {i:>3}  {str(p):<{width}}  {p.result}")
-    if fmt == "csv":
-        import pandas as pd  # only the CSV output needs it
-        frame = pd.DataFrame(rows, columns=["name", "position", "dice", "n", "play", "result"])
-        click.echo(frame_text(frame, "csv"))
+        shown.add(Views(table=lambda: _plays_text(item, rolls, len(items) > 1),
+                        data=lambda: _plays_data(item, rolls, rules),
+                        rows=lambda: [{"name": item.name or "", "position": str(item.position),
+                                       "dice": str(d), "n": i + 1, "play": str(p),
+                                       "result": str(p.result)}
+                                      for d, plays in rolls for i, p in enumerate(plays)]))
+    shown.close()
+
+
+def _plays_data(item, rolls, rules) -> dict:
+    """One position's plays as JSON data: each roll's plays and results."""
+    record = {"position": str(item.position), "rules": rules.to_dict(),
+              "rolls": [{"dice": str(d), "plays": [{"play": str(p), "result": str(p.result)}
+                                                   for p in plays]}
+                        for d, plays in rolls]}
+    return {"name": item.name, **record} if item.name is not None else record
+
+
+def _plays_text(item, rolls, several: bool) -> str:
+    """One position's plays for people: each roll's count, then its plays and results."""
+    lines = []
+    if several or item.name:
+        lines.append(f"{item.name + ': ' if item.name else ''}{item.position}")
+    for d, plays in rolls:
+        word = N_("play") if len(plays) == 1 else N_("plays")
+        lines.append(f"{d}: " + _("{n} {word}").format(n=len(plays), word=translate(word),
+                                                      words=_("plays")))
+        width = max(len(str(p)) for p in plays)
+        lines += [f"  {i:>3}  {str(p):<{width}}  {p.result}" for i, p in enumerate(plays, 1)]
+    return "\n".join(lines)

@@ -10,8 +10,8 @@ from ..analysis.openings import opening_table, parse_rolls
 from ..core.i18n import _
 from ..core.rules import rules_label
 from ..reports.folder import json_data
-from ..reports.render import frame_text, to_json
-from .common import exit_if_interrupted, report_interrupted
+from ..reports.render import Views, table_text
+from .common import aside, exit_if_interrupted, note, report_interrupted, show
 from .progress import StepBar
 from .report_options import check_report_flags, finish_report
 from .study_options import study_options
@@ -44,30 +44,27 @@ def openings_command(rolls, replies, reply_games, top, policy, run, quiet, rules
                               replies=replies, reply_games=reply_games, top=top, stakes=stakes)
     finally:
         bar.close()
-    frame = table.frame()
-    if fmt == "json":
-        click.echo(to_json(table.to_dict()))
-    elif fmt == "csv":
-        click.echo(frame_text(frame, "csv"))
-    else:
-        click.echo(_("White's equity and chances (mars: home-mars or mars)"))
-        click.echo(frame_text(frame[["roll", "rank", "play", "games", "equity", "equity_se", "diff",
-                                     "diff_se", "win", "draw", "lose", "mars_for", "koks_for",
-                                     "mars_against", "koks_against"]],
-                              "table"))
-        if replies:
-            click.echo()
-            click.echo(frame_text(table.replies_frame()[["white_roll", "white_play", "black_roll",
-                                                         "black_reply",
-                                                          "candidates", "black_equity",
-                                                         "black_equity_se"]], "table"))
-        click.echo(_("({seconds:.0f} s, {policy} rollouts, seed {seed}, {rules})").format(
-            seconds=table.params['seconds'], policy=policy, seed=run.seed,
-            rules=rules_label(rules)), err=True)
+    show(fmt, Views(table=lambda: _openings_text(table, replies), frame=table.frame,
+                    data=table.to_dict))
+    aside(fmt, _("({seconds:.0f} s, {policy} rollouts, seed {seed}, {rules})").format(
+        seconds=table.params['seconds'], policy=policy, seed=run.seed, rules=rules_label(rules)))
     missed = until_se_note(table.params, table.params["games_per_play"],
                            table.params.get("worst_se", 0.0))
     if missed:
-        click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")
+        note(fmt, missed)
     report_interrupted(table.interrupted, fmt, _("these figures"))
     finish_report(json_data("openings", table), output, html, svg, force)
     exit_if_interrupted(table.interrupted)
+
+
+def _openings_text(table, replies: bool) -> str:
+    """The opening table for people: White's plays of each roll, then Black's best replies."""
+    lines = [_("White's equity and chances (mars: home-mars or mars)"),
+             table_text(table.frame()[["roll", "rank", "play", "games", "equity", "equity_se",
+                                       "diff", "diff_se", "win", "draw", "lose", "mars_for",
+                                       "koks_for", "mars_against", "koks_against"]])]
+    if replies:
+        lines += ["", table_text(table.replies_frame()[["white_roll", "white_play", "black_roll",
+                                                        "black_reply", "candidates",
+                                                        "black_equity", "black_equity_se"]])]
+    return "\n".join(lines)

@@ -9,10 +9,15 @@ import click
 
 from ..core.errors import NardyError
 from ..core.i18n import _, result_text
-from ..reports.render import frame_text, to_json
-from .common import POSITION, BadInput, handle_errors, mat_numbering_option, rules_options
+from ..records.formats import DEFAULT_FORMAT, RECORD_FORMATS, RecordOptions
+from ..reports.folder import write_folder
+from ..reports.render import FORMATS, Views, table_text
+from .common import POSITION, BadInput, handle_errors, mat_numbering_option, rules_options, show
 from .cube_play import duel_cube_options
 from .match_options import match_options
+
+# the record formats --format writes the games in (nardy's own records are what it writes anyway)
+PLAY_RECORDS = tuple(name for name in RECORD_FORMATS if name != DEFAULT_FORMAT.name)
 
 
 @click.command("play", epilog="""\b
@@ -41,7 +46,7 @@ Examples:
               help="Write game-001.txt, ... (with --format mat: games.mat) "
                    "and summary.csv/summary.json into DIR.")
 @rules_options
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "mat"]),
+@click.option("--format", "fmt", type=click.Choice([*FORMATS, *PLAY_RECORDS]),
               default="table", show_default=True,
               help="Output format; json is one object per line; mat writes the games as one "
                    ".mat transcript (a money session).")
@@ -59,7 +64,7 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
     With --match N, --games whole matches to N (from 0-0, colours by lot, then --next-white), each a
     match record (or .mat): one printed, or match-001.txt (.mat), ... in DIR.
     """
-    from ..reports.folder import ensure_writable, write_folder
+    from ..reports.folder import ensure_writable
     from ..games import DEFAULT_SEED
     from ..games.selfplay import play_games
     if len(position) != 1:
@@ -70,62 +75,63 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
     except NardyError as exc:
         raise BadInput(f"--date: {exc}") from None
     ensure_writable(output)
+    # --format names an output format, or a record format the games are written in
+    records = RECORD_FORMATS.get(fmt)
+    fmt = "table" if records is not None else fmt
     if stakes.match is not None:
         _play_matches(white, black, games, position[0].position,
                       DEFAULT_SEED if seed is None else seed, day, output, rules, fmt,
-                      mat_numbering, stakes, cube_bots)
+                      records or DEFAULT_FORMAT, RecordOptions(mat_numbering), stakes, cube_bots)
         return
     played = play_games(white, black, games, position=position[0].position, rules=rules,
                         seed=DEFAULT_SEED if seed is None else seed, date=day, stakes=stakes,
                         cube_bots=cube_bots)
     from ..records.game_record import format_game
     frame = played.frame()
-    transcript = None
-    if fmt == "mat":
-        from ..records.mat_write import format_mat
+    session = None       # the games as one session in the record format asked
+    if records is not None:
         from ..records.match_record import MatchRecord
-        transcript = format_mat(MatchRecord(0, played.records), numbering=mat_numbering)
+        session = records.write(MatchRecord(0, played.records), RecordOptions(mat_numbering))
     if output is not None:
         def render(folder) -> None:
-            if transcript is not None:
-                (folder / "games.mat").write_text(transcript)
-            for i, record in enumerate(played.records if transcript is None else (), 1):
+            if session is not None:
+                (folder / f"games{records.suffix}").write_text(session)
+            for i, record in enumerate(played.records if session is None else (), 1):
                 (folder / f"game-{i:03d}.txt").write_text(format_game(record))
             frame.to_csv(folder / "summary.csv", index=False)
             (folder / "summary.json").write_text(json.dumps(played.summary(), indent=1) + "\n")
         write_folder(output, render)
-    if fmt == "json":
-        for record, row in zip(played.records, frame.to_dict(orient="records")):
-            click.echo(to_json({**row, "record": format_game(record)}))
-    elif fmt == "csv":
-        click.echo(frame_text(frame, "csv"))
-    elif transcript is not None and output is None:
-        click.echo(transcript, nl=False)
+    if session is not None and output is None:
+        table = session.removesuffix("\n")
     elif games == 1 and output is None:
-        click.echo(format_game(played.records[0]), nl=False)
+        table = format_game(played.records[0]).removesuffix("\n")
     else:
-        click.echo(frame_text(frame.assign(result=frame["result"].map(result_text)), "table"))
-        s = played.summary()
-        click.echo("\n"
-                   + _("{games} games, seed {seed}: White ({white}) {white_wins} wins, "
-                       "Black ({black}) {black_wins} wins, {draws} draws; White {ppg:+.3f} "
-                       "points per game").format(
-            games=s['games'], seed=s['seed'], white=s['white'], white_wins=s['white_wins'],
-            black=s['black'], black_wins=s['black_wins'], draws=s['draws'],
-            ppg=s['white_points_per_game'])
-                   + (_("; written to {output}").format(output=output) if output else ""))
+        table = _games_text(frame, played.summary(), output)
+    show(fmt, Views(table=lambda: table, frame=lambda: frame, lines=True,
+                    data=lambda: [{**row, "record": format_game(record)} for record, row
+                                  in zip(played.records, frame.to_dict(orient="records"))]))
 
 
-def _play_matches(white, black, matches, position, seed, day, output, rules, fmt, mat_numbering,
-                  stakes, cube_bots) -> None:
-    """`nardy play A B --match N [--cube]`: whole matches written as match records or .mat
-    transcripts."""
-    from ..records.mat_write import format_mat
+def _games_text(frame, s, output) -> str:
+    """Games played, for people: a row a game and the totals."""
+    return (table_text(frame.assign(result=frame["result"].map(result_text)))
+            + "\n\n"
+            + _("{games} games, seed {seed}: White ({white}) {white_wins} wins, "
+                "Black ({black}) {black_wins} wins, {draws} draws; White {ppg:+.3f} "
+                "points per game").format(
+                games=s['games'], seed=s['seed'], white=s['white'], white_wins=s['white_wins'],
+                black=s['black'], black_wins=s['black_wins'], draws=s['draws'],
+                ppg=s['white_points_per_game'])
+            + (_("; written to {output}").format(output=output) if output else ""))
+
+
+def _play_matches(white, black, matches, position, seed, day, output, rules, fmt, records,
+                  options, stakes, cube_bots) -> None:
+    """`nardy play A B --match N [--cube]`: whole matches written as records of format `records`
+    (nardy's match records, .mat transcripts, ...)."""
     from ..games.match_play import MatchSettings, match_record
-    from ..records.match_record import format_match
     from ..policies import as_policy
     from ..core.position import START
-    from ..reports.folder import write_folder
     if position != START:
         raise BadInput("--match plays whole matches from the start of each game: drop --position")
     match = stakes.match
@@ -140,8 +146,7 @@ def _play_matches(white, black, matches, position, seed, day, output, rules, fmt
         else:
             from ..games.match_cube_play import cube_match_record
             record = cube_match_record(a, b, settings, cube_bots, m, day)
-        texts.append(format_mat(record, numbering=mat_numbering) if fmt == "mat"
-                     else format_match(record))
+        texts.append(records.write(record, options))
         rows.append({"match": m + 1, "games": len(record.games), "a": record.players[0],
                      "b": record.players[1],
                      "score": "-".join(f"{s:g}" for s in record.final_score),
@@ -151,24 +156,18 @@ def _play_matches(white, black, matches, position, seed, day, output, rules, fmt
     if output is not None:
         def render(folder) -> None:
             for m, text in enumerate(texts, 1):
-                (folder / f"match-{m:03d}.{'mat' if fmt == 'mat' else 'txt'}").write_text(text)
+                (folder / f"match-{m:03d}{records.suffix}").write_text(text)
             frame.to_csv(folder / "summary.csv", index=False)
         write_folder(output, render)
-    if fmt == "json":
-        for row, text in zip(rows, texts):
-            click.echo(to_json({**row, "record": text}))
-    elif fmt == "csv":
-        click.echo(frame_text(frame, "csv"))
-    elif output is None and matches == 1:
-        click.echo(texts[0], nl=False)
+    if output is None and matches == 1:
+        table = texts[0].removesuffix("\n")
     else:
-        click.echo(frame_text(frame, "table"))
         wins = sum(1 for r in rows if r["winner"] == rows[0]["a"])
-        click.echo("\n"
-                   + _("{matches} matches to {length}, seed {seed}: "
-                       "{a} won {wins}, {b} {other}").format(
-            matches=matches, length=match.length, seed=seed, a=rows[0]['a'], wins=wins,
-            b=rows[0]['b'], other=matches - wins)
-                   + (_("; written to {output}").format(output=output) if output else ""))
-
-
+        table = (table_text(frame) + "\n\n"
+                 + _("{matches} matches to {length}, seed {seed}: "
+                     "{a} won {wins}, {b} {other}").format(
+                     matches=matches, length=match.length, seed=seed, a=rows[0]['a'], wins=wins,
+                     b=rows[0]['b'], other=matches - wins)
+                 + (_("; written to {output}").format(output=output) if output else ""))
+    show(fmt, Views(table=lambda: table, frame=lambda: frame, lines=True,
+                    data=lambda: [{**row, "record": text} for row, text in zip(rows, texts)]))

@@ -6,8 +6,8 @@ import click
 import pandas as pd
 
 from ..policies import known_policies
-from ..reports.render import frame_text
-from .common import format_option, handle_errors
+from ..reports.render import Views
+from .common import format_option, handle_errors, show
 
 
 @click.command("policies", epilog="""\b
@@ -20,11 +20,12 @@ Examples:
 def policies_command(fmt) -> None:
     """List the policies (bots) a rollout or duel can use, with a one-line description each."""
     frame = pd.DataFrame([{"name": k, "description": v} for k, v in known_policies().items()])
-    if fmt == "table":
-        width = max(len(n) for n in frame["name"])
-        for name, desc in zip(frame["name"], frame["description"]):
-            click.echo(f"{name:<{width}}  {desc}")
-    else:
-        click.echo(frame_text(frame, fmt))
+    show(fmt, Views(table=lambda: _policies_text(frame), frame=lambda: frame,
+                    data=lambda: frame.to_dict(orient="records")))
 
 
+def _policies_text(frame: pd.DataFrame) -> str:
+    """The policies for people: each name, aligned, and its description."""
+    width = max(len(n) for n in frame["name"])
+    return "\n".join(f"{name:<{width}}  {desc}"
+                     for name, desc in zip(frame["name"], frame["description"]))

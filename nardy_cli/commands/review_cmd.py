@@ -7,9 +7,9 @@ import click
 
 from ..core.errors import NardyError
 from ..core.i18n import _, result_text, side_words, translate
-from ..reports.render import frame_text, to_json
+from ..reports.render import Views, table_text
 from .common import (BadInput, exit_if_interrupted, format_option, handle_errors,
-                     mat_numbering_option, read_stdin, report_interrupted)
+                     mat_numbering_option, read_stdin, report_interrupted, show)
 from .match_options import match_options
 
 
@@ -138,20 +138,18 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
                          "so its report went to {written}").format(written=written),
                        err=True)
     what = _("the rollout figures (decisions not reached keep their first evaluation)")
-    if fmt == "json":
-        click.echo(to_json(review.to_dict()))
-        report_interrupted(interrupted, fmt, what)
-        exit_if_interrupted(interrupted)
-        return
+    show(fmt, Views(table=lambda: _game_text(review, match, rollout_games),
+                    frame=lambda: review.frame, data=review.to_dict))
+    _finish_review(interrupted, fmt, what, written)
+
+
+def _game_text(review, match, rollout_games: int) -> str:
+    """A game's review for people: the players and the end, every decision, the cube's decisions,
+    the players' totals."""
     cols = ["turn", "player", "dice", "played", "best", "plays", "equity_played", "equity_best",
             "lost", "mark",
             "luck"] + (["level", "equity_se"] if rollout_games else []) + (["mwc_lost"] if match
                                                                            else [])
-    if fmt == "csv":
-        click.echo(frame_text(review.frame, "csv"))
-        report_interrupted(interrupted, fmt, what)
-        exit_if_interrupted(interrupted)
-        return
     r = review.record
     if r.result is None and r.dropped is not None:
         from ..core.position import other_side
@@ -159,29 +157,28 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
                                               **side_words(other_side(r.dropped.side)))
     else:
         end = result_text(r.result) if r.result else _("game not finished")
-    click.echo(_("{white} (White) vs {black} (Black): {result}, {plies} plies; "
-                 "evaluator {evaluator}").format(
+    lines = [_("{white} (White) vs {black} (Black): {result}, {plies} plies; "
+               "evaluator {evaluator}").format(
         white=r.white, black=r.black, result=end, plies=len(r.plies),
-        evaluator=review.params['evaluator']))
+        evaluator=review.params['evaluator'])]
     if match is not None:
-        click.echo(_("judged at {match}: equity columns are normalised (a single game won +1, "
-                     "lost -1), mwc_lost is "
-                     "the match winning chance lost").format(match=match.label()))
-    for note in review.notes():
-        click.echo(_("Note: {note}").format(note=note))
-    click.echo("")
+        lines.append(_("judged at {match}: equity columns are normalised (a single game won +1, "
+                       "lost -1), mwc_lost is "
+                       "the match winning chance lost").format(match=match.label()))
+    lines += [_("Note: {note}").format(note=note) for note in review.notes()]
+    lines.append("")
     shown = review.frame[cols].copy()
     forced = review.frame["forced"].to_numpy(dtype=bool)
     shown["lost"] = [f"{v:+.3f}" if not f else _("forced") for v, f in zip(shown["lost"], forced)]
     shown.loc[forced, "mark"] = ""
     shown["mark"] = shown["mark"].map(lambda v: translate(v) if isinstance(v, str) else v)
-    click.echo(frame_text(shown.rename(columns={"best": "best play"}), "table", "{:+.3f}",
-                          left=("played", "best play")))
+    lines.append(table_text(shown.rename(columns={"best": "best play"}), "{:+.3f}",
+                            left=("played", "best play")))
     if review.cube is not None:
         from .cube_review_view import cube_heading, cube_table
-        click.echo(f"\n{cube_heading(match is not None)}")
-        click.echo(cube_table(review.cube, match is not None))
-    _finish_review(review.summary(), interrupted, fmt, what, written)
+        at_score = match is not None
+        lines += [f"\n{cube_heading(at_score)}", cube_table(review.cube, at_score)]
+    return "\n".join(lines + [_summary_text(review.summary())])
 
 
 def _review_match(loaded, evaluator, sides, marks, width, rollout, rollout_policy, output, html,
@@ -205,22 +202,22 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout, rollout_polic
     if output is not None:
         from ..reports.review_report import write_match_review
         written = write_match_review(review, output, html=html)
-    if fmt in ("json", "csv"):
-        click.echo(to_json(review.to_dict()) if fmt == "json"
-                   else frame_text(review.frame(), "csv"))
-        report_interrupted(interrupted, fmt, what)
-        exit_if_interrupted(interrupted)
-        return
-    m = loaded
+    show(fmt, Views(table=lambda: _match_text(loaded, review), frame=review.frame,
+                    data=review.to_dict))
+    _finish_review(interrupted, fmt, what, written)
+
+
+def _match_text(m, review) -> str:
+    """A match's review for people: the match, a line a game, the players' totals."""
     a, b = m.players
     final = "-".join(f"{s:g}" for s in m.final_score)
-    click.echo(_("match to {length}: {a} vs {b}, {games} games, final score {final}{won}; "
-                 "evaluator {evaluator}").format(
+    lines = [_("match to {length}: {a} vs {b}, {games} games, final score {final}{won}; "
+               "evaluator {evaluator}").format(
         length=m.length, a=a, b=b, games=len(m.games), final=final,
         won=_(", won by {winner}").format(winner=m.winner) if m.winner else '',
-        evaluator=review.params['evaluator']))
-    click.echo(_("each game judged at its score: equity lost is normalised (a single game won "
-                 "+1, lost -1), mwc_lost is the match winning chance lost"))
+        evaluator=review.params['evaluator']),
+        _("each game judged at its score: equity lost is normalised (a single game won "
+          "+1, lost -1), mwc_lost is the match winning chance lost")]
     for k, (g, score) in enumerate(zip(review.games, m.scores()), 1):
         r = g.record
         s = g.summary()
@@ -228,11 +225,11 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout, rollout_polic
         if g.cube is not None:
             lost += _("; on the cube: ") + ", ".join(f"{row['player']} {row['cube_lost']:.3f}"
                                                     for _, row in s.iterrows())
-        click.echo(_("  game {k} at {w:g}-{b:g} (White-Black): {white} (White) vs {black} (Black), "
-                     "{result}; equity "
-                     "lost: {lost}").format(k=k, w=score[0], b=score[1], white=r.white,
-                                            black=r.black, result=end_text(r), lost=lost))
-    _finish_review(review.summary(), interrupted, fmt, what, written)
+        lines.append(_("  game {k} at {w:g}-{b:g} (White-Black): {white} (White) vs {black} "
+                       "(Black), {result}; equity "
+                       "lost: {lost}").format(k=k, w=score[0], b=score[1], white=r.white,
+                                              black=r.black, result=end_text(r), lost=lost))
+    return "\n".join(lines + [_summary_text(review.summary())])
 
 
 def end_text(record) -> str:
@@ -244,14 +241,18 @@ def end_text(record) -> str:
                  _("resigned: {what}").format(what=gave_up) if gave_up else _("not finished"))
 
 
-def _finish_review(summary, interrupted: bool, fmt: str, what: str, written) -> None:
-    """The end of a review's table output: the players' totals, the interrupt mark, where the report
-    went."""
-    click.echo("")
+def _summary_text(summary) -> str:
+    """The players' totals under a review for people, after a blank line."""
     if "side" in summary:
         summary = summary.assign(side=summary["side"].map(translate))
-    click.echo(frame_text(summary, "table", "{:.3f}"))
+    return "\n" + table_text(summary, "{:.3f}")
+
+
+def _finish_review(interrupted: bool, fmt: str, what: str, written) -> None:
+    """The end of a review's output: the interrupt's note, where the report went (for people), the
+    exit code of an interrupted run."""
     report_interrupted(interrupted, fmt, what)
     if written is not None:
-        click.echo("\n" + _("report written to {written}").format(written=written))
+        show(fmt, Views(table=lambda: "\n" + _("report written to {written}").format(
+            written=written)))
     exit_if_interrupted(interrupted)

@@ -8,9 +8,9 @@ from ..analysis.rollout import rollout
 from ..core.errors import NoGamesError
 from ..core.i18n import _
 from ..reports.folder import rollout_data
-from ..reports.render import frame_text, to_json
-from .common import (POSITION, block_validation_option, exit_if_interrupted, flatten, format_option,
-                     handle_errors, rules_options)
+from ..reports.render import Views
+from .common import (POSITION, Shown, block_validation_option, exit_if_interrupted, flatten,
+                     format_option, handle_errors, note, rules_options)
 from .cube_options import cube_options
 from .cube_play import never_double_option, rollout_cube_bots, rollout_cube_line
 from .match_options import match_options
@@ -20,6 +20,17 @@ from .report_options import check_report_flags, finish_report, report_options
 from .run_options import run_options
 from .scoring_options import scoring_from, scoring_note, scoring_options
 from .tables import rollout_table, until_se_note
+
+
+def _rollout_text(result) -> str:
+    """One position's rollout for people: the table, the scoring note, the cube's line."""
+    lines = [rollout_table(result)]
+    scoring = scoring_note(result)
+    if scoring:
+        lines.append(scoring)
+    if result.cube is not None:
+        lines.append(rollout_cube_line(result))
+    return "\n".join(lines)
 
 
 def policy_options(func):
@@ -73,6 +84,7 @@ def command(positions, policy, white_policy, black_policy, run, quiet, exact_bea
     check_report_flags(output, html, svg, force)
     results = []
     interrupted = False
+    shown = Shown(fmt)
     for item in items:
         bar = Progress(run.games, f"{item.name}: " if item.name else "", enabled=not quiet)
         try:
@@ -86,33 +98,21 @@ def command(positions, policy, white_policy, black_policy, run, quiet, exact_bea
         finally:
             bar.close()
         results.append(result)
-        if fmt == "json":
-            click.echo(to_json(result.to_dict()))
-        elif fmt == "table":
-            if len(results) > 1:
-                click.echo()
-            click.echo(rollout_table(result))
-            note = scoring_note(result)
-            if note:
-                click.echo(note)
-            if result.cube is not None:
-                click.echo(rollout_cube_line(result))
+        shown.add(Views(table=lambda: ("\n" if len(results) > 1 else "") + _rollout_text(result),
+                        data=result.to_dict, rows=lambda: [result.summary_row()]))
         missed = until_se_note(result.params, result.games, result.equity_se)
         if missed:
-            click.echo(missed if fmt == "table" else f"Warning: {missed}", err=fmt != "table")
+            note(fmt, missed)
         if result.unfinished:
             click.echo(f"Warning: {result.unfinished} games did not finish within the ply limit",
                        err=True)
         if result.interrupted:
             interrupted = True
             break
-    if fmt == "csv":
-        import pandas as pd
-        click.echo(frame_text(pd.DataFrame([r.summary_row() for r in results]), "csv"))
+    shown.close()
     if interrupted and not results[-1].interrupted:
-        line = _("INTERRUPTED: the positions after the first {n} were "
-                 "not rolled out.").format(n=len(results))
-        click.echo(f"\n{line}" if fmt == "table" else f"Warning: {line}", err=fmt != "table")
+        note(fmt, _("INTERRUPTED: the positions after the first {n} were "
+                    "not rolled out.").format(n=len(results)), gap=True)
     if output:
         finish_report(rollout_data(results,
                                    comments=[item.comment for item in items[:len(results)]],

@@ -6,7 +6,8 @@ import click
 
 from ..core.i18n import _
 from ..core.rules import rules_label
-from ..reports.render import frame_text, to_json
+from ..reports.render import Views, table_text
+from .common import show
 from .tables import match_label, until_se_note
 
 
@@ -55,42 +56,43 @@ def show_staged(ranking, fmt: str, policy: str, seed: int, rules,
                 extra: dict | None = None) -> None:
     """Print a `StagedRanking` as a table (stages, then the rollout ranking), CSV or JSON (with
     `extra` keys)."""
+    show(fmt, Views(table=lambda: staged_text(ranking, policy, seed, rules), frame=ranking.frame,
+                    data=lambda: ranking.to_dict() | (extra or {})))
+
+
+def staged_text(ranking, policy: str, seed: int, rules) -> str:
+    """A `StagedRanking` for people: its parameters, every stage, the rollout ranking."""
     frame = ranking.frame()
-    if fmt == "json":
-        click.echo(to_json(ranking.to_dict() | (extra or {})))
-        return
-    if fmt == "csv":
-        click.echo(frame_text(frame, "csv"))
-        return
     p = ranking.params
     used = ", ".join(k for k in ("vr", "exact_bearoff") if p.get(k)) or _("plain")
     if p.get("luck_network"):
         used += _(" (luck valued by the --luck-network, "
                   "weights {sha})").format(sha=p['luck_network']['sha256'])
-    click.echo(_("{position}   to play {dice}   (staged: {policy} rollouts, seed {seed}, "
-                 "{rules}; {used})").format(
+    lines = [_("{position}   to play {dice}   (staged: {policy} rollouts, seed {seed}, "
+               "{rules}; {used})").format(
         position=ranking.position, dice=ranking.dice, policy=policy, seed=seed,
-        rules=rules_label(rules), used=used))
-    for line in stage_lines(ranking):
-        click.echo(line)
+        rules=rules_label(rules), used=used)]
+    lines += stage_lines(ranking)
     columns = ["rank", "play", "games", "equity", "equity_se", "plain_se", "diff", "diff_se", "win",
                "lose", "dropped_after"]
     if p.get("match"):
         columns[3:3] = ["mwc", "mwc_se"]
-        click.echo(_("at {match}: stage scores are match equity (2 x mwc - 1); plays rank by mwc, "
-                     "diff is in mwc, "
-                     "equity in money points").format(match=match_label(p['match'])))
+        lines.append(_("at {match}: stage scores are match equity (2 x mwc - 1); plays rank by "
+                       "mwc, diff is in mwc, "
+                       "equity in money points").format(match=match_label(p['match'])))
     shown = frame[columns].copy()
     shown["dropped_after"] = shown["dropped_after"].map(lambda v: "" if v is None or v != v
                                                         else f"{int(v):,}")
-    click.echo(_("rollouts (common dice): equity is each play's equity for the mover (± equity_se; "
-                 "plain_se without "
-                 "VR), diff its difference to the best play on the same games (± paired diff_se)"))
-    click.echo(frame_text(shown, "table"))
+    lines.append(_("rollouts (common dice): equity is each play's equity for the mover "
+                   "(± equity_se; plain_se without "
+                   "VR), diff its difference to the best play on the same games (± paired "
+                   "diff_se)"))
+    lines.append(table_text(shown))
     missed = until_se_note(p, p["games_requested"],
                            max(r.equity_se for r in ranking.plays if r.dropped_after is None))
     if missed:
-        click.echo(missed)
+        lines.append(missed)
+    return "\n".join(lines)
 
 
 def show_forced(position, dice, play, fmt: str, extra: dict | None = None) -> None:
@@ -98,17 +100,10 @@ def show_forced(position, dice, play, fmt: str, extra: dict | None = None) -> No
     keys)."""
     record = {"position": str(position), "dice": str(dice), "forced": True, "play": str(play),
               "result": str(play.result)}
-    if fmt == "json":
-        record |= extra or {}
-    if fmt == "json":
-        click.echo(to_json(record))
-    elif fmt == "csv":
-        import pandas as pd
-        click.echo(frame_text(pd.DataFrame([record]), "csv"))
-    else:
-        what = _("the turn passes (no legal step)") if play.is_pass else _("the only legal "
-                                                                           "play is {play}").format(
-            play=play)
-        click.echo(_("{position}   to play {dice}: forced, {what}; "
-                     "nothing to roll out (--rollout-forced rolls it "
-                     "out anyway)").format(position=position, dice=dice, what=what))
+    what = (_("the turn passes (no legal step)") if play.is_pass
+            else _("the only legal play is {play}").format(play=play))
+    show(fmt, Views(table=lambda: _("{position}   to play {dice}: forced, {what}; "
+                                    "nothing to roll out (--rollout-forced rolls it "
+                                    "out anyway)").format(position=position, dice=dice,
+                                                          what=what),
+                    rows=lambda: [record], data=lambda: record | (extra or {})))

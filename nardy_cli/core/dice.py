@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..kernels.codes import roll_steps
 from .errors import DiceError, check_type
 
 _DICE_RE = re.compile(r"^([1-6])-?([1-6])$")
@@ -29,8 +30,8 @@ class Dice:
 
     @property
     def steps(self) -> tuple[int, ...]:
-        """The step values the roll gives: two, or four for a double."""
-        return (self.high,) * 4 if self.is_double else (self.high, self.low)
+        """The step values the roll gives: two, or four for a double (`codes.roll_steps`)."""
+        return (self.high, self.low) * (roll_steps(self.high, self.low) // 2)
 
     @property
     def probability(self) -> Fraction:

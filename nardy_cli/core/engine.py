@@ -1,4 +1,5 @@
-"""The Python face of the rules engine: legal plays, applying plays, end of game.
+"""The Python face of the rules engine: legal plays, applying plays, end of game; a `Play` and its
+notation both ways (`format_play`, `parse_play`).
 
 Every rule lives in the compiled kernels (`nardy_cli.kernels`); this module only
 converts between `Position` values and the kernels' mover-relative boards.
@@ -17,11 +18,117 @@ from ..kernels.movegen import OVERFLOW, Workspace, enumerate_plays
 from .dice import ALL_ROLLS, Dice, as_dice
 from .errors import ArgumentError, GameOverError, IllegalPlayError, NotationError, check_type
 from .outcomes import CLASS_NAMES
-from .play import OFF, Play
 from .position import BLACK, SIDE_NAMES, WHITE, Position, other_side
 from .rules import PRESETS, Rules
 
 FEDERATION = PRESETS["federation"]
+OFF = 25  # the `to` of a step that bears a checker off
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A legal turn: steps `(from, to)` in the mover's numbering (`to` 25 is off) and its result."""
+
+    steps: tuple[tuple[int, int], ...]
+    result: Position
+    dice: Dice
+
+    @property
+    def is_pass(self) -> bool:
+        """True when no step could be played (R3)."""
+        return not self.steps
+
+    def __str__(self) -> str:
+        return format_play(self.steps)
+
+    def __repr__(self) -> str:
+        return f"<Play {format_play(self.steps)!r} -> {str(self.result)!r}>"
+
+
+def format_step(step: tuple[int, int]) -> str:
+    """`1/7` or `22/off`."""
+    src, dst = step
+    return f"{src}/{'off' if dst == OFF else dst}"
+
+
+def format_play(steps: "tuple[tuple[int, int], ...] | Play") -> str:
+    """Steps (or a `Play`'s steps) in playing order, `1/7 7/12`; a pass is `pass`."""
+    if isinstance(steps, Play):
+        steps = steps.steps
+    what = "a Play or its steps, pairs (from, to) such as ((1, 7), (7, 12))"
+    check_type(steps, (tuple, list), "steps", what)
+    for step in steps:
+        check_type(step, (tuple, list), "steps", what)
+        if len(step) != 2 or not all(isinstance(v, int) for v in step):
+            check_type(steps, (), "steps", what)
+    return " ".join(format_step(s) for s in steps) if steps else "pass"
+
+
+
+_STEP_RE = re.compile(r"^([0-9]+)/([0-9]+|off)$")
+
+
+def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
+    """Parse `1/7 7/12` or `22/off` into (from, to) pairs, `to` 25 for off; `pass` is no steps."""
+    if text.strip().lower() == "pass":
+        return ()
+    steps = []
+    for token in text.split():
+        m = _STEP_RE.match(token.lower())
+        if not m:
+            raise NotationError(f"bad step {token!r}: expected FROM/TO or FROM/off")
+        src = int(m.group(1))
+        dst = OFF if m.group(2) == "off" else int(m.group(2))
+        if not 1 <= src <= 24 or not 1 <= dst <= OFF or dst <= src:
+            raise NotationError(f"bad step {token!r}: points 1-24, moving forward")
+        steps.append((src, dst))
+    if not steps:
+        raise NotationError("empty play: expected steps such as '1/7 7/12'")
+    return tuple(steps)
+
+
+def parse_play(position: Position, text: str, dice: Dice | str | None = None,
+               rules: Rules = FEDERATION) -> Play:
+    """The legal play that `text` describes in `position`: exact steps, or checker paths such as
+    `1/12`.
+
+    The position comes first, as in `legal_plays(position, dice)`.
+    """
+    check_arguments(position, rules, "parse_play(position, text, dice)")
+    check_type(text, str, "text", "the play's text such as '1/7 7/12'")
+    steps = parse_steps(text)
+    plays = legal_plays(position, dice, rules)
+    for play in plays:
+        if play.steps == steps:
+            return play
+    # Accept any order of steps and whole checker paths: match on the moved checkers.
+    moved = _moves_signature(steps)
+    matches = [p for p in plays if _moves_signature(p.steps) == moved]
+    if not matches:
+        matches = [p for p in plays if _net_signature(p.steps) == _net_signature(steps)]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        raise IllegalPlayError(f"ambiguous play {text.strip()!r} in {str(position)!r}")
+    raise IllegalPlayError(f"illegal play {text.strip()!r} for {_dice_of(position, dice)} in "
+                           f"{str(position)!r}")
+
+
+def _moves_signature(steps: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted(steps))
+
+
+def _net_signature(steps: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Points left and points reached, net of steps that chain through a point."""
+    srcs = sorted(s for s, _ in steps)
+    dsts = sorted(d for _, d in steps)
+    for p in list(srcs):
+        if p in dsts:
+            srcs.remove(p)
+            dsts.remove(p)
+    return tuple(srcs), tuple(dsts)
+
+
 _HALF_TURN = np.r_[12:24, 0:12]  # index map between the two numberings
 _local = threading.local()
 
@@ -159,69 +266,6 @@ def apply_play(position: Position, play: Play | str, dice: Dice | str | None = N
     return play.result
 
 
-_STEP_RE = re.compile(r"^([0-9]+)/([0-9]+|off)$")
-
-
-def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
-    """Parse `1/7 7/12` or `22/off` into (from, to) pairs, `to` 25 for off; `pass` is no steps."""
-    if text.strip().lower() == "pass":
-        return ()
-    steps = []
-    for token in text.split():
-        m = _STEP_RE.match(token.lower())
-        if not m:
-            raise NotationError(f"bad step {token!r}: expected FROM/TO or FROM/off")
-        src = int(m.group(1))
-        dst = OFF if m.group(2) == "off" else int(m.group(2))
-        if not 1 <= src <= 24 or not 1 <= dst <= OFF or dst <= src:
-            raise NotationError(f"bad step {token!r}: points 1-24, moving forward")
-        steps.append((src, dst))
-    if not steps:
-        raise NotationError("empty play: expected steps such as '1/7 7/12'")
-    return tuple(steps)
-
-
-def parse_play(position: Position, text: str, dice: Dice | str | None = None,
-               rules: Rules = FEDERATION) -> Play:
-    """The legal play that `text` describes in `position`: exact steps, or checker paths such as
-    `1/12`.
-
-    The position comes first, as in `legal_plays(position, dice)`.
-    """
-    check_arguments(position, rules, "parse_play(position, text, dice)")
-    check_type(text, str, "text", "the play's text such as '1/7 7/12'")
-    steps = parse_steps(text)
-    plays = legal_plays(position, dice, rules)
-    for play in plays:
-        if play.steps == steps:
-            return play
-    # Accept any order of steps and whole checker paths: match on the moved checkers.
-    moved = _moves_signature(steps)
-    matches = [p for p in plays if _moves_signature(p.steps) == moved]
-    if not matches:
-        matches = [p for p in plays if _net_signature(p.steps) == _net_signature(steps)]
-    if len(matches) == 1:
-        return matches[0]
-    if len(matches) > 1:
-        raise IllegalPlayError(f"ambiguous play {text.strip()!r} in {str(position)!r}")
-    raise IllegalPlayError(f"illegal play {text.strip()!r} for {_dice_of(position, dice)} in "
-                           f"{str(position)!r}")
-
-
-def _moves_signature(steps: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
-    return tuple(sorted(steps))
-
-
-def _net_signature(steps: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Points left and points reached, net of steps that chain through a point."""
-    srcs = sorted(s for s, _ in steps)
-    dsts = sorted(d for _, d in steps)
-    for p in list(srcs):
-        if p in dsts:
-            srcs.remove(p)
-            dsts.remove(p)
-    return tuple(srcs), tuple(dsts)
-
-
-__all__ = ["Outcome", "outcome", "legal_plays", "roll_plays", "apply_play", "parse_play",
-           "parse_steps", "enumerate_board", "plays_from_kernel"]
+__all__ = ["OFF", "Play", "format_step", "format_play", "parse_steps", "parse_play", "Outcome",
+           "outcome", "legal_plays", "roll_plays", "apply_play", "enumerate_board",
+           "plays_from_kernel"]

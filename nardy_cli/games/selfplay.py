@@ -19,10 +19,9 @@ import numpy as np
 import pandas as pd
 
 from ..core.dice import Dice
-from ..core.engine import legal_plays
+from ..core.engine import Play, legal_plays
 from ..core.errors import ArgumentError
 from ..core.phases import PHASES, phase_of
-from ..core.play import Play
 from ..core.position import START, WHITE, Position
 from ..core.rules import PRESETS, Rules
 from ..kernels.game import N_DEFICIT

@@ -21,9 +21,13 @@ HOME_START = 18  # 0-based index of point 19, the first point of home
 from .jit import leaf
 from .codes import (DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, N_RESULTS, OIN,  # noqa: F401
                     UNFINISHED, WIN_BASE)
+from .codes import roll_steps as _roll_steps
 
 # Game status codes returned by `game_status`.
 IN_PLAY, WHITE_WON, BLACK_WON, DRAWN = 0, 1, 2, 3
+
+# the steps a roll gives (`codes.roll_steps`, compiled into the kernels that call it)
+roll_steps = njit(cache=True, inline="always")(_roll_steps)
 
 
 class KernelRules(NamedTuple):

@@ -11,3 +11,10 @@ WIN_BASE, LOSE_BASE, DRAW, UNFINISHED = 0, 4, 8, 9
 N_RESULTS = 10
 # the result codes of a finished game (0-8): what the evaluators give probabilities of
 N_CLASSES = 9
+
+
+def roll_steps(high: int, low: int) -> int:
+    """The steps a roll gives (R1): a double's dice are played twice each, four steps; any other
+    roll's once each, two.  The one copy: the kernels compile it (`board.roll_steps`), `Dice.steps`
+    calls it."""
+    return 4 if high == low else 2

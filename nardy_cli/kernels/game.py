@@ -14,7 +14,7 @@ from numba import njit
 from .jit import leaf
 from .bearoff import RaceTables, board_race_probabilities, both_home
 from .board import (IN_PLAY, N_POINTS, N_RESULTS, UNFINISHED, KernelRules, bears_off_last,
-                    final_result, flip, game_status, on_board, opp_on_board)
+                    final_result, flip, game_status, on_board, opp_on_board, roll_steps)
 from .evaluate import (NEURAL, RANDOM, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, ChoiceScratch, EvalArgs,
                        best_replies, choice_scratch, choose_play)
 from .neural import float32_layers
@@ -112,8 +112,9 @@ def record_turn(deficit, side, d1, d2, nsteps, played_die, boards, n):
     """Add one turn's deficit figures (RULES.md §8) for `side` (0 White, 1 Black); `boards[:n]` are
     the roll's results: a roll that bears off the last checker loses no step (rules decision 18)."""
     deficit[side, TURNS] += 1
-    if nsteps < (4 if d1 == d2 else 2) and bears_off_last(boards, n):
-        nsteps = 4 if d1 == d2 else 2
+    full = roll_steps(d1, d2)
+    if nsteps < full and bears_off_last(boards, n):
+        nsteps = full
     if d1 == d2:
         deficit[side, F_ROLLED + d1 - 1] += 4
         lost = 4 - nsteps

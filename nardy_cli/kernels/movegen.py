@@ -17,7 +17,7 @@ from numba import njit
 
 from .bits import trailing_zeros
 from .jit import counted, leaf
-from .board import HOME_START, N_POINTS, forbidden_block, furthest_opponent
+from .board import HOME_START, N_POINTS, forbidden_block, furthest_opponent, roll_steps
 
 HEAD_FEDERATION, HEAD_643, HEAD_STRICT = 0, 1, 2
 BLOCK_STEP, BLOCK_TURN_END, BLOCK_OFF = 0, 1, 2
@@ -189,7 +189,7 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
     memo_stamp[MEMO_SIZE] += 1
     stamp = memo_stamp[MEMO_SIZE]
     double = d1 == d2
-    max_steps = 4 if double else 2
+    max_steps = roll_steps(d1, d2)
     n_options = N_POINTS if double else 2 * N_POINTS
     table_mask = MEMO_SIZE - 1 if double else SMALL_MASK
     limit = head_limit(board, d1, d2, head_rule)
@@ -374,7 +374,7 @@ def replay_steps(board, d1, d2, steps, opp_off, head_rule, block_check, out):
     legal steps.  A play found by another order alone is reported uncertain.
     """
     n = np.int64(steps[0])
-    if n != (4 if d1 == d2 else 2):
+    if n != roll_steps(d1, d2):
         return False
     for p in range(N_POINTS):
         out[p] = board[p]

@@ -5,17 +5,15 @@ every win as an oin (the points themselves: `points.game_points`).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..core.dice import Dice
-from ..core.engine import outcome
 from ..core.errors import NardyError
-from ..core.play import Play
-from ..core.position import BLACK, SIDE_NAMES, START, Position, other_side
+from ..core.engine import Play
+from ..core.position import SIDE_NAMES, START, Position
 from ..core.rules import Rules
 from ..match.cube import Cube
-from .cube_actions import CubeTracker, tag_flag
-from .game_record import FEDERATION, GameRecord, Ply
+from .cube_actions import CubeTracker
+from .game_record import FEDERATION, GameRecord
+from .replay import Replay
 
 
 def record_from_turns(turns: list[tuple[tuple[str, ...], Dice, Play]], start: Position = START,
@@ -36,34 +34,24 @@ def record_from_turns(turns: list[tuple[tuple[str, ...], Dice, Play]], start: Po
     if cube and not tracker.tagged:
         fields["tags"] = (*fields.get("tags", ()), ("Cube", "on"))
         tracker.tagged = True
-    plies = []
-    pos = start
-    number = 1
+    replay = Replay(start, rules, tracker)
     for kinds, dice, play in [*turns, (tuple(end), None, None)]:
         try:
             for kind in kinds:
-                tracker.act(kind, None, pos.turn if kind == "double" else other_side(pos.turn),
-                            pos.turn)
+                replay.act(kind)
             if dice is None:
                 break
-            actions, state = tracker.roll(pos.turn)
+            replay.roll(dice)
         except NardyError as exc:
-            raise type(exc)(f"turn {number} ({SIDE_NAMES[pos.turn]}): {exc}") from None
-        plies.append(Ply(number, pos, dice, play, "", actions, state))
-        if pos.turn == BLACK:
-            number += 1
-        pos = play.result
-    end_actions = tracker.finish()
-    if not tracker.is_cube_game:
-        plies = [replace(p, cube=None) for p in plies]
-    return GameRecord(rules=rules, start=start, plies=tuple(plies), result=outcome(pos, rules),
-                      end_actions=end_actions, **fields)
+            raise type(exc)(f"turn {replay.number} ({SIDE_NAMES[replay.position.turn]}): "
+                            f"{exc}") from None
+        replay.play(play)
+    return GameRecord.replayed(replay, **fields)
 
 
 def start_cube(record: GameRecord) -> Cube:
     """The cube the game starts with: centred, with the cube rules of its tags (Jacoby, Beavers)."""
-    tags = dict(record.tags)
-    return Cube(jacoby=tag_flag(tags, "Jacoby"), beavers=tag_flag(tags, "Beavers"))
+    return record.start_cube()
 
 
 def final_cube(record: GameRecord) -> Cube | None:

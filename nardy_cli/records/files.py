@@ -1,7 +1,7 @@
-"""Record files of either kind: `.mat` transcripts and nardy's records (one game or a match), read,
-written, converted.
+"""Record files of any format of the table (`formats.RECORD_FORMATS`: `.mat` transcripts and
+nardy's records, one game or a match), read, written, converted.
 
-Reading tells the kinds apart by content (`mat.is_mat_text`), so stdin works too;
+Reading tells the formats apart by content (each format's sniffer), so stdin works too;
 writing goes through a temporary file renamed into place, so nothing half-written
 is ever left.
 """
@@ -13,46 +13,44 @@ import tempfile
 from pathlib import Path
 
 from ..core.errors import GameRecordError, WriteError
-from .game_record import GameRecord, read_record_text
-from .mat_read import DEFAULT_NUMBERING, is_mat_text, parse_mat_games
-from .mat_write import format_mat
-from .match_record import MatchRecord, format_record, parse_record
+from .formats import (RECORD_FORMATS, Record, RecordOptions, format_of_path, format_of_text,
+                      record_format)
+from .game_record import read_record_text
+from .mat_points import DEFAULT_NUMBERING
 
-FORMATS = ("mat", "nardy")
+FORMATS = tuple(RECORD_FORMATS)
 
 
-def parse_games(text: str, *, numbering: str = DEFAULT_NUMBERING) -> GameRecord | MatchRecord:
-    """A transcript or a nardy record (one game or a match), told apart by its content.
+def parse_games(text: str, *, numbering: str = DEFAULT_NUMBERING) -> Record:
+    """A record of any format (one game or a match), told apart by its content.
 
     A transcript of one money game (`0 point match`) is that game's `GameRecord`.
     """
-    return parse_mat_games(text, numbering=numbering) if is_mat_text(text) else parse_record(text)
+    return format_of_text(text).read(text, RecordOptions(numbering))
 
 
-def read_games(path: str | Path, *, numbering: str = DEFAULT_NUMBERING) -> GameRecord | MatchRecord:
-    """Read a `.mat` transcript or a nardy record file (one game or a match); errors name the
-    file."""
+def read_games(path: str | Path, *, numbering: str = DEFAULT_NUMBERING) -> Record:
+    """Read a record file of any format (one game or a match); errors name the file."""
     p = Path(path)
     text = read_record_text(p)
     try:
-        if p.suffix.lower() == ".mat" and not is_mat_text(text):
-            raise GameRecordError("not a .mat transcript: no 'N point match' line")
+        named = format_of_path(p)
+        if named.sniff is not None and not named.sniff(text):
+            raise GameRecordError(named.not_this)
         return parse_games(text, numbering=numbering)
     except GameRecordError as exc:
         raise type(exc)(f"{p.name}: {exc}") from None
 
 
 def format_of(path: str | Path) -> str:
-    """`mat` for a `.mat` file name, `nardy` for any other."""
-    return "mat" if Path(path).suffix.lower() == ".mat" else "nardy"
+    """The name of the format a file's suffix names: `mat` for a `.mat` file, `nardy` for any
+    other."""
+    return format_of_path(path).name
 
 
-def format_games(record: GameRecord | MatchRecord, fmt: str, *,
-                 numbering: str = DEFAULT_NUMBERING) -> str:
-    """The record as a transcript (`mat`) or as nardy's record text (`nardy`)."""
-    if fmt not in FORMATS:
-        raise GameRecordError(f"unknown record format {fmt!r}: choose one of {', '.join(FORMATS)}")
-    return format_mat(record, numbering=numbering) if fmt == "mat" else format_record(record)
+def format_games(record: Record, fmt: str, *, numbering: str = DEFAULT_NUMBERING) -> str:
+    """The record as the text of format `fmt` (`mat`: a transcript, `nardy`: nardy's record)."""
+    return record_format(fmt).write(record, RecordOptions(numbering))
 
 
 def write_text(path: str | Path, text: str) -> Path:
@@ -83,9 +81,9 @@ def _umask() -> int:
 
 
 def convert(source: str | Path, target: str | Path, *, to: str | None = None,
-            numbering: str = DEFAULT_NUMBERING) -> GameRecord | MatchRecord:
-    """Read `source` (a transcript or a nardy record) and write it to `target` as `to` (default: by
-    its name)."""
+            numbering: str = DEFAULT_NUMBERING) -> Record:
+    """Read `source` (a record of any format) and write it to `target` as `to` (default: the
+    format its name's suffix names)."""
     record = read_games(source, numbering=numbering)
     write_text(target, format_games(record, to or format_of(target), numbering=numbering))
     return record

@@ -13,18 +13,18 @@ every roll (`Ply.cube`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.dice import Dice, parse_dice
-from ..core.engine import Outcome, outcome
+from ..core.engine import Outcome, Play
 from ..core.errors import CubeRecordError, GameRecordError, NardyError, NotationError
-from ..core.play import Play
 from ..core.position import BLACK, SIDE_NAMES, START, WHITE, Position, other_side, parse_position
 from ..core.rules import PRESETS, Rules, format_points, make_rules
 from ..match.cube import Cube
-from .cube_actions import CubeAction, CubeTracker, parse_action
+from .cube_actions import CubeAction, CubeTracker, parse_action, tag_flag
 from .plays import PASS_WORDS, format_moves, match_play, parse_moves  # noqa: F401  (re-exported)
+from .replay import Ply, Replay, Turn
 
 FEDERATION = PRESETS["federation"]
 RULE_TAGS = ("Rules", "HeadRule", "BlockCheck", "LastRoll", "Points")
@@ -40,31 +40,6 @@ _TOKEN_RE = re.compile(r"""
     (?P<cube>(?:doubles|beavers)(?:\s*=>\s*[0-9]+)?(?=\s|$|\{)|(?:takes|drops)(?=\s|$|\{)) |
     (?P<word>[^\s{]+)
 """, re.X | re.I)
-
-
-@dataclass(frozen=True)
-class Ply:
-    """One side's turn of a game: the position before it, the roll, the play and a comment."""
-
-    number: int          # turn number: White's and Black's plies of a turn share it
-    position: Position   # before the play, without dice
-    dice: Dice
-    play: Play
-    comment: str = ""
-    # the cube actions before the roll: a double and its answer
-    actions: tuple[CubeAction, ...] = ()
-    # the cube at the roll (value, owner, the game's cube rules); None in a cubeless game
-    cube: Cube | None = None
-
-    @property
-    def side(self) -> str:
-        """'w' or 'b': who played."""
-        return self.position.turn
-
-    @property
-    def label(self) -> str:
-        """`12.` for White's ply of turn 12, `12...` for Black's."""
-        return f"{self.number}." if self.side == WHITE else f"{self.number}..."
 
 
 @dataclass(frozen=True)
@@ -111,6 +86,35 @@ class GameRecord:
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of any header tag, standard or not."""
         return dict(header_tags(self)).get(name, default)
+
+    def turns(self) -> list[Turn]:
+        """Every turn in order (a ply each), and a last one for the cube actions after the last
+        ply: its number, the position before the roll, the cube before its actions."""
+        out = []
+        cube = self.start_cube()
+        number = 1
+        for index, ply in enumerate(self.plies):
+            out.append(Turn(index, ply.number, ply.position, cube, ply.actions, ply))
+            cube = ply.cube or cube
+            number = ply.number + (ply.side == BLACK)
+        if self.end_actions:
+            out.append(Turn(None, number, self.final, cube, self.end_actions, None))
+        return out
+
+    def start_cube(self) -> Cube:
+        """The cube the game starts with: centred, with the cube rules of its tags (Jacoby,
+        Beavers)."""
+        tags = dict(self.tags)
+        return Cube(jacoby=tag_flag(tags, "Jacoby"), beavers=tag_flag(tags, "Beavers"))
+
+    @classmethod
+    def replayed(cls, replay: Replay, **fields) -> GameRecord:
+        """The game `replay` has replayed (its rules, start, plies, end actions and result), with
+        `fields` (players, date, tags, comment); `CubeRecordError` for a double left
+        unanswered."""
+        plies, end_actions = replay.finish()
+        return cls(rules=replay.rules, start=replay.start, plies=plies, result=replay.over(),
+                   end_actions=end_actions, **fields)
 
 
 # ---------------------------------------------------------------- results
@@ -241,12 +245,12 @@ def parse_game(text: str, *, crawford: bool = False) -> GameRecord:
         tracker = CubeTracker(tags, crawford)
     except NardyError as exc:
         raise CubeRecordError(str(exc)) from None
-    plies, game_comment, end = _replay(_tokens(body), start, rules, tracker)
-    end_actions = tracker.finish()
-    if not tracker.is_cube_game:
-        plies = [replace(p, cube=None) for p in plies]
-    final = plies[-1].play.result if plies else start
-    result = outcome(final, rules)
+    replay = Replay(start, rules, tracker)
+    game_comment, end = _replay(_tokens(body), replay)
+    extra = tuple((k, v) for k, v in tags.items() if k not in STANDARD_TAGS)
+    record = GameRecord.replayed(replay, white=tags.get("White", "?"),
+                                 black=tags.get("Black", "?"), date=tags.get("Date", "?"),
+                                 tags=extra, comment=game_comment)
     for source, stated in (("Result tag", tags.get("Result")),
                            ("result at the end of the moves", end)):
         if stated is None or stated.strip() == "*":
@@ -255,39 +259,31 @@ def parse_game(text: str, *, crawford: bool = False) -> GameRecord:
             said = parse_result(stated)
         except NardyError as exc:
             raise GameRecordError(f"bad {source}: {exc}") from None
-        if said != result:
-            actual = "the game is not over" if result is None else str(result)
+        if said != record.result:
+            actual = "the game is not over" if record.result is None else str(record.result)
             raise GameRecordError(f"{source} {stated!r} does not match the replay: {actual}")
-    extra = tuple((k, v) for k, v in tags.items() if k not in STANDARD_TAGS)
-    return GameRecord(tags.get("White", "?"), tags.get("Black", "?"), tags.get("Date", "?"), rules,
-                      start, tuple(plies), result, extra, game_comment, end_actions)
+    return record
 
 
-def _replay(tokens: list[tuple[str, str, int]], start: Position, rules: Rules, tracker: CubeTracker
-            ) -> tuple[list[Ply], str, str | None]:
-    """Plies from the movetext tokens, each checked against the engine; the game comment; the end
+def _replay(tokens: list[tuple[str, str, int]], replay: Replay) -> tuple[str, str | None]:
+    """Replay the movetext tokens, each ply checked against the engine; the game comment, the end
     result."""
-    plies: list[Ply] = []
-    pos = start
-    number = 1
     game_comment = ""
     end: str | None = None
+    tracker = replay.tracker
     i = 0
     n = len(tokens)
     while i < n:
         kind, text, line = tokens[i]
-        where = f"turn {number} ({SIDE_NAMES[pos.turn]})"
+        turn = replay.position.turn
+        where = f"turn {replay.number} ({SIDE_NAMES[turn]})"
         if end is not None and kind != "comment":
             raise GameRecordError(f"{where}: {text!r} after the result {end!r}")
-        if kind in ("num", "dice", "word", "cube") and plies and outcome(pos, rules) is not None:
-            raise GameRecordError(f"{where}: the game is already over ({outcome(pos, rules)}), "
+        if kind in ("num", "dice", "word", "cube") and replay.plies and replay.over() is not None:
+            raise GameRecordError(f"{where}: the game is already over ({replay.over()}), "
                                   f"but the record goes on with {text!r} (line {line})")
         if kind == "comment":
-            if plies:
-                last = plies[-1]
-                note = f"{last.comment} {text}".strip()
-                plies[-1] = replace(last, comment=note)
-            else:
+            if not replay.note(text):
                 game_comment = f"{game_comment} {text}".strip()
             i += 1
         elif kind == "result":
@@ -295,9 +291,7 @@ def _replay(tokens: list[tuple[str, str, int]], start: Position, rules: Rules, t
             i += 1
         elif kind == "cube":
             try:
-                kind_, value = parse_action(text)
-                side = pos.turn if kind_ == "double" else other_side(pos.turn)
-                tracker.act(kind_, value, side, pos.turn)
+                replay.act(*parse_action(text))
             except NardyError as exc:
                 raise type(exc)(f"{where}: {exc}: {text!r} (line {line})") from None
             i += 1
@@ -305,18 +299,18 @@ def _replay(tokens: list[tuple[str, str, int]], start: Position, rules: Rules, t
             if tracker.dropped is not None:
                 raise CubeRecordError(f"{where}: {text!r} after the drop that ended the game "
                                       f"(line {line})")
-            if tracker.turn_actions and text.endswith("...") == (pos.turn == BLACK):
+            if tracker.turn_actions and text.endswith("...") == (turn == BLACK):
                 first = tracker.turn_actions[0]
                 raise CubeRecordError(f"{where}: {str(first)!r} before the turn number {text!r}: "
                                       "a cube action "
-                                      f"after {SIDE_NAMES[other_side(pos.turn)]}'s roll belongs to "
+                                      f"after {SIDE_NAMES[other_side(turn)]}'s roll belongs to "
                                       "the next turn, "
                                       f"and the cube is turned before the roll (line {line})")
             value = int(text.rstrip("."))
             black_label = text.endswith("...")
-            if (value != number or (black_label and pos.turn != BLACK)
-                or (not black_label and pos.turn != WHITE)):
-                expected = f"{number}." if pos.turn == WHITE else f"{number}..."
+            if (value != replay.number or (black_label and turn != BLACK)
+                or (not black_label and turn != WHITE)):
+                expected = f"{replay.number}." if turn == WHITE else f"{replay.number}..."
                 raise GameRecordError(f"{where}: expected turn number {expected!r}, "
                                       f"found {text!r} (line {line})")
             i += 1
@@ -330,29 +324,24 @@ def _replay(tokens: list[tuple[str, str, int]], start: Position, rules: Rules, t
             while j < n and tokens[j][0] == "word":
                 words.append(tokens[j][1])
                 j += 1
-            play_text = " ".join(words)
-            if outcome(pos, rules) is not None:
+            if replay.over() is not None:
                 raise GameRecordError(f"{where} {dice}: the game is over before it starts "
-                                      f"({outcome(pos, rules)})")
+                                      f"({replay.over()})")
             try:
-                actions, cube = tracker.roll(pos.turn)
+                replay.roll(dice)
             except NardyError as exc:
                 raise type(exc)(f"{where} {dice}: {exc} (line {line})") from None
             try:
-                play = match_play(play_text, pos, dice, rules)
+                replay.play(" ".join(words))
             except NardyError as exc:
                 raise GameRecordError(f"{where} {dice}: {exc} (line {line})") from None
-            plies.append(Ply(number, pos, dice, play, "", actions, cube))
-            if pos.turn == BLACK:
-                number += 1
-            pos = play.result
             i = j
         else:  # a word outside a ply
             hint = (" (a roll needs a colon: '6-5: 1/12')" if re.match(r"^[1-6]-?[1-6]$", text)
                     else "")
             raise GameRecordError(f"{where}: expected a roll such as '6-5:', "
                                   f"found {text!r}{hint} (line {line})")
-    return plies, game_comment, end
+    return game_comment, end
 
 
 def parse_date_tag(text: str) -> str:
@@ -441,8 +430,7 @@ def format_game(record: GameRecord, width: int = 22) -> str:
                          else f"{ply.label} {_ply_text(ply)}")
             i += 1
     if record.end_actions:   # after the last ply: the label of the turn the drop ended
-        last = plies[-1] if plies else None
-        number = 1 if last is None else last.number + (last.side == BLACK)
+        number = record.turns()[-1].number
         label = f"{number}." if record.final.turn == WHITE else f"{number}..."
         lines.append(f"{label:<5}{' '.join(map(str, record.end_actions))}")
     lines.append(format_result(record.result))
@@ -453,16 +441,11 @@ def record_from_plays(plays: list[tuple[Dice, Play]], start: Position = START,
                       rules: Rules = FEDERATION, **fields) -> GameRecord:
     """A record from (dice, play) pairs played in order from `start` (plays from `legal_plays`);
     with cube actions, `cube_records.record_from_turns`."""
-    plies = []
-    pos = start
-    number = 1
+    replay = Replay(start, rules, CubeTracker({}))
     for dice, play in plays:
-        plies.append(Ply(number, pos, dice, play))
-        if pos.turn == BLACK:
-            number += 1
-        pos = play.result
-    return GameRecord(rules=rules, start=start, plies=tuple(plies), result=outcome(pos, rules),
-                      **fields)
+        replay.roll(dice)
+        replay.play(play)
+    return GameRecord.replayed(replay, **fields)
 
 
 __all__ = ["Ply", "GameRecord", "parse_game", "format_game", "read_game", "parse_date_tag",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ..core.errors import GameRecordError
-from ..core.play import OFF, Play
+from ..core.engine import OFF, Play
 from .game_record import format_moves
 
 NUMBERINGS = ("head-24", "head-1")

@@ -19,18 +19,18 @@ a drop is the doubler's, the cube's value before the double.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from ..core.dice import parse_dice
-from ..core.engine import legal_plays, outcome
+from ..core.engine import legal_plays
 from ..core.errors import CubeRecordError, GameRecordError, MatchRecordError, NardyError
-from ..core.position import BLACK, SIDE_NAMES, START, WHITE, other_side, parse_position
+from ..core.position import SIDE_NAMES, START, WHITE, other_side, parse_position
 from ..match import stakes
 from .cube_actions import CubeTracker, parse_action
-from .game_record import GameRecord, Ply, _rules_from_tags, _unescape, match_play
+from .game_record import GameRecord, _rules_from_tags, _unescape
 from .mat_points import DEFAULT_NUMBERING, NUMBERINGS, check_numbering, translate_play
 from .match_record import MatchRecord, Scorer
 from .points import Resignation, format_points
+from .replay import Replay
 
 RIGHT_COLUMN = 33  # where the right player's entries start in a written transcript
 SPLIT_COLUMN = 16  # a lone entry starting at this column or later is the right player's
@@ -79,12 +79,11 @@ class _GameReader:
         self.number, self.names, self.numbering, self.crawford = number, names, numbering, crawford
         self.tracker: CubeTracker | None = None
         self.tags: dict[str, str] = {}
-        self.rules = self.start = self.pos = None
+        self.rules = self.start = None
+        self.replay: Replay | None = None
         self.sides: dict[int, str] = {}
-        self.plies: list[Ply] = []
         self.comment = ""
         self.turn = 0           # the last turn number written
-        self.turn_number = 1    # nardy's turn number of the next ply
         self.ended: str | None = None
         self.resigned: Resignation | None = None
         # a roll with no play: (column, text, line)
@@ -135,17 +134,14 @@ class _GameReader:
         if self.start.dice is not None:
             raise GameRecordError(f"game {self.number}: bad Position tag {text!r}: "
                                   "the first roll goes in the turns")
-        self.pos = self.start
         try:
             self.tracker = CubeTracker(self.tags, self.crawford)
         except NardyError as exc:
             raise type(exc)(f"game {self.number}: {exc}") from None
+        self.replay = Replay(self.start, self.rules, self.tracker)
 
     def note(self, text: str) -> None:
-        if self.plies:
-            last = self.plies[-1]
-            self.plies[-1] = replace(last, comment=f"{last.comment} {text}".strip())
-        else:
+        if self.replay is None or not self.replay.note(text):     # before the first turn
             self.comment = f"{self.comment} {text}".strip()
 
     def line(self, raw: str, lineno: int) -> None:
@@ -182,7 +178,7 @@ class _GameReader:
         elif word in ("win", "wins"):
             self.wins(column, text, lineno)
         elif word == "draw":
-            result = outcome(self.pos, self.rules)
+            result = self.replay.over()
             if result is None or result.winner is not None:
                 actual = "the game is not over" if result is None else str(result)
                 raise GameRecordError(f"{self.where()}: 'Draw' does not match the replay: "
@@ -201,13 +197,13 @@ class _GameReader:
         if not self.sides:
             roller = column if kind == "double" else 1 - column
             self.sides = {roller: self.start.turn, 1 - roller: other_side(self.start.turn)}
-        done = outcome(self.pos, self.rules)
+        done = self.replay.over()
         if done is not None:
             raise GameRecordError(f"{self.where(column)}: the game is already over ({done}), "
                                   "but the transcript "
                                   f"goes on with {text!r} (line {lineno})")
         try:
-            self.tracker.act(kind, value, self.sides[column], self.pos.turn)
+            self.replay.act(kind, value, self.sides[column])
         except NardyError as exc:
             raise type(exc)(f"{self.where(column)}: {exc}: {text!r} (line {lineno})") from None
 
@@ -216,7 +212,7 @@ class _GameReader:
             raise self.missing()
         if not self.sides:
             self.sides = {column: self.start.turn, 1 - column: other_side(self.start.turn)}
-        side = self.pos.turn
+        side = self.replay.position.turn
         if self.sides[column] != side:
             mover = self.names[1 - column]
             raise GameRecordError(f"{self.where(column)}: "
@@ -227,7 +223,7 @@ class _GameReader:
         if column == 0 and not numbered:
             raise GameRecordError(f"{self.where(column)}: {text!r} needs its turn number, e.g. "
                                   f"'{self.turn + 1}) {text}' (line {lineno})")
-        done = outcome(self.pos, self.rules)
+        done = self.replay.over()
         if done is not None:
             raise GameRecordError(f"{self.where(column)}: the game is already over ({done}), "
                                   "but the transcript "
@@ -237,7 +233,7 @@ class _GameReader:
         where = f"{self.where(column)} {dice}"
         moves = moves.strip()
         if moves.lower() in PASS_TEXTS:
-            if not legal_plays(self.pos, dice, self.rules)[0].is_pass:
+            if not legal_plays(self.replay.position, dice, self.rules)[0].is_pass:
                 if not moves:
                     self.pending = (column, text, lineno)
                     return
@@ -250,18 +246,14 @@ class _GameReader:
             except GameRecordError as exc:
                 raise GameRecordError(f"{where}: {exc} (line {lineno})") from None
         try:
-            actions, cube = self.tracker.roll(side)
+            self.replay.roll(dice)
         except NardyError as exc:
             raise type(exc)(f"{where}: {exc} (line {lineno})") from None
         try:
-            play = match_play(text=nardy_text, position=self.pos, dice=dice, rules=self.rules)
+            self.replay.play(nardy_text)
         except NardyError as exc:
             message = str(exc).replace(repr(nardy_text), repr(moves))
             raise GameRecordError(f"{where}: {message} (line {lineno})") from None
-        self.plies.append(Ply(self.turn_number, self.pos, dice, play, "", actions, cube))
-        if self.pos.turn == BLACK:
-            self.turn_number += 1
-        self.pos = play.result
 
     def wins(self, column: int, text: str, lineno: int) -> None:
         m = _WINS_RE.match(text)
@@ -280,7 +272,7 @@ class _GameReader:
         if self.pending is not None and self.pending[0] == column:
             raise self.missing()
         self.pending = None
-        result = outcome(self.pos, self.rules)
+        result = self.replay.over()
         dropped, cube = self.tracker.dropped, self.tracker.state
         if dropped is not None:
             won = max(stakes.game_points(self.rules, other_side(dropped.side), "oin",
@@ -328,14 +320,12 @@ class _GameReader:
         if self.resigned is not None:
             extra.append(("Resigned", str(self.resigned)))
         try:
-            end_actions = self.tracker.finish()
+            return GameRecord.replayed(self.replay, white=self.names[white],
+                                       black=self.names[1 - white],
+                                       date=self.tags.get("Date", "?"), tags=tuple(extra),
+                                       comment=self.comment)
         except NardyError as exc:
             raise type(exc)(f"{self.where()}: {exc}") from None
-        plies = (self.plies if self.tracker.is_cube_game
-                 else [replace(p, cube=None) for p in self.plies])
-        return GameRecord(self.names[white], self.names[1 - white], self.tags.get("Date", "?"),
-                          self.rules, self.start, tuple(plies), outcome(self.pos, self.rules),
-                          tuple(extra), self.comment, end_actions)
 
     @property
     def columns(self) -> dict[str, int]:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..core.errors import (ArgumentError, CubeRecordError, GameRecordError, MatchError,
     MatchRecordError, NardyError)
-from ..core.position import BLACK, SIDE_NAMES
+from ..core.position import SIDE_NAMES
 from ..match.stakes import Stakes
 from ..match.state import parse_score as match_score
 from ..match.state import state_before
@@ -153,11 +153,8 @@ class Scorer:
             raise CubeRecordError(f"{where}: {exc}") from None
         if crawford:
             self.crawford_played = True
-            doubles = [(p.number, a.side) for p in record.plies for a in p.actions
+            doubles = [(t.number, a.side) for t in record.turns() for a in t.actions
                        if a.kind == "double"]
-            last = record.plies[-1] if record.plies else None
-            after = 1 if last is None else last.number + (last.side == BLACK)
-            doubles += [(after, a.side) for a in record.end_actions if a.kind == "double"]
             if doubles:
                 number, side = doubles[0]
                 turn = f"turn {number} ({SIDE_NAMES[side]})"

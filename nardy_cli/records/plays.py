@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 
 from ..core.dice import Dice
-from ..core.engine import legal_plays
+from ..core.engine import OFF, Play, legal_plays
 from ..core.errors import IllegalPlayError, NotationError
-from ..core.play import OFF, Play
 from ..core.position import Position
 from ..core.rules import PRESETS, Rules
 

@@ -8,7 +8,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Polygon, Rectangle
 
 from ..core.i18n import _, side_words
-from ..core.play import OFF
+from ..core.engine import OFF
 from ..core.position import BLACK, WHITE, Position, other_side, to_other_numbering
 
 POINT_W = 1.0

@@ -1,17 +1,22 @@
-"""One renderer for every command: DataFrames and records as table, CSV or JSON text."""
+"""One renderer for every command: a result's views (a table for people, a frame for CSV, data for
+JSON) and the table of output formats that picks one.
+
+A command hands `render` a `Views` value and the format asked (`--format table|csv|json`);
+the format's entry in `OUTPUT_FORMATS` says which view it shows and how, so no command
+compares format names.  A new output format is one function and one line of the table.
+"""
 
 from __future__ import annotations
 
 import json
 import math
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..core.i18n import _
 
 if TYPE_CHECKING:
     import pandas as pd
-
-FORMATS = ("table", "csv", "json")
 
 
 def _clean(value: Any) -> Any:
@@ -41,15 +46,16 @@ def number(value: float, spec: str = "{:.4f}") -> str:
     return text
 
 
-def frame_text(frame: pd.DataFrame, fmt: str, float_format: str = "{:.4f}",
+def csv_text(frame: pd.DataFrame) -> str:
+    """A DataFrame as CSV text, without the index and the last line's end."""
+    return frame.to_csv(index=False).rstrip("\n")
+
+
+def table_text(frame: pd.DataFrame, float_format: str = "{:.4f}",
                left: tuple[str, ...] = ()) -> str:
-    """A DataFrame as an aligned table (the `left` text columns aligned left, headers too), CSV or
-    JSON records."""
+    """A DataFrame as an aligned table for people: floats by `float_format`, the `left` text
+    columns aligned left (headers too), headers in the language in use; `(nothing)` when empty."""
     from pandas.api.types import is_float_dtype
-    if fmt == "csv":
-        return frame.to_csv(index=False).rstrip("\n")
-    if fmt == "json":
-        return to_json(frame.to_dict(orient="records"))
     if frame.empty:
         return _("(nothing)")
     from ..core.i18n import column
@@ -65,3 +71,88 @@ def frame_text(frame: pd.DataFrame, fmt: str, float_format: str = "{:.4f}",
                            for c in left})
         frame = frame.rename(columns={c: c.ljust(widths[c]) for c in left})
     return frame.to_string(index=False, formatters=formatters)
+
+
+@dataclass(frozen=True)
+class Views:
+    """One result as each output format can show it, each view made only when its format is asked:
+    `table` (text for people), `frame` (a DataFrame for CSV) or `rows` (its rows, for results
+    shown one after another and gathered into one CSV), `data` (a plain object for JSON, one line;
+    with `lines`, several objects, a line each).  A view left out shows nothing in its format (a
+    part of the output only some formats have, e.g. a heading)."""
+
+    table: Callable[[], str] | None = None
+    frame: Callable[[], pd.DataFrame] | None = None
+    data: Callable[[], Any] | None = None
+    rows: Callable[[], list[dict]] | None = None
+    lines: bool = False
+
+    @classmethod
+    def of_frame(cls, frame: pd.DataFrame, float_format: str = "{:.4f}",
+                 left: tuple[str, ...] = ()) -> Views:
+        """A DataFrame's views: the aligned table, the CSV, the JSON list of records."""
+        return cls(table=lambda: table_text(frame, float_format, left), frame=lambda: frame,
+                   data=lambda: frame.to_dict(orient="records"))
+
+
+def _table(views: Views) -> str | None:
+    return None if views.table is None else views.table()
+
+
+def _frame_of(views: Views) -> pd.DataFrame | None:
+    if views.frame is not None:
+        return views.frame()
+    if views.rows is not None:
+        import pandas as pd
+        return pd.DataFrame(views.rows())
+    return None
+
+
+def _csv(views: Views) -> str | None:
+    frame = _frame_of(views)
+    return None if frame is None else csv_text(frame)
+
+
+def _json(views: Views) -> str | None:
+    if views.data is None:
+        return None
+    data = views.data()
+    return "\n".join(to_json(d) for d in data) if views.lines else to_json(data)
+
+
+@dataclass(frozen=True)
+class OutputFormat:
+    """One output format: `text` (the text of a result's views, None when it has no view of it);
+    `for_people` (notes about the figures are lines of the output; otherwise warnings on stderr,
+    so that the output stays data); `streams` (results shown one after another each print their
+    text at once; otherwise their rows are gathered and shown as one text at the end)."""
+
+    name: str
+    text: Callable[[Views], str | None]
+    for_people: bool = False
+    streams: bool = True
+
+
+OUTPUT_FORMATS: dict[str, OutputFormat] = {
+    "table": OutputFormat("table", _table, for_people=True),
+    "csv": OutputFormat("csv", _csv, streams=False),
+    "json": OutputFormat("json", _json),
+}
+FORMATS = tuple(OUTPUT_FORMATS)
+
+
+def output_format(name: str) -> OutputFormat:
+    """The output format called `name` (one of `FORMATS`)."""
+    return OUTPUT_FORMATS[name]
+
+
+def render(views: Views, fmt: str) -> str | None:
+    """The text of `views` in output format `fmt`; None when the format has no view of them."""
+    return output_format(fmt).text(views)
+
+
+def frame_text(frame: pd.DataFrame, fmt: str, float_format: str = "{:.4f}",
+               left: tuple[str, ...] = ()) -> str:
+    """A DataFrame as an aligned table (the `left` text columns aligned left, headers too), CSV or
+    JSON records."""
+    return render(Views.of_frame(frame, float_format, left), fmt)

@@ -26,7 +26,6 @@ from ..match.cube import Cube
 from ..match.cube_decision import cube_decision
 from ..match.stakes import MONEY, Stakes
 from ..policies.bearoff import is_bearoff
-from ..records.cube_record import start_cube
 from ..records.game_record import GameRecord
 
 ACTIONS = {(): "no double", ("take",): "double, take", ("drop",): "double, pass",
@@ -40,19 +39,9 @@ MATCH_COLUMNS = ["mwc_double_lost", "mwc_take_lost"]
 
 def cube_turns(record: GameRecord) -> list[tuple[int | None, Position, Cube, tuple[str, ...]]]:
     """Every turn's (ply index, None for the turn after the last ply; the position before the roll,
-    cube before its actions (with the game's cube rules), the kinds of the actions after a double:
-    `()` for no double, `("take",)`, `("drop",)`, `("beaver",)`)."""
-    out = []
-    cube = start_cube(record)
-    turns = [(i, p.position, p.actions) for i, p in enumerate(record.plies)]
-    if record.end_actions:
-        turns.append((None, record.final, record.end_actions))
-    for index, position, actions in turns:
-        kinds = tuple(a.kind for a in actions)
-        out.append((index, position, cube, kinds[1:] if kinds[:1] == ("double",) else ()))
-        if index is not None and record.plies[index].cube is not None:
-            cube = record.plies[index].cube
-    return out
+    cube before its actions, the kinds of the actions after a double: `()` for no double,
+    `("take",)`, `("drop",)`, `("beaver",)`), from the record's turns (`GameRecord.turns`)."""
+    return [(t.index, t.position, t.cube, t.answer) for t in record.turns()]
 
 
 def _probabilities(positions: list[Position], rules, network) -> list[dict | None]:
