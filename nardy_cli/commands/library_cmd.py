@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import functools
 import sys
+from dataclasses import replace
 from typing import Any, Callable
 
 import click
 
 from ..core.errors import NardyError
-from .common import INTERRUPTED, BadInput, format_option, handle_errors, mat_numbering_option
+from .common import (INTERRUPTED, BadInput, format_option, handle_errors, mat_numbering_option,
+                     show)
 
 EPILOG = """\b
 Examples:
@@ -135,12 +137,12 @@ Examples:
 @with_library()
 def list_command(fmt, library) -> None:
     """List the files in the library: id, name, games, decisions, evaluator, players."""
-    from ..reports.render import frame_text
+    from ..reports.render import Views, table_text
     frame = library.sources()
-    if fmt == "table":
-        frame = frame.drop(columns=["path"]).assign(
-            match_length=frame["match_length"].map(_length_text), added=frame["added"].str[:10])
-    click.echo(frame_text(frame, fmt, left=("name", "players")))
+    readable = frame.drop(columns=["path"]).assign(
+        match_length=frame["match_length"].map(_length_text), added=frame["added"].str[:10])
+    show(fmt, replace(Views.of_frame(frame),
+                      table=lambda: table_text(readable, left=("name", "players"))))
 
 
 def _length_text(length) -> str:
@@ -183,12 +185,11 @@ Examples:
 @with_library()
 def export_command(table, player, since, fmt, output, library) -> None:
     """Export the library's decisions, cube decisions, games or files as CSV or JSON."""
-    from ..reports.render import to_json
+    from ..reports.render import Views, render
     frame = library.table(table, player, since)
-    if fmt == "csv":
-        text = frame.to_csv(index=False)
-    else:
-        text = "".join(to_json(row) + "\n" for row in frame.to_dict(orient="records"))
+    text = render(Views(frame=lambda: frame, data=lambda: frame.to_dict(orient="records"),
+                        lines=True), fmt)
+    text = f"{text}\n" if text else ""
     if output is None:
         click.echo(text, nl=False)
         return
@@ -236,19 +237,17 @@ def stats_command(player, since, by, seed, fmt, library) -> None:
     (docs/library.md gives the definitions and the grade bands).
     """
     from ..reports.library_tables import stats_view
-    from ..reports.render import frame_text
+    from ..reports.render import Views, table_text
     frame = library.stats(player, since, by=by, seed=seed)
-    if fmt != "table":
-        click.echo(frame_text(frame, fmt))
-        return
-    if frame.empty:
-        click.echo("(no decisions)")
-        return
-    view = stats_view(frame, by)
-    click.echo(frame_text(view, "table", "{:.2f}",
-                          left=tuple(c for c in ("player", by, "band") if c in view)))
-    for note in _notes(library, frame):
-        click.echo(f"Note: {note}.")
+
+    def table() -> str:
+        if frame.empty:
+            return "(no decisions)"
+        view = stats_view(frame, by)
+        left = tuple(c for c in ("player", by, "band") if c in view)
+        return "\n".join([table_text(view, "{:.2f}", left),
+                          *(f"Note: {note}." for note in _notes(library, frame))])
+    show(fmt, replace(Views.of_frame(frame), table=table))
 
 
 @command.command("bands", epilog="""\b
@@ -287,7 +286,7 @@ def progress_command(player, since, by, output, seed, fmt, library) -> None:
     from ..reports.folder import ensure_writable
     from ..reports.library_chart import write_progress
     from ..reports.library_tables import stats_view
-    from ..reports.render import frame_text
+    from ..reports.render import Views, table_text
     ensure_writable(output)
     periods = library.stats(player, since, by=by, seed=seed)
     phases = library.stats(player, since, by="phase", seed=seed)
@@ -297,11 +296,9 @@ def progress_command(player, since, by, output, seed, fmt, library) -> None:
     written = write_progress(periods, phases, overall, output, player=player, by=by,
                              subtitle=subtitle,
                              evaluator=evaluators.pop() if len(evaluators) == 1 else None)
-    if fmt == "table":
-        click.echo(frame_text(stats_view(periods, by), "table", left=("player", by)))
-        click.echo(f"\nchart and page written to {written}")
-    else:
-        click.echo(frame_text(periods, fmt))
+    show(fmt, replace(Views.of_frame(periods), table=lambda: (
+        f"{table_text(stats_view(periods, by), left=('player', by))}\n\n"
+        f"chart and page written to {written}")))
 
 
 @command.command("quiz", epilog="""\b
