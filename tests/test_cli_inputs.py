@@ -227,3 +227,35 @@ def test_duel_names_the_position_it_starts_from():
     assert out.exit_code == 0
     assert out.output.splitlines()[0] == ("random vs random: 2 games from 'W:1x14,12 B:1x15 b' "
                                           "with duplicate dice, seed 20261129, federation rules")
+
+
+@pytest.mark.parametrize("command", [["rollout", "start", "--games", "10", "--quiet"],
+                                     ["eval", "start"], ["met", "--length", "3"]])
+@pytest.mark.parametrize("points, message", [
+    ("koks=-1", "points for koks must be a finite number from 0 to 1,000, got -1"),
+    ("oin=nan", "points for oin must be a finite number from 0 to 1,000, got nan"),
+    ("koks=inf", "points for koks must be a finite number from 0 to 1,000, got inf"),
+    ("koks=1e308", "points for koks must be a finite number from 0 to 1,000, got 1e+308"),
+    ("mars=3", "points must be ordered oin <= mars <= home-mars <= koks (docs/rules.md §7), "
+               "got mars=3 above home-mars=2"),
+    ("oin=3", "points must be ordered oin <= mars <= home-mars <= koks (docs/rules.md §7), "
+              "got oin=3 above mars=2"),
+])
+def test_points_are_finite_non_negative_and_ordered(command, points, message):
+    """Catches `--points koks=1e308` (a rollout printing an equity of 1e308), negative, nan or inf
+    points, or a table in which an oin scores more than a mars, accepted by any command."""
+    out = run(*command, "--points", points)
+    assert out.exit_code == 2
+    assert out.output == f"Error: {message}\n"
+
+
+def test_points_are_checked_wherever_they_are_made():
+    """Catches a Points value built in the library (not through --points) with a negative or
+    unordered table: every caller gets the one check."""
+    from nardy_cli.core.errors import RulesError
+    from nardy_cli.core.rules import Points
+    for bad in [dict(oin=-1), dict(koks=float("nan")), dict(oin=2, mars=1), dict(koks=True)]:
+        with pytest.raises(RulesError):
+            Points(**bad)
+    assert Points(0, 0, 0, 0).as_tuple() == (0, 0, 0, 0)
+    assert Points(1, 3, 2, 4).as_tuple() == (1, 3, 2, 4)
