@@ -9,7 +9,7 @@ import click
 
 from ..core.errors import ReportKindError, ResultsError, WriteError
 from ..core.i18n import _
-from .common import BadInput, handle_errors
+from .common import IMAGE_FILE, BadInput, handle_errors
 
 
 @click.command("chart", epilog="""\b
@@ -25,8 +25,8 @@ Examples:
 @click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
               help="Which result of the file (batch and multi-position rollouts).")
 @click.option("--list", "list_kinds", is_flag=True, help="List the chart kinds this file can draw.")
-@click.option("-o", "--out", type=click.Path(dir_okay=False), default=None,
-              help="Image file (.png or .svg).")
+@click.option("-o", "--out", type=IMAGE_FILE, default=None,
+              help="Image file (.png, .svg or .pdf).")
 @handle_errors
 def chart_command(results, kind, index, list_kinds, out) -> None:
     """Re-draw a chart from a saved results.json without re-running anything."""
@@ -50,9 +50,7 @@ def chart_command(results, kind, index, list_kinds, out) -> None:
         raise BadInput(f"unknown chart kind {kind!r} for {data['kind']} results: "
                        f"choose one of {', '.join(kinds)}")
     if not out:
-        raise BadInput("give the image file with -o FILE.png or FILE.svg")
-    if Path(out).suffix.lower() not in (".png", ".svg"):
-        raise BadInput(f"bad image file {out!r}: use a .png or .svg name")
+        raise BadInput("give the image file with -o FILE.png, FILE.svg or FILE.pdf")
     if index > len(data["results"]):
         raise BadInput(f"--index {index}: the file holds {len(data['results'])} results")
     try:

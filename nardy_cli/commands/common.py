@@ -52,8 +52,28 @@ class DiceType(click.ParamType):
             self.fail(str(exc), param, ctx)
 
 
+class ImageFileType(click.Path):
+    """FILE for a chart or a board: a .png, .svg or .pdf name (`reports.figures.image_path`),
+    checked when the command line is read, before any work."""
+
+    name = "FILE"
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from ..reports.figures import image_path
+        value = super().convert(value, param, ctx)
+        try:
+            image_path(value)
+        except NardyError as exc:
+            self.fail(str(exc), param, ctx)
+        return value
+
+
 POSITION = PositionType()
 DICE = DiceType()
+IMAGE_FILE = ImageFileType()
 
 
 def option_names(ctx: click.Context | None) -> dict[str, str]:
