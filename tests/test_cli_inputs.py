@@ -259,3 +259,51 @@ def test_points_are_checked_wherever_they_are_made():
             Points(**bad)
     assert Points(0, 0, 0, 0).as_tuple() == (0, 0, 0, 0)
     assert Points(1, 3, 2, 4).as_tuple() == (1, 3, 2, 4)
+
+
+def _saved(tmp_path, kind):
+    """A small report's results.json of `kind` (rollout or analyze), as data."""
+    import json
+    args = (["rollout", "start"] if kind == "rollout"
+            else ["analyze", "W:1x13,7,12 B:1x14,7 w", "--dice", "4-2", "--top", "2"])
+    folder = tmp_path / kind
+    out = run(*args, "--games", "36", "--policy", "racer", "--workers", "1", "-q",
+              "--output", str(folder))
+    assert out.exit_code == 0, out.output
+    return json.loads((folder / "results.json").read_text())
+
+
+@pytest.mark.parametrize("kind, chart, change, message", [
+    ("rollout", "outcomes", lambda d: d["results"][0].pop("probabilities"),
+     "the outcomes chart of rollout results needs results[0].probabilities, which the file lacks"),
+    ("rollout", "outcomes", lambda d: d["results"][0]["se"].pop("draw"),
+     "the outcomes chart of rollout results needs results[0].se.draw, which the file lacks"),
+    ("rollout", "convergence", lambda d: d.pop("traces"),
+     "the convergence chart of rollout results needs traces, which the file lacks"),
+    ("rollout", "outcomes", lambda d: d.update(kind="analyze"),
+     "the outcomes chart of analyze results needs results[0].plays, which the file lacks"),
+    ("analyze", "ranking", lambda d: d["results"][0]["plays"][0].pop("diff_se"),
+     "the ranking chart of analyze results needs results[0].plays[0].diff_se, which the file "
+     "lacks"),
+    ("analyze", "outcomes", lambda d: d["results"][0]["plays"][0].pop("equity"),
+     "the outcomes chart of analyze results needs a field 'equity', which the file lacks"),
+    ("rollout", "outcomes", lambda d: d["results"][0].update(probabilities="x"),
+     "the outcomes chart of rollout results cannot be drawn from this file "
+     "(string indices must be integers, not 'str')"),
+    ("rollout", "outcomes", lambda d: d.pop("results"),
+     "holds no results to draw: 'results' must be a list of objects"),
+])
+def test_chart_of_malformed_results_names_the_file_and_what_is_missing(tmp_path, kind, chart,
+                                                                       change, message):
+    """Catches `nardy chart` of a results.json that lacks a key (or holds another kind of
+    results) ending in a KeyError traceback instead of one line naming the file and the field."""
+    import json
+    data = _saved(tmp_path, kind)
+    change(data)
+    f = tmp_path / "results.json"
+    f.write_text(json.dumps(data))
+    out = run("chart", str(f), "--kind", chart, "-o", str(tmp_path / "c.png"))
+    assert out.exit_code == 2
+    sep = " " if message.startswith("holds") else ": "
+    assert out.output == f"Error: '{f}'{sep}{message}\n"
+    assert not (tmp_path / "c.png").exists()

@@ -31,16 +31,8 @@ Examples:
 def chart_command(results, kind, index, list_kinds, out) -> None:
     """Re-draw a chart from a saved results.json without re-running anything."""
     from ..reports.figures import save_figure
-    from ..reports.report import chart_kinds
-    try:
-        data = json.loads(Path(results).read_text(encoding="utf-8"))
-        kinds = chart_kinds(data)
-    except ReportKindError:
-        raise ResultsError(f"{results!r} holds {data['kind']!r} results, of which nardy chart "
-                           "draws no chart (it draws rollout, batch, analyze and openings "
-                           "results)") from None
-    except (ValueError, KeyError, TypeError):
-        raise ResultsError(f"{results!r} is not a nardy results.json") from None
+    from ..reports.saved import chart_of
+    data, kinds = _read(results)
     if list_kinds or kind is None:
         if kind is None and not list_kinds:
             raise BadInput(f"choose --kind: {', '.join(kinds)}")
@@ -54,7 +46,38 @@ def chart_command(results, kind, index, list_kinds, out) -> None:
     if index > len(data["results"]):
         raise BadInput(f"--index {index}: the file holds {len(data['results'])} results")
     try:
-        save_figure(kinds[kind](data, index - 1), Path(out))
+        fig = chart_of(data, kind, index - 1)
+    except ResultsError as exc:
+        raise ResultsError(f"{results!r}: {exc}") from None
+    try:
+        save_figure(fig, Path(out))
     except OSError as exc:
         raise WriteError(f"cannot write {out!r}: {exc.strerror}") from None
     click.echo(_("Chart written to {out}").format(out=out), err=True)
+
+
+def _read(results: str) -> tuple[dict, list[str]]:
+    """The saved results and the names of the charts they can draw; a file that is not a nardy
+    results.json, or lacks what every chart needs, is a `ResultsError` naming it."""
+    from ..reports.report import chart_kinds, report_for
+    from ..reports.saved import MissingField, traced
+    try:
+        data = json.loads(Path(results).read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        raise ResultsError(f"{results!r} is not a nardy results.json (not JSON text)") from None
+    if not isinstance(data, dict) or "kind" not in data:
+        raise ResultsError(f"{results!r} is not a nardy results.json (no 'kind' of results)")
+    try:
+        report_for(data["kind"])
+    except ReportKindError:
+        raise ResultsError(f"{results!r} holds {data['kind']!r} results, of which nardy chart "
+                           "draws no chart (it draws rollout, batch, analyze and openings "
+                           "results)") from None
+    if not (isinstance(data.get("results"), list) and data["results"]
+            and all(isinstance(r, dict) for r in data["results"])):
+        raise ResultsError(f"{results!r} holds no results to draw: 'results' must be a list of "
+                           "objects")
+    try:
+        return data, list(chart_kinds(traced(data)))
+    except MissingField as exc:
+        raise ResultsError(f"{results!r} lacks {exc.path}, which its charts need") from None
