@@ -39,7 +39,7 @@ def _match_duel(a, b, position, matches, run, quiet, rules, match, fmt, cube=Non
                                                                               asked=matches)
     if fmt in ("json", "csv"):
         row = {k: v for k, v in result.to_dict().items() if k not in ("params", "ci95")}
-        row["ci95_low"], row["ci95_high"] = result.ci95
+        row["ci95_low"], row["ci95_high"] = result.ci95      # Wilson's interval
         click.echo(to_json(result.to_dict()) if fmt == "json"
                    else frame_text(pd.DataFrame([row]), "csv"))
         report_interrupted(result.interrupted, fmt, what)
@@ -124,8 +124,9 @@ def duel_command(a, b, position, matches, run, quiet, rules, match, fmt, cube) -
         click.echo(_("points per game for {a}: {ppg:+.4f}  95% CI [{lo:+.4f}, "
                      "{hi:+.4f}]  SE {se:.4f}").format(
             a=result.a, ppg=result.points_per_game, lo=lo, hi=hi, se=result.se))
-        click.echo(_("wins {wins:.2%}   draws {draws:.2%}").format(wins=result.win_share,
-                                                                   draws=result.draw_share))
+        click.echo(_("wins {wins:.2%}  95% CI [{lo:.2%}, {hi:.2%}]   draws {draws:.2%}").format(
+            wins=result.win_share, lo=result.win_ci95[0], hi=result.win_ci95[1],
+            draws=result.draw_share))
         click.echo(_("mars for {mf:.2%} / against {ma:.2%}   koks for {kf:.2%} / "
                      "against {ka:.2%}").format(
             mf=result.mars_share_for, ma=result.mars_share_against, kf=result.koks_share_for,
