@@ -307,3 +307,44 @@ def test_chart_of_malformed_results_names_the_file_and_what_is_missing(tmp_path,
     sep = " " if message.startswith("holds") else ": "
     assert out.output == f"Error: '{f}'{sep}{message}\n"
     assert not (tmp_path / "c.png").exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["openings", "--rolls", "65", "--reply-games", "100"], "--reply-games needs --replies"),
+    (["met", "--length", "3", "--games", "100"], "--games needs --measure"),
+    (["met", "--length", "3", "--policy", "heuristic"], "--policy needs --measure"),
+    (["met", "--length", "3", "--seed", "3"], "--seed needs --measure"),
+    (["met", "--length", "3", "--workers", "1"], "--workers needs --measure"),
+    (["met", "--length", "3", "--save", "x.json"], "--save needs --measure"),
+    (["duel", "racer", "random", "--matches", "3"], "--matches needs --match N (whole matches)"),
+    (["rollout", "start", "--next-white", "loser"],
+     "--next-white needs --match N (the match length)"),
+    (["analyze", "start", "--dice", "6-5", "--draw-points", "1"],
+     "--draw-points needs --match N (the match length)"),
+    (["eval", "start", "--score", "1-1"], "--score needs --match N (the match length)"),
+    (["review", "games/bot-game.txt", "--rollout-policy", "heuristic"],
+     "--rollout-policy needs --rollout N"),
+    (["review", "games/bot-game.txt", "--seed", "3"], "--seed needs --rollout N"),
+    (["review", "games/bot-game.txt", "--workers", "2"], "--workers needs --rollout N"),
+    (["review", "games/bot-game.txt", "--top", "2"], "--top needs --output DIR"),
+    (["review", "games/bot-game.txt", "--html"], "--html needs --output DIR"),
+    (["play", "racer", "random", "--mat-numbering", "head-1"],
+     "--mat-numbering needs --format mat"),
+    (["play", "racer", "random", "--draw-points", "1"],
+     "--draw-points needs --match N (the match length)"),
+    (["train", "--games", "10", "--output", "run", "--start-share", "0.3"],
+     "--start-share needs --starts FILE"),
+    (["show", "start", "--id", "--numbering", "black"],
+     "--id prints the position ID: it takes no -o, --output, --format or --numbering"),
+])
+def test_an_option_that_means_nothing_without_another_is_refused(args, message, tmp_path,
+                                                                 monkeypatch):
+    """Catches `nardy openings --reply-games 100` without --replies (or any option that only
+    another option gives meaning to: met's measuring options, duel --matches, --next-white and
+    --draw-points without --match, review's rollout and report options) silently ignored."""
+    monkeypatch.chdir(tmp_path)
+    import shutil
+    shutil.copytree(os.path.join(os.path.dirname(__file__), "..", "games"), tmp_path / "games")
+    out = run(*args)
+    assert (out.exit_code, out.output) == (2, f"Error: {message}\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games"]

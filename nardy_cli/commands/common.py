@@ -98,6 +98,25 @@ def error_message(exc: NardyError, ctx: click.Context | None = None) -> str:
     return str(exc)
 
 
+def given(*names: str) -> list[str]:
+    """The flags of the parameters `names` that the user gave (on the command line or through
+    the environment), not left at their defaults: `["--reply-games"]`."""
+    from click.core import ParameterSource
+    ctx = click.get_current_context()
+    flags = option_names(ctx)
+    return [flags[name] for name in names
+            if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE,
+                                                  ParameterSource.ENVIRONMENT)]
+
+
+def refuse_without(present: bool, needs: str, *names: str) -> None:
+    """Unless `present`, refuse the first option of `names` the user gave: it means something only
+    with another option (`--reply-games needs --replies`), and would be silently ignored."""
+    if not present:
+        for flag in given(*names)[:1]:
+            raise BadInput(f"{flag} needs {needs}")
+
+
 NOTHING_FINISHED = N_("Interrupted before any game finished: nothing to report, nothing written.")
 INTERRUPTED = 130
 

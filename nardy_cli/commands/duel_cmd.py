@@ -9,7 +9,7 @@ from ..core.i18n import _
 from ..games.duel import duel, duel_figures
 from ..reports.render import frame_text, to_json
 from .common import (POSITION, BadInput, exit_if_interrupted, format_option, handle_errors,
-                     report_interrupted, rules_options)
+                     refuse_without, report_interrupted, rules_options)
 from .cube_play import duel_cube_line, duel_cube_options, match_cube_line
 from .match_options import match_options
 from .progress import Progress, StepBar
@@ -91,6 +91,7 @@ def duel_command(a, b, position, matches, run, quiet, rules, match, fmt, cube) -
         raise BadInput("--until-se is not supported by duel; use --games")
     if len(position) != 1:
         raise BadInput("--position must name exactly one position")
+    refuse_without(match is not None, "--match N (whole matches)", "matches")
     if match is not None:
         _match_duel(a, b, position[0].position, matches, run, quiet, rules, match, fmt, cube)
         return

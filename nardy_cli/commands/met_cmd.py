@@ -13,7 +13,7 @@ from ..match.met import cubeful_equity_table, match_equity_table, table_se
 from ..match.table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, NEXT_WHITE, GameDistribution
 from ..reports.render import frame_text, to_json
 from .common import (IMAGE_FILE, BadInput, exit_if_interrupted, format_option, handle_errors,
-                     report_interrupted, rules_options)
+                     refuse_without, report_interrupted, rules_options)
 from .progress import Progress
 
 
@@ -68,8 +68,7 @@ def command(length, next_white, draw_points, cubeful, with_se, chart, dist_file,
     (cubeless or cubeful)."""
     if cubeful and with_se:
         raise BadInput("--se is for the cubeless table: drop --cubeful or --se")
-    if save and not measure:
-        raise BadInput("--save needs --measure")
+    refuse_without(measure, "--measure", "policy", "games", "seed", "workers", "save")
     if measure and dist_file:
         raise BadInput("give --measure or --distribution, not both")
     dist = None

@@ -11,7 +11,7 @@ from ..core.i18n import _
 from ..core.rules import rules_label
 from ..reports.folder import json_data
 from ..reports.render import frame_text, to_json
-from .common import exit_if_interrupted, report_interrupted
+from .common import exit_if_interrupted, refuse_without, report_interrupted
 from .progress import StepBar
 from .report_options import check_report_flags, finish_report
 from .study_options import study_options
@@ -36,6 +36,7 @@ Examples:
 def openings_command(rolls, replies, reply_games, top, policy, run, quiet, rules, match, fmt,
                      output, html, svg, force) -> None:
     """The opening table: every legal White play of each opening roll, rolled out and ranked."""
+    refuse_without(replies, "--replies", "reply_games")
     dice = parse_rolls(rolls)
     check_report_flags(output, html, svg, force)
     bar = StepBar("openings", not quiet, unit="analyses")

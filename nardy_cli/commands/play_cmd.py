@@ -10,7 +10,8 @@ import click
 from ..core.errors import NardyError
 from ..core.i18n import _, result_text
 from ..reports.render import frame_text, to_json
-from .common import POSITION, BadInput, handle_errors, mat_numbering_option, rules_options
+from .common import (POSITION, BadInput, handle_errors, mat_numbering_option, refuse_without,
+                     rules_options)
 from .cube_play import duel_cube_options
 from .match_options import match_options
 
@@ -62,6 +63,7 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
     from ..reports.folder import ensure_writable, write_folder
     from ..games import DEFAULT_SEED
     from ..games.selfplay import play_games
+    refuse_without(fmt == "mat", "--format mat", "mat_numbering")
     if len(position) != 1:
         raise BadInput(f"--position: expected one position, got {len(position)} from the file")
     from ..records.game_record import parse_date_tag

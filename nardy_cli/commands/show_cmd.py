@@ -10,7 +10,7 @@ from ..core.diagram import board_diagram
 from ..core.errors import WriteError
 from ..core.i18n import _
 from ..reports.figures import IMAGE_SUFFIXES
-from .common import POSITION, BadInput, block_validation_option, flatten, handle_errors
+from .common import POSITION, BadInput, block_validation_option, flatten, given, handle_errors
 
 
 @click.command("show", epilog="""\b
@@ -46,8 +46,9 @@ def command(positions, numbering: str, fmt: str | None, out: str | None, show_id
     """Draw POSITION: both numberings, off and pip counts, side to move and dice."""
     items = flatten(positions)
     if show_id:
-        if out is not None or fmt is not None or output is not None:
-            raise BadInput("--id prints the position ID: it takes no -o, --output or --format")
+        if out is not None or fmt is not None or output is not None or given("numbering"):
+            raise BadInput("--id prints the position ID: it takes no -o, --output, --format or "
+                           "--numbering")
         from ..core.position_id import format_position_id
         for item in items:
             click.echo(f"{item.name}: {format_position_id(item.position)}" if item.name
