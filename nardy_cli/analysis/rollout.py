@@ -166,7 +166,7 @@ def cube_scoring(scoring: Scoring, match: MatchState | None, white, black,
     return Scoring(exact_bearoff=False, truncate=None, vr=False, bearoff_policy=False)
 
 
-def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] = "random", *,
+def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] = "neural", *,
             run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
             name: str | None = None, scoring: Scoring = Scoring(), match: MatchState | None = None,
             cube: CubePlay | None = None, **fields) -> RolloutResult:

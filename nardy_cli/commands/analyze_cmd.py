@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from ..analysis.analyze import rank_plays
+from ..analysis.rollout_row import policy_columns
 from ..analysis.staged import STAGED_FROM
 from ..core.engine import legal_plays
 from ..core.errors import ArgumentError
@@ -106,7 +107,7 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
     if fmt == "json":
         click.echo(to_json(ranking.to_dict() | cube_record))
     elif fmt == "csv":
-        click.echo(frame_text(frame, "csv"))
+        click.echo(frame_text(frame.assign(**policy_columns(ranking.params)), "csv"))
     else:
         click.echo(_("{position}   to play {dice}   ({policy} rollouts, seed {seed}, "
                      "{rules}{match})").format(

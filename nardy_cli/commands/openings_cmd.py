@@ -7,6 +7,7 @@ from __future__ import annotations
 import click
 
 from ..analysis.openings import opening_table, parse_rolls
+from ..analysis.rollout_row import policy_columns
 from ..core.i18n import _
 from ..core.rules import rules_label
 from ..reports.folder import json_data
@@ -49,9 +50,11 @@ def openings_command(rolls, replies, reply_games, top, policy, run, quiet, rules
     if fmt == "json":
         click.echo(to_json(table.to_dict()))
     elif fmt == "csv":
-        click.echo(frame_text(frame, "csv"))
+        click.echo(frame_text(frame.assign(**policy_columns(table.params)), "csv"))
     else:
-        click.echo(_("White's equity and chances (mars: home-mars or mars)"))
+        click.echo(_("White's equity and chances by {policy} rollouts, seed {seed}, {rules} "
+                     "(mars: home-mars or mars)").format(policy=policy, seed=run.seed,
+                                                         rules=rules_label(rules)))
         click.echo(frame_text(frame[["roll", "rank", "play", "games", "equity", "equity_se", "diff",
                                      "diff_se", "win", "draw", "lose", "mars_for", "koks_for",
                                      "mars_against", "koks_against"]],

@@ -60,7 +60,8 @@ def show_staged(ranking, fmt: str, policy: str, seed: int, rules,
         click.echo(to_json(ranking.to_dict() | (extra or {})))
         return
     if fmt == "csv":
-        click.echo(frame_text(frame, "csv"))
+        from ..analysis.rollout_row import policy_columns
+        click.echo(frame_text(frame.assign(**policy_columns(ranking.params)), "csv"))
         return
     p = ranking.params
     used = ", ".join(k for k in ("vr", "exact_bearoff") if p.get(k)) or _("plain")
