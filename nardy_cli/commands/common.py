@@ -22,6 +22,17 @@ class BadInput(click.ClickException):
     exit_code = 2
 
 
+COMPILING = N_("Compiling nardy's rules engine, once: 1 to 8 minutes on 2 cores, by how busy they "
+               "are; later runs skip it...")
+
+
+def announce_compiling() -> None:
+    """Say on stderr, once, when nardy's kernels start compiling (a cold or stale numba cache);
+    nothing when they all come from the cache (`core.compiling`)."""
+    from ..core.compiling import announce_compiling as announce
+    announce(lambda: click.echo(translate(COMPILING), err=True))
+
+
 class PositionType(click.ParamType):
     """POSITION: a notation string, `start`, a positions file or FILE:NAME."""
 
@@ -31,6 +42,7 @@ class PositionType(click.ParamType):
                 ctx: click.Context | None) -> list[NamedPosition]:
         if isinstance(value, list):
             return value
+        announce_compiling()        # checking a position's blocks may compile the first kernel
         check = not (ctx is not None and ctx.params.get("no_block_validation"))
         try:
             return resolve_positions(value, check_blocks=check)
@@ -128,6 +140,7 @@ def handle_errors(func: Callable) -> Callable:
     `Error: ...` line with exit code 1."""
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        announce_compiling()
         try:
             return func(*args, **kwargs)
         except NoGamesError:
