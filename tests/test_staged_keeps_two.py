@@ -76,3 +76,17 @@ def test_the_output_says_what_was_dropped_where_and_why():
                                                "-q", "--policy", "neural", "--filter",
                                                "0.02,top8", "--format", "json"]).output)
     assert data["stages"][0]["floor"] == ["12/16 1/3"]
+
+
+def test_the_ranking_chart_shows_a_runner_up_bar_that_reaches_past_zero():
+    """Catches the ranking chart cutting off the right end of a close runner-up's error bar (its
+    95% interval reaching past 0), which the best two rolled out side by side often have."""
+    from nardy_cli.reports import charts
+    plays = [{"play": "a", "games": 1296, "diff": 0.0, "diff_se": 0.0, "equity": -0.43,
+              "dropped_after": None},
+             {"play": "b", "games": 1296, "diff": -0.02, "diff_se": 0.04, "equity": -0.45,
+              "dropped_after": None}]
+    fig = charts.ranking_chart({"position": "W:1x15 B:1x15 w", "dice": "6-3", "plays": plays,
+                                "params": {"policies": {"white": "neural", "black": "neural"}}})
+    low, high = fig.axes[0].get_xlim()
+    assert low < -0.02 - 1.96 * 0.04 and high > -0.02 + 1.96 * 0.04
