@@ -67,7 +67,8 @@ def test_staged_output_says_which_figure_is_an_equity_and_which_a_difference():
     lines = run("analyze", EIGHT, *FAST, "--filter", "0.05,top1").output.splitlines()
     assert lines[1].startswith("0-ply (filter 0.05): ") and ", has equity +" in lines[1]
     assert lines[1].endswith(" (by the evaluator)")
-    assert lines[2].startswith("  dropped, each with its difference to the best: ")
+    assert lines[2].startswith("  dropped (more than 0.05 behind the best), each with its "
+                               "difference to the best: ")
     assert any(line.startswith("rollouts (common dice): equity is each play's equity for the mover")
                and
                "diff its difference to the best play" in line for line in lines)

@@ -133,7 +133,7 @@ def test_rollout_table_and_json(pool_submits):
     # (R8) and bears off all three only with a double: draw = 6/36 = 0.1667.
     out = run("rollout", "W:24x2 B:23,24x2 w", "--games", "1296", "--workers", "1", "--seed", "3")
     assert out.exit_code == 0
-    assert ("1,296 games, random (White) vs random (Black), seed 3, federation rules, stratified"
+    assert ("1,296 games, neural (White) vs neural (Black), seed 3, federation rules, stratified"
             in out.output)
     assert "draw                      0.1667" in out.output
     # 3,000 games are three chunks (1,296 + 1,296 + 408): with two workers a pool runs them

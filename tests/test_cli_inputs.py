@@ -227,3 +227,124 @@ def test_duel_names_the_position_it_starts_from():
     assert out.exit_code == 0
     assert out.output.splitlines()[0] == ("random vs random: 2 games from 'W:1x14,12 B:1x15 b' "
                                           "with duplicate dice, seed 20261129, federation rules")
+
+
+@pytest.mark.parametrize("command", [["rollout", "start", "--games", "10", "--quiet"],
+                                     ["eval", "start"], ["met", "--length", "3"]])
+@pytest.mark.parametrize("points, message", [
+    ("koks=-1", "points for koks must be a finite number from 0 to 1,000, got -1"),
+    ("oin=nan", "points for oin must be a finite number from 0 to 1,000, got nan"),
+    ("koks=inf", "points for koks must be a finite number from 0 to 1,000, got inf"),
+    ("koks=1e308", "points for koks must be a finite number from 0 to 1,000, got 1e+308"),
+    ("mars=3", "points must be ordered oin <= mars <= home-mars <= koks (docs/rules.md §7), "
+               "got mars=3 above home-mars=2"),
+    ("oin=3", "points must be ordered oin <= mars <= home-mars <= koks (docs/rules.md §7), "
+              "got oin=3 above mars=2"),
+])
+def test_points_are_finite_non_negative_and_ordered(command, points, message):
+    """Catches `--points koks=1e308` (a rollout printing an equity of 1e308), negative, nan or inf
+    points, or a table in which an oin scores more than a mars, accepted by any command."""
+    out = run(*command, "--points", points)
+    assert out.exit_code == 2
+    assert out.output == f"Error: {message}\n"
+
+
+def test_points_are_checked_wherever_they_are_made():
+    """Catches a Points value built in the library (not through --points) with a negative or
+    unordered table: every caller gets the one check."""
+    from nardy_cli.core.errors import RulesError
+    from nardy_cli.core.rules import Points
+    for bad in [dict(oin=-1), dict(koks=float("nan")), dict(oin=2, mars=1), dict(koks=True)]:
+        with pytest.raises(RulesError):
+            Points(**bad)
+    assert Points(0, 0, 0, 0).as_tuple() == (0, 0, 0, 0)
+    assert Points(1, 3, 2, 4).as_tuple() == (1, 3, 2, 4)
+
+
+def _saved(tmp_path, kind):
+    """A small report's results.json of `kind` (rollout or analyze), as data."""
+    import json
+    args = (["rollout", "start"] if kind == "rollout"
+            else ["analyze", "W:1x13,7,12 B:1x14,7 w", "--dice", "4-2", "--top", "2"])
+    folder = tmp_path / kind
+    out = run(*args, "--games", "36", "--policy", "racer", "--workers", "1", "-q",
+              "--output", str(folder))
+    assert out.exit_code == 0, out.output
+    return json.loads((folder / "results.json").read_text())
+
+
+@pytest.mark.parametrize("kind, chart, change, message", [
+    ("rollout", "outcomes", lambda d: d["results"][0].pop("probabilities"),
+     "the outcomes chart of rollout results needs results[0].probabilities, which the file lacks"),
+    ("rollout", "outcomes", lambda d: d["results"][0]["se"].pop("draw"),
+     "the outcomes chart of rollout results needs results[0].se.draw, which the file lacks"),
+    ("rollout", "convergence", lambda d: d.pop("traces"),
+     "the convergence chart of rollout results needs traces, which the file lacks"),
+    ("rollout", "outcomes", lambda d: d.update(kind="analyze"),
+     "the outcomes chart of analyze results needs results[0].plays, which the file lacks"),
+    ("analyze", "ranking", lambda d: d["results"][0]["plays"][0].pop("diff_se"),
+     "the ranking chart of analyze results needs results[0].plays[0].diff_se, which the file "
+     "lacks"),
+    ("analyze", "outcomes", lambda d: d["results"][0]["plays"][0].pop("equity"),
+     "the outcomes chart of analyze results needs a field 'equity', which the file lacks"),
+    ("rollout", "outcomes", lambda d: d["results"][0].update(probabilities="x"),
+     "the outcomes chart of rollout results cannot be drawn from this file "
+     "(string indices must be integers, not 'str')"),
+    ("rollout", "outcomes", lambda d: d.pop("results"),
+     "holds no results to draw: 'results' must be a list of objects"),
+])
+def test_chart_of_malformed_results_names_the_file_and_what_is_missing(tmp_path, kind, chart,
+                                                                       change, message):
+    """Catches `nardy chart` of a results.json that lacks a key (or holds another kind of
+    results) ending in a KeyError traceback instead of one line naming the file and the field."""
+    import json
+    data = _saved(tmp_path, kind)
+    change(data)
+    f = tmp_path / "results.json"
+    f.write_text(json.dumps(data))
+    out = run("chart", str(f), "--kind", chart, "-o", str(tmp_path / "c.png"))
+    assert out.exit_code == 2
+    sep = " " if message.startswith("holds") else ": "
+    assert out.output == f"Error: '{f}'{sep}{message}\n"
+    assert not (tmp_path / "c.png").exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["openings", "--rolls", "65", "--reply-games", "100"], "--reply-games needs --replies"),
+    (["met", "--length", "3", "--games", "100"], "--games needs --measure"),
+    (["met", "--length", "3", "--policy", "heuristic"], "--policy needs --measure"),
+    (["met", "--length", "3", "--seed", "3"], "--seed needs --measure"),
+    (["met", "--length", "3", "--workers", "1"], "--workers needs --measure"),
+    (["met", "--length", "3", "--save", "x.json"], "--save needs --measure"),
+    (["duel", "racer", "random", "--matches", "3"], "--matches needs --match N (whole matches)"),
+    (["rollout", "start", "--next-white", "loser"],
+     "--next-white needs --match N (the match length)"),
+    (["analyze", "start", "--dice", "6-5", "--draw-points", "1"],
+     "--draw-points needs --match N (the match length)"),
+    (["eval", "start", "--score", "1-1"], "--score needs --match N (the match length)"),
+    (["review", "games/bot-game.txt", "--rollout-policy", "heuristic"],
+     "--rollout-policy needs --rollout N"),
+    (["review", "games/bot-game.txt", "--seed", "3"], "--seed needs --rollout N"),
+    (["review", "games/bot-game.txt", "--workers", "2"], "--workers needs --rollout N"),
+    (["review", "games/bot-game.txt", "--top", "2"], "--top needs --output DIR"),
+    (["review", "games/bot-game.txt", "--html"], "--html needs --output DIR"),
+    (["play", "racer", "random", "--mat-numbering", "head-1"],
+     "--mat-numbering needs --format mat"),
+    (["play", "racer", "random", "--draw-points", "1"],
+     "--draw-points needs --match N (the match length)"),
+    (["train", "--games", "10", "--output", "run", "--start-share", "0.3"],
+     "--start-share needs --starts FILE"),
+    (["show", "start", "--id", "--numbering", "black"],
+     "--id prints the position ID: it takes no -o, --output, --format or --numbering"),
+])
+def test_an_option_that_means_nothing_without_another_is_refused(args, message, tmp_path,
+                                                                 monkeypatch):
+    """Catches `nardy openings --reply-games 100` without --replies (or any option that only
+    another option gives meaning to: met's measuring options, duel --matches, --next-white and
+    --draw-points without --match, review's rollout and report options) silently ignored."""
+    monkeypatch.chdir(tmp_path)
+    import shutil
+    shutil.copytree(os.path.join(os.path.dirname(__file__), "..", "games"), tmp_path / "games")
+    out = run(*args)
+    assert (out.exit_code, out.output) == (2, f"Error: {message}\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games"]

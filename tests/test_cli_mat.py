@@ -46,7 +46,7 @@ def test_a_corrupted_id_is_exit_2_and_one_line():
     out = CliRunner().invoke(cli, ["show", "start", "--id", "-o", "board.png"])
     assert (out.exit_code, out.output) == (2,
                                            "Error: --id prints the position ID: it takes no -o, "
-                                           "--output or --format\n")
+                                           "--output, --format or --numbering\n")
 
 
 def test_convert_mat_to_records_and_back(tmp_path, monkeypatch):

@@ -52,6 +52,61 @@ def test_show_rejects_a_format_it_would_not_write(args, message, tmp_path, monke
     assert message in error_line(run("show", "start", *args)) and not list(tmp_path.iterdir())
 
 
+IMAGE_MAGIC = {"png": b"\x89PNG", "svg": b"<?xml", "pdf": b"%PDF"}
+
+
+@pytest.fixture(scope="module")
+def saved_results(tmp_path_factory):
+    """A small rollout report's results.json, for `nardy chart`."""
+    folder = tmp_path_factory.mktemp("chart") / "report"
+    out = run("rollout", "start", "--games", "36", "--policy", "random", "--workers", "1", "-q",
+              "--output", str(folder))
+    assert out.exit_code == 0, out.output
+    return folder / "results.json"
+
+
+def image_commands(results, out):
+    """Every option that writes a chart or a board, writing to `out`."""
+    return {"met --chart": ["met", "--length", "3", "--chart", out],
+            "show -o": ["show", "start", "-o", out],
+            "chart -o": ["chart", str(results), "--kind", "outcomes", "-o", out]}
+
+
+@pytest.mark.parametrize("which", ["met --chart", "show -o", "chart -o"])
+@pytest.mark.parametrize("suffix", ["png", "svg", "pdf"])
+def test_every_image_option_writes_png_svg_and_pdf(which, suffix, tmp_path, saved_results):
+    """Catches an image option that refuses one of the documented suffixes, or writes another
+    format than its suffix names."""
+    path = tmp_path / f"image.{suffix}"
+    out = run(*image_commands(saved_results, str(path))[which])
+    assert out.exit_code == 0, out.output
+    assert path.read_bytes().lstrip()[:5].startswith(IMAGE_MAGIC[suffix])
+
+
+@pytest.mark.parametrize("which", ["met --chart", "show -o", "chart -o"])
+@pytest.mark.parametrize("name", ["x.bmp", "x.jpg", "x"])
+def test_every_image_option_refuses_other_suffixes_up_front(which, name, tmp_path, monkeypatch,
+                                                            saved_results):
+    """Catches `nardy met --chart x.bmp` printing matplotlib's ValueError traceback with exit 0
+    (or any image option writing an unasked format, or failing only after its work)."""
+    monkeypatch.chdir(tmp_path)
+    line = error_line(run(*image_commands(saved_results, name)[which]))
+    assert f"'{name}'" in line and ".pdf" in line
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_library_refuses_an_image_name_it_cannot_draw(tmp_path):
+    """Catches save_figure handing an unknown suffix to matplotlib (a ValueError that is not a
+    NardyError, or a file in a format nobody asked for)."""
+    from matplotlib.figure import Figure
+
+    from nardy_cli.core.errors import OutputError
+    from nardy_cli.reports.figures import save_figure
+    with pytest.raises(OutputError, match="x.bmp"):
+        save_figure(Figure(), tmp_path / "x.bmp")
+    assert not list(tmp_path.iterdir())
+
+
 @pytest.mark.parametrize("command", [["rollout", "start"], ["analyze", "start", "--dice", "6-5"],
                                      ["openings", "--rolls", "65"],
                                      ["batch", "positions/study.txt"]])

@@ -25,7 +25,7 @@ from tests.cases import ROOT, subprocess_env
 pytestmark = pytest.mark.skipif(sys.platform == "win32",
                                 reason="needs a pseudo-terminal and SIGINT")
 
-LONG_RUN = ["rollout", "start", "--games", "5000000", "--seed", "1"]
+LONG_RUN = ["rollout", "start", "--games", "5000000", "--seed", "1", "--policy", "random"]
 
 
 def _start(args, stderr_on_terminal: bool, program: tuple[str, ...] = ("-m", "nardy_cli")):
@@ -124,7 +124,8 @@ def test_no_progress_bar_off_a_terminal_or_with_quiet(case):
 
     6,480 random games take about two seconds, past the bar's one-second delay.
     """
-    args = ["rollout", "start", "--games", "6480", "--workers", "1", "--format", "json"]
+    args = ["rollout", "start", "--games", "6480", "--workers", "1", "--format", "json",
+            "--policy", "random"]
     if case == "quiet-on-a-terminal":
         proc, master = _start(args + ["--quiet"], stderr_on_terminal=True)
         try:

@@ -201,7 +201,7 @@ def run(*args):
      "Error: --never-double needs --cube-owner centre|white|black (a rollout with the cube)"),
     (["rollout", "start", "--policy", "heuristic", "--cube-owner", "centre", "--vr"],
      "Error: --vr cannot be used with the cube: games with the cube are played to their end"),
-    (["rollout", "start", "--cube-owner", "centre"],
+    (["rollout", "start", "--cube-owner", "centre", "--policy", "random"],
      "Error: policy 'random' has no evaluator of outcome chances (heuristic or neural), "
      "so it cannot use the cube: give that side the 'nodouble' cube behaviour"),
     (["rollout", "start", "--policy", "heuristic", "--cube-owner", "centre", "--match", "7"],

@@ -76,3 +76,22 @@ def test_error_classes_say_what_kind_of_failure_they_are(cls, runtime):
     class that is."""
     assert issubclass(cls, NardyError)
     assert issubclass(cls, RunError) is runtime
+
+
+@pytest.mark.parametrize("args", [
+    ["met", "--length", "3", "--chart", "x.bmp"],
+    ["rollout", "start", "--points", "koks=1e308", "--games", "10"],
+    ["openings", "--rolls", "65", "--reply-games", "100"],
+    ["chart", "results.json", "--kind", "outcomes", "-o", "x.png"],
+])
+def test_issue_41_bad_inputs_exit_2_with_one_line_in_a_real_process(args, tmp_path):
+    """Catches the cases issue 41 met as a traceback with exit 0 (`met --chart x.bmp`), a silently
+    ignored option, unchecked points or a KeyError from a malformed results.json coming back in a
+    real `python -m nardy_cli` process."""
+    (tmp_path / "results.json").write_text('{"kind": "rollout", "results": [{"games": 1}]}')
+    proc = subprocess.run([sys.executable, "-m", "nardy_cli", *args], cwd=tmp_path,
+                          env=subprocess_env(), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("Error: ") and proc.stderr.count("\n") == 1, proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.json"]

@@ -98,7 +98,7 @@ def test_duel_match_with_the_cube_output():
     assert out.output == (
         "neural vs heuristic: 2 pairs of matches to 3 with duplicate dice (each policy first "
         "player once), seed 3, federation rules, next White: winner\n"
-        "match wins for neural: 100.00%  95% CI [100.00%, 100.00%]  SE 0.00%\n"
+        "match wins for neural: 100.00%  95% CI [51.01%, 100.00%]  SE 0.00%\n"
         "4 games, 1.0 per match\n"
         "with the cube (centred at the start of each game, no double in the Crawford game; "
         "the bots double and take "

@@ -70,8 +70,9 @@ def test_python_policy_rollout_runs():
 def test_duel_json_keys_and_symmetry():
     d = duel("random", "random", games=400, seed=3)
     assert list(d.to_dict()) == ["a", "b", "games", "points_per_game", "ci95", "se", "win_share",
-                                 "mars_share_for", "mars_share_against", "koks_share_for",
-                                 "koks_share_against", "draw_share", "interrupted", "params"]
+                                 "win_ci95", "mars_share_for", "mars_share_against",
+                                 "koks_share_for", "koks_share_against", "draw_share",
+                                 "interrupted", "params"]
     # the same policy on both sides with duplicate dice and the same random stream: exact mirror
     # games
     assert d.points_per_game == 0.0 and d.mars_share_for == d.mars_share_against

@@ -92,7 +92,8 @@ def rollout_result(**extra) -> RolloutResult:
                          name="start", **extra)
 
 
-REPORT_COLUMNS = ["name", "position", "games", "equity", "equity_se", *PROB_KEYS, "mean_plies",
+REPORT_COLUMNS = ["name", "position", "games", "equity", "equity_se", "white_policy",
+                  "black_policy", *PROB_KEYS, "mean_plies",
                   "white_lost_pips_per_game", "white_pass_share", "black_lost_pips_per_game",
                   "black_pass_share", "interrupted"]
 
@@ -105,7 +106,7 @@ def test_the_summary_row_and_the_report_table_are_one_schema():
             "doubles": 7}
     result = rollout_result(mwc=0.6, mwc_se=0.02, cube=cube)
     row = result.summary_row()
-    assert list(row) == (REPORT_COLUMNS[:5] + ["mwc", "mwc_se", *PROB_KEYS]
+    assert list(row) == (REPORT_COLUMNS[:7] + ["mwc", "mwc_se", *PROB_KEYS]
                          + [f"se_{k}" for k in PROB_KEYS]
                          + ["cube_equity", "cube_equity_se", "cube_doubled_share",
                             "cube_passed_share"]

@@ -191,12 +191,16 @@ def _near_zero(result):
 
 def test_probability_intervals_are_clipped_to_0_1():
     """Catches `outcome_frame()`'s ci95_low below 0 (or ci95_high above 1) when a luck-adjusted
-    chance lies near the end of [0, 1]."""
+    chance lies near the end of [0, 1], or an interval of zero width at a chance of 0 (issue 41,
+    item 7: Wilson's interval over the games)."""
     frame = _near_zero(rollout(START, "random", games=72, seed=1,
                                workers=1)).outcome_frame().set_index("outcome")
-    assert frame.loc["lose_koks", "ci95_low"] == 0.0 and frame.loc["win_koks", "ci95_low"] == 0.0
-    assert frame.loc["lose_koks", "ci95_high"] == pytest.approx(0.001 + 1.96 * 0.002)
-    assert (frame["ci95_high"] <= 1.0).all()
+    assert frame.loc["win_koks", "ci95_low"] == 0.0       # a chance of -0.00001: counted as 0
+    assert frame.loc["win_koks", "ci95_high"] == pytest.approx(1.96 ** 2 / (72 + 1.96 ** 2))
+    assert 0.0 <= frame.loc["lose_koks", "ci95_low"] < 0.001 < frame.loc["lose_koks", "ci95_high"]
+    # skewed up near 0, as a share's interval is: wider above than p + 1.96 SE
+    assert frame.loc["lose_koks", "ci95_high"] > 0.001 + 1.96 * 0.002
+    assert (frame["ci95_low"] >= 0.0).all() and (frame["ci95_high"] <= 1.0).all()
 
 
 def test_a_chance_a_hair_below_zero_never_prints_as_minus_zero():
@@ -222,7 +226,8 @@ def test_a_missed_until_se_target_is_said_in_the_json_and_the_output():
     assert met.params["until_se_met"] is True and missed.params["until_se_met"] is False
     assert "until_se_met" not in rollout(START, "random", games=72, seed=1, workers=1).params
     out = CliRunner().invoke(cli, ["rollout", "start", "--games", "1296", "--until-se", "0.001",
-                                   "--workers", "1", "--seed", "1", "--quiet"])
+                                   "--workers", "1", "--seed", "1", "--quiet", "--policy",
+                                   "random"])
     assert out.exit_code == 0
     assert out.output.endswith("--until-se 0.001 not reached: the maximum --games (1,296) "
                                "was played, "

@@ -187,7 +187,9 @@ def test_a_third_filter_adds_a_two_ply_stage_before_the_rollouts():
     zero, one, two = ranking.stages
     assert [s.name for s in ranking.stages] == ["0-ply", "1-ply", "2-ply"]
     assert {p for p, _ in two.scores} == set(one.kept) and len(one.kept) == 3
-    assert [p.play for p in ranking.plays] == list(two.kept) and len(two.kept) == 1
+    # the filter top1 keeps one play; the best two always go on to the rollouts (issue 41, 3)
+    assert [p.play for p in ranking.plays] == list(two.kept) and len(two.kept) == 2
+    assert two.floor == two.kept[1:]
     plays = {str(p): p for p in legal_plays(position, "4-2", RULES)}
     boards = np.stack([board_of(plays[p].result, "w") for p, _ in two.scores])
     scores = search_values(get_policy("neural"), boards, True, RULES, VALUES)

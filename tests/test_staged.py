@@ -64,7 +64,8 @@ def test_a_lone_survivor_is_split_across_workers_with_the_same_result():
     assert [(key, lo, hi) for _, key, lo, hi in jobs] == [(3, 1296, 1944), (3, 1944, 2592)]
     assert len(round_jobs({0: "a", 1: "b"}, [0, 1], 0, 1296, workers=2)) == 2
     args = dict(games=144, until_se=None, filters=("0.05", "top1"))
+    # the two survivors (top1 keeps the runner-up too: issue 41), each split in two on 4 workers
     one = staged_rank(Position.parse(HEAD_TEMPO), "5-3", "heuristic", workers=1, **args)
-    three = staged_rank(Position.parse(HEAD_TEMPO), "5-3", "heuristic", workers=3, **args)
-    assert len(one.plays) == 1 and one.plays[0].games == 144
-    assert three.to_dict() == one.to_dict()
+    four = staged_rank(Position.parse(HEAD_TEMPO), "5-3", "heuristic", workers=4, **args)
+    assert len(one.plays) == 2 and [p.games for p in one.plays] == [144, 144]
+    assert four.to_dict() == one.to_dict()

@@ -198,7 +198,8 @@ def test_the_openings_table_shows_draws_and_the_mars_and_koks_classes(tmp_path):
     res = run("openings", "--rolls", "65", "--games", "72", "--policy", "random", "--workers", "1",
               "-q", "--output", str(tmp_path / "op"))
     lines = res.output.splitlines()
-    assert lines[0] == "White's equity and chances (mars: home-mars or mars)"
+    assert lines[0] == ("White's equity and chances by random rollouts, seed 20261129, federation "
+                        "rules (mars: home-mars or mars)")
     assert lines[1].split()[-7:] == ["win", "draw", "lose", "mars_for", "koks_for", "mars_against",
                                      "koks_against"]
     win, draw, lose = (float(v) for v in lines[2].split()[-7:-4])

@@ -35,7 +35,7 @@ def test_until_se_on_the_command_line_is_the_librarys_stop():
     The library's own stop rule (first chunk whose SE is small enough) is tested in test_rollout.py.
     """
     out = run("rollout", "start", "--until-se", "0.015", "--games", "50000", "--seed", "4",
-              "--workers", "1", "--format", "json")
+              "--workers", "1", "--format", "json", "--policy", "random")
     assert out.exit_code == 0, out.output
     cli_result = json.loads(out.output)
     lib = rollout(START, "random", games=50000, seed=4, until_se=0.015)

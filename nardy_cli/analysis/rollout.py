@@ -68,10 +68,11 @@ class RolloutResult:
         return {"name": self.name, **out} if self.name is not None else out
 
     def outcome_frame(self) -> pd.DataFrame:
-        """One row per outcome: probability, standard error and 95% interval (clipped to [0, 1])."""
+        """One row per outcome: probability, standard error and 95% interval (Wilson's, over the
+        games' effective number: `games.stats.share_ci95`)."""
         rows = [{"outcome": k, "probability": self.probabilities[k], "se": self.se[k],
                  **dict(zip(("ci95_low", "ci95_high"),
-                            probability_ci95(self.probabilities[k], self.se[k])))}
+                            probability_ci95(self.probabilities[k], self.se[k], self.games)))}
                 for k in PROB_KEYS]
         return pd.DataFrame(rows)
 
@@ -163,7 +164,7 @@ def cube_scoring(scoring: Scoring, stakes: Stakes, white, black, bots: CubeBots)
     return Scoring(exact_bearoff=False, truncate=None, vr=False, bearoff_policy=False)
 
 
-def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] = "random", *,
+def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] = "neural", *,
             run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
             name: str | None = None, scoring: Scoring = Scoring(), stakes: Stakes = MONEY,
             cube_bots: CubeBots = CubeBots(), **fields) -> RolloutResult:

@@ -22,6 +22,19 @@ def _head(r: dict) -> dict:
             "equity": r["equity"], "equity_se": r["equity_se"]}
 
 
+def policy_columns(params: dict) -> dict:
+    """`white_policy` and `black_policy`: the policies a result's games were played by, from its
+    `params.policies` (a pair, or one name for both sides)."""
+    policies = params.get("policies")
+    if isinstance(policies, dict):
+        return {"white_policy": policies.get("white"), "black_policy": policies.get("black")}
+    return {"white_policy": policies, "black_policy": policies}
+
+
+def _policies(r: dict) -> dict:
+    return policy_columns(r["params"])
+
+
 def _match(r: dict) -> dict:
     return {"mwc": r["mwc"], "mwc_se": r["mwc_se"]} if "mwc" in r else {}
 
@@ -55,7 +68,8 @@ class ColumnGroup:
     in_report: bool
 
 
-ROLLOUT_ROW = (ColumnGroup("head", _head, True), ColumnGroup("match", _match, False),
+ROLLOUT_ROW = (ColumnGroup("head", _head, True), ColumnGroup("policies", _policies, True),
+               ColumnGroup("match", _match, False),
                ColumnGroup("probabilities", _probabilities, True),
                ColumnGroup("standard errors", _standard_errors, False),
                ColumnGroup("cube", _cube, False), ColumnGroup("plies, deficit", _tail, True))

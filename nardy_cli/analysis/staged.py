@@ -8,6 +8,11 @@ candidate plays the same game numbers, so the same dice) until the best play's
 equity standard error reaches `until_se` or `games` games.  During the rollouts
 a play clearly worse than the best (paired difference over 3 standard errors)
 stops early.  Every stage's scores are kept for the report.
+
+At least the best two plays (`LEAST_KEPT`), and every play tied with the second,
+go through every stage and are rolled out to the end, so a coach sees the best
+few confirmed side by side: a filter that would keep fewer keeps them anyway
+(`Stage.floor` names them), and the rollouts never drop the runner-up.
 """
 
 from __future__ import annotations
@@ -34,6 +39,10 @@ from ..match.stakes import MONEY, Stakes
 from ..games.tally import N_STRATA
 
 DEFAULT_FILTER = ("0.25", "0.08")
+# the plays every stage keeps at least (with ties), and the rollouts play to the end
+LEAST_KEPT = 2
+# a play this many paired standard errors behind the best stops during the rollouts
+DROP_SE = 3.0
 # `nardy analyze` ranks a roll in stages from this many distinct plays on (docs/rollouts.md, "Staged
 # ranking")
 STAGED_FROM = 6
@@ -73,8 +82,15 @@ class StageFilter:
                               "such as 'top5'") \
                 from None
 
-    def keep(self, scores: np.ndarray) -> np.ndarray:
-        """Indices kept, best first."""
+    def keep(self, scores: np.ndarray, least: int = 1) -> np.ndarray:
+        """Indices kept, best first: the filter's, and at least the best `least` (with ties)."""
+        kept = self._keep(scores)
+        if len(kept) >= min(least, len(scores)):
+            return kept
+        order = np.argsort(-scores, kind="stable")
+        return order[scores[order] >= scores[order[min(least, len(order)) - 1]]]
+
+    def _keep(self, scores: np.ndarray) -> np.ndarray:
         order = np.argsort(-scores, kind="stable")
         if self.count is not None and self.margin is not None:
             order = order[scores[order] >= scores[order[0]] - self.margin]
@@ -98,6 +114,8 @@ class Stage:
     filter: str | None
     scores: tuple[tuple[str, float], ...]     # (play, score), best first
     kept: tuple[str, ...]
+    # the plays kept only because every stage keeps the best LEAST_KEPT
+    floor: tuple[str, ...] = ()
 
     def frame(self) -> pd.DataFrame:
         """One row per play: score, difference to the best, kept or dropped."""
@@ -165,6 +183,7 @@ class StagedRanking:
                                              or k == "dropped_after"}}
                           for i, p in enumerate(self.plays)],
                 "stages": [{"name": s.name, "filter": s.filter, "kept": list(s.kept),
+                            "floor": list(s.floor),
                             "scores": [{"play": p, "score": v} for p, v in s.scores]}
                            for s in self.stages]}
 
@@ -202,6 +221,18 @@ def _evaluator_of(policy, rules: Rules, valuation: Valuation) -> tuple[int, np.n
     return int(sides.kinds[0]), sides.params[0]
 
 
+def _filter_stage(name: str, stage_filter: StageFilter, scores: np.ndarray, names: list[str]
+                  ) -> tuple[Stage, list[int]]:
+    """A filtering stage over the plays `names` scored `scores`: its `Stage` and the indices (into
+    `names`) of the plays that go on, best first: the filter's, and at least the best
+    `LEAST_KEPT` (with ties), those named in `Stage.floor`."""
+    kept = [int(j) for j in stage_filter.keep(scores, LEAST_KEPT)]
+    own = {int(j) for j in stage_filter.keep(scores)}
+    order = np.argsort(-scores, kind="stable")
+    return Stage(name, str(stage_filter), tuple((names[j], float(scores[j])) for j in order),
+                 tuple(names[j] for j in kept), tuple(names[j] for j in kept if j not in own)), kept
+
+
 def _two_ply_stage(mover, boards, kept, names, mover_white, rules, valuation, stage_filter, stages,
                    report):
     """The 2-ply stage: the plays `kept` by the 1-ply stage scored by `search2.search_values` (a
@@ -214,11 +245,9 @@ def _two_ply_stage(mover, boards, kept, names, mover_white, rules, valuation, st
         s2[j] = search_values(mover, boards[i:i + 1], mover_white, rules,
                               valuation.kernel_values())[0]
         report("2-ply", j + 1, len(kept))
-    keep2 = [kept[j] for j in stage_filter.keep(s2)]
-    stages.append(Stage("2-ply", str(stage_filter), tuple((names[kept[j]], float(s2[j]))
-                                                          for j in np.argsort(-s2, kind="stable")),
-                        tuple(names[i] for i in keep2)))
-    return keep2
+    stage, local = _filter_stage("2-ply", stage_filter, s2, [names[i] for i in kept])
+    stages.append(stage)
+    return [kept[j] for j in local]
 
 
 def staged_rank(position: Position, dice: Dice | str | None = None, policies="neural", *,
@@ -281,20 +310,15 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
             one_ply(b, len(b), mover_white, krules, kind, params, tables, coefs, values, out)
 
         s0 = _scores(zero, boards, 64, lambda done, total: report("0-ply", done, total))
-        keep0 = stage_filters[0].keep(s0)
-        order0 = np.argsort(-s0, kind="stable")
-        stages = [Stage("0-ply", str(stage_filters[0]),
-                        tuple((names[i], float(s0[i])) for i in order0),
-                        tuple(names[i] for i in keep0))]
+        stage0, keep0 = _filter_stage("0-ply", stage_filters[0], s0, names)
+        stages = [stage0]
         # stage 2: 1-ply on the survivors
         s1 = _scores(one, boards[keep0], 1, lambda done, total: report("1-ply", done, total))
     except KeyboardInterrupt:
         raise NoGamesError("the analysis was interrupted before any game finished") from None
-    keep1 = [int(keep0[j]) for j in stage_filters[1].keep(s1)]
-    stages.append(Stage("1-ply", str(stage_filters[1]),
-                        tuple((names[int(keep0[j])], float(s1[j]))
-                              for j in np.argsort(-s1, kind="stable")),
-                        tuple(names[i] for i in keep1)))
+    stage1, local1 = _filter_stage("1-ply", stage_filters[1], s1, [names[i] for i in keep0])
+    stages.append(stage1)
+    keep1 = [keep0[j] for j in local1]
     if len(stage_filters) == 3:
         keep1 = _two_ply_stage(mover, boards, keep1, names, mover_white, rules, valuation,
                                stage_filters[2], stages, report)
@@ -339,11 +363,13 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
                     per_game[i].append((swap(plain), swap(adj)))
                 done = hi
                 means = {i: _mean_se(player_values(i), stratify) for i in alive}
-                best = max(alive, key=lambda i: means[i][0])
-                for i in sorted(alive - {best}):
+                # the best LEAST_KEPT play on to the end: the runner-up is never dropped
+                leaders = sorted(alive, key=lambda i: (-means[i][0], i))[:LEAST_KEPT]
+                best = leaders[0]
+                for i in sorted(alive - set(leaders)):
                     d = player_values(best) - player_values(i)
                     se = d.std(ddof=1) / math.sqrt(len(d)) if len(d) > 1 else math.inf
-                    if se > 0 and d.mean() > 3 * se:
+                    if se > 0 and d.mean() > DROP_SE * se:
                         alive.discard(i)
                         dropped[i] = done
             report("rollouts", done, games)
@@ -397,6 +423,19 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
     return StagedRanking(position.with_dice(None), dice, tuple(stages), tuple(rolled), params)
 
 
+def filter_reason(text: str) -> str:
+    """Why a stage filter (`0.08`, `top5`, `top8:0.16`) drops a play, for a person: "more than
+    0.08 behind the best"."""
+    from ..core.i18n import _
+    f = StageFilter.parse(text)
+    if f.count is not None and f.margin is not None:
+        return _("not among the best {count} within {margin:g} of the best").format(
+            count=f.count, margin=f.margin)
+    if f.count is not None:
+        return _("not among the best {count}").format(count=f.count)
+    return _("more than {margin:g} behind the best").format(margin=f.margin)
+
+
 def stage_tables(ranking: dict) -> list[tuple[pd.DataFrame, str]]:
     """For a report: one table per filtering stage of a staged analysis's JSON (empty for other
     analyses)."""
@@ -404,11 +443,16 @@ def stage_tables(ranking: dict) -> list[tuple[pd.DataFrame, str]]:
     for st in ranking.get("stages", []):
         best = st["scores"][0]["score"] if st["scores"] else 0.0
         from ..core.i18n import _
+        floor = st.get("floor", [])
+
+        def goes_on(play: str) -> str:
+            if play in floor:
+                return _("yes (one of the best two)")
+            return _("yes") if play in st["kept"] else _("dropped")
         rows = [{_("play"): s["play"], _("equity (evaluator)"): f"{s['score']:+.3f}",
-                 _("difference"): f"{s['score'] - best:+.3f}",
-                 _("goes on"): _("yes") if s["play"] in st["kept"] else _("dropped")}
+                 _("difference"): f"{s['score'] - best:+.3f}", _("goes on"): goes_on(s["play"])}
                 for s in st["scores"]]
         out.append((pd.DataFrame(rows),
-                    _("Stage {stage}: plays within {filter} of the best go on").format(
-            stage=st['name'], filter=st['filter'])))
+                    _("Stage {stage}: a play {why} is dropped; the best two always go on").format(
+            stage=st['name'], why=filter_reason(st['filter']))))
     return out

@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from ..analysis.analyze import rank_plays
+from ..analysis.rollout_row import policy_columns
 from ..analysis.staged import STAGED_FROM
 from ..core.engine import legal_plays
 from ..core.errors import ArgumentError
@@ -103,7 +104,8 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
     finally:
         bar.close()
     show(fmt, Views(table=lambda: _ranking_text(ranking, policy, run.seed, rules, match),
-                    frame=ranking.frame, data=lambda: ranking.to_dict() | cube_record))
+                    frame=lambda: ranking.frame().assign(**policy_columns(ranking.params)),
+                    data=lambda: ranking.to_dict() | cube_record))
     missed = until_se_note(ranking.params, ranking.params["games_requested"],
                            max(rp.equity_se for rp in ranking.plays if rp.dropped_after is None))
     if missed:

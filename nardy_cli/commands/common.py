@@ -22,6 +22,17 @@ class BadInput(click.ClickException):
     exit_code = 2
 
 
+COMPILING = N_("Compiling nardy's rules engine, once: 1 to 8 minutes on 2 cores, by how busy they "
+               "are; later runs skip it...")
+
+
+def announce_compiling() -> None:
+    """Say on stderr, once, when nardy's kernels start compiling (a cold or stale numba cache);
+    nothing when they all come from the cache (`core.compiling`)."""
+    from ..core.compiling import announce_compiling as announce
+    announce(lambda: click.echo(translate(COMPILING), err=True))
+
+
 class PositionType(click.ParamType):
     """POSITION: a notation string, `start`, a positions file or FILE:NAME."""
 
@@ -31,6 +42,7 @@ class PositionType(click.ParamType):
                 ctx: click.Context | None) -> list[NamedPosition]:
         if isinstance(value, list):
             return value
+        announce_compiling()        # checking a position's blocks may compile the first kernel
         check = not (ctx is not None and ctx.params.get("no_block_validation"))
         try:
             return resolve_positions(value, check_blocks=check)
@@ -52,8 +64,28 @@ class DiceType(click.ParamType):
             self.fail(str(exc), param, ctx)
 
 
+class ImageFileType(click.Path):
+    """FILE for a chart or a board: a .png, .svg or .pdf name (`reports.figures.image_path`),
+    checked when the command line is read, before any work."""
+
+    name = "FILE"
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from ..reports.figures import image_path
+        value = super().convert(value, param, ctx)
+        try:
+            image_path(value)
+        except NardyError as exc:
+            self.fail(str(exc), param, ctx)
+        return value
+
+
 POSITION = PositionType()
 DICE = DiceType()
+IMAGE_FILE = ImageFileType()
 
 
 def option_names(ctx: click.Context | None) -> dict[str, str]:
@@ -78,6 +110,25 @@ def error_message(exc: NardyError, ctx: click.Context | None = None) -> str:
     return str(exc)
 
 
+def given(*names: str) -> list[str]:
+    """The flags of the parameters `names` that the user gave (on the command line or through
+    the environment), not left at their defaults: `["--reply-games"]`."""
+    from click.core import ParameterSource
+    ctx = click.get_current_context()
+    flags = option_names(ctx)
+    return [flags[name] for name in names
+            if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE,
+                                                  ParameterSource.ENVIRONMENT)]
+
+
+def refuse_without(present: bool, needs: str, *names: str) -> None:
+    """Unless `present`, refuse the first option of `names` the user gave: it means something only
+    with another option (`--reply-games needs --replies`), and would be silently ignored."""
+    if not present:
+        for flag in given(*names)[:1]:
+            raise BadInput(f"{flag} needs {needs}")
+
+
 NOTHING_FINISHED = N_("Interrupted before any game finished: nothing to report, nothing written.")
 INTERRUPTED = 130
 
@@ -89,6 +140,7 @@ def handle_errors(func: Callable) -> Callable:
     `Error: ...` line with exit code 1."""
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        announce_compiling()
         try:
             return func(*args, **kwargs)
         except NoGamesError:

@@ -8,6 +8,7 @@ from ..core.i18n import _
 from ..games.duel import duel, duel_figures
 from ..reports.render import Views
 from .common import (POSITION, BadInput, exit_if_interrupted, format_option, handle_errors,
+                     refuse_without,
                      report_interrupted, rules_options, show)
 from .cube_play import duel_cube_line, duel_cube_options, match_cube_line
 from .match_options import match_options
@@ -38,7 +39,7 @@ def _match_duel(a, b, position, matches, run, quiet, rules, stakes, fmt, cube_bo
     what = _("these figures ({done:,} of {asked:,} pairs of matches)").format(done=result.matches,
                                                                               asked=matches)
     row = {k: v for k, v in result.to_dict().items() if k not in ("params", "ci95")}
-    row["ci95_low"], row["ci95_high"] = result.ci95
+    row["ci95_low"], row["ci95_high"] = result.ci95      # Wilson's interval
     show(fmt, Views(table=lambda: _match_duel_text(result, stakes.match, run.seed, rules,
                                                         stakes.cube),
                     rows=lambda: [row], data=result.to_dict))
@@ -73,6 +74,7 @@ def duel_command(a, b, position, matches, run, quiet, rules, stakes, fmt, cube_b
         raise BadInput("--until-se is not supported by duel; use --games")
     if len(position) != 1:
         raise BadInput("--position must name exactly one position")
+    refuse_without(stakes.match is not None, "--match N (whole matches)", "matches")
     if stakes.match is not None:
         _match_duel(a, b, position[0].position, matches, run, quiet, rules, stakes, fmt, cube_bots)
         return
@@ -129,8 +131,9 @@ def _duel_text(result, start, seed, rules) -> str:
              _("points per game for {a}: {ppg:+.4f}  95% CI [{lo:+.4f}, "
                "{hi:+.4f}]  SE {se:.4f}").format(a=result.a, ppg=result.points_per_game, lo=lo,
                                                  hi=hi, se=result.se),
-             _("wins {wins:.2%}   draws {draws:.2%}").format(wins=result.win_share,
-                                                             draws=result.draw_share),
+             _("wins {wins:.2%}  95% CI [{lo:.2%}, {hi:.2%}]   draws {draws:.2%}").format(
+                 wins=result.win_share, lo=result.win_ci95[0], hi=result.win_ci95[1],
+                 draws=result.draw_share),
              _("mars for {mf:.2%} / against {ma:.2%}   koks for {kf:.2%} / "
                "against {ka:.2%}").format(mf=result.mars_share_for, ma=result.mars_share_against,
                                           kf=result.koks_share_for, ka=result.koks_share_against)]

@@ -13,7 +13,7 @@ from ..core.rules import PRESETS
 from ..match.stakes import MONEY, Stakes
 from ..match.state import match_state
 from ..match.table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, NEXT_WHITE
-from .common import BadInput
+from .common import BadInput, refuse_without
 
 
 def match_options(func: Callable) -> Callable:
@@ -39,8 +39,8 @@ def match_options(func: Callable) -> Callable:
     def wrapper(*args: Any, length: int | None, score: str | None, next_white: str,
                 draw_points: float, **kwargs: Any) -> Any:
         if length is None:
-            if score is not None:
-                raise BadInput("--score needs --match N (the match length)")
+            refuse_without(False, "--match N (the match length)", "score", "next_white",
+                           "draw_points")
             return func(*args, stakes=MONEY, **kwargs)
         try:
             state = match_state(length, score or "0-0", kwargs.get("rules", PRESETS["federation"]),

@@ -12,8 +12,8 @@ from ..analysis.met_measure import MEASURE_POLICY, measure_start_distribution
 from ..match.met import cubeful_equity_table, match_equity_table, table_se
 from ..match.table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, NEXT_WHITE, GameDistribution
 from ..reports.render import Views
-from .common import (BadInput, exit_if_interrupted, format_option, handle_errors,
-                     report_interrupted, rules_options, show)
+from .common import (IMAGE_FILE, BadInput, exit_if_interrupted, format_option, handle_errors,
+                     refuse_without, report_interrupted, rules_options, show)
 from .progress import Progress
 
 
@@ -39,8 +39,8 @@ Examples:
 @click.option("--se", "with_se", is_flag=True,
               help="Also the standard error of each entry, propagated from the measured "
                    "distribution's SE.")
-@click.option("--chart", type=click.Path(dir_okay=False, writable=True), default=None,
-              metavar="FILE", help="Draw the table as a heat map into FILE (.png or .svg).")
+@click.option("--chart", type=IMAGE_FILE, default=None,
+              help="Draw the table as a heat map into FILE (.png, .svg or .pdf).")
 @click.option("--distribution", "dist_file", type=click.Path(exists=True, dir_okay=False),
               default=None, metavar="FILE",
               help="Build on this outcome distribution (a file written by --save) instead of "
@@ -68,8 +68,7 @@ def command(length, next_white, draw_points, cubeful, with_se, chart, dist_file,
     (cubeless or cubeful)."""
     if cubeful and with_se:
         raise BadInput("--se is for the cubeless table: drop --cubeful or --se")
-    if save and not measure:
-        raise BadInput("--save needs --measure")
+    refuse_without(measure, "--measure", "policy", "games", "seed", "workers", "save")
     if measure and dist_file:
         raise BadInput("give --measure or --distribution, not both")
     dist = None
@@ -110,8 +109,8 @@ def command(length, next_white, draw_points, cubeful, with_se, chart, dist_file,
         met = table_se(met)
     if chart:
         from ..reports.met_figure import met_figure
-        fig = met_figure(met)
-        fig.savefig(chart, dpi=120)
+        from ..reports.figures import save_figure
+        save_figure(met_figure(met), chart, dpi=120)
     what = _("the table's figures (from the {games:,} games measured)").format(
         games=met.distribution.source.get('games', 0))
     show(fmt, Views(table=lambda: _met_text(met, length, rules, next_white, draw_points, cubeful,

@@ -7,11 +7,12 @@ from __future__ import annotations
 import click
 
 from ..analysis.openings import opening_table, parse_rolls
+from ..analysis.rollout_row import policy_columns
 from ..core.i18n import _
 from ..core.rules import rules_label
 from ..reports.folder import json_data
 from ..reports.render import Views, table_text
-from .common import aside, exit_if_interrupted, note, report_interrupted, show
+from .common import aside, exit_if_interrupted, note, refuse_without, report_interrupted, show
 from .progress import StepBar
 from .report_options import check_report_flags, finish_report
 from .study_options import study_options
@@ -36,6 +37,7 @@ Examples:
 def openings_command(rolls, replies, reply_games, top, policy, run, quiet, rules, stakes, fmt,
                      output, html, svg, force) -> None:
     """The opening table: every legal White play of each opening roll, rolled out and ranked."""
+    refuse_without(replies, "--replies", "reply_games")
     dice = parse_rolls(rolls)
     check_report_flags(output, html, svg, force)
     bar = StepBar("openings", not quiet, unit="analyses")
@@ -44,7 +46,8 @@ def openings_command(rolls, replies, reply_games, top, policy, run, quiet, rules
                               replies=replies, reply_games=reply_games, top=top, stakes=stakes)
     finally:
         bar.close()
-    show(fmt, Views(table=lambda: _openings_text(table, replies), frame=table.frame,
+    show(fmt, Views(table=lambda: _openings_text(table, replies, policy, run.seed, rules),
+                    frame=lambda: table.frame().assign(**policy_columns(table.params)),
                     data=table.to_dict))
     aside(fmt, _("({seconds:.0f} s, {policy} rollouts, seed {seed}, {rules})").format(
         seconds=table.params['seconds'], policy=policy, seed=run.seed, rules=rules_label(rules)))
@@ -57,9 +60,11 @@ def openings_command(rolls, replies, reply_games, top, policy, run, quiet, rules
     exit_if_interrupted(table.interrupted)
 
 
-def _openings_text(table, replies: bool) -> str:
+def _openings_text(table, replies: bool, policy: str, seed: int, rules) -> str:
     """The opening table for people: White's plays of each roll, then Black's best replies."""
-    lines = [_("White's equity and chances (mars: home-mars or mars)"),
+    lines = [_("White's equity and chances by {policy} rollouts, seed {seed}, {rules} "
+               "(mars: home-mars or mars)").format(policy=policy, seed=seed,
+                                                   rules=rules_label(rules)),
              table_text(table.frame()[["roll", "rank", "play", "games", "equity", "equity_se",
                                        "diff", "diff_se", "win", "draw", "lose", "mars_for",
                                        "koks_for", "mars_against", "koks_against"]])]

@@ -12,7 +12,8 @@ from ..core.i18n import _, result_text
 from ..records.formats import DEFAULT_FORMAT, RECORD_FORMATS, RecordOptions
 from ..reports.folder import write_folder
 from ..reports.render import FORMATS, Views, table_text
-from .common import POSITION, BadInput, handle_errors, mat_numbering_option, rules_options, show
+from .common import (POSITION, BadInput, handle_errors, mat_numbering_option, refuse_without,
+                     rules_options, show)
 from .cube_play import duel_cube_options
 from .match_options import match_options
 
@@ -67,6 +68,7 @@ def play_command(white, black, games, position, seed, date_text, output, rules, 
     from ..reports.folder import ensure_writable
     from ..games import DEFAULT_SEED
     from ..games.selfplay import play_games
+    refuse_without(fmt in PLAY_RECORDS, "--format mat", "mat_numbering")
     if len(position) != 1:
         raise BadInput(f"--position: expected one position, got {len(position)} from the file")
     from ..records.game_record import parse_date_tag

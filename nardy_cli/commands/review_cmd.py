@@ -8,7 +8,7 @@ import click
 from ..core.errors import NardyError
 from ..core.i18n import _, result_text, side_words, translate
 from ..reports.render import Views, table_text
-from .common import (BadInput, exit_if_interrupted, format_option, handle_errors,
+from .common import (BadInput, exit_if_interrupted, refuse_without, format_option, handle_errors,
                      mat_numbering_option, read_stdin, report_interrupted, show)
 from .match_options import match_options
 
@@ -80,6 +80,8 @@ def review_command(game, number, mat_numbering, side, evaluator, width, rollout_
     from ..review.game_review import DEFAULT_EVALUATOR, parse_thresholds, review_game
     from ..games import DEFAULT_SEED, RunConfig
     evaluator = evaluator or DEFAULT_EVALUATOR
+    refuse_without(rollout_games > 0, "--rollout N", "rollout_policy", "seed", "workers")
+    refuse_without(output is not None, "--output DIR", "html", "top")
     try:
         marks = parse_thresholds(thresholds)
     except NardyError as exc:

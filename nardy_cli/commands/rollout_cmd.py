@@ -39,17 +39,17 @@ def policy_options(func):
                         help="Black's policy (overrides --policy).")(func)
     func = click.option("--white-policy", default=None, metavar="NAME", callback=check_policy,
                         help="White's policy (overrides --policy).")(func)
-    return click.option("--policy", default="random", show_default=True, metavar="NAME",
+    return click.option("--policy", default="neural", show_default=True, metavar="NAME",
                         callback=check_policy,
-                        help="Policy for both sides: random, racer, heuristic, neural, "
-                             "lookahead:NAME, a plugin "
-                             "or module:attribute (see 'nardy policies').")(func)
+                        help="Policy for both sides: neural (the trained network), "
+                             "lookahead:NAME, heuristic, racer, random (rule statistics, not "
+                             "play), a plugin or module:attribute (see 'nardy policies').")(func)
 
 
 @click.command("rollout", epilog="""\b
 Examples:
   nardy rollout "W:1x14,12 B:1x15 b"
-  nardy rollout start --games 100000 --policy heuristic
+  nardy rollout start --games 100000 --policy random       # rule statistics of random play
   nardy rollout positions/study.txt --until-se 0.01 --format json
   nardy rollout start --white-policy heuristic --black-policy racer --output reports/h-vs-r
   nardy rollout "W:17x2,19x3,22x5,24x5 B:18,19x4,21x5,23x5 w" --policy heuristic --no-vr \\

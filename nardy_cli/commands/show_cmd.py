@@ -1,4 +1,4 @@
-"""`nardy show`: a board diagram of a position, as text or as a PNG/SVG image."""
+"""`nardy show`: a board diagram of a position, as text or as a PNG, SVG or PDF image."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import click
 from ..core.diagram import board_diagram
 from ..core.errors import WriteError
 from ..core.i18n import _
-from .common import POSITION, BadInput, block_validation_option, flatten, handle_errors
+from ..reports.figures import IMAGE_SUFFIXES
+from .common import POSITION, BadInput, block_validation_option, flatten, given, handle_errors
 
 
 @click.command("show", epilog="""\b
@@ -27,11 +28,11 @@ Examples:
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
 @click.option("--numbering", type=click.Choice(["white", "black"]), default="white",
               show_default=True, help="Whose numbering runs along the bottom row.")
-@click.option("--format", "fmt", type=click.Choice(["text", "png", "svg"]), default=None,
+@click.option("--format", "fmt", type=click.Choice(["text", "png", "svg", "pdf"]), default=None,
               help="text (default), or an image drawn for print; with -o it is taken from the "
                    "file's suffix.")
 @click.option("-o", "--out", type=click.Path(dir_okay=False), default=None,
-              help="Write to FILE: .png or .svg for an image, .txt for the text diagram.")
+              help="Write to FILE: .png, .svg or .pdf for an image, .txt for the text diagram.")
 @click.option("--id", "show_id", is_flag=True,
               help="Print the position ID instead (14 characters; any POSITION argument "
                    "accepts it).")
@@ -45,8 +46,9 @@ def command(positions, numbering: str, fmt: str | None, out: str | None, show_id
     """Draw POSITION: both numberings, off and pip counts, side to move and dice."""
     items = flatten(positions)
     if show_id:
-        if out is not None or fmt is not None or output is not None:
-            raise BadInput("--id prints the position ID: it takes no -o, --output or --format")
+        if out is not None or fmt is not None or output is not None or given("numbering"):
+            raise BadInput("--id prints the position ID: it takes no -o, --output, --format or "
+                           "--numbering")
         from ..core.position_id import format_position_id
         for item in items:
             click.echo(f"{item.name}: {format_position_id(item.position)}" if item.name
@@ -97,20 +99,20 @@ def _write_folder(items, numbering: str, output: str, svg: bool, fmt, out) -> No
     click.echo(_("{count} and index.md written to {path}").format(count=count, path=path), err=True)
 
 
-SUFFIX_FORMATS = {".png": "png", ".svg": "svg", ".txt": "text"}
+SUFFIX_FORMATS = {".txt": "text"} | {s: s[1:] for s in IMAGE_SUFFIXES}
 
 
 def _output_format(fmt: str | None, out: str | None) -> str:
     """The format --format names or -o's suffix implies; a mismatch or an image without a file is an
     error."""
     if out is None:
-        if fmt in ("png", "svg"):
+        if fmt not in (None, "text"):
             raise BadInput(f"--format {fmt} needs -o FILE.{fmt}")
         return "text"
     suffix = Path(out).suffix.lower()
     implied = SUFFIX_FORMATS.get(suffix)
     if implied is None:
-        raise BadInput(f"cannot tell the format of {out!r}: name a .png, .svg or .txt file")
+        raise BadInput(f"cannot tell the format of {out!r}: name a .png, .svg, .pdf or .txt file")
     if fmt is not None and fmt != implied:
         raise BadInput(f"--format {fmt} does not match the file {out!r}: "
                        f"use a .{'txt' if fmt == 'text' else fmt} name")

@@ -36,11 +36,14 @@ def parse_filters(text: str | None) -> tuple[str, ...]:
 
 
 def stage_lines(ranking) -> list[str]:
-    """One paragraph per filtering stage: what it kept and what it dropped, with scores."""
+    """One paragraph per filtering stage: what it kept and what it dropped (and why), with
+    scores."""
+    from ..analysis.staged import filter_reason
     out = []
     for st in ranking.stages:
         best = st.scores[0][1]
         dropped = [f"{p} {s - best:+.3f}" for p, s in st.scores if p not in st.kept]
+        floor = [f"{p} {s - best:+.3f}" for p, s in st.scores if p in st.floor]
         out.append(_("{stage} (filter {filter}): {kept} of {n} plays go on; the best, "
                      "{best_play}, has equity "
                      "{best:+.3f} (by the evaluator)").format(stage=st.name, filter=st.filter,
@@ -48,15 +51,35 @@ def stage_lines(ranking) -> list[str]:
                                                                n=len(st.scores),
                                                               best_play=st.scores[0][0], best=best))
         if dropped:
-            out.append(_("  dropped, each with its difference to the best: ") + ", ".join(dropped))
+            out.append(_("  dropped ({why}), each with its difference to the best: ").format(
+                why=filter_reason(st.filter)) + ", ".join(dropped))
+        if floor:
+            out.append(_("  kept though the filter drops them (the best two always go on): ")
+                       + ", ".join(floor))
     return out
+
+
+def rollout_drop_line(ranking) -> str | None:
+    """The plays the rollouts stopped early, when, and why; None when every play was rolled out to
+    the end."""
+    from ..analysis.staged import DROP_SE
+    gone = [p for p in ranking.plays if p.dropped_after is not None]
+    if not gone:
+        return None
+    return (_("rollouts: dropped when more than {k:g} paired standard errors behind the play then "
+              "leading, on the same games: ").format(k=DROP_SE)
+            + ", ".join(_("{play} after {games:,} games").format(play=p.play,
+                                                                 games=p.dropped_after)
+                        for p in gone))
 
 
 def show_staged(ranking, fmt: str, policy: str, seed: int, rules,
                 extra: dict | None = None) -> None:
     """Print a `StagedRanking` as a table (stages, then the rollout ranking), CSV or JSON (with
     `extra` keys)."""
-    show(fmt, Views(table=lambda: staged_text(ranking, policy, seed, rules), frame=ranking.frame,
+    from ..analysis.rollout_row import policy_columns
+    show(fmt, Views(table=lambda: staged_text(ranking, policy, seed, rules),
+                    frame=lambda: ranking.frame().assign(**policy_columns(ranking.params)),
                     data=lambda: ranking.to_dict() | (extra or {})))
 
 
@@ -88,6 +111,9 @@ def staged_text(ranking, policy: str, seed: int, rules) -> str:
                    "VR), diff its difference to the best play on the same games (± paired "
                    "diff_se)"))
     lines.append(table_text(shown))
+    drops = rollout_drop_line(ranking)
+    if drops:
+        lines.append(drops)
     missed = until_se_note(p, p["games_requested"],
                            max(r.equity_se for r in ranking.plays if r.dropped_after is None))
     if missed:

@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..core.interrupts import SIGNALS
-from .common import handle_errors
+from .common import handle_errors, refuse_without
 
 
 @click.command("train", epilog="""\b
@@ -81,6 +81,7 @@ def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_e
     from ..reports.training_curve import learning_curve_figure
     from ..training.trainer import LOG, TrainConfig, read_log, train
     from ..reports.folder import ensure_folder
+    refuse_without(starts_file is not None, "--starts FILE", "start_share")
     ensure_folder(out_dir)  # before any work: bad input, exit 2
     starts = (tuple(format_position(e.position) for e in read_positions(starts_file)) if starts_file
               else ())

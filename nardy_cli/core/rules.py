@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
+from numbers import Real
 from typing import Any
 
 from .errors import RulesError, check_type
@@ -20,12 +22,38 @@ class Points:
     mars: float = 2
     koks: float = 2
 
+    def __post_init__(self) -> None:
+        check_points(self)
+
     def as_tuple(self) -> tuple[float, float, float, float]:
         """Points in class order oin, home-mars, mars, koks."""
         return (self.oin, self.home_mars, self.mars, self.koks)
 
     def __str__(self) -> str:
         return format_points(self)
+
+
+MAX_POINTS = 1000
+
+
+def check_points(points: Points) -> None:
+    """Raise `RulesError` unless every class scores a finite number from 0 to `MAX_POINTS` and the
+    classes are ordered as the presets order them (docs/rules.md §7): oin <= mars <= home-mars <=
+    koks."""
+    named = {"oin": points.oin, "home-mars": points.home_mars, "mars": points.mars,
+             "koks": points.koks}
+    for name, value in named.items():
+        if isinstance(value, bool) or not isinstance(value, Real):
+            raise RulesError(f"points for {name} must be a number, got {value!r}")
+        if not math.isfinite(value) or not 0 <= value <= MAX_POINTS:
+            raise RulesError(f"points for {name} must be a finite number from 0 to "
+                             f"{MAX_POINTS:,}, got {value:g}")
+    order = ("oin", "mars", "home-mars", "koks")
+    for low, high in zip(order, order[1:]):
+        if named[low] > named[high]:
+            raise RulesError(f"points must be ordered oin <= mars <= home-mars <= koks "
+                             f"(docs/rules.md §7), got {low}={named[low]:g} above "
+                             f"{high}={named[high]:g}")
 
 
 @dataclass(frozen=True)

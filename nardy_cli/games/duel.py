@@ -17,13 +17,15 @@ from ..kernels.board import DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, WIN_BASE
 from ..match.cube import CubeBots
 from ..match.stakes import MONEY, Stakes
 from ..policies import Policy
+from .stats import share_ci95
 from . import (CHUNK, PAIRS, GameSpec, RunConfig, Tally, chunks, job_size, policy_pair,
     require_in_play, run_config, run_games)
 
 
 @dataclass(frozen=True)
 class DuelResult:
-    """A's results against B: points per game with a 95% interval, and outcome shares."""
+    """A's results against B: points per game with a 95% interval, and outcome shares (A's win
+    share with its 95% interval, Wilson's: `stats.share_ci95`)."""
 
     a: str
     b: str
@@ -41,12 +43,14 @@ class DuelResult:
     interrupted: bool = False
     # with the cube: A's points per game with the cube, its SE and 95% interval
     cube: dict | None = None
+    win_ci95: tuple[float, float] = (0.0, 1.0)
 
     def to_dict(self) -> dict:
         """The JSON object of `nardy duel --format json`."""
         out = {"a": self.a, "b": self.b, "games": self.games,
                "points_per_game": self.points_per_game,
                 "ci95": list(self.ci95), "se": self.se, "win_share": self.win_share,
+               "win_ci95": list(self.win_ci95),
                 "mars_share_for": self.mars_share_for,
                "mars_share_against": self.mars_share_against,
                 "koks_share_for": self.koks_share_for,
@@ -61,7 +65,8 @@ class DuelResult:
         """One row: the figures as a DataFrame."""
         d = self.to_dict()
         d["ci95_low"], d["ci95_high"] = self.ci95
-        del d["ci95"], d["params"]
+        d["win_ci95_low"], d["win_ci95_high"] = self.win_ci95
+        del d["ci95"], d["win_ci95"], d["params"]
         if self.cube is not None:
             cube = d.pop("cube")
             d |= {"cube_points_per_game": cube["points_per_game"], "cube_ci95_low": cube["ci95"][0],
@@ -72,7 +77,8 @@ class DuelResult:
 
 
 def duel_figures(joint: np.ndarray, rules: Rules) -> dict:
-    """A's points per game, its SE and 95% interval, and the outcome shares from the pair counts."""
+    """A's points per game, its SE and 95% interval, and the outcome shares from the pair counts;
+    A's win share with its 95% interval over the pairs (Wilson's, `stats.share_ci95`)."""
     pairs = int(joint.sum())
     if pairs == 0:
         raise NoGamesError("no duel games were finished")
@@ -90,10 +96,19 @@ def duel_figures(joint: np.ndarray, rules: Rules) -> dict:
         return float((a_as_root[list(a_codes)].sum() + b_as_root[list(b_codes)].sum()) / games)
 
     wins, losses = range(WIN_BASE, WIN_BASE + 4), range(LOSE_BASE, LOSE_BASE + 4)
+    won = np.zeros(len(values))
+    won[list(wins)] = 1.0
+    lost = np.zeros(len(values))
+    lost[list(losses)] = 1.0
+    pair_wins = (won[:, None] + lost[None, :]) / 2.0        # A's wins per game in a pair
+    win_share = float((p * pair_wins).sum())
+    win_var = max(float((p * pair_wins ** 2).sum()) - win_share ** 2, 0.0)
+    win_se = math.sqrt(win_var / max(pairs - 1, 1))
     mars_win, mars_loss = ((WIN_BASE + HOME_MARS, WIN_BASE + MARS),
                            (LOSE_BASE + HOME_MARS, LOSE_BASE + MARS))
     return {"games": games, "points_per_game": mean, "ci95": (mean - 1.96 * se, mean + 1.96 * se),
             "se": se, "win_share": share(wins, losses),
+            "win_ci95": share_ci95(win_share, win_se, games),
             "mars_share_for": share(mars_win, mars_loss),
             "mars_share_against": share(mars_loss, mars_win),
             "koks_share_for": share((WIN_BASE + KOKS,), (LOSE_BASE + KOKS,)),

@@ -29,6 +29,7 @@ from ..match.table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, next_colour
 from ..policies import Policy
 from . import RESULTS, GameSpec, play_chunk, policy_pair
 from .executors import run_jobs
+from .stats import share_ci95
 
 GAMES_PER_MATCH = 4096     # game numbers reserved for one match (no match comes near it)
 
@@ -165,7 +166,8 @@ def matches_chunk(a: Policy, b: Policy, settings: MatchSettings, lo: int, hi: in
 
 @dataclass(frozen=True)
 class MatchDuelResult:
-    """A's share of match wins against B over duplicate matches, with its SE and 95% interval."""
+    """A's share of match wins against B over duplicate matches, with its SE (over the pairs) and
+    95% interval (Wilson's, `stats.share_ci95`: not [1, 1] when A won every match)."""
 
     a: str
     b: str
@@ -227,7 +229,7 @@ def match_duel(a: str | Policy, b: str | Policy, matches: int, settings: MatchSe
               "seed": settings.seed, "duplicate_dice": True, "version": __version__}
     params.update(extra_params or {})
     return MatchDuelResult(pa.name, pb.name, len(pair_means), mean, se,
-                           (mean - 1.96 * se, mean + 1.96 * se), games,
+                           share_ci95(mean, se, 2 * len(pair_means)), games,
                            games / (2 * len(pair_means)), params, interrupted)
 
 

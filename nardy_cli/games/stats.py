@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..core.outcomes import PROB_KEYS, indicator, result_values
@@ -40,10 +42,34 @@ def stratified_mean_se(counts: np.ndarray, values: np.ndarray) -> tuple[float, f
 Z95 = 1.96  # a 95% interval is the estimate ± 1.96 standard errors
 
 
-def probability_ci95(p: float, se: float) -> tuple[float, float]:
-    """The 95% interval of a probability, p ± 1.96 SE clipped to [0, 1] (under VR it can reach past
-    either end)."""
-    return max(0.0, p - Z95 * se), min(1.0, p + Z95 * se)
+def wilson_interval(p: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval of a share `p` observed over `n` trials: inside [0, 1] and of
+    non-zero width even when every trial succeeded or none did (40 wins of 40: [0.912, 1]), where
+    p ± z SE collapses to a point. The one interval of every win-rate and chance nardy prints."""
+    if not n > 0 or not math.isfinite(n):
+        return 0.0, 1.0
+    p = min(max(p, 0.0), 1.0)
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def share_ci95(p: float, se: float, n: float) -> tuple[float, float]:
+    """The 95% interval of a share `p` with standard error `se` from `n` trials (games, matches):
+    Wilson's interval over the effective number of trials p(1 - p) / se², which gives back
+    p ± 1.96 SE inside [0, 1], or over `n` when the share is 0 or 1 (or the SE 0), where that
+    number is unknown. Paired dice, stratification and variance reduction shrink the SE; the
+    interval keeps that gain, and stays wide enough at the edges."""
+    if 0.0 < p < 1.0 and se > 0 and math.isfinite(se):
+        n = p * (1 - p) / (se * se)
+    return wilson_interval(p, n)
+
+
+def probability_ci95(p: float, se: float, games: float) -> tuple[float, float]:
+    """The 95% interval of an outcome's probability from `games` games (`share_ci95`): under VR
+    the estimate can reach past either end of [0, 1]; the interval never does."""
+    return share_ci95(p, se, games)
 
 
 def outcome_table(counts: np.ndarray, points: Points, values: np.ndarray | None = None) -> dict:

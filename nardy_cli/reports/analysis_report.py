@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..analysis.rollout_row import policy_columns
 from ..core.i18n import _, side_words
 from . import parts
 from .figures import side_to_move
@@ -38,6 +39,7 @@ class AnalysisReport(ReportKind):
                        "diff_se": p["diff_se"]}
                 row.update(p["probabilities"])
                 row["dropped_after"] = p["dropped_after"]
+                row.update(policy_columns(rk["params"]))
                 rows.append(row)
         return pd.DataFrame(rows)
 

@@ -82,7 +82,8 @@ def ranking_chart(ranking: Any, title: str | None = None) -> Figure:
     ax.axvline(0, color="#444444", linewidth=0.8)
     low = float(np.min(diff - err)) if len(plays) > 1 else -0.05
     span = max(-low, 0.02)
-    ax.set_xlim(-span * 1.15, span * 0.35)
+    high = float(np.max(diff + err)) if len(plays) > 1 else 0.0     # a bar reaching past 0
+    ax.set_xlim(-span * 1.15, max(span * 0.35, high + span * 0.1))
     ax.set_ylim(-0.7, len(plays) - 0.3)
     labels = [f"{p['play']}" for p in plays]
     ax.set_yticks(y, labels, fontsize=8, family="monospace")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import OutputError
 from ..core.i18n import _
 
 WIN, DRAW, LOSE = "#2e7d32", "#8d8d8d", "#c62828"
@@ -77,12 +78,28 @@ def empty_message(ax, message: str) -> None:
             wrap=True, transform=ax.transAxes)
 
 
-def save_figure(fig, path: str | Path) -> Path:
-    """Save without timestamps (the same data gives the same file); the format follows the
-    suffix."""
-    import matplotlib
+IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
+# without the timestamp each format writes, the same data gives the same file
+_NO_DATE = {".png": {"Software": None}, ".svg": {"Date": None},
+            ".pdf": {"CreationDate": None, "Producer": None}}
+
+
+def image_path(path: str | Path) -> Path:
+    """`path` as a `Path` when its suffix names an image format nardy draws (.png, .svg, .pdf);
+    else `OutputError` naming it. Every option that writes a chart or a board checks its file
+    here, before any work."""
     path = Path(path)
-    meta = {"Date": None} if path.suffix.lower() == ".svg" else {"Software": None}
+    if path.suffix.lower() not in IMAGE_SUFFIXES:
+        raise OutputError(f"cannot draw an image into {str(path)!r}: "
+                          f"name a {', '.join(IMAGE_SUFFIXES[:-1])} or {IMAGE_SUFFIXES[-1]} file")
+    return path
+
+
+def save_figure(fig, path: str | Path, dpi: int = DPI) -> Path:
+    """Save without timestamps (the same data gives the same file); the format follows the
+    suffix (.png, .svg or .pdf; another is an `OutputError`, see `image_path`)."""
+    import matplotlib
+    path = image_path(path)
     with matplotlib.rc_context({"svg.hashsalt": "nardy", "svg.fonttype": "path"}):
-        fig.savefig(path, dpi=DPI, metadata=meta)
+        fig.savefig(path, dpi=dpi, metadata=_NO_DATE[path.suffix.lower()])
     return path

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..analysis.rollout_row import policy_columns
 from ..core.i18n import _
 from . import parts
 from .analysis_report import legal_play
@@ -25,7 +26,8 @@ class OpeningsReport(ReportKind):
     def table(self, data: dict) -> pd.DataFrame:
         """One row per (roll, White play)."""
         import pandas as pd
-        return pd.DataFrame(data["results"][0]["rows"])
+        first = data["results"][0]
+        return pd.DataFrame(first["rows"]).assign(**policy_columns(first["params"]))
 
     def extra_tables(self, data: dict) -> dict[str, pd.DataFrame]:
         """replies.csv, when the table holds Black's replies."""
