@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from nardy_cli.commands.cli import cli
@@ -86,6 +87,22 @@ def test_convert_bad_input_is_exit_2_one_line_and_writes_nothing(tmp_path, monke
                                            "'Wins 2 points and the "
                                            "match' while Boris's double to 2 has no answer: "
                                            "write 'Takes' or 'Drops' before it (line 16)\n")
+
+
+@pytest.mark.parametrize("name", ["An\x07na", "Bo\x1b[2Jris", "An\u202ena"])
+def test_a_bad_files_control_characters_are_printed_escaped(tmp_path, monkeypatch, name):
+    """Bug caught (issue 41): `nardy convert` of a bad transcript echoing its control characters
+    (a bell, an escape sequence that clears the screen, a right-to-left override) raw into the
+    terminal within the one `Error:` line."""
+    monkeypatch.chdir(tmp_path)
+    Path("bad.mat").write_text(TRANSCRIPT.replace("Wins 1 point", "Wins 2 points")
+                               .replace("Anna", name).replace("Boris", name[::-1]))
+    out = CliRunner().invoke(cli, ["convert", "bad.mat", "bad.txt"])
+    assert out.exit_code == 2, out.output
+    assert out.output.startswith("Error: bad.mat: game 1: ") and out.output.count("\n") == 1
+    assert all(c.isprintable() for c in out.output.rstrip("\n")), repr(out.output)
+    assert ascii(name[2])[1:-1] in out.output
+    assert not Path("bad.txt").exists()
 
 
 def test_review_reads_a_mat_transcript_whole_or_one_game(tmp_path, monkeypatch):

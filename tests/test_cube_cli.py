@@ -63,7 +63,7 @@ def test_crawford_game_has_no_double():
     assert out.output.splitlines()[-3:] == [
         "cube 1, centred, Crawford game: White cannot double",
         # the shipped table
-        "  no double (the Crawford game: no double)   match winning chances: 53.1%",
+        "  no double (the Crawford game: no double)   cubeful match winning chances: 53.1%",
         "  no cube: the game's cubeless chances over the post-Crawford match table (docs/cube.md)",
     ]
 

@@ -221,7 +221,8 @@ def test_the_page_shows_the_cube_action_and_its_error_on_the_turn(tmp_path):
 def test_a_game_ended_by_a_drop_before_any_play_is_reviewed_and_reported(tmp_path):
     """Catches: a game with cube actions but no ply refused as empty, or breaking the totals, the
     match totals or the report folder (an empty plies table)."""
-    from nardy_cli.reports.review_report import write_match_review, write_review
+    from nardy_cli.reports.match_report import write_match_review
+    from nardy_cli.reports.review_report import write_review
     review = review_game(parse_game(_game(TAKE, "1. Doubles => 2 Drops")), "heuristic")
     assert len(review.frame) == 0 and review.summary()["cube_errors"].tolist() == [0, 1]
     assert (write_review(review, tmp_path / "game") / "cube.csv").exists()

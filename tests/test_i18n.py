@@ -189,6 +189,9 @@ TABLE_COMMANDS = (
     ("play", "heuristic", "racer", "--match", "3", "--games", "2"),
     ("review", "games/bearoff-blunder.txt"),
     ("review", "games/bot-match.txt"),
+    # a cube match: its totals, one game's cube table and the note on a self-reviewed side
+    ("review", "games/cube-match.mat"),
+    ("review", "games/cube-match.mat", "--game", "2"),
 )
 
 # Three or more lowercase English words in a row: a line of output nobody wrapped in `_()`.  Names
@@ -228,15 +231,60 @@ def test_a_russian_analysis_report_and_review_page_hold_no_english(tmp_path):
                "--html").exit_code == 0
     assert run("--lang", "ru", "review", "games/bearoff-blunder.txt", "--output",
                str(tmp_path / "r"), "--html").exit_code == 0
+    assert run("--lang", "ru", "review", "games/cube-match.mat", "--output",
+               str(tmp_path / "m"), "--html").exit_code == 0
     texts = {}
     for path in [tmp_path / "a" / "report.md", tmp_path / "r" / "report.md",
-                 tmp_path / "a" / "report.html", tmp_path / "r" / "report.html"]:
+                 tmp_path / "a" / "report.html", tmp_path / "r" / "report.html",
+                 tmp_path / "m" / "report.md", tmp_path / "m" / "report.html"]:
         text = path.read_text(encoding="utf-8")
         if path.suffix == ".html":
             text = re.sub(r"<(style|script)[^>]*>.*?</\1>", "", text, flags=re.S)
             text = html_lib.unescape(re.sub(r"<[^>]+>|data:image/[^\"]+", " ", text))
         texts[str(path.relative_to(tmp_path))] = english_left(text)
     assert not any(texts.values()), texts
+
+
+def test_russian_phrases_agree_with_their_subjects():
+    """Bug caught (issue 41): Russian phrases in the wrong grammatical case or number: "оценено при
+    матч до 5" (a nominative after "при"), "Чёрные — не может удвоить" (a singular verb for a
+    side), "Белые выброшено 0"; and the bear-off method and the cube review's actions, errors and
+    cube left in English."""
+    out = run("--lang", "ru", "review", "games/cube-match.mat", "--game", "2")
+    assert out.exit_code == 0, out.output
+    assert "при матч " not in out.output
+    assert "\nматч до 5 при счёте 1-1 (белые-чёрные): столбцы эквити нормированы" in out.output
+    assert "За чёрных (neural) играл сам оценщик разбора neural" in out.output
+    assert ("  3. heuristic  1 в центре  дабл, отказ   без удвоения" in out.output
+            and "ошибочное удвоение, ошибочный отказ" in out.output)
+    out = run("--lang", "ru", "eval", "W:- B:20 b", "--cube-owner", "white", "--cube", "2")
+    assert out.output.splitlines()[1] == ("база выброса (двусторонняя, точно), правила "
+                                          "federation, шансы чёрных:")
+    assert "куб 2, у белых: Чёрные — не могут удвоить" in out.output
+    shown = run("--lang", "ru", "show", "W:- B:20 b").output.splitlines()
+    assert shown[-3:-1] == ["Белые  — выброшено 15   пипсы   0",
+                            "Чёрные — выброшено 14   пипсы   5"]
+
+
+def test_a_russian_chart_keeps_its_run_line_inside_the_figure(tmp_path):
+    """Bug caught (issue 41): the outcome chart's run line (equity, policies, games, rules) running
+    past the right edge of the figure in Russian, whose tick labels and words are longer."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from nardy_cli.analysis.rollout import rollout
+    from nardy_cli.core.position import parse_position
+    from nardy_cli.reports.charts import outcome_chart
+    from nardy_cli.reports.figures import save_figure
+    result = rollout(parse_position("W:1x14,12 B:1x15 b"), "heuristic", games=40, seed=1)
+    with i18n.using_language("ru"):
+        fig = outcome_chart(result)
+        save_figure(fig, tmp_path / "outcomes.png")
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    box = fig.axes[0].title.get_window_extent(renderer)
+    assert 0 <= box.x0 and box.x1 <= fig.bbox.width, (box, fig.bbox.width)
+    with i18n.using_language("en"):
+        english = outcome_chart(result)
+        save_figure(english, tmp_path / "en.png")
+    assert "\n" not in english.axes[0].get_title()      # a line that fits stays one line
 
 
 def _own_scope(node):

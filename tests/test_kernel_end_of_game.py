@@ -3,7 +3,8 @@
 `board.end_status` decides the end of a game and `board.loser_class` its class for
 every kernel: before a roll (`game_status`), right after a play (`status_after`,
 which the network's exact scores and the lookahead use), as a result code
-(`final_result`, `neural.exact_probs`, `value.value_probs`).  Each view is checked
+(`final_result`, `neural.exact_probs`, `value.value_probs`, which also score Black's R8 last
+roll exactly).  Each view is checked
 on random finished and nearly finished positions against the plain statement of
 the rules in `tests/oracle.py` and against `engine.outcome`.
 """
@@ -92,7 +93,14 @@ def test_every_view_of_the_end_of_game_agrees_with_the_oracle_and_the_engine(las
         done = outcome(pos, rules)
         if expected is None:
             assert status == kb.IN_PLAY and done is None, text
-            assert not exact_probs(after, not white_to_move, last_roll, probs), text
+            # White has just borne off its 15th checker: Black's last roll is scored exactly
+            # (tests/test_last_roll.py checks its figures)
+            last = kb.on_board(after) == 0
+            assert exact_probs(after, not white_to_move, last_roll, probs) == last, text
+            if last:
+                value_probs(after, not white_to_move, last_roll, HEURISTIC, weights, tables, coefs,
+                            choice, scratch, values)
+                assert np.allclose(values[:9], probs) and abs(probs.sum() - 1) < 1e-12, text
             seen.add("in play")
             continue
         assert kb.final_result(board, white_to_move, True, status) == expected, text

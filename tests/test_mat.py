@@ -168,6 +168,15 @@ BAD = [
 ]
 
 
+def test_a_roll_left_without_a_play_is_named_by_its_own_turn():
+    """Bug caught (issue 41): a roll with no play found only on the next turn's line was reported
+    with that line's turn number, one too high (`turn 6` for a roll written in turn 5)."""
+    text = (ROOT / "games" / "bot-match.mat").read_text().replace("42: 24/20 3/1", "42:", 1)
+    with pytest.raises(GameRecordError) as err:
+        parse_mat(text)
+    assert str(err.value) == "game 1, turn 5 (heuristic, Black) '42:': missing play (line 13)"
+
+
 @pytest.mark.parametrize("what, text, message", BAD, ids=[b[0] for b in BAD])
 def test_bad_transcripts_are_one_line_errors_naming_game_turn_and_token(what, text, message):
     """Each way a transcript can be wrong is one exact line naming the game, the turn and the token.

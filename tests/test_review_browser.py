@@ -217,7 +217,7 @@ def test_match_winning_chances_show_as_percentages(browser, pages, reviews):
                      units=MWC)
     page = _open(browser, write_page(data, pages["folder"] / "mwc.html").as_uri())
     browser.press("ArrowRight")
-    assert page.text("#loss") == "12.5% match winning chance lost"
+    assert page.text("#loss") == "12.5% cubeless match winning chance lost"
     assert page.text("#best-value") == "(52.5%)"
 
 
@@ -240,3 +240,59 @@ def test_the_page_speaks_russian_when_written_in_russian(browser, reviews, tmp_p
     page = _open(browser, write_page(page_data([reviews[1]]), tmp_path / "en.html").as_uri())
     assert (page.text("#ply-label") == f"Ply 0 of {n}"
             and page.text("#turn") == "start, White to move")
+
+
+def test_a_match_review_page_shows_every_board_and_prints_a_page_per_game(browser, tmp_path):
+    """Bug caught (issue 41): a match review with no printable page, or a page whose inlined boards
+    do not load, or whose games run into each other on paper (the print styles lost). The
+    screenshot and the PDF are left in the test's folder to look at."""
+    import re
+    from nardy_cli.records.files import read_games
+    from nardy_cli.reports.match_report import write_match_review
+    from nardy_cli.review.match_review import review_match
+    review = review_match(read_games(GAMES / "cube-match.mat"), "heuristic")
+    folder = write_match_review(review, tmp_path / "match", html=True)
+    browser.get((folder / "report.html").as_uri())
+    loaded = browser.execute("return [...document.images].map(i => i.complete && i.naturalWidth)")
+    marked = sum(len(g.decisions()[g.decisions()["mark"] != ""]) for g in review.games)
+    assert len(loaded) == len(review.games) + marked and all(w > 0 for w in loaded)
+    assert browser.execute("return document.querySelectorAll('h2.page').length") == 2
+    # on paper: each game from a fresh page, a decision's heading, text and board kept together
+    kept = browser.execute("return [...document.querySelectorAll('section.keep')].map(s => "
+                           "[s.querySelectorAll('h4').length, s.querySelectorAll('img').length])")
+    assert kept == [[1, 1]] * marked
+    rules = browser.execute("""return [...document.styleSheets[0].cssRules]
+        .filter(r => r.media && r.media.mediaText === 'print')
+        .flatMap(r => [...r.cssRules].map(c => [c.selectorText, c.style.breakBefore,
+                                                 c.style.breakInside]))""")
+    assert [".page", "page", ""] in rules
+    assert any(".keep" in selector and inside == "avoid" for selector, _, inside in rules)
+    browser.screenshot(str(tmp_path / "match.png"))
+    pdf = browser.print_pdf()
+    (tmp_path / "match.pdf").write_bytes(pdf)
+    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) > len(review.games)
+
+
+def test_the_russian_graph_legend_does_not_overlap_its_caption(browser, reviews, tmp_path):
+    """Bug caught (issue 41): in a Russian match review page the caption "оценки по нормированной
+    потере эквити:" ran over the first mark of the graph's legend (its place was fixed for the
+    English words)."""
+    from nardy_cli.core.i18n import using_language
+    bearoff = reviews[1]
+    frame = bearoff.frame.assign(mwc_lost=0.125, mwc=0.4, mwc_best=0.525, mwc_white=0.4)
+    columns = {"loss": "mwc_lost", "value": "mwc", "best_value": "mwc_best", "graph": "mwc_white",
+               "best": "best", "best_result": "best_result"}
+    with using_language("ru"):
+        data = page_data([game_data(dataclasses.replace(bearoff, frame=frame), columns=columns)],
+                         units=MWC)
+        url = write_page(data, tmp_path / "ru-mwc.html").as_uri()
+    _open(browser, url)
+    caption, first = browser.execute("""
+        const svg = document.getElementById('graph-svg');
+        const caption = [...svg.querySelectorAll('text')]
+          .find(t => t.textContent.startsWith('оценки'));
+        const mark = [...svg.querySelectorAll('circle')].find(c => !c.classList.contains('point')
+                                                                 && c.id !== 'graph-dot');
+        const a = caption.getBBox(), b = mark.getBBox();
+        return [[a.x, a.x + a.width], [b.x, b.x + b.width]];""")
+    assert caption[1] <= first[0], (caption, first)

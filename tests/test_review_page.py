@@ -114,7 +114,8 @@ def test_the_loss_is_read_from_the_columns_given_with_their_units(bearoff):
     data = page_data([game_data(review, columns=columns)], units=MWC)
     ply = data["games"][0]["plies"][0]
     assert (ply["loss"], ply["value"], ply["best_value"], ply["graph"]) == (0.25, 0.3, 0.55, 0.3)
-    assert data["units"]["percent"] and data["units"]["loss"] == "match winning chance lost"
+    assert data["units"]["percent"]
+    assert data["units"]["loss"] == "cubeless match winning chance lost"
 
 
 def test_page_is_self_contained_and_its_data_cannot_break_out_of_the_script(bot_game):

@@ -167,8 +167,8 @@ def test_bad_arguments():
 
 def test_json_keys_exactly():
     d = json.loads(to_json(rollout(START, "random", games=100, seed=1).to_dict()))
-    assert list(d) == ["position", "params", "games", "interrupted", "probabilities", "se",
-                       "equity", "equity_se", "mean_plies", "deficit"]
+    assert list(d) == ["position", "side", "params", "games", "interrupted", "probabilities",
+                       "se", "equity", "equity_se", "mean_plies", "deficit"]
     keys = ["win", "lose", "draw", "win_oin", "win_home_mars", "win_mars", "win_koks",
             "lose_oin", "lose_home_mars", "lose_mars", "lose_koks"]
     assert sorted(d["probabilities"]) == sorted(keys) and sorted(d["se"]) == sorted(keys)
@@ -178,6 +178,15 @@ def test_json_keys_exactly():
     assert set(d["deficit"]["white"]) == {"face_deficit", "lost_pips_per_game",
                                           "partial_turn_share", "pass_share"}
     assert len(d["deficit"]["white"]["face_deficit"]) == 6
+
+
+def test_the_json_says_whose_chances_it_holds():
+    """Bug caught (issue 41): a rollout's JSON object without the side its chances and equity are
+    for, which every table states ("outcome for Black")."""
+    for text, side in (("W:1x14,12 B:1x15 b", "black"), ("start", "white")):
+        pos = START if text == "start" else parse_position(text)
+        d = json.loads(to_json(rollout(pos, "random", games=20, seed=1).to_dict()))
+        assert d["side"] == side
 
 
 def _near_zero(result):

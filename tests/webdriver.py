@@ -141,6 +141,10 @@ class Browser:
         with open(path, "wb") as f:
             f.write(base64.b64decode(self._s("GET", "/screenshot")))
 
+    def print_pdf(self) -> bytes:
+        """The page printed (print media: page breaks, print styles) as a PDF."""
+        return base64.b64decode(self._s("POST", "/print", {"background": True}))
+
     def close(self) -> None:
         """End the session and chromedriver, and remove the profile."""
         try:

@@ -16,7 +16,7 @@ import pandas as pd
 from .. import __version__
 from ..core.errors import ArgumentError, NoGamesError
 from ..core.outcomes import PROB_KEYS
-from ..core.position import Position
+from ..core.position import SIDE_NAMES, Position
 from ..core.rules import PRESETS, Rules
 from ..games import (CHUNK, OUTCOMES, GameSpec, RunConfig, Tally, chunks, job_size, policy_pair,
     require_in_play, run_config, run_games)
@@ -56,8 +56,10 @@ class RolloutResult:
     cube: dict | None = None
 
     def to_dict(self) -> dict:
-        """The JSON object of `nardy rollout --format json` (keys in the documented order)."""
-        out = {"position": str(self.position), "params": self.params, "games": self.games,
+        """The JSON object of `nardy rollout --format json` (keys in the documented order); `side`
+        is the side to move, whose chances and equity it holds."""
+        out = {"position": str(self.position), "side": SIDE_NAMES[self.position.turn].lower(),
+               "params": self.params, "games": self.games,
                "interrupted": self.interrupted, "probabilities": self.probabilities, "se": self.se,
                "equity": self.equity, "equity_se": self.equity_se}
         if self.mwc is not None:

@@ -134,7 +134,7 @@ def _ranking_text(ranking, policy, seed, rules, match) -> str:
                                r in zip(shown["money_rank"], shown["rank"])]
     lines.append(table_text(shown))
     if match is not None:
-        lines.append(_("ranked by match winning chance (mwc); diff is in match winning chance; "
+        lines.append(_("ranked by cubeless match winning chance (mwc); diff is in it; "
                        "equity is money points; * the money ranking differs"))
     if ranking.prefiltered:
         lines.append(_("left out by --top: {plays}").format(plays=', '.join(ranking.prefiltered)))

@@ -66,7 +66,7 @@ def _batch_text(results, frame, file, policy, seed, rules, match) -> str:
     lines.append(_("equity and chances are the side to move's (to_move) in each position"))
     if match is not None:
         columns[5:5] = ["mwc", "mwc_se"]
-        lines.append(_("at {match}: mwc is the side to move's match "
+        lines.append(_("at {match}: mwc is the side to move's cubeless match "
                        "winning chance").format(match=match.label()))
     lines.append(table_text(frame[columns].assign(to_move=frame["to_move"].map(translate))))
     return "\n".join(lines)

@@ -128,15 +128,22 @@ class NardyGroup(click.Group):
             sys.exit(exc.exit_code)
         except click.UsageError as exc:
             hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
-            click.echo(f"Error: {exc.format_message()}{hint}", err=True)
+            click.echo(f"Error: {printable(exc.format_message())}{hint}", err=True)
             sys.exit(exc.exit_code)
         except click.ClickException as exc:
-            click.echo(f"Error: {exc.format_message()}", err=True)
+            click.echo(f"Error: {printable(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
         except click.Abort:
             click.echo("Aborted.", err=True)
             sys.exit(130)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def printable(text: str) -> str:
+    """`text` with its control and format characters escaped (`\\x1b`, `\\u202e`): a bad file's
+    bytes quoted in an error must not drive the terminal."""
+    import unicodedata
+    return "".join(c if unicodedata.category(c)[0] != "C" else ascii(c)[1:-1] for c in text)
 
 
 @click.group(cls=NardyGroup, epilog=EPILOG,

@@ -74,7 +74,7 @@ def cube_text(pos, stakes: Stakes, d) -> str:
         what=_("cannot double") if d.double_take is None else _("to decide"), **words)]
     if d.unit == "mwc":
         fmt = lambda v: f"{v:.1%}"   # noqa: E731
-        unit = _("match winning chances")
+        unit = _("cubeful match winning chances")
     else:
         fmt = lambda v: f"{v:+.3f}"   # noqa: E731
         unit = _("equity per cube")
@@ -90,8 +90,10 @@ def cube_text(pos, stakes: Stakes, d) -> str:
             beaver=beaver, dp=fmt(d.double_pass)))
         lines.append(_("  {sides} take point: {tp:.1%} winning chance").format(tp=d.take_point,
                                                                                **other)
-                     + (_(" (Janowski's race model)") if d.exact else ""))
-    if d.exact:
+                     + (_(" (Janowski's race model)") if d.exact and not d.last_roll else ""))
+    if d.last_roll:
+        lines.append(_("  exact: the game ends with Black's last roll, so the cube is dead"))
+    elif d.exact:
         lines.append(_("  exact: the cubeful bear-off database"))
     elif stakes.crawford:
         lines.append(_("  no cube: the game's cubeless chances over the post-Crawford match table "

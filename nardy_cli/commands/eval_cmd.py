@@ -9,7 +9,7 @@ from ..analysis.deficit import static_deficit
 from ..core.errors import NardyError
 from ..core.i18n import _, side_words, translate
 from ..core.outcomes import CLASS_KEYS, CLASS_NAMES
-from ..core.position import BLACK, WHITE
+from ..core.position import BLACK, SIDE_NAMES, WHITE
 from ..policies.estimate import neural_estimate
 from ..reports.render import Views
 from .common import (POSITION, BadInput, Shown, block_validation_option, flatten, format_option,
@@ -82,7 +82,8 @@ def eval_command(positions, evaluator, rules, stakes, fmt, no_block_validation) 
 def _eval_data(item, est, deficit, searched, decision, rules, match, stakes) -> dict:
     """One position's estimate as JSON data."""
     pos = item.position
-    record = {"position": str(pos), "model": est.policy, "method": est.method or est.policy,
+    record = {"position": str(pos), "side": SIDE_NAMES[pos.turn].lower(), "model": est.policy,
+              "method": est.method or est.policy,
               "rules": rules.to_dict(), "probabilities": est.probabilities, "equity": est.equity,
               "pips": {"white": pos.pip_count(WHITE), "black": pos.pip_count(BLACK)},
               "deficit": {"p_full": deficit.p_full, "p_partial": deficit.p_partial,
@@ -157,10 +158,12 @@ def _estimate_text(name, pos, est, equity, deficit, rules, match=None) -> str:
     lines.append(_("equity {equity:+.3f}   pips White {white}, Black {black}").format(
         equity=equity, white=pos.pip_count(WHITE), black=pos.pip_count(BLACK)))
     if match is not None:
-        lines.append(_("match winning chance for {side}: {mwc:.1%} ({match}; {how})").format(
+        lines.append(_("cubeless match winning chance for {side}: {mwc:.1%} ({match}; "
+                       "{how})").format(
             mwc=est.mwc, match=match.label(),
             how=_("the bear-off database, exact") if "exact" in est.method
-            else _("the network and the table"), **words))
+            else _("the one-sided bear-off database and the table")
+            if est.method.startswith("bear-off") else _("the network and the table"), **words))
     lines.append(_("static deficit: full {full:.3f}, partial {partial:.3f}, pass {passes:.3f}, "
                    "expected lost pips "
                    "{lost:.2f}").format(full=deficit.p_full, partial=deficit.p_partial,

@@ -166,12 +166,15 @@ def _game_text(review, match, rollout_games: int) -> str:
     if match is not None:
         lines.append(_("judged at {match}: equity columns are normalised (a single game won +1, "
                        "lost -1), mwc_lost is "
-                       "the match winning chance lost").format(match=match.label()))
+                       "the cubeless match winning chance lost").format(match=match.label()))
     lines += [_("Note: {note}").format(note=note) for note in review.notes()]
     lines.append("")
     shown = review.frame[cols].copy()
     forced = review.frame["forced"].to_numpy(dtype=bool)
     shown["lost"] = [f"{v:+.3f}" if not f else _("forced") for v, f in zip(shown["lost"], forced)]
+    if "mwc_lost" in shown:
+        shown["mwc_lost"] = [f"{v:+.2%}" if not f else _("forced")
+                             for v, f in zip(shown["mwc_lost"], forced)]
     shown.loc[forced, "mark"] = ""
     shown["mark"] = shown["mark"].map(lambda v: translate(v) if isinstance(v, str) else v)
     lines.append(table_text(shown.rename(columns={"best": "best play"}), "{:+.3f}",
@@ -202,7 +205,7 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout, rollout_polic
              "games not reached are left out)")
     written = None
     if output is not None:
-        from ..reports.review_report import write_match_review
+        from ..reports.match_report import write_match_review
         written = write_match_review(review, output, html=html)
     show(fmt, Views(table=lambda: _match_text(loaded, review), frame=review.frame,
                     data=review.to_dict))
@@ -211,15 +214,14 @@ def _review_match(loaded, evaluator, sides, marks, width, rollout, rollout_polic
 
 def _match_text(m, review) -> str:
     """A match's review for people: the match, a line a game, the players' totals."""
+    from ..reports.match_report import match_standing
     a, b = m.players
-    final = "-".join(f"{s:g}" for s in m.final_score)
-    lines = [_("match to {length}: {a} vs {b}, {games} games, final score {final}{won}; "
+    lines = [_("match to {length}: {a} vs {b}, {games} games, {standing}; "
                "evaluator {evaluator}").format(
-        length=m.length, a=a, b=b, games=len(m.games), final=final,
-        won=_(", won by {winner}").format(winner=m.winner) if m.winner else '',
+        length=m.length, a=a, b=b, games=len(m.games), standing=match_standing(m),
         evaluator=review.params['evaluator']),
         _("each game judged at its score: equity lost is normalised (a single game won "
-          "+1, lost -1), mwc_lost is the match winning chance lost")]
+          "+1, lost -1), mwc_lost is the cubeless match winning chance lost")]
     for k, (g, score) in enumerate(zip(review.games, m.scores()), 1):
         r = g.record
         s = g.summary()

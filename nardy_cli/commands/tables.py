@@ -41,7 +41,8 @@ def rollout_table(r: RolloutResult) -> str:
               _("equity {equity:+.4f} ± {ci:.4f} (95%), SE {se:.4f}").format(
                   equity=r.equity, ci=1.96 * r.equity_se, se=r.equity_se)
               + (_(" (money points)") if r.mwc is not None else ""),
-              *([_("match winning chance {mwc:.4f} ± {ci:.4f} (95%), SE {se:.4f} at {match}; "
+              *([_("cubeless match winning chance {mwc:.4f} ± {ci:.4f} (95%), SE {se:.4f} at "
+                   "{match}; "
                    "plays chosen by "
                    "match equity").format(mwc=r.mwc, ci=1.96 * r.mwc_se, se=r.mwc_se,
                                           match=match_label(p['match']))]

@@ -101,8 +101,27 @@ CLASS_WORDS = (N_("oin"), N_("home-mars"), N_("mars"), N_("koks"))
 
 # cube.py's decisions
 CUBE_WORDS = (N_("too good"), N_("no double"), N_("double, take"), N_("double, pass"),
+              N_("double, beaver"),
               # and reasons
-              N_("the opponent owns the cube"), N_("the Crawford game: no double"))
+              N_("the opponent owns the cube"), N_("the Crawford game: no double"),
+              # cube_review.ERRORS
+              N_("missed double"), N_("wrong double"), N_("wrong take"), N_("wrong pass"),
+              N_("wrong beaver"))
+
+
+def cube_words(cube: str) -> str:
+    """A cube as the cube review writes it (`1 centre`, `2 White`) in the language in use."""
+    if language() == SOURCE:
+        return cube
+    value, _sep, owner = cube.partition(" ")
+    if owner == "centre":
+        return f"{value} {_('centred')}"
+    return f"{value} " + _("{sides}").format(**side_words(owner)) if owner else cube
+
+
+def cube_errors(errors: str) -> str:
+    """The cube review's errors (`wrong double, wrong pass`) in the language in use."""
+    return ", ".join(translate(e) for e in errors.split(", ")) if errors else ""
 
 MARK_WORDS = (N_("doubtful"), N_("error"), N_("blunder"))                    # review.MARKS
 # a side as a table shows it

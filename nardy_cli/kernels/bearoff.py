@@ -26,8 +26,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .board import DRAW, HOME_MARS, LOSE_BASE, N_POINTS, OIN, WIN_BASE
+from .board import DRAW, HOME_MARS, LOSE_BASE, N_POINTS, OIN, WIN_BASE, on_board, opp_on_board
 from .codes import N_CLASSES
+from .last_roll import last_roll_probs
 
 N_HOME = 6
 
@@ -311,6 +312,10 @@ def build_two_sided(comp, all_dist, last_roll):
         m = order[k] // n2
         o = order[k] % n2
         if m == 0 or o == 0:
+            if o == 0 and m > 0 and last_roll:
+                # White is off and Black, all home, takes its last roll: a draw if it bears off
+                # every checker in it, else White wins
+                draw[1, m, 0] = all_dist[full[m], 1]
             continue
         last = all_dist[full[o], 1] if last_roll else 0.0   # Black bears off all in its last roll
         for c in range(2):
@@ -443,7 +448,19 @@ def race_probabilities(m_full, o_full, m_small, o_small, mover_white, last_roll,
 @njit(cache=True)
 def board_race_probabilities(board, mover_white, last_roll, comp, all_dist, first_dist, win2, draw2,
                              scratch, out):
-    """`race_probabilities` of a mover-relative board with both sides all home; True when exact."""
+    """`race_probabilities` of a mover-relative board with both sides all home; True when exact.
+
+    An opponent with no checker left has finished: the mover, Black, takes its R8 last roll
+    (`last_roll_probs`, exact), or without it has lost.
+    """
+    if opp_on_board(board) == 0:
+        if last_roll and not mover_white:
+            last_roll_probs(board, True, out)
+        else:
+            for k in range(N_CLASSES):
+                out[k] = 0.0
+            out[LOSE_BASE + (HOME_MARS if on_board(board) == MAX_CHECKERS else OIN)] = 1.0
+        return True
     home_counts(board, True, scratch)
     m_on = scratch.sum()
     m_full = rank(scratch, MAX_CHECKERS, comp)
@@ -454,3 +471,4 @@ def board_race_probabilities(board, mover_white, last_roll, comp, all_dist, firs
     o_small = rank(scratch, N_TWO, comp) if o_on <= N_TWO else -1
     return race_probabilities(m_full, o_full, m_small, o_small, mover_white, last_roll, all_dist,
                               first_dist, win2, draw2, out)
+

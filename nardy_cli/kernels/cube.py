@@ -27,7 +27,7 @@ from numba import njit
 
 from .bearoff import RaceTables, both_home
 from .board import (DRAW, IN_PLAY, LOSE_BASE, N_POINTS, UNFINISHED, WIN_BASE, final_result,
-                    game_status)
+                    game_status, opp_on_board)
 from .game import game_dice, score_workspace, take_turn, workspace
 from .rng import policy_state
 from .value import position_probs
@@ -154,10 +154,13 @@ def race_efficiency(pips, contact):
 
 @njit(cache=True)
 def efficiency(board, contact):
-    """The cube efficiency of a mover-relative board: a race's by the roller's pips once both sides
-    are all home, else `contact`."""
+    """The cube efficiency of a mover-relative board: 0 (a dead cube) before Black's last roll (R8:
+    no cube action follows it), a race's by the roller's pips once both sides are all home, else
+    `contact`."""
     if not both_home(board):
         return contact
+    if opp_on_board(board) == 0:
+        return 0.0
     pips = 0
     for p in range(N_POINTS):
         if board[p] > 0:

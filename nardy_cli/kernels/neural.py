@@ -20,7 +20,8 @@ import numpy as np
 from numba import njit
 
 from .jit import leaf
-from .board import HOME_START, IN_PLAY, N_POINTS, result_of, status_after
+from .last_roll import last_roll_probs
+from .board import HOME_START, IN_PLAY, N_POINTS, on_board, result_of, status_after
 from .codes import N_CLASSES
 from .bits import trailing_zeros
 from .features import N_FEATURES, N_OPP, features, opponent_terms
@@ -413,9 +414,13 @@ def _unit_changes(p, a, b, idx, val, m):
 @leaf
 def exact_probs(board, mover_white, last_roll, probs):
     """When the game is over after the mover's play (`board.status_after`), write its result code
-    (one-hot) and return True."""
+    (one-hot) and return True; likewise when White has just borne off its 15th checker and only
+    Black's last roll is left (R8: `last_roll.last_roll_probs`, exact)."""
     status = status_after(board, mover_white, last_roll)
     if status == IN_PLAY:
+        if on_board(board) == 0:
+            last_roll_probs(board, False, probs)
+            return True
         return False
     for c in range(N_CLASSES):
         probs[c] = 0.0

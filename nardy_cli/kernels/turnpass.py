@@ -74,8 +74,9 @@ def result_probs(net, last_roll, sums, dense, ref, board, mover_white, opp, feat
     opp_pips, opp_on, opp_out, opp_back = opp[0], opp[1], opp[2], opp[3] != 0
     # the heuristic features (inputs too) and the mover's terms in one scan
     pips, on, out, back = feature_terms(board, feats, opp)
-    # the game is over (`board.status_after`, from the counts at hand)
-    if end_status(opp_on, on, not mover_white, opp_out == 0, last_roll) != IN_PLAY:
+    # the game is over (`board.status_after`, from the counts at hand), or Black's last roll is
+    # all that is left (R8)
+    if on == 0 or end_status(opp_on, on, not mover_white, opp_out == 0, last_roll) != IN_PLAY:
         exact_probs(board, mover_white, last_roll, probs)
         return
     allowed_classes(on, back, opp_on, opp_back, last_roll, mask)

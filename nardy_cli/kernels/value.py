@@ -19,10 +19,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .board import (DRAW, HOME_MARS, IN_PLAY, KOKS, LOSE_BASE, MARS, N_POINTS, OIN, WIN_BASE, flip,
+from .board import (DRAW, IN_PLAY, KOKS, LOSE_BASE, MARS, N_POINTS, OIN, WIN_BASE, flip,
                     game_status, on_board, opp_on_board, result_of, status_after)
-from .bearoff import (MAX_CHECKERS, N_CLASSES, N_HOME, board_race_probabilities, both_home,
-                      home_counts, rank)
+from .bearoff import N_CLASSES, N_HOME, board_race_probabilities, both_home
+from .last_roll import last_roll_probs
 from .evaluate import NEURAL, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, choice_scratch
 from .movegen import enumerate_plays, memo_arrays
 from .features import N_FEATURES, features, opponent_terms
@@ -96,18 +96,8 @@ def value_probs(board, mover_white, last_roll, kind, weights, tables, coefs, cho
         return
     have_db = all_dist.shape[0] > 0
     if on_board(board) == 0:
-        # White has just finished; Black, all home, has the R8 last roll
-        if have_db:
-            home_counts(board, False, counts)
-            o = rank(counts, MAX_CHECKERS, comp)
-            p_all = all_dist[o, 0] + all_dist[o, 1]
-            p_none = (1.0 - first_dist[o, 0] - first_dist[o, 1] if counts.sum() == MAX_CHECKERS
-                      else 0.0)
-            out[DRAW] = p_all
-            out[WIN_BASE + HOME_MARS] = p_none
-            out[WIN_BASE + OIN] = max(1.0 - p_all - p_none, 0.0)
-        else:
-            out[WIN_BASE + OIN] = 1.0   # without the databases: score the last roll as failed
+        # White has just finished; Black, all home, has the R8 last roll (exact, no database)
+        last_roll_probs(board, False, out)
         return
     if have_db and both_home(board) and opp_on_board(board) > 0:
         board_race_probabilities(flipped, not mover_white, last_roll, comp, all_dist, first_dist,

@@ -101,7 +101,8 @@ class CubeDecision:
 
     Money: in points per unit of the current cube (double/pass = +1); match: match winning chances.
     `take_point` is the opponent's least winning chance for a take; `exact` says the values are the
-    cubeful bear-off database's, not the model's.
+    cubeful bear-off database's, not the model's, or (with `last_roll`) that the game ends with
+    Black's last roll, so the cube is dead and the cubeless chances are the cubeful ones.
     """
 
     decision: str
@@ -114,6 +115,7 @@ class CubeDecision:
     efficiency: float | None = None
     beaver: bool = False
     reason: str = ""
+    last_roll: bool = False     # before Black's last roll (R8): a dead cube, exact values
 
     def to_dict(self) -> dict:
         """Plain data for JSON."""
@@ -123,6 +125,8 @@ class CubeDecision:
              "efficiency": self.efficiency}
         if self.beaver:
             d["beaver"] = True
+        if self.last_roll:
+            d["last_roll"] = True
         if self.reason:
             d["reason"] = self.reason
         return d

@@ -10,6 +10,7 @@ checked where they were made; nothing here checks them again.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
@@ -29,10 +30,19 @@ from .table import MatchTable, half_points
 
 
 def efficiency_of(position: Position) -> float:
-    """The cube efficiency of the position: a race's by the roller's pips once both sides are all
-    home, else the contact value."""
+    """The cube efficiency of the position: 0 (a dead cube) before Black's last roll, a race's by
+    the roller's pips once both sides are all home, else the contact value."""
+    if is_last_roll(position):
+        return 0.0
     return (race_efficiency(position.pip_count(position.turn)) if is_bearoff(position)
             else CONTACT_EFFICIENCY)
+
+
+def is_last_roll(position: Position) -> bool:
+    """True before Black's last roll (R8): White has borne off every checker and Black, all home,
+    is on roll; the game ends with that roll, so no cube action can follow it."""
+    return (position.turn == "b" and not any(position.checkers("w"))
+            and is_bearoff(position))
 
 
 @lru_cache(maxsize=8)
@@ -55,17 +65,21 @@ def cube_decision(position: Position, stakes: Stakes, rules: Rules = PRESETS["fe
     cube, match = stakes.cube or Cube(), stakes.match
     if match is None and in_cube_database(position):
         return _exact_money(position, cube, rules)
-    if probabilities is None:
+    last_roll = is_last_roll(position)
+    if probabilities is None or last_roll:
+        # before the last roll the databases' exact chances, whatever the caller has
         from ..policies.estimate import neural_estimate
         probabilities = neural_estimate(position, rules, network).probabilities
     probs = np.array([probabilities[k] for k in RESULT_KEYS], dtype=np.float64)
     x = efficiency_of(position)
     if match is None:
-        return money_decision(probs, rules.points, cube, position.turn, x)
-    needs_wb = [half_points(n, "a need") for n in match.needs]
-    needs = (needs_wb[0], needs_wb[1]) if position.turn == "w" else (needs_wb[1], needs_wb[0])
-    return match_decision(probs, cubeful_table(match_table(match, rules)), needs,
-                          position.turn == "w", cube, position.turn, match.crawford, x)
+        decision = money_decision(probs, rules.points, cube, position.turn, x)
+    else:
+        needs_wb = [half_points(n, "a need") for n in match.needs]
+        needs = (needs_wb[0], needs_wb[1]) if position.turn == "w" else (needs_wb[1], needs_wb[0])
+        decision = match_decision(probs, cubeful_table(match_table(match, rules)), needs,
+                                  position.turn == "w", cube, position.turn, match.crawford, x)
+    return replace(decision, exact=True, last_roll=True) if last_roll else decision
 
 
 def _exact_money(position: Position, cube: Cube, rules: Rules) -> CubeDecision:

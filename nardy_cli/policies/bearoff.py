@@ -27,6 +27,7 @@ from ..core.rules import PRESETS, Rules
 from ..kernels import bearoff as kb
 
 FORMAT_VERSION = 1
+TWO_SIDED_VERSION = 2   # 2: Black's last roll with White off is in the database (issue 41)
 
 
 @dataclass(frozen=True)
@@ -113,14 +114,14 @@ def one_sided() -> dict[str, np.ndarray]:
 
 def two_sided(last_roll: bool) -> dict[str, np.ndarray]:
     """{"win", "draw"} for both sides at most `N_TWO` checkers (depends on the R8 last roll)."""
-    meta = {"format": FORMAT_VERSION, "kind": "two-sided", "n": kb.N_TWO,
+    meta = {"format": TWO_SIDED_VERSION, "kind": "two-sided", "n": kb.N_TWO,
             "last_roll": bool(last_roll)}
 
     def build():
         win, draw = kb.build_two_sided(kb.COMP, one_sided()["all_dist"], bool(last_roll))
         return {"win": win, "draw": draw}
 
-    return _cached(f"bearoff-two{kb.N_TWO}-lr{int(bool(last_roll))}-v{FORMAT_VERSION}.npz", meta,
+    return _cached(f"bearoff-two{kb.N_TWO}-lr{int(bool(last_roll))}-v{TWO_SIDED_VERSION}.npz", meta,
                    build)
 
 

@@ -22,6 +22,9 @@ from .analysis import feature_vector, logistic_coefficients, possible_classes
 from .base import Policy
 
 CLASSES = ("win_oin", "win_mars", "win_koks", "lose_oin", "lose_mars", "lose_koks", "draw")
+BEAROFF_METHODS = {True: N_("bear-off database (two-sided database, exact)"),
+                   False: N_("bear-off database (one-sided convolution)")}
+"""The method of a bear-off's estimate (`bearoff.BearoffValue.exact`), as eval prints it."""
 """Outcome classes of the model; `mars` includes home-mars."""
 
 
@@ -111,7 +114,7 @@ def neural_estimate(position: Position, rules=None, network=None, valuation=None
             db = bearoff_value(position, rules)
             codes = np.array([db.probabilities[k] for k in RESULT_KEYS])
             return StaticEstimate(position, "neural", db.probabilities, db.equity,
-                                  f"bear-off database ({db.method}{', exact' if db.exact else ''})",
+                                  BEAROFF_METHODS[db.exact],
                                   _mwc(codes, valuation, me == "w"))
         board = mover_board(position.checkers(other), position.checkers(me))
         probs = swap(result_probabilities(board[None], np.array([other == "w"]), rules, network)[0])

@@ -86,19 +86,23 @@ class _GameReader:
         self.turn = 0           # the last turn number written
         self.ended: str | None = None
         self.resigned: Resignation | None = None
-        # a roll with no play: (column, text, line)
-        self.pending: tuple[int, str, int] | None = None
+        # a roll with no play: (column, text, line, its turn number)
+        self.pending: tuple[int, str, int, int] | None = None
 
-    def where(self, column: int | None = None) -> str:
-        text = f"game {self.number}, turn {self.turn}" if self.turn else f"game {self.number}"
+    def where(self, column: int | None = None, turn: int | None = None) -> str:
+        """`game 2, turn 5 (Anna, White)`: where an entry stands (by default the turn read last)."""
+        turn = self.turn if turn is None else turn
+        text = f"game {self.number}, turn {turn}" if turn else f"game {self.number}"
         if column is not None and column in self.sides:
             text += f" ({self.names[column]}, {SIDE_NAMES[self.sides[column]]})"
         return text
 
     def missing(self) -> GameRecordError:
         """The error of a roll left without a play."""
-        column, text, lineno = self.pending
-        return GameRecordError(f"{self.where(column)} {text!r}: missing play (line {lineno})")
+        column, text, lineno, turn = self.pending
+        # the turn the roll was written in, not the one whose line found it unplayed
+        return GameRecordError(f"{self.where(column, turn)} {text!r}: missing play "
+                               f"(line {lineno})")
 
     def seats(self) -> dict[int, str]:
         """Each column's side; before any roll the left column has the side to move at the start."""
@@ -235,7 +239,7 @@ class _GameReader:
         if moves.lower() in PASS_TEXTS:
             if not legal_plays(self.replay.position, dice, self.rules)[0].is_pass:
                 if not moves:
-                    self.pending = (column, text, lineno)
+                    self.pending = (column, text, lineno, self.turn)
                     return
                 raise GameRecordError(f"{where}: illegal pass {moves!r}: "
                                       f"a play exists (line {lineno})")

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 from ..core.errors import ResultsError
 from ..core.i18n import N_, _, side_words, translate
@@ -300,6 +300,7 @@ def convergence_chart(trace: list[list[float]], title: str | None = None,
     ax.axhline(eq[-1], color=ACCENT, linewidth=0.8, linestyle="--",
                label=_("final {equity:+.4f}").format(equity=eq[-1]))
     ax.set_xlabel(_("games played"), fontsize=LABEL_SIZE)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     words = (side_words(side) if side in ("White", "Black")
              else {"side": translate(side), "sides": translate(side)})
     ax.set_ylabel(_("equity for {side}").format(**words), fontsize=LABEL_SIZE)

@@ -65,10 +65,45 @@ def run_line(params: dict, games: int | None = None, games_label: str | None = N
 
 
 def titles(fig, ax, title: str, subtitle: str | None = None) -> None:
-    """A bold figure title, and under it a smaller line (the run) as the axes' title."""
+    """A bold figure title, and under it a smaller line (the run) as the axes' title (`save_figure`
+    breaks it where it would run past the figure's edge)."""
     fig.suptitle(title, fontsize=TITLE_SIZE, fontweight="bold")
     if subtitle:
         ax.set_title(subtitle, fontsize=SUBTITLE_SIZE, color="#555555")
+
+
+def fit_titles(fig) -> None:
+    """Break each axes title that runs past the figure's edge once laid out (a Russian run line
+    beside long Russian tick labels) at its ` · ` separators, so the whole line shows."""
+    if not any(SEP in ax.get_title() for ax in fig.axes):
+        return
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw_without_rendering()
+    width = fig.bbox.width
+    for ax in fig.axes:
+        text = ax.get_title()
+        if SEP not in text or "\n" in text:
+            continue
+        box = ax.title.get_window_extent(renderer)
+        centre = (box.x0 + box.x1) / 2
+        room = 2 * min(centre, width - centre) * 0.96
+        if box.width > room:
+            ax.title.set_text(fitted(text, int(len(text) * room / box.width)))
+
+
+SEP = " · "
+
+
+def fitted(line: str, chars: int, sep: str = SEP) -> str:
+    """`line` broken into lines of at most about `chars` characters at its `sep` separators."""
+    lines: list[str] = []
+    for part in line.split(sep):
+        if lines and len(lines[-1]) + len(sep) + len(part) <= chars:
+            lines[-1] += sep + part
+        else:
+            lines.append(part)
+    return "\n".join(lines)
 
 
 def empty_message(ax, message: str) -> None:
@@ -100,6 +135,7 @@ def save_figure(fig, path: str | Path, dpi: int = DPI) -> Path:
     suffix (.png, .svg or .pdf; another is an `OutputError`, see `image_path`)."""
     import matplotlib
     path = image_path(path)
+    fit_titles(fig)
     with matplotlib.rc_context({"svg.hashsalt": "nardy", "svg.fonttype": "path"}):
         fig.savefig(path, dpi=dpi, metadata=_NO_DATE[path.suffix.lower()])
     return path

@@ -32,11 +32,15 @@ VERSION = 1
 # What the page calls the value it graphs and the loss it lists; `percent` shows them as
 # percentages.
 EQUITY = {"name": i18n.N_("equity"), "loss": i18n.N_("equity lost"),
+          "cube_loss": i18n.N_("equity lost"),
           "graph": i18n.N_("equity for White after the play"), "value": i18n.N_("equity"),
           "centre": 0.0, "percent": False}
-MWC = {"name": i18n.N_("match winning chance"), "loss": i18n.N_("match winning chance lost"),
-       "graph": i18n.N_("White's match winning chance after the play"),
-       "value": i18n.N_("match winning chance"),
+# the plays are judged cubeless, the cube decisions cubeful
+MWC = {"name": i18n.N_("cubeless match winning chance"),
+       "loss": i18n.N_("cubeless match winning chance lost"),
+       "cube_loss": i18n.N_("cubeful match winning chance lost"),
+       "graph": i18n.N_("White's cubeless match winning chance after the play"),
+       "value": i18n.N_("cubeless match winning chance"),
        # marks are set by normalised equity lost
        "centre": 0.5, "percent": True, "marks": i18n.N_("norm. equity")}
 # The review frame's columns the page reads: the mover's loss, value of the play and of the best
@@ -145,8 +149,10 @@ def _cube_rows(review: GameReview, mwc: bool) -> dict[int, dict]:
     out = {}
     for row in review.cube.to_dict(orient="records"):
         lost = ("mwc_double_lost", "mwc_take_lost") if mwc else ("double_lost", "take_lost")
-        out[int(row["ply"])] = {"cube": row["cube"], "action": row["action"], "best": row["best"],
-                                "error": row["error"], "player": row["player"],
+        out[int(row["ply"])] = {"cube": i18n.cube_words(row["cube"]),
+                                "action": i18n.translate(row["action"]),
+                                "best": i18n.translate(row["best"]),
+                                "error": i18n.cube_errors(row["error"]), "player": row["player"],
                                 "taker": row["taker"], "double_lost": _num(row[lost[0]]),
                                 "take_lost": _num(row[lost[1]]),
                                 "doubled": row["action"] != "no double"}

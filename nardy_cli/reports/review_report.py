@@ -1,5 +1,6 @@
-"""A review as a report folder: review.json, review.csv, the equity chart, boards of the worst
-decisions, report.md (and report.html), all or nothing."""
+"""A game review as a report folder: review.json, review.csv, the equity chart, boards of the worst
+decisions, report.md (and report.html), all or nothing; the pieces a match review's folder
+(`match_report`) reuses."""
 
 from __future__ import annotations
 
@@ -186,7 +187,7 @@ def report_markdown(review: GameReview, top: int, boards: list[str]) -> str:
         shown = shown.assign(mark=shown["mark"].map(lambda v: i18n.translate(v)
                                                     if isinstance(v, str) else v))
     lines += ["## " + i18n._("Every decision"), "", _md_table(shown), ""]
-    lines += ["## " + i18n._("Run parameters"), "", _md_table(params_frame(p, "game review")), "",
+    lines += ["## " + i18n._("Run parameters"), "", _md_table(params_frame(p, i18n._("game review"))), "",
               i18n._("The exact parameters are in `params.json`."), "", glossary_markdown(), ""]
     return "\n".join(lines)
 
@@ -199,7 +200,7 @@ def cube_markdown(cube, match: bool, game: bool = False) -> list[str]:
     """The report's section on the cube decisions of a cube game (nothing for a cubeless one)."""
     if cube is None:
         return []
-    units = (i18n._("match winning chances; losses in normalised equity") if match
+    units = (i18n._("cubeful match winning chances; losses in normalised equity") if match
              else i18n._("equity per cube unit; losses in points (per unit times the cube)"))
     cols = (["game"] if game else []) + CUBE_MD_COLUMNS
     errors = int((cube["error"] != "").sum())
@@ -210,7 +211,21 @@ def cube_markdown(cube, match: bool, game: bool = False) -> list[str]:
                    "turns with an error: "
                    "{errors}. Judged by the network through the cube model (docs/cube.md), "
                    "exact in the money bear-off database.").format(units=units, errors=errors), "",
-            _md_table(_localised(cube[cols])), ""]
+            _md_table(_localised(cube_shown(cube[cols]))), ""]
+
+
+def cube_shown(cube):
+    """Cube review rows as a report shows them: the cube, actions and errors in the language in
+    use (the CSV keeps them in English)."""
+    shown = cube.copy()
+    for col in ("action", "best"):
+        if col in shown:
+            shown[col] = shown[col].map(i18n.translate)
+    if "cube" in shown:
+        shown["cube"] = shown["cube"].map(i18n.cube_words)
+    if "error" in shown:
+        shown["error"] = shown["error"].map(i18n.cube_errors)
+    return shown
 
 
 def _shown_summary(summary):
@@ -220,9 +235,14 @@ def _shown_summary(summary):
     return summary.assign(side=summary["side"].map(i18n.translate))
 
 
-def _html(folder: Path, md: str) -> str:
+def _html(folder: Path, md: str, title: str | None = None, breaks: frozenset[str] = frozenset(),
+          keep: int = 3) -> str:
+    """report.md as one self-contained HTML page (images inlined), printable: never a page break
+    inside a board or a table row, one before each heading whose text is in `breaks`, and none
+    inside the section a heading of level `keep` opens (a decision: its heading, text and board)."""
     body = []
     table: list[str] = []
+    kept = False
 
     def flush() -> None:
         if table:
@@ -248,20 +268,35 @@ def _html(folder: Path, md: str) -> str:
                         f'{base64.b64encode(raw).decode()}">')
         elif line.startswith("#"):
             level = len(line) - len(line.lstrip("#"))
-            body.append(f"<h{level}>{html_lib.escape(line[level:].strip())}</h{level}>")
+            text = line[level:].strip()
+            page = ' class="page"' if text in breaks else ""
+            if kept:
+                body.append("</section>")
+            kept = level == keep
+            if kept:
+                body.append('<section class="keep">')
+            body.append(f"<h{level}{page}>{html_lib.escape(text)}</h{level}>")
         elif line:
-            text = html_lib.escape(line)
+            quote = line.startswith("> ")
+            text = html_lib.escape(line[2:] if quote else line)
             for mark, tag in (("**", "b"), ("`", "code")):
                 parts = text.split(mark)
                 text = "".join(p if i % 2 == 0 else f"<{tag}>{p}</{tag}>" for i,
                                p in enumerate(parts))
-            body.append(f"<p>{text}</p>")
+            body.append(f"<blockquote><p>{text}</p></blockquote>" if quote else f"<p>{text}</p>")
     flush()
+    if kept:
+        body.append("</section>")
     style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
              "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid "
-             "#ccc;padding:2px 6px}img{max-width:100%}")
+             "#ccc;padding:2px 6px}img{max-width:100%}"
+             "blockquote{margin:1em 0;padding:0 1em;border-left:3px solid #bbb;color:#333}"
+             "@media print{body{max-width:none;margin:0}.page{break-before:page}"
+             "img,tr,.keep{break-inside:avoid}h2,h3,h4{break-after:avoid}"
+             "table{font-size:10px}}")
+    title = title if title is not None else i18n._("Game review")
     return (f'<!DOCTYPE html><html lang="{i18n._("en")}"><head><meta '
-            f'charset="utf-8"><title>{i18n._("Game review")}</title>'
+            f'charset="utf-8"><title>{html_lib.escape(title)}</title>'
             f"<style>{style}</style></head><body>{''.join(body)}</body></html>\n")
 
 
@@ -305,61 +340,3 @@ def write_review(review: GameReview, output: str | Path, *, top: int = 5,
 def _localised(frame):
     """`frame` with its headers in the language in use (the CSV files keep the names)."""
     return frame.rename(columns=i18n.column)
-
-
-def write_match_review(review, output: str | Path, *, html: bool = False) -> Path:
-    """Write a match review's folder: review.json, review.csv (every ply, with its game and score),
-    summary.csv (the players' totals), match.txt and report.md; with `html`, review.html (every
-    game, a game selector, match-chance losses). All or nothing."""
-    from ..records.match_record import format_match
-
-    def render(folder: Path) -> None:
-        (folder / "review.json").write_text(to_json(review.to_dict()) + "\n")
-        review.frame().to_csv(folder / "review.csv", index=False)
-        summary = review.summary()
-        summary.to_csv(folder / "summary.csv", index=False)
-        cube = review.cube_frame()
-        if cube is not None:
-            cube.to_csv(folder / "cube.csv", index=False)
-        (folder / "match.txt").write_text(format_match(review.match))
-        m = review.match
-        lines = [i18n._("# Match review: {a} vs {b}, match to {length}").format(
-                     a=m.players[0], b=m.players[1], length=m.length), "",
-                 i18n._("{games} games, final score {final}{won}; evaluator `{evaluator}`. "
-                        "Every decision is judged at "
-                     "its game's score: equity lost is normalised (a single game won +1, lost -1) "
-                     "and `mwc_lost` is the match winning chance lost.").format(
-                     games=len(m.games), final='-'.join(f'{s:g}' for s in m.final_score),
-                     won=i18n._(", won by {winner}").format(winner=m.winner) if m.winner else '',
-                     evaluator=review.params['evaluator']), "",
-                 "## " + i18n._("Totals"), "",
-                 _localised(summary).to_markdown(index=False, floatfmt=".3f"), "",
-                 *cube_markdown(cube, bool(m.length), game=True), "## " + i18n._("Games"), ""]
-        for k, (g, score) in enumerate(zip(review.games, m.scores()), 1):
-            lines += [i18n._("### Game {k} at {w:g}-{b:g} (White-Black): {white} (White) "
-                             "vs {black} (Black), "
-                          "{result}").format(k=k, w=score[0], b=score[1], white=g.record.white,
-                                               black=g.record.black,
-                                             result=_end(g.record, i18n._("not finished"))),
-                      "",
-                      _localised(_shown_summary(g.summary())).to_markdown(index=False,
-                                                                          floatfmt=".3f"), ""]
-        (folder / "report.md").write_text("\n".join(lines))
-        if html:
-            from .review_page import game_data, page_data, review_units, write_page
-            games = []
-            for k, (g, score) in enumerate(zip(review.games, m.scores()), 1):
-                units, columns = review_units(g)
-                games.append(game_data(g,
-                                       title=i18n._("Game {k}: {white} (White) "
-                                                    "vs {black} (Black)").format(
-                                        k=k, white=g.record.white, black=g.record.black),
-                                       score=i18n._("score before the game {w:g}-{b:g} "
-                                                    "(White-Black), match to "
-                                                    "{length}").format(w=score[0], b=score[1],
-                                                                       length=m.length),
-                                       columns=columns))
-            write_page(page_data(games, title=i18n._("{a} vs {b}, match to {length}").format(
-                                     a=m.players[0], b=m.players[1], length=m.length),
-                                 units=units), folder / "review.html")
-    return write_folder(output, render, interrupted=review.interrupted)

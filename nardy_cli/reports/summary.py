@@ -111,6 +111,9 @@ _LABELS = {     # shown through translate()
     "thresholds": N_("marks (equity lost)"), "rollout_games": N_("rollout games per candidate"),
     "rollout_policy": N_("rollout policy"), "self_reviewed": N_("sides played by the evaluator"),
     "interrupted": N_("interrupted"), "version": N_("nardy version"),
+    # a match review's
+    "cube": N_("cube"), "crawford": N_("Crawford game"), "length": N_("match length"),
+    "next_white": N_("next game's White"), "draw_points": N_("points of a draw each"),
 }
 
 
@@ -129,9 +132,10 @@ def _value(key: str, value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.4g}"
     if isinstance(value, (list, tuple)):
-        return ", ".join(str(v) for v in value) or "-"
+        return ", ".join(translate(str(v)) for v in value) or "-"
     if isinstance(value, dict):
-        return ", ".join(f"{k.replace('_', ' ')} {_value(k, v)}" for k, v in value.items())
+        return ", ".join(f"{translate(_LABELS.get(k, k.replace('_', ' ')))} {_value(k, v)}"
+                         for k, v in value.items())
     return str(value)
 
 

@@ -33,6 +33,7 @@ import pandas as pd
 from ..core.dice import ALL_ROLLS
 from ..core.engine import enumerate_board, plays_from_kernel
 from ..core.errors import ArgumentError, GameRecordError, NoGamesError, NotationError
+from ..core.i18n import _, side_words
 from ..core.interrupts import held_interrupts
 from ..core.position import SIDE_NAMES, WHITE
 from ..games import RunConfig
@@ -129,11 +130,11 @@ class GameReview:
         out = []
         for side in self.params.get("self_reviewed", []):
             player = self.record.white if side == "white" else self.record.black
-            out.append(f"{side.capitalize()} ({player}) was played by the reviewing evaluator "
-                       f"{self.params['evaluator']} itself: its plays are that evaluator's own "
-                       "choices, so "
-                       "they lose 0.000 by construction; another evaluator or rollouts give an "
-                       "independent view.")
+            out.append(_("{side} ({player}) was played by the reviewing evaluator {evaluator} "
+                         "itself: its plays are that evaluator's own choices, so they lose 0.000 "
+                         "by construction; another evaluator or rollouts give an independent "
+                         "view.").format(player=player, evaluator=self.params['evaluator'],
+                                         **side_words(side)))
         return out
 
     def worst(self, n: int = 5) -> pd.DataFrame:

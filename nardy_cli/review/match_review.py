@@ -85,7 +85,8 @@ class MatchReview:
         review."""
         return {"params": self.params, "length": self.match.length,
                 "players": list(self.match.players), "final_score": list(self.match.final_score),
-                "winner": self.match.winner, "summary": self.summary().to_dict(orient="records"),
+                "finished": self.match.is_over, "winner": self.match.winner,
+                "summary": self.summary().to_dict(orient="records"),
                 "games": [{"game": k, "score": list(score), **review.to_dict()}
                           for k,
                           (review, score) in enumerate(zip(self.games, self.match.scores()), 1)]}

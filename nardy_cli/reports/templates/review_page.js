@@ -231,8 +231,9 @@
         stroke: st ? "#000" : "none", "stroke-width": 0.8, class: "point", "data-ply": p.n }, svg);
     });
     const legendStep = (UNITS.marks ? 185 : 150) + (DATA.text ? 25 : 0);   // wider: limits with a unit, longer words
-    if (UNITS.marks) text(svg, GW - GR - 3 * legendStep - 200, 16, _("marks by normalised equity lost:"),
-                          { "font-size": 12, fill: "#333" });
+    // ends just before the first mark, however long the words (Russian's are longer)
+    if (UNITS.marks) text(svg, GW - GR - 3 * legendStep, 16, _("marks by normalised equity lost:"),
+                          { "font-size": 12, fill: "#333", "text-anchor": "end" });
     ["doubtful", "error", "blunder"].forEach((mark, k) => {
       const lx = GW - GR - 3 * legendStep + k * legendStep + 12;
       el("circle", { cx: lx, cy: 12, r: MARK_STYLE[mark][1], fill: MARK_STYLE[mark][0], stroke: "#000",
@@ -277,19 +278,19 @@
 
   // ------------------------------------------------------------ the cube
   function cubeText(c) {
-    let t = `cube ${c.cube}: ${c.action}`;
-    if (c.best !== c.action) t += ` (right: ${c.best})`;
+    let t = _("cube {cube}: {action}", { cube: c.cube, action: c.action });
+    if (c.best !== c.action) t += _(" (right: {best})", { best: c.best });
     if (c.error) t += ` \u2014 ${c.error}`;
     const lost = [];
     if (c.double_lost !== null) lost.push(`${c.player} ${fmtLoss(c.double_lost)}`);
     if (c.take_lost !== null) lost.push(`${c.taker} ${fmtLoss(c.take_lost)}`);
-    return lost.length ? `${t}; ${UNITS.loss}: ${lost.join(", ")}` : t;
+    return lost.length ? `${t}; ${_(UNITS.cube_loss || UNITS.loss)}: ${lost.join(", ")}` : t;
   }
 
   function showCube(game, p, last) {
     const parts = [];
     if (p && p.cube) parts.push(cubeText(p.cube));
-    if (last && game.end_cube) parts.push("after the last ply: " + cubeText(game.end_cube));
+    if (last && game.end_cube) parts.push(_("after the last ply: {cube}", { cube: cubeText(game.end_cube) }));
     const errors = [p && p.cube, last && game.end_cube].filter((c) => c && c.error).map((c) => c.error);
     $("cube").textContent = parts.join(" | ");
     $("cube").setAttribute("data-error", errors.join(", "));
