@@ -55,8 +55,9 @@ def test_the_opponents_cube_gives_no_double():
 
 
 def test_crawford_game_has_no_double():
-    """Catches a double offered in the Crawford game (Black needs 1 point at 5-6 to 7): White, sure
-    to win or draw, gets only its no-double chance, valued over the post-Crawford table."""
+    """Bug caught: a double offered in the Crawford game (Black needs 1 point at 5-6 to 7): White,
+    sure to win or draw, gets only its no-double chance, valued over the post-Crawford table, and
+    exactly (a bear-off of at most 5 checkers a side, issue 42)."""
     out = run("eval", DRAWN_RACE, "--cube-owner", "centre", "--match", "7", "--score", "5-6",
               "--crawford")
     assert out.exit_code == 0, out.output
@@ -64,18 +65,18 @@ def test_crawford_game_has_no_double():
         "cube 1, centred, Crawford game: White cannot double",
         # the shipped table
         "  no double (the Crawford game: no double)   cubeful match winning chances: 53.1%",
-        "  no cube: the game's cubeless chances over the post-Crawford match table (docs/cube.md)",
+        "  exact: the bear-off played out at the score (no cube in the Crawford game)",
     ]
 
 
 def test_a_match_cube_decision_in_match_winning_chances():
-    """Catches match cube equities in money units or the cash valued by the cubeless table: at 3-4
-    to 7 White's sure race is a double and a pass, the pass worth the cubeful 3-away/3-away
-    chance."""
+    """Bug caught: match cube equities in money units or the cash valued by the cubeless table: at
+    3-4 to 7 White's sure race is a double and a pass, the pass worth the cubeful 3-away/3-away
+    chance, and exact (the bear-off at the score, issue 42)."""
     out = run("eval", DRAWN_RACE, "--cube-owner", "centre", "--match", "7", "--score", "3-4",
               "--format", "json")
     cube = json.loads(out.output)["cube"]
-    assert (cube["decision"], cube["unit"], cube["exact"]) == ("double, pass", "mwc", False)
+    assert (cube["decision"], cube["unit"], cube["exact"]) == ("double, pass", "mwc", True)
     # the shipped distribution's table
     assert cube["double_pass"] == pytest.approx(0.5284117418626335)
 

@@ -93,6 +93,12 @@ def cube_text(pos, stakes: Stakes, d) -> str:
                      + (_(" (Janowski's race model)") if d.exact and not d.last_roll else ""))
     if d.last_roll:
         lines.append(_("  exact: the game ends with Black's last roll, so the cube is dead"))
+    elif d.exact and stakes.crawford:
+        lines.append(_("  exact: the bear-off played out at the score (no cube in the Crawford "
+                       "game)"))
+    elif d.exact and d.unit == "mwc":
+        lines.append(_("  exact: the cubeful bear-off at the score (every double, take and "
+                       "redouble played out)"))
     elif d.exact:
         lines.append(_("  exact: the cubeful bear-off database"))
     elif stakes.crawford:

@@ -28,6 +28,7 @@ Examples:
   nardy eval "W:1x14,12 B:1x15 b" --cube-owner centre            # the roller's cube decision
   nardy eval "W:19x2,20 B:22,24 w" --cube-owner white --cube 2   # exact: cubeful bear-off table
   nardy eval start --cube-owner centre --match 7 --score 5-6 --crawford
+  nardy eval "W:20x2,22 B:20,23 w" --match 7 --score 4-5 --cube-owner centre   # exact at 4-5
   nardy eval "W:1x13,8,12 B:1x13,6,11 w 4-2" --evaluator lookahead2:neural   # two plies too
 """)
 @block_validation_option

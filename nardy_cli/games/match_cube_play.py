@@ -73,7 +73,8 @@ class MatchCubeJudge:
         """`cube_decision` of the side on roll at the score, by colour `side`'s evaluator."""
         from ..match.cube_decision import cube_decision
         probs = self.probabilities(board, pos.turn == WHITE, side)
-        return cube_decision(pos, self.stakes, self.rules, probabilities=probs)
+        # the cube model, also in bear-offs: exact tables per score would cost each score seconds
+        return cube_decision(pos, self.stakes, self.rules, probabilities=probs, exact=False)
 
     def __call__(self, pos: Position, board: np.ndarray) -> tuple[str, ...]:
         """The cube actions before this roll as records name them (`double`, `take`, `drop`)."""

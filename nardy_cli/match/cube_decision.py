@@ -1,5 +1,6 @@
 """The cube decision of a position: the network's cubeless chances through the cube model, or exact
-values from the cubeful bear-off database where it reaches (money games).
+values where the cubeful bear-offs reach (money: the cubeful bear-off database; a match score:
+`match_bearoff.py`'s recursion at the score).
 
 `cube_decision` is what `nardy eval --cube-owner ...` prints: the side on roll's
 decision and its three equities (no double, double/take, double/pass) in units of
@@ -11,7 +12,6 @@ checked where they were made; nothing here checks them again.
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
 
 import numpy as np
 
@@ -23,10 +23,11 @@ from ..policies.bearoff import is_bearoff
 from .cube import (CONTACT_EFFICIENCY, Cube, CubeDecision, decide, money_decision,
                    money_take_point, money_win_loss, race_efficiency)
 from .cube_bearoff import cubeful_equities, in_cube_database
-from .cube_table import CubefulMatchTable, match_decision
+from .cube_table import cubeful_table, match_decision
+from .match_bearoff import exact_match_decision, in_match_cube_database
 from .stakes import Stakes
 from .state import match_table
-from .table import MatchTable, half_points
+from .table import half_points
 
 
 def efficiency_of(position: Position) -> float:
@@ -45,25 +46,21 @@ def is_last_roll(position: Position) -> bool:
             and is_bearoff(position))
 
 
-@lru_cache(maxsize=8)
-def cubeful_table(table: MatchTable, efficiency: float = CONTACT_EFFICIENCY) -> CubefulMatchTable:
-    """The cubeful match table of a cubeless one (kept, so its entries are computed once)."""
-    return CubefulMatchTable(table, efficiency)
-
-
 def cube_decision(position: Position, stakes: Stakes, rules: Rules = PRESETS["federation"],
-                  network=None, probabilities: dict | None = None) -> CubeDecision:
+                  network=None, probabilities: dict | None = None, exact: bool = True
+                  ) -> CubeDecision:
     """The cube decision of the side on roll in `position` (no dice: the decision comes before the
     roll) at `stakes` (money or a match score; its cube, centred when the stakes have none).
 
     `probabilities` (the nine result codes' named chances for the side on roll) saves asking the
-    network again when the caller has them.
+    network again when the caller has them.  `exact=False` keeps the cube model in the cubeful
+    bear-offs too (the bots' game loops: the compiled money loop never consults them either).
     """
     if position.dice is not None:
         raise CubeError("a cube decision comes before the roll: "
                         f"drop the dice from {str(position)!r}")
     cube, match = stakes.cube or Cube(), stakes.match
-    if match is None and in_cube_database(position):
+    if exact and match is None and in_cube_database(position):
         return _exact_money(position, cube, rules)
     last_roll = is_last_roll(position)
     if probabilities is None or last_roll:
@@ -79,6 +76,9 @@ def cube_decision(position: Position, stakes: Stakes, rules: Rules = PRESETS["fe
         needs = (needs_wb[0], needs_wb[1]) if position.turn == "w" else (needs_wb[1], needs_wb[0])
         decision = match_decision(probs, cubeful_table(match_table(match, rules)), needs,
                                   position.turn == "w", cube, position.turn, match.crawford, x)
+        if exact and not last_roll and in_match_cube_database(position):
+            # exact values; the take point stays the race model's (as in money's exact decisions)
+            return exact_match_decision(position, match, cube, rules, decision.take_point)
     return replace(decision, exact=True, last_roll=True) if last_roll else decision
 
 

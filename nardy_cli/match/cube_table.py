@@ -27,7 +27,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .cube import Cube, CubeDecision, decide, win_loss
+from .cube import CONTACT_EFFICIENCY, Cube, CubeDecision, decide, win_loss
 from .table import MatchTable
 
 def game_kind(need_a: int, need_b: int, crawford: bool) -> str:
@@ -187,6 +187,12 @@ class GameCube:
             return self.dead(c)
         x = self.met.efficiency if self.efficiency is None else self.efficiency
         return (1.0 - x) * self.dead(c) + x * self.live(c, owner)
+
+
+@lru_cache(maxsize=8)
+def cubeful_table(table: MatchTable, efficiency: float = CONTACT_EFFICIENCY) -> CubefulMatchTable:
+    """The cubeful match table of a cubeless one (kept, so its entries are computed once)."""
+    return CubefulMatchTable(table, efficiency)
 
 
 def match_decision(probs: np.ndarray, met: CubefulMatchTable, needs: tuple[int, int],
