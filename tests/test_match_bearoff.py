@@ -186,3 +186,18 @@ def test_the_issue_position_is_exact_and_differs_from_the_model():
                            cubeful_table(match_table(match, RULES)), (6, 4), True, Cube(), "w",
                            False, efficiency_of(pos))
     assert abs(model.no_double - d.no_double) > 0.03
+
+
+def test_the_double_before_blacks_last_roll_is_in_the_recursion():
+    """Bug caught: the recursion's end without Black's double before its last roll (rules decision
+    31): at 5-6 to 7 White bears off its last checker with any roll, so White's no-double chance is
+    one minus Black's value before its last roll, which `cube_decision` of `W:- B:20 b` gives
+    exactly (there Black doubles and White must take: a draw at cube 2 gives Black its last
+    point)."""
+    match = MatchState(7, (5, 6))
+    last = cube_decision(parse_position("W:- B:20 b"), Stakes(match, Cube()), RULES)
+    assert last.last_roll and last.decision == "double, take"
+    black = max(last.no_double, min(last.double_take, last.double_pass))
+    d = cube_decision(parse_position("W:24 B:20 w"), Stakes(match, Cube()), RULES)
+    assert d.exact and d.no_double == pytest.approx(1.0 - black, abs=1e-12)
+    assert d.no_double < 1.0 - last.no_double - 0.01     # the double costs White
