@@ -123,7 +123,7 @@ def test_a_cubeless_review_is_unchanged_and_cube_asks_for_the_cube():
 
 def test_cli_review_of_a_cube_game_prints_every_cube_decision(tmp_path, monkeypatch):
     """Catches: the cube table missing from the command's output or the JSON, or a wrong figure in
-    it."""
+    it, or the column `judged` missing (a money bear-off: exact)."""
     monkeypatch.chdir(tmp_path)
     Path("cube.txt").write_text(_game(TAKE, "1. 2-1: 21/23 22/23", '[Cube "on"]'))
     out = CliRunner().invoke(cli, ["review", "cube.txt", "--evaluator", "heuristic"])
@@ -131,9 +131,9 @@ def test_cli_review_of_a_cube_game_prints_every_cube_decision(tmp_path, monkeypa
     assert ("cube decisions before each roll (equity per cube unit; losses in points (per unit "
             "times the cube)):\n"
             "turn player  cube      action     best          no_double double_take double_pass "
-            "double_lost taker  take_lost error\n"
+            "double_lost taker  take_lost error          judged\n"
             "  1. Anna    1 centre  no double  double, take     +0.452      +0.548      "
-            "+1.000       0.097 Boris            missed double\n") in out.output
+            "+1.000       0.097 Boris            missed double  exact\n") in out.output
     data = json.loads(CliRunner().invoke(cli, ["review", "cube.txt", "--evaluator", "heuristic",
                                                "--format", "json"]).output)
     assert data["cube"][0]["error"] == "missed double" and data["summary"][0]["cube_errors"] == 1

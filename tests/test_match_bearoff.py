@@ -201,3 +201,42 @@ def test_the_double_before_blacks_last_roll_is_in_the_recursion():
     d = cube_decision(parse_position("W:24 B:20 w"), Stakes(match, Cube()), RULES)
     assert d.exact and d.no_double == pytest.approx(1.0 - black, abs=1e-12)
     assert d.no_double < 1.0 - last.no_double - 0.01     # the double costs White
+
+
+ISSUE = "W:20x2,22 B:20,23 w"
+
+
+def _record(moves: str):
+    from nardy_cli.records.game_record import parse_game
+    return parse_game(f'[White "Anna"]\n[Black "Boris"]\n[Position "{ISSUE}"]\n[Cube "on"]\n'
+                      f"{moves}\n")
+
+
+def test_a_match_review_judges_bearoff_cube_errors_exactly():
+    """Bug caught: the review of a match judging a bear-off's cube actions by the model (issue 42,
+    item 6): at 4-5 to 7 Anna's double of `W:20x2,22 B:20,23 w` is a wrong double losing the exact
+    no-double chance minus the exact take (about 21.9 points: Boris redoubles to 4, where a draw
+    wins him the match), Boris's take is right, and the row says `exact`; the table and report
+    show it in the column `judged`."""
+    from nardy_cli.commands.cube_review_view import cube_table
+    from nardy_cli.review.game_review import review_game
+    match = MatchState(7, (4, 5))
+    review = review_game(_record("1. Doubles => 2 Takes 2-1: 20/22 20/21"), "heuristic",
+                         stakes=Stakes(match, Cube()))
+    row = review.cube.iloc[0]
+    nd, dt, dp = Brute(match).decision((3, 5, 5), (2, 5), "w", 1, "c")
+    assert bool(row["exact"]) and (row["best"], row["error"]) == ("no double", "wrong double")
+    assert row["mwc_double_lost"] == pytest.approx(nd - dt, abs=1e-12)
+    assert row["mwc_double_lost"] > 0.2 and row["mwc_take_lost"] == 0.0
+    header, first = cube_table(review.cube, True).splitlines()[:2]
+    assert "judged" in header and "exact" in first
+
+
+def test_a_review_away_from_the_bearoffs_says_model():
+    """Bug caught: a decision outside the exact bear-offs marked exact (the column `judged` would
+    claim exact values the model gave)."""
+    from nardy_cli.review.game_review import review_game
+    from nardy_cli.records.game_record import parse_game
+    record = parse_game('[White "Anna"]\n[Black "Boris"]\n[Cube "on"]\n\n1. 6-5: 1/12  4-2: 1/7\n')
+    review = review_game(record, "heuristic", stakes=Stakes(MatchState(7, (4, 5)), Cube()))
+    assert len(review.cube) > 0 and not review.cube["exact"].any()

@@ -7,9 +7,10 @@ import pandas as pd
 
 from ..core.i18n import _, cube_errors, cube_words, translate
 from ..reports.render import number, table_text
+from ..reports.review_report import judged
 
 COLUMNS = ["turn", "player", "cube", "action", "best", "no_double", "double_take", "double_pass",
-           "double_lost", "taker", "take_lost", "error"]
+           "double_lost", "taker", "take_lost", "error", "judged"]
 
 
 def cube_table(cube: pd.DataFrame, match: bool = False) -> str:
@@ -17,7 +18,7 @@ def cube_table(cube: pd.DataFrame, match: bool = False) -> str:
     and losses (points; normalised equity with the match winning chance lost beside it); a loss left
     out is blank."""
     cols = COLUMNS + (["mwc_double_lost", "mwc_take_lost"] if match else [])
-    shown = cube[cols].copy()
+    shown = cube.assign(judged=judged(cube))[cols].copy()
     for col in ("no_double", "double_take", "double_pass"):
         spec = "{:.1%}" if match else "{:+.3f}"
         shown[col] = [number(v, spec) if v == v else "" for v in shown[col]]
@@ -29,7 +30,7 @@ def cube_table(cube: pd.DataFrame, match: bool = False) -> str:
     shown["action"] = shown["action"].map(translate)
     shown["best"] = shown["best"].map(translate)
     shown["error"] = shown["error"].map(cube_errors)
-    text = table_text(shown, left=("player", "cube", "action", "best", "taker", "error"))
+    text = table_text(shown, left=("player", "cube", "action", "best", "taker", "error", "judged"))
     return "\n".join(line.rstrip() for line in text.splitlines())
 
 

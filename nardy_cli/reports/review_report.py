@@ -193,7 +193,14 @@ def report_markdown(review: GameReview, top: int, boards: list[str]) -> str:
 
 
 CUBE_MD_COLUMNS = ["turn", "player", "cube", "action", "best", "no_double", "double_take",
-                   "double_pass", "double_lost", "taker", "take_lost", "error"]
+                   "double_pass", "double_lost", "taker", "take_lost", "error", "judged"]
+
+
+def judged(cube):
+    """Which values judged each cube decision: `exact` (a cubeful bear-off: money, or a match score
+    up to 5 checkers a side) or `model` (the network through the cube model), in the language in
+    use."""
+    return cube["exact"].map(lambda e: i18n._("exact") if e else i18n._("model"))
 
 
 def cube_markdown(cube, match: bool, game: bool = False) -> list[str]:
@@ -209,9 +216,11 @@ def cube_markdown(cube, match: bool, game: bool = False) -> list[str]:
                    "a missed or wrong "
                    "double, and the taker's wrong take or pass, with what each lost; "
                    "turns with an error: "
-                   "{errors}. Judged by the network through the cube model (docs/cube.md), "
-                   "exact in the money bear-off database.").format(units=units, errors=errors), "",
-            _md_table(_localised(cube_shown(cube[cols]))), ""]
+                   "{errors}. Judged (column judged) exactly in the cubeful bear-offs (money, "
+                   "and at a match score up to 5 checkers a side), elsewhere by the network "
+                   "through the cube model (docs/cube.md).").format(units=units, errors=errors),
+            "",
+            _md_table(_localised(cube_shown(cube.assign(judged=judged(cube))[cols]))), ""]
 
 
 def cube_shown(cube):

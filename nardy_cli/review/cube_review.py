@@ -10,7 +10,8 @@ wrong pass).  Losses are in points in a money game (the model's equity per cube 
 times the cube's value, as `nardy eval` shows it), and at a match score the match
 winning chance lost (`mwc_*`) and, like the plays' review, normalised equity (a
 single game won +1, lost -1).  The decisions are the network's through the cube
-model, or exact from the cubeful bear-off database (money), whatever evaluator
+model, or exact in the cubeful bear-offs (money, and at a match score up to 5
+checkers a side: `match/match_bearoff.py`; the row's `exact`), whatever evaluator
 judges the plays.
 """
 
