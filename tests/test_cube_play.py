@@ -204,8 +204,13 @@ def run(*args):
     (["rollout", "start", "--cube-owner", "centre", "--policy", "random"],
      "Error: policy 'random' has no evaluator of outcome chances (heuristic or neural), "
      "so it cannot use the cube: give that side the 'nodouble' cube behaviour"),
-    (["rollout", "start", "--policy", "heuristic", "--cube-owner", "centre", "--match", "7"],
-     "Error: rollouts with the cube are money games: drop the match or the cube"),
+    (["rollout", "start", "--policy", "heuristic", "--cube-owner", "centre", "--match", "7",
+      "--output", "x"],
+     "Error: --output: a rollout with the cube at a match score writes no report folder yet; "
+     "use --format json"),
+    (["rollout", "start", "--policy", "heuristic", "--cube-owner", "centre", "--match", "7",
+      "--vr"],
+     "Error: --vr cannot be used with the cube: games with the cube are played to their end"),
     (["duel", "heuristic", "racer", "--never-double", "b"], "Error: --never-double needs --cube"),
     (["duel", "heuristic", "racer", "--jacoby"], "Error: --jacoby needs --cube"),
     (["duel", "heuristic", "racer", "--cube", "--match", "7"],

@@ -156,14 +156,20 @@ def cube_scoring(scoring: Scoring, stakes: Stakes, white, black, bots: CubeBots)
     """
     from ..games.cube_loop import check_cube_policies, money_cube
     money_cube(stakes)
+    refuse_scoring_with_cube(scoring)
+    check_cube_policies(white, black, bots)
+    return Scoring(exact_bearoff=False, truncate=None, vr=False, bearoff_policy=False)
+
+
+def refuse_scoring_with_cube(scoring: Scoring) -> None:
+    """Raise `ArgumentError` for a scoring option asked for with the cube (VR, exact bear-off stops,
+    truncation, a luck network): games with the cube are played to their end."""
     for name, on in (("vr", scoring.vr), ("exact_bearoff", scoring.exact_bearoff),
                      ("truncate", scoring.truncate is not None),
                      ("luck_network", scoring.luck_network is not None)):
         if on:
             raise ArgumentError(f"{{{name}}} cannot be used with the cube: "
                                 "games with the cube are played to their end")
-    check_cube_policies(white, black, bots)
-    return Scoring(exact_bearoff=False, truncate=None, vr=False, bearoff_policy=False)
 
 
 def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] = "neural", *,

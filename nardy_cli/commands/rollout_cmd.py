@@ -9,8 +9,8 @@ from ..core.errors import NoGamesError
 from ..core.i18n import _
 from ..reports.folder import rollout_data
 from ..reports.render import Views
-from .common import (POSITION, Shown, block_validation_option, exit_if_interrupted, flatten,
-                     format_option, handle_errors, note, rules_options)
+from .common import (POSITION, BadInput, Shown, block_validation_option, exit_if_interrupted,
+                     flatten, format_option, handle_errors, note, rules_options)
 from .cube_options import cube_options
 from .cube_play import never_double_option, rollout_cube_bots, rollout_cube_line
 from .match_options import match_options
@@ -60,6 +60,7 @@ Examples:
   nardy rollout "W:1x14,12 B:1x15 b" --policy neural --cube-owner centre --games 1296
   nardy rollout "W:1x14,12 B:1x15 b" --policy heuristic --cube-owner white --cube 2 \\
       --never-double black
+  nardy rollout "W:1x14,12 B:1x15 b" --match 7 --score 4-5 --cube-owner centre --games 324
 """)
 @block_validation_option
 @click.argument("positions", type=POSITION, nargs=-1, required=True, metavar="POSITION...")
@@ -82,6 +83,12 @@ def command(positions, policy, white_policy, black_policy, run, quiet, exact_bea
     pols = (white_policy or policy, black_policy or policy)
     scoring = scoring_from(exact_bearoff, truncate, vr, luck_network)
     check_report_flags(output, html, svg, force)
+    if stakes.match is not None and stakes.cube is not None:
+        if output:
+            raise BadInput("--output: a rollout with the cube at a match score writes no report "
+                           "folder yet; use --format json")
+        _match_cube_rollouts(items, pols, run, quiet, rules, stakes, cube_bots, scoring, fmt)
+        return
     results = []
     interrupted = False
     shown = Shown(fmt)
@@ -118,3 +125,67 @@ def command(positions, policy, white_policy, black_policy, run, quiet, exact_bea
                                    comments=[item.comment for item in items[:len(results)]],
                                    interrupted=interrupted), output, html, svg, force)
     exit_if_interrupted(interrupted)
+
+
+def _match_cube_rollouts(items, pols, run, quiet, rules, stakes, cube_bots, scoring, fmt) -> None:
+    """`rollout` at a match score with the cube: each position's cubeful match winning chance, and
+    its cube decision rolled out (`analysis/match_cube_rollout.py`)."""
+    from ..analysis.match_cube_rollout import match_cube_rollout
+    shown = Shown(fmt)
+    interrupted = False
+    for n, item in enumerate(items):
+        bar = Progress(run.games, f"{item.name}: " if item.name else "", enabled=not quiet)
+        try:
+            result = match_cube_rollout(
+                item.position, pols, stakes=stakes, run=run, rules=rules, cube_bots=cube_bots,
+                scoring=scoring, progress=lambda done, est: bar.update(done, est.mean, est.se,
+                                                                       "mwc"))
+        finally:
+            bar.close()
+        shown.add(Views(table=lambda: ("\n" if n else "") + match_cube_text(result, stakes),
+                        data=result.to_dict, rows=lambda: [match_cube_row(result)]))
+        if result.interrupted:
+            interrupted = True
+            break
+    shown.close()
+    exit_if_interrupted(interrupted)
+
+
+def match_cube_text(result, stakes) -> str:
+    """A match cube rollout for people: the branches with their intervals and the decision."""
+    from ..core.i18n import side_words, translate
+    from .cube_play import start_label
+    p = result.params
+    words = side_words(result.position.turn)
+    pct = lambda e: _("{mwc:.1%} ± {se:.1%} (95%: {lo:.1%} to {hi:.1%})").format(  # noqa: E731
+        mwc=e.mean, se=e.se, lo=e.ci95[0], hi=e.ci95[1])
+    lines = [_("{position}   {side} on roll, {match}, {cube}").format(
+                 position=result.position, match=stakes.match.label(),
+                 cube=start_label(stakes.cube), **words),
+             _("{white} (White) vs {black} (Black): {games} games a branch, seed {seed}; both "
+               "sides use the cube at the score (the cubeful match model); cubeful match winning "
+               "chances for {side}:").format(white=p["policies"]["white"],
+                                             black=p["policies"]["black"], games=result.games,
+                                             seed=p["seed"], **words)]
+    if result.double_take is None:
+        lines.append(_("  cube as it is   {value}").format(value=pct(result.no_double)))
+        return "\n".join(lines)
+    lines += [_("  no double       {value}").format(value=pct(result.no_double)),
+              _("  double/take     {value}").format(value=pct(result.double_take)),
+              _("  double/pass     {value:.1%} (no games: the cube's points)").format(
+                  value=result.double_pass),
+              _("  double/take - no double: {diff:+.1%} ± {se:.1%} (same dice in both)").format(
+                  diff=result.take_minus_no_double.mean, se=result.take_minus_no_double.se),
+              _("  rolled-out decision: {decision}").format(decision=translate(result.decision))]
+    return "\n".join(lines)
+
+
+def match_cube_row(result) -> dict:
+    """A match cube rollout as one CSV row."""
+    row = {"position": str(result.position), "games": result.games,
+           "no_double": result.no_double.mean, "no_double_se": result.no_double.se}
+    if result.double_take is not None:
+        row |= {"double_take": result.double_take.mean, "double_take_se": result.double_take.se,
+                "double_pass": result.double_pass, "decision": result.decision,
+                "take_minus_no_double_se": result.take_minus_no_double.se}
+    return row

@@ -49,7 +49,9 @@ def money_cube(stakes: Stakes) -> Cube:
     if stakes.cube is None:
         raise CubeError("games with the cube need stakes with a cube")
     if stakes.match is not None:
-        raise CubeError("rollouts with the cube are money games: drop the match or the cube")
+        # at a match score: analysis/match_cube_rollout.py, in the Python turn loop
+        raise CubeError("the compiled cube loop plays money games: at a match score roll out "
+                        "with analysis.match_cube_rollout")
     return stakes.cube
 
 
