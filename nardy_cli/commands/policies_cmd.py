@@ -20,9 +20,10 @@ Examples:
 @format_option
 @handle_errors
 def policies_command(fmt) -> None:
-    """List the policies (bots) a rollout or duel can use, with a one-line description each, and
-    the shipped network's size, training and weights hash (sha256), which every result made with
-    it names."""
+    """List the policies (bots) a rollout or duel can use, with a one-line description each.
+
+    Then the shipped network: its size, training and the sha256 hash of its weights, which every
+    result made with it names."""
     net = network_summary()
     frame = pd.DataFrame([{"name": k, "description": v,
                            "network": net["sha256"] if uses_network(k) else ""}
