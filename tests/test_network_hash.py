@@ -48,3 +48,12 @@ def test_a_result_names_the_network_only_when_it_used_it():
     plain = runner.invoke(cli, ["rollout", "start", "--games", "36", "--policy", "heuristic",
                                 "--format", "json"])
     assert "network" not in json.loads(plain.output)["params"]
+
+
+def test_a_benchmark_result_names_the_network():
+    """Bug caught: an error rate quoted in docs/strength.md that cannot be traced to the weights
+    that chose the plays."""
+    got = CliRunner().invoke(cli, ["benchmark", "--policy", "neural", "--phase", "bearoff", "-q",
+                                   "--format", "json"])
+    assert got.exit_code == 0, got.output
+    assert json.loads(got.output)["network"] == weights_digest()
