@@ -110,16 +110,22 @@ def test_two_adds_at_once_both_land_and_one_waits_for_the_other(tmp_path):
     file), and a file that both add twice: one writer is held inside its transaction while the
     other reaches its own; the second waits, then both files land, the shared one once."""
     db = tmp_path / "library.sqlite"
-    first = _probe(db, 1, 30, 6, GAMES / "bot-game.txt", GAMES / "typed-opening.txt")
+    release = tmp_path / "release"
+    # the first writer holds its lock until the second has come to write (however long the second
+    # takes to start and review on a loaded machine), and 2 s more
+    first = _probe(db, 1, 30, release, GAMES / "bot-game.txt", GAMES / "typed-opening.txt")
     _wait_for(first, "inside")
-    held_at = time.time()
     second = _probe(db, 0, 0, 0, GAMES / "typed-opening.txt", GAMES / "bearoff-blunder.txt")
+    second_lines = _wait_for(second, "store typed-opening.txt")
+    time.sleep(2)
+    released_at = time.time()
+    release.touch()
     first_lines = _wait_for(first, "done")
-    second_lines = _wait_for(second, "done")
+    second_lines += _wait_for(second, "done")
     assert first.wait(60) == 0 and second.wait(60) == 0
     a, b = _events(first_lines), _events(second_lines)
     first_commit = a[("added", "bot-game.txt")]
-    assert first_commit >= held_at + 5          # the first writer held its lock the 6 s
+    assert first_commit >= released_at          # the first writer held its lock until released
     # the second came to write its first file while the first held the lock, and waited
     assert b[("store", "typed-opening.txt")] < first_commit
     assert min(t for (event, _), t in b.items() if event != "store") >= first_commit

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import __version__
 from ..core.dice import Dice, parse_dice
 from ..core.engine import Play, legal_plays
 from ..core.errors import ArgumentError, NoGamesError
@@ -27,6 +26,7 @@ from ..kernels.board import N_RESULTS
 from ..kernels.game import N_STRATA
 from ..match.stakes import MONEY, Stakes
 from ..policies.builtin import HEURISTIC
+from ..policies.network import provenance
 
 
 @dataclass(frozen=True)
@@ -242,7 +242,7 @@ def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="neur
         interrupted = True
     params = {"rules": rules.to_dict(), "policies": {"white": white.name, "black": black.name},
               "seed": seed, "games_requested": games, "top": top, "until_se": until_se,
-              "stratify": stratify, "version": __version__}
+              "stratify": stratify, **provenance(white.name, black.name)}
     if stakes.match is not None:
         params["match"] = stakes.match.to_dict()
     return [prob.ranking(stratify, rules, params, interrupted) for prob in todo]

@@ -17,7 +17,6 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .. import __version__
 from ..core.errors import NoGamesError
 from ..core.position import SIDE_NAMES, Position
 from ..core.rules import PRESETS, Rules
@@ -28,6 +27,7 @@ from ..kernels.codes import WIN_BASE
 from ..match.cube import CubeBots, decide
 from ..match.stakes import Stakes
 from ..policies import Policy
+from ..policies.network import provenance
 
 CHUNK = 108
 MIN_GAMES_UNTIL_SE = 324
@@ -135,7 +135,8 @@ def match_cube_rollout(position: Position,
               "seed": run.seed, "games_requested": run.games, "until_se": run.until_se,
               "stratify": run.stratify, "match": stakes.match.to_dict(),
               "cube": {"start": stakes.cube_dict(), **cube_bots.to_dict()},
-              "common_random_numbers": decides, "loop": "python", "version": __version__}
+              "common_random_numbers": decides, "loop": "python",
+              **provenance(white.name, black.name)}
     nd = estimate(arrays[0])
     if not decides:
         return MatchCubeRollout(position, params, done, interrupted, nd)

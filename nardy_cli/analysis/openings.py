@@ -7,7 +7,6 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from .. import __version__
 from ..core.dice import ALL_ROLLS, Dice, parse_dice
 from ..core.errors import ArgumentError, DiceError, NoGamesError
 from ..core.outcomes import PROB_KEYS
@@ -15,6 +14,7 @@ from ..core.position import START
 from ..core.rules import PRESETS, Rules
 from ..games import RunConfig, run_config
 from ..match.stakes import MONEY, Stakes
+from ..policies.network import provenance
 from .analyze import rank_many
 
 
@@ -148,7 +148,7 @@ def opening_table(rolls: list[Dice] | None = None, policies="neural", *,
               "policies": policies if isinstance(policies, str) else str(policies), "seed": seed,
               "games_per_play": games, "reply_games": reply_games if replies else None, "top": top,
               "until_se": until_se, "stratify": stratify, "rolls": [str(d) for d in rolls],
-              "replies": replies, "version": __version__,
+              "replies": replies, **provenance(str(policies)),
               "seconds": round(time.monotonic() - started, 1)}
     if stakes.match is not None:
         params["match"] = stakes.match.to_dict()

@@ -13,7 +13,6 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from .. import __version__
 from ..core.errors import ArgumentError, NoGamesError
 from ..core.outcomes import PROB_KEYS
 from ..core.position import SIDE_NAMES, Position
@@ -27,6 +26,7 @@ from ..kernels.game import F_LOST, F_ROLLED, LOST_PIPS, PARTIAL, PASSES, TURNS
 from ..match.cube import CubeBots
 from ..match.stakes import MONEY, Stakes
 from ..policies import Policy
+from ..policies.network import provenance
 from .rollout_row import rollout_row
 
 MIN_GAMES_UNTIL_SE = 1296
@@ -116,7 +116,8 @@ def summarize(spec: GameSpec, tally: Tally, games_requested: int, until_se: floa
     params = {"rules": spec.rules.to_dict(),
               "policies": {"white": spec.white.name, "black": spec.black.name}, "seed": spec.seed,
               "games_requested": games_requested, "until_se": until_se, "stratify": spec.stratify,
-              **spec.scoring.to_dict(), "version": __version__}
+              **spec.scoring.to_dict(),
+              **provenance(spec.white.name, spec.black.name)}
     valuation = spec.values
     if spec.stakes.match is not None:
         params["match"] = spec.stakes.match.to_dict()

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .. import __version__
 from ..core.dice import Dice, parse_dice
 from ..core.engine import Play, legal_plays
 from ..core.errors import ArgumentError, FilterError, NoGamesError, PolicyError
@@ -37,6 +36,7 @@ from ..games.scoring import Scoring, kernel_arguments, moments_mean_se
 from ..games.stats import INDICATORS
 from ..match.stakes import MONEY, Stakes
 from ..games.tally import N_STRATA
+from ..policies.network import provenance
 
 DEFAULT_FILTER = ("0.25", "0.08")
 # the plays every stage keeps at least (with ties), and the rollouts play to the end
@@ -414,7 +414,7 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
     params = {"rules": rules.to_dict(), "policies": {"white": white.name, "black": black.name},
               "seed": seed, "games_requested": games, "until_se": until_se, "stratify": stratify,
               "filters": [str(f) for f in stage_filters], **scoring.to_dict(),
-              "interrupted": interrupted, "version": __version__}
+              "interrupted": interrupted, **provenance(white.name, black.name)}
     if match:
         params["match"] = stakes.match.to_dict()
     if until_se is not None and not interrupted:  # False: the maximum of games came first

@@ -187,6 +187,23 @@ def read_benchmark(path: str | Path) -> Benchmark:
     return Benchmark(records[0]["settings"], positions, str(path))
 
 
-def default_benchmark_path() -> Path:
-    """The database shipped with nardy: `nardy_cli/data/benchmark.jsonl.gz`."""
-    return Path(__file__).resolve().parent.parent / "data" / "benchmark.jsonl.gz"
+SHIPPED = {"benchmark": "benchmark.jsonl.gz", "yardstick": "yardstick.jsonl.gz"}
+"""The databases shipped with nardy, by name: `benchmark` (rolled out by `neural`, the default) and
+`yardstick` (rolled out by `lookahead:neural` from several policies' games; docs/strength.md)."""
+
+
+def default_benchmark_path(name: str = "benchmark") -> Path:
+    """A database shipped with nardy (`SHIPPED`): `nardy_cli/data/benchmark.jsonl.gz` by default."""
+    return Path(__file__).resolve().parent.parent / "data" / SHIPPED[name]
+
+
+def benchmark_path(name_or_file: str | None) -> Path:
+    """The file a `--db` value names: a shipped database's name (`SHIPPED`), a file, or None for the
+    default; a missing file is a `BenchmarkFileError` naming it."""
+    if name_or_file is None or name_or_file in SHIPPED:
+        return default_benchmark_path(name_or_file or "benchmark")
+    path = Path(name_or_file)
+    if not path.is_file():
+        raise BenchmarkFileError(f"benchmark database {name_or_file!r} not found: give a file or "
+                                 f"one of the shipped databases ({', '.join(SHIPPED)})")
+    return path

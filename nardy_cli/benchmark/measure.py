@@ -35,6 +35,7 @@ from ..core.rules import rules_from_dict
 from ..kernels.rng import policy_state
 from ..policies import Policy, as_policy
 from ..policies.base import Turn
+from ..policies.network import provenance
 from .db import Benchmark, BenchPosition
 
 PHASE_WORDS = (N_("contact"), N_("blocked"), N_("race"), N_("bearoff"), N_("opening"), N_("all"))
@@ -161,7 +162,8 @@ class BenchmarkResult:
     def to_dict(self) -> dict:
         """Plain data for JSON: the summary rows, the database and its settings."""
         return {"policy": self.policy, "database": self.path, "positions": self.positions,
-                "settings": self.settings, "phases": self.frame().to_dict(orient="records")}
+                "settings": self.settings, "phases": self.frame().to_dict(orient="records"),
+                **provenance(self.policy)}
 
 
 def measure_policy(bench: Benchmark, policy: str | Policy, *, phase: str | None = None,
@@ -252,7 +254,8 @@ class Comparison:
         """Plain data for JSON: both policies, the database and the rows."""
         return {"policy": self.first.policy, "against": self.second.policy,
                 "database": self.first.path, "positions": self.first.positions,
-                "phases": self.frame().to_dict(orient="records")}
+                "phases": self.frame().to_dict(orient="records"),
+                **provenance(self.first.policy, self.second.policy)}
 
 
 def compare(first: BenchmarkResult, second: BenchmarkResult) -> Comparison:

@@ -18,6 +18,7 @@ Examples:
   nardy benchmark --policy heuristic --phase race
   nardy benchmark --policy lookahead:neural --format json
   nardy benchmark --policy neural --against lookahead:neural
+  nardy benchmark --policy neural --db yardstick
   nardy benchmark --policy lookahead2:neural --against lookahead:neural --phase contact
   nardy benchmark build --output reports/bench.jsonl.gz --positions 20 --games 36
 """)
@@ -29,8 +30,10 @@ Examples:
                    "mean difference in loss per decision with its paired SE.")
 @click.option("--phase", type=click.Choice(PHASE_CHOICES), default="all", show_default=True,
               help="Measure only the positions of this phase (docs/strength.md, \"Phases\").")
-@click.option("--db", "db_file", type=click.Path(exists=True, dir_okay=False), default=None,
-              metavar="FILE", help="The benchmark database (default: the one shipped with nardy).")
+@click.option("--db", "db_file", default=None, metavar="NAME|FILE",
+              help="The benchmark database: a file, or a shipped one by name: 'benchmark' "
+                   "(rolled out by neural; the default) or 'yardstick' (rolled out by "
+                   "lookahead:neural, from several policies' games).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=2026, show_default=True,
               help="Seed of a randomised policy's choices.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
@@ -43,10 +46,10 @@ def command(ctx, policy, against, phase, db_file, seed, quiet, fmt) -> None:
     if ctx.invoked_subcommand is not None:
         return
     from ..benchmark.measure import measure_policy
-    from ..benchmark.db import default_benchmark_path, read_benchmark
+    from ..benchmark.db import benchmark_path, read_benchmark
     from ..reports.render import Views, table_text
     from .progress import StepBar
-    bench = read_benchmark(db_file or default_benchmark_path())
+    bench = read_benchmark(benchmark_path(db_file))
     results = []
     only = None if phase == "all" else phase
     for name in [policy] + ([against] if against else []):
@@ -70,8 +73,8 @@ Examples:
   nardy benchmark build --output reports/bench.jsonl.gz --positions 20 --games 36
   nardy benchmark build --output nardy_cli/data/benchmark.jsonl.gz --positions 1500 --seed 2026
   nardy benchmark build --output nardy_cli/data/yardstick.jsonl.gz --positions 400 --seed 38 \\
-      --policy lookahead:neural --sampler neural,heuristic,lookahead:neural --truncate 30 \\
-      --weights contact=2,blocked=2,race=1,bearoff=0.5,opening=0.5
+      --policy lookahead:neural --sampler neural,heuristic,lookahead:neural --truncate 20 \\
+      --games 72 --filter top4:0.12 --weights contact=2,blocked=2,race=1,bearoff=0.5,opening=0.5
 """)
 @click.option("--output", "-o", "output", type=click.Path(dir_okay=False, writable=True),
               required=True, metavar="FILE",

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import __version__
 from ..core.errors import ArgumentError, NoGamesError
 from ..core.outcomes import result_values
 from ..core.position import START, Position
@@ -17,6 +16,7 @@ from ..kernels.board import DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, WIN_BASE
 from ..match.cube import CubeBots
 from ..match.stakes import MONEY, Stakes
 from ..policies import Policy
+from ..policies.network import provenance
 from .stats import share_ci95
 from . import (CHUNK, PAIRS, GameSpec, RunConfig, Tally, chunks, job_size, policy_pair,
     require_in_play, run_config, run_games)
@@ -176,7 +176,7 @@ def duel(a: str | Policy, b: str | Policy, *, run: RunConfig | None = None,
     figures = duel_figures(tally.joint, rules)
     params = {"rules": rules.to_dict(), "position": str(position), "seed": seed,
               "games_requested": games, "stratify": stratify, "duplicate_dice": True,
-              "version": __version__}
+              **provenance(pa.name, pb.name)}
     extra = {}
     if stakes.cube is not None:
         params["cube"] = {"start": stakes.cube_dict(), **cube_bots.to_dict(), "a": cube_bots.white,

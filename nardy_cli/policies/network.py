@@ -11,6 +11,7 @@ Files are `.npz` archives with the four layers and a JSON metadata string.
 from __future__ import annotations
 
 import json
+import re
 import zipfile
 from dataclasses import dataclass, field
 from importlib import resources
@@ -181,6 +182,39 @@ def default_network() -> Network:
     if not _DEFAULT:
         _DEFAULT.append(load_network(default_network_path()))
     return _DEFAULT[0]
+
+
+def network_summary() -> dict:
+    """The shipped network as results cite it: size, training games, input version, weights hash
+    and file name."""
+    net = default_network()
+    return {**net.record(), "input_version": net.meta.get("input_version"),
+            "file": default_network_path().name}
+
+
+def network_hash(net: Network | None = None) -> str:
+    """The 16-hex sha256 digest of a network's weights (the shipped one by default): the name every
+    result made with it cites."""
+    return (net or default_network()).record()["sha256"]
+
+
+def uses_network(name: str) -> bool:
+    """Whether the policy `name` plays or judges with the shipped network (`neural`,
+    `neural-double`, `lookahead:neural`, ...)."""
+    return any(part.startswith("neural") for part in re.split(r"[\s,:]+", name))
+
+
+def network_of(*names: str | None) -> str | None:
+    """The shipped network's hash when one of the policy `names` uses it, else None."""
+    return network_hash() if any(n and uses_network(n) for n in names) else None
+
+
+def provenance(*names: str | None) -> dict:
+    """What a result records of what made it: the nardy version and, when one of the policy `names`
+    uses it, the shipped network's hash."""
+    from .. import __version__
+    net = network_of(*names)
+    return {"version": __version__, **({"network": net} if net else {})}
 
 
 def result_probabilities(boards: np.ndarray, white: np.ndarray, rules: Rules,

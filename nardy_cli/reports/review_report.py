@@ -187,7 +187,8 @@ def report_markdown(review: GameReview, top: int, boards: list[str]) -> str:
         shown = shown.assign(mark=shown["mark"].map(lambda v: i18n.translate(v)
                                                     if isinstance(v, str) else v))
     lines += ["## " + i18n._("Every decision"), "", _md_table(shown), ""]
-    lines += ["## " + i18n._("Run parameters"), "", _md_table(params_frame(p, i18n._("game review"))), "",
+    lines += ["## " + i18n._("Run parameters"), "",
+              _md_table(params_frame(p, i18n._("game review"))), "",
               i18n._("The exact parameters are in `params.json`."), "", glossary_markdown(), ""]
     return "\n".join(lines)
 

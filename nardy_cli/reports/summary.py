@@ -111,6 +111,7 @@ _LABELS = {     # shown through translate()
     "thresholds": N_("marks (equity lost)"), "rollout_games": N_("rollout games per candidate"),
     "rollout_policy": N_("rollout policy"), "self_reviewed": N_("sides played by the evaluator"),
     "interrupted": N_("interrupted"), "version": N_("nardy version"),
+    "network": N_("network weights (sha256)"),
     # a match review's
     "cube": N_("cube"), "crawford": N_("Crawford game"), "length": N_("match length"),
     "next_white": N_("next game's White"), "draw_points": N_("points of a draw each"),

@@ -40,6 +40,7 @@ from ..games import RunConfig
 from ..match.stakes import MONEY, Stakes
 from ..policies.judges import (ROLL_WEIGHTS, exact_value, get_evaluator, result_board,
     result_values, roll_boards)
+from ..policies.network import provenance
 from ..records.game_record import GameRecord, format_moves
 
 MARKS = ("doubtful", "error", "blunder")
@@ -194,7 +195,8 @@ def review_game(record: GameRecord, evaluator: Any = DEFAULT_EVALUATOR, *,
                              "blunder": thresholds.blunder},
               "rollout_games": rollout.games if rollout else 0,
               "rollout_policy": rollout_policy if rollout else None,
-              "rules": rules.to_dict(), "self_reviewed": _self_reviewed(frame, record, ev.name)}
+              "rules": rules.to_dict(), "self_reviewed": _self_reviewed(frame, record, ev.name),
+              **provenance(ev.name, ev.base_name, rollout_policy if rollout else None)}
     if match is not None:
         params["match"] = match.to_dict()
     cube_frame = None
