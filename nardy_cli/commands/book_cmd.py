@@ -112,3 +112,72 @@ def build_command(book, depths, limit, policy, filters, games, truncate, exchang
         click.echo(_("Interrupted: the finished entries are kept; run the same command to go "
                      "on."), err=True)
         sys.exit(INTERRUPTED)
+
+
+@command.command("show", epilog="""\b
+Examples:
+  nardy book show                                  # how far the shipped book is built
+  nardy book show --depth white-2 --format csv     # every judged play of White's second turn
+  nardy book show --book my-book.jsonl.gz --depth exchange
+""")
+@book_option(None)
+@click.option("--depth", default=None,
+              type=click.Choice(["white-1", "exchange", "white-2", "black-2"]),
+              help="Every judged play of this depth (one row each) instead of the summary.")
+@format_option
+@handle_errors
+def show_command(book, depth, fmt) -> None:
+    """How far the book is built (entries per depth, CPU time, provenance), or every judged play
+    of one depth as a table (the library's `Book.frame()`)."""
+    from ..book.read import load_book
+    from ..reports.render import Views, table_text
+    loaded = load_book(book)
+    if depth is not None:
+        frame = loaded.frame()
+        frame = frame[frame["depth"] == depth] if not frame.empty else frame
+        show(fmt, Views(table=lambda: table_text(frame), frame=lambda: frame,
+                        data=lambda: {"rows": frame.to_dict("records")}))
+        return
+    frame = _summary(loaded)
+    prov = loaded.provenance()
+    show(fmt, Views(table=lambda: "\n".join([_("{path}: {n:,} entries").format(
+        path=loaded.path, n=len(loaded.entries)), table_text(frame)]),
+        frame=lambda: frame, data=lambda: {"path": str(loaded.path),
+                                           "depths": frame.to_dict("records"),
+                                           "provenance": prov}))
+
+
+def _summary(book):
+    """Entries, plays and CPU seconds per depth."""
+    import pandas as pd
+    rows: dict[str, dict] = {}
+    for entry in book.entries.values():
+        row = rows.setdefault(entry["depth"], {"depth": entry["depth"], "entries": 0,
+                                               "rolled_out": 0, "cpu_seconds": 0.0})
+        row["entries"] += 1
+        row["rolled_out"] += entry["method"].startswith("rollout")
+        row["cpu_seconds"] = round(row["cpu_seconds"] + entry.get("cpu_seconds", 0.0), 1)
+    return pd.DataFrame(list(rows.values()))
+
+
+@command.command("guide", epilog="""\b
+Examples:
+  nardy book guide --output docs                     # docs/openings.md, .html, openings/*.png
+  nardy book guide --book my-book.jsonl.gz --output my-guide
+""")
+@book_option(None)
+@click.option("--output", default="docs", show_default=True, metavar="DIR",
+              help="Folder for openings.md, openings.html and the images (openings/).")
+@rules_options
+@handle_errors
+def guide_command(book, output, rules) -> None:
+    """Write the study guide from the book: docs/openings.md with its charts and boards, and a
+    printable, self-contained HTML page; lessons in English and Russian."""
+    from pathlib import Path
+
+    from ..book.read import load_book
+    from ..reports.book_guide import write_guide
+    Path(output).mkdir(parents=True, exist_ok=True)
+    paths = write_guide(load_book(book), rules, output)
+    click.echo(_("Wrote {md} and {page} (images in {images})").format(
+        md=paths["markdown"], page=paths["html"], images=paths["images"]))
