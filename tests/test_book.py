@@ -194,13 +194,14 @@ def test_analyze_answers_from_the_book_and_no_book_computes():
     assert fresh.exit_code == 0 and "opening book" not in fresh.output
 
 
-def test_the_book_as_a_dataframe():
-    """Bug caught: the library's book frame losing the figures the issue asks of every judged play
-    (equity, every outcome class, method, verdict, provenance)."""
-    frame = load_book().frame()
+def test_the_book_as_a_dataframe(tmp_path):
+    """Bug caught: the library's book frame (or the entries a build writes) losing the figures the
+    issue asks of every judged play (equity, every outcome class, method, verdict, provenance)."""
+    build_book(tmp_path / "b.jsonl.gz", ("white-1",), CHEAP, FED)
+    frame = load_book(tmp_path / "b.jsonl.gz").frame()
     plays = frame[frame["depth"] == "white-1"]
     for column in ("equity", "win", "lose", "draw", "win_mars", "lose_koks", "method",
                    "verdict", "network", "seed", "truncate"):
-        assert column in plays and plays[column].notna().any(), column
+        assert column in plays and plays[column].notna().all(), column
     assert set(plays["verdict"]) <= {"best", "close", "error"}
 
