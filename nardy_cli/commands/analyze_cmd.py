@@ -34,8 +34,8 @@ Examples:
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --filter top8,0.05 --games 25920
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --no-staged --games 2592
   nardy analyze "W:1x14,12 B:1x15 b 6-5" --cube-owner centre --games 1296  # cube decision first
-  nardy analyze "W:1x14,7 B:1x14,10 w" --dice 2-1             # from the opening book
-  nardy analyze "W:1x14,7 B:1x14,10 w" --dice 2-1 --no-book   # computed afresh
+  nardy analyze "W:1x13,7x2 B:1x13,7x2 w" --dice 2-1          # from the opening book
+  nardy analyze "W:1x13,7x2 B:1x13,7x2 w" --dice 2-1 --no-book  # computed afresh
 """)
 @block_validation_option
 @click.argument("position", type=POSITION, metavar="POSITION")

@@ -41,7 +41,7 @@ def source_line(entry_or_book: dict, method: str, se: float | None) -> str:
 
 
 PLAY_COLUMNS = ["rank", "play", "method", "games", "equity", "equity_se", "verdict", "loss",
-                "win", "draw", "lose", "opp_lost_pips", "own_lost_pips"]
+                "diff_se", "win", "draw", "lose", "opp_lost_pips", "own_lost_pips"]
 
 
 def entry_frame(entry: dict) -> pd.DataFrame:
@@ -58,9 +58,11 @@ def entry_text(entry: dict) -> str:
              source_line(entry["provenance"], entry["method"], best.get("equity_se"))]
     shown = frame[[c for c in PLAY_COLUMNS if c in frame]].copy()
     shown["verdict"] = shown["verdict"].map(verdict_text)
+    if "games" in shown:
+        shown["games"] = shown["games"].map(lambda g: "" if g != g else f"{int(g):,}")
     lines.append(table_text(shown))
     lines.append(_("close: too close to call (within 1.96 paired SE of the best); loss: equity "
-                   "given up; lost pips: the static move deficit after the play, of the opponent "
+                   "given up (diff_se: its paired SE, rolled-out plays); lost pips: the static move deficit after the play, of the opponent "
                    "(opp) and of the player (own)"))
     return "\n".join(lines)
 

@@ -25,7 +25,7 @@ from .tables import until_se_note
 Examples:
   nardy openings                                   # the first exchange, from the opening book
   nardy openings --rolls 33,65                     # those first rolls' trees, from the book
-  nardy openings --position "W:1x14,7 B:1x14,10 w" --dice 2-1   # a book entry
+  nardy openings --position "W:1x13,7x2 B:1x13,7x2 w" --dice 2-1   # a book entry
   nardy openings --rolls 65,64,31 --games 2592     # rolled out afresh
   nardy openings --no-book
   nardy openings --rolls all --output reports/openings --html
