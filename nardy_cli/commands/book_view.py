@@ -62,8 +62,8 @@ def entry_text(entry: dict) -> str:
         shown["games"] = shown["games"].map(lambda g: "" if g != g else f"{int(g):,}")
     lines.append(table_text(shown))
     lines.append(_("close: too close to call (within 1.96 paired SE of the best); loss: equity "
-                   "given up (diff_se: its paired SE, rolled-out plays); lost pips: the static move deficit after the play, of the opponent "
-                   "(opp) and of the player (own)"))
+                   "given up (diff_se: its paired SE, rolled-out plays); lost pips: the static "
+                   "move deficit after the play, of the opponent (opp) and of the player (own)"))
     return "\n".join(lines)
 
 
