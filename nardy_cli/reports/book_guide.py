@@ -97,7 +97,7 @@ def guide_parts(book: Book, rules: Rules, image_dir: Path) -> dict:
     boards = []
     for kind, frame in picks.items():
         for i, row in frame.iterrows():
-            path = save_figure(_board(row), image_dir / f"{kind}-{i + 1}.png", dpi=60)
+            path = save_figure(_board(row), image_dir / f"{kind}-{i + 1}.png", dpi=72)
             boards.append((kind, row, path))
     lesson_list = lessons(book, rules)
     texts = {}
