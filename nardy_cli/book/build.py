@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..core.dice import parse_dice
-from ..core.errors import ArgumentError
+from ..core.errors import ArgumentError, NoGamesError
 from ..core.position import Position
 from ..core.rules import Rules, rules_from_dict
 from ..games.executors import run_jobs
@@ -46,7 +46,10 @@ def judge_task(settings: dict, rules: dict, net: str | None, depth: str, positio
     seconds it took."""
     start = time.process_time()
     decision = Decision(depth, Position.parse(position), parse_dice(dice) if dice else None)
-    entry = judge(decision, BookSettings.from_dict(settings), rules_from_dict(rules), net)
+    try:
+        entry = judge(decision, BookSettings.from_dict(settings), rules_from_dict(rules), net)
+    except NoGamesError:        # interrupted before its rollouts played a game
+        raise KeyboardInterrupt from None
     if entry.pop("interrupted", False):
         raise KeyboardInterrupt     # a half-made entry is never kept: the next build redoes it
     entry["cpu_seconds"] = round(time.process_time() - start, 2)

@@ -117,9 +117,9 @@ class Book:
         return first | {"date": dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"}
 
     def tree(self, roll: Dice, rules: Rules) -> pd.DataFrame:
-        """A first roll's tree: Black's 21 replies, the position each leads to, White's equity
-        there, and White's best second play for each of White's 21 rolls in that position (one
-        column per roll) where the book has it."""
+        """A first roll's tree: White's play, Black's 21 replies (the play Black chooses), the
+        position each leads to and White's equity there (`lessons.second_turn_grid` adds White's
+        best second plays)."""
         ex = self.exchange_frame(rules)
         return ex[ex["white_roll"] == str(roll)].reset_index(drop=True)
 

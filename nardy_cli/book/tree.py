@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ..core.dice import ALL_ROLLS, Dice
 from ..core.engine import legal_plays
+from ..core.errors import ArgumentError
 from ..core.position import START, Position
 from ..core.rules import Rules
 
@@ -84,4 +85,4 @@ def decisions(depth: str, rules: Rules, after: list[Position] | None = None) -> 
         return [Decision(depth, p, roll) for p in exchange_positions(rules) for roll in ALL_ROLLS]
     if depth == "black-2":
         return [Decision(depth, p, roll) for p in after or [] for roll in ALL_ROLLS]
-    raise ValueError(depth)
+    raise ArgumentError(f"unknown book depth {depth!r}: choose from {', '.join(DEPTHS)}")
