@@ -14,7 +14,7 @@ EPILOG = """\b
 Examples:
   nardy book build --book my-book.jsonl.gz --depth white-1 --depth exchange
   nardy book build --book my-book.jsonl.gz --limit 21 --workers 2
-  nardy book build --book my-book.jsonl.gz --executor dask --scheduler tcp://10.0.0.5:8786
+  nardy book build --book my-book.jsonl.gz --executor dask --scheduler ADDRESS
   nardy book show
   nardy book show --depth white-2 --format csv
   nardy book guide --output docs
