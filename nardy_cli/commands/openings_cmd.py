@@ -8,8 +8,7 @@ import click
 
 from ..core.errors import NardyError
 
-from ..analysis.openings import opening_table, parse_rolls
-from ..analysis.rollout_row import policy_columns
+from ..core.dice import parse_rolls
 from ..core.i18n import _
 from ..core.rules import rules_label
 from ..reports.folder import json_data
@@ -18,7 +17,6 @@ from .common import aside, exit_if_interrupted, note, refuse_without, report_int
 from .progress import StepBar
 from .report_options import check_report_flags, finish_report
 from .study_options import study_options
-from .tables import until_se_note
 
 
 @click.command("openings", epilog="""\b
@@ -65,17 +63,20 @@ def openings_command(ctx, rolls, book, position_text, dice, replies, reply_games
     refuse_without(False, "--book", "position_text")
     dice = parse_rolls(rolls)
     check_report_flags(output, html, svg, force)
+    from ..analysis.openings import opening_table
     bar = StepBar("openings", not quiet, unit="analyses")
     try:
         table = opening_table(dice, policy, run=run.with_progress(bar), rules=rules,
                               replies=replies, reply_games=reply_games, top=top, stakes=stakes)
     finally:
         bar.close()
+    from ..analysis.rollout_row import policy_columns
     show(fmt, Views(table=lambda: _openings_text(table, replies, policy, run.seed, rules),
                     frame=lambda: table.frame().assign(**policy_columns(table.params)),
                     data=table.to_dict))
     aside(fmt, _("({seconds:.0f} s, {policy} rollouts, seed {seed}, {rules})").format(
         seconds=table.params['seconds'], policy=policy, seed=run.seed, rules=rules_label(rules)))
+    from .tables import until_se_note
     missed = until_se_note(table.params, table.params["games_per_play"],
                            table.params.get("worst_se", 0.0))
     if missed:
