@@ -110,7 +110,9 @@ def guide_parts(book: Book, rules: Rules, image_dir: Path) -> dict:
         grid = second_turn_grid(book, roll, rules)
         if not grid.empty and (grid.drop(columns="black") != "?").any().any():
             grids[str(roll)] = grid
+    cpu = sum(e.get("cpu_seconds", 0.0) for e in book.entries.values()) / 3600
     return {"provenance": book.provenance(), "status": _status(book), "firsts": firsts,
+            "counts": book.depth_counts(), "cpu_hours": cpu,
             "standing": book.standing(rules), "images": images, "boards": boards,
             "lessons": lesson_list, "texts": texts, "grids": grids, "rules": rules}
 
@@ -152,6 +154,11 @@ def intro_lines(parts: dict) -> list[str]:
                  rules=rules_label(parts["rules"]), trunc=prov.get("truncate"),
                  seed=prov.get("seed"), filters=", ".join(prov.get("filters", [])),
                  games=prov.get("games"), version=prov.get("version"), date=prov.get("date"))]
+    counts = parts["counts"]
+    lines.append(_("Built so far: {w2:,} of White's 3,465 second-turn decisions and {b2:,} of "
+                   "Black's 87,633; {cpu:.2f} CPU hours in all (each entry's own CPU time where it "
+                   "was judged). A build goes on where it stopped: `nardy book build`.").format(
+        w2=counts.get("white-2", 0), b2=counts.get("black-2", 0), cpu=parts["cpu_hours"]))
     if standing["equity"] == standing["equity"]:
         lines.append(_("After the first exchange White stands {sign} by {equity:.3f} ± {ci:.3f} "
                        "(95%) on average.").format(
