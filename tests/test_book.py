@@ -205,3 +205,21 @@ def test_the_book_as_a_dataframe(tmp_path):
         assert column in plays and plays[column].notna().all(), column
     assert set(plays["verdict"]) <= {"best", "close", "error"}
 
+
+
+def test_the_study_guide_is_generated_self_contained_and_bilingual(tmp_path):
+    """Bug caught: a study guide whose HTML page links images it does not carry (not
+    self-contained, so it prints without its boards), whose lessons lack their Russian, or whose
+    Markdown names images that were not written."""
+    from nardy_cli.reports.book_guide import write_guide
+    path = tmp_path / "b.jsonl.gz"
+    build_book(path, ("white-1", "exchange", "white-2"), CHEAP, FED, limit=12)
+    paths = write_guide(load_book(path), FED, tmp_path / "docs")
+    md = paths["markdown"].read_text()
+    page = paths["html"].read_text()
+    assert "src=\"data:image/png;base64," in page and "src=\"openings/" not in page
+    lessons = md.split("## Lessons")[1].split("## ")[0]
+    assert "второго хода белых" in lessons and "second-turn decisions" in lessons
+    for name in __import__("re").findall(r"\]\((openings/[^)]+)\)", md):
+        assert (tmp_path / "docs" / name).exists(), name
+    assert "Built so far: 12 of White's 3,465" in md
