@@ -36,7 +36,7 @@ STACK = 0.18          # between sibling folders' boxes on one floor
 GAP = 0.55            # between floors
 BULGE = 0.42          # how far an arc reaches right per unit of height it spans
 COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939"]
+           "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#843c39", "#7b4173"]
 
 
 def folder_edges() -> tuple[Counter, Counter]:

@@ -7,8 +7,8 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from ..core.dice import ALL_ROLLS, Dice, parse_dice
-from ..core.errors import ArgumentError, DiceError, NoGamesError
+from ..core.dice import ALL_ROLLS, Dice, parse_rolls  # noqa: F401  (parse_rolls: its old home)
+from ..core.errors import ArgumentError, NoGamesError
 from ..core.outcomes import PROB_KEYS
 from ..core.position import START
 from ..core.rules import PRESETS, Rules
@@ -27,25 +27,6 @@ def with_class_groups(frame: pd.DataFrame) -> pd.DataFrame:
                         koks_for=frame["win_koks"],
                         mars_against=frame["lose_home_mars"] + frame["lose_mars"],
                         koks_against=frame["lose_koks"])
-
-
-def parse_rolls(text: str) -> list[Dice]:
-    """`all` or a list such as `65,33` or `6-5,3-3` (each roll once, in the order given)."""
-    if text.strip().lower() == "all":
-        return list(ALL_ROLLS)
-    rolls: list[Dice] = []
-    for token in text.split(","):
-        token = token.strip()
-        try:
-            dice = parse_dice(token)
-        except DiceError:
-            raise DiceError(f"unknown roll {token!r}: expected rolls such as "
-                            "'65,33' or 'all'") from None
-        if dice not in rolls:
-            rolls.append(dice)
-    if not rolls:
-        raise DiceError("no rolls given: expected rolls such as '65,33' or 'all'")
-    return rolls
 
 
 @dataclass(frozen=True)

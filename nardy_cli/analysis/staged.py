@@ -253,9 +253,13 @@ def _two_ply_stage(mover, boards, kept, names, mover_white, rules, valuation, st
 def staged_rank(position: Position, dice: Dice | str | None = None, policies="neural", *,
                 run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
                 filters: tuple[str, str] = DEFAULT_FILTER, scoring: Scoring = Scoring(),
-                stakes: Stakes = MONEY, **fields) -> StagedRanking:
+                stakes: Stakes = MONEY, close_only: bool = False, **fields) -> StagedRanking:
     """Rank the plays of a roll in three stages (see the module doc); `filters` are the two stage
     filters.
+
+    With `close_only`, the rollouts run only when the last filtering stage's own filter keeps more
+    than one play (the best is not separated from the rest); otherwise the ranking has no rolled
+    plays (`plays` empty, `params["rolled_out"]` False) and the last stage's scores decide.
 
     Three filters add a 2-ply stage (`search2`, the network's values) between 1-ply and the
     rollouts: plays within the first go to 1-ply, within the second to 2-ply, within the third to
@@ -323,6 +327,10 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
         keep1 = _two_ply_stage(mover, boards, keep1, names, mover_white, rules, valuation,
                                stage_filters[2], stages, report)
 
+    if close_only and len(stages[-1].kept) - len(stages[-1].floor) <= 1:
+        return StagedRanking(position.with_dice(None), dice, tuple(stages), (),
+                             _params(rules, white, black, seed, games, until_se, stratify,
+                                     stage_filters, scoring, False, stakes) | {"rolled_out": False})
     # stage 3: rollouts with common random numbers
     specs = {i: GameSpec(plays[i].result, rules, white, black, seed, stratify, scoring, stakes)
              for i in keep1}
@@ -411,16 +419,24 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
                                  float(d.std(ddof=1) / math.sqrt(k)) if i != best and k > 1
                                  else 0.0, dropped.get(i), **extra))
     rolled.sort(key=lambda r: (r.dropped_after is not None, -(r.mwc if match else r.equity)))
-    params = {"rules": rules.to_dict(), "policies": {"white": white.name, "black": black.name},
-              "seed": seed, "games_requested": games, "until_se": until_se, "stratify": stratify,
-              "filters": [str(f) for f in stage_filters], **scoring.to_dict(),
-              "interrupted": interrupted, **provenance(white.name, black.name)}
-    if match:
-        params["match"] = stakes.match.to_dict()
+    params = _params(rules, white, black, seed, games, until_se, stratify, stage_filters, scoring,
+                     interrupted, stakes)
     if until_se is not None and not interrupted:  # False: the maximum of games came first
         params["until_se_met"] = all(r.equity_se <= until_se for r in rolled
                                      if r.dropped_after is None)
     return StagedRanking(position.with_dice(None), dice, tuple(stages), tuple(rolled), params)
+
+
+def _params(rules, white, black, seed, games, until_se, stratify, stage_filters, scoring,
+            interrupted, stakes) -> dict:
+    """A staged ranking's settings, for its results."""
+    params = {"rules": rules.to_dict(), "policies": {"white": white.name, "black": black.name},
+              "seed": seed, "games_requested": games, "until_se": until_se, "stratify": stratify,
+              "filters": [str(f) for f in stage_filters], **scoring.to_dict(),
+              "interrupted": interrupted, **provenance(white.name, black.name)}
+    if stakes.match is not None:
+        params["match"] = stakes.match.to_dict()
+    return params
 
 
 def filter_reason(text: str) -> str:

@@ -34,6 +34,8 @@ Examples:
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --filter top8,0.05 --games 25920
   nardy analyze "W:1x13,8,12 B:1x13,6,11 w 4-2" --no-staged --games 2592
   nardy analyze "W:1x14,12 B:1x15 b 6-5" --cube-owner centre --games 1296  # cube decision first
+  nardy analyze "W:1x13,7x2 B:1x13,7x2 w" --dice 2-1          # from the opening book
+  nardy analyze "W:1x13,7x2 B:1x13,7x2 w" --dice 2-1 --no-book  # computed afresh
 """)
 @block_validation_option
 @click.argument("position", type=POSITION, metavar="POSITION")
@@ -50,13 +52,17 @@ Examples:
 @click.option("--rollout-forced", is_flag=True,
               help="Roll out a forced play (the roll's only legal play) too; "
                    "by default it is only named.")
+@click.option("--book/--no-book", "book", default=True, show_default=True,
+              help="Answer from the opening book when it holds the position and roll (no "
+                   "option that changes the figures given); --no-book computes afresh.")
 @filter_option
 @scoring_options
 @study_options
 @cube_options
-def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_bearoff, truncate,
-                    vr, luck_network, policy, run, quiet, rules, stakes, fmt, output, html, svg,
-                    force, no_block_validation) -> None:
+@click.pass_context
+def analyze_command(ctx, position, dice, top, staged, rollout_forced, book, filters, exact_bearoff,
+                    truncate, vr, luck_network, policy, run, quiet, rules, stakes, fmt, output,
+                    html, svg, force, no_block_validation) -> None:
     """Rank every legal play of a roll by rollouts with common dice
     (equity ± SE, difference to the best).
 
@@ -80,6 +86,8 @@ def analyze_command(position, dice, top, staged, rollout_forced, filters, exact_
     roll = dice or item.position.dice
     if roll is None:
         raise ArgumentError("no dice: give {dice} or a position that carries dice")
+    if _from_book(ctx, book, item.position, roll, rules, fmt):
+        return
     plays = legal_plays(item.position, roll, rules)
     match = stakes.match
     cube_record = _cube_first(item.position, stakes, rules, fmt)
@@ -139,6 +147,20 @@ def _ranking_text(ranking, policy, seed, rules, match) -> str:
     if ranking.prefiltered:
         lines.append(_("left out by --top: {plays}").format(plays=', '.join(ranking.prefiltered)))
     return "\n".join(lines)
+
+
+def _from_book(ctx, book, position, roll, rules, fmt) -> bool:
+    """Show the opening book's entry for this decision when the book may answer and holds it (made
+    under the same rules; money, no cube); True when it did."""
+    from .book_view import show_entry, wants_book
+    if not wants_book(ctx, book):
+        return False
+    from ..book.read import load_book
+    entry = load_book().answers(position, roll, rules)
+    if entry is None or len(entry.get("plays", [])) < 2:
+        return False
+    show_entry(entry, fmt)
+    return True
 
 
 def _cube_first(position, stakes, rules, fmt) -> dict:

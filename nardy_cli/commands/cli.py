@@ -23,6 +23,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "benchmark": ("nardy_cli.commands.benchmark_cmd:command",
                   "A policy's error rate (equity lost per decision, in millipoints) "
                   "against the benchmark database."),
+    "book": ("nardy_cli.commands.book_cmd:command",
+             "The opening book: build it, show its entries, write the study guide from it."),
     "chart": ("nardy_cli.commands.chart_cmd:chart_command",
               "Re-draw a chart from a saved results.json without re-running anything."),
     "convert": ("nardy_cli.commands.convert_cmd:command",

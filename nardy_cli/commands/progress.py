@@ -101,3 +101,45 @@ class StageBars:
         if self.bar is not None:
             self.bar.close()
             self.bar = None
+
+
+class BookProgress:
+    """A book build's progress over the whole book: a bar with the time left on a terminal, else
+    (a build in the background) a line on stderr every `every` seconds with the same figures."""
+
+    def __init__(self, label: str, enabled: bool, every: float = 60.0) -> None:
+        import time
+        self.label, self.enabled, self.every = label, enabled, every
+        self.bar = None
+        self.start = self.first = None
+        self.last = time.monotonic()
+        self.tty = sys.stderr.isatty()
+
+    def __call__(self, done: int, total: int) -> None:
+        import time
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if self.first is None:
+            self.first, self.start = done, now
+            if self.tty:
+                self.bar = _bar(total, self.label, "entries", True, 0)
+                self.bar.update(done)
+                self.bar.unpause()
+                self.bar.start_t = self.bar.last_print_t = self.bar._time()
+                self.bar.initial = done
+            return
+        if self.bar is not None:
+            self.bar.update(max(done - self.bar.n, 0))
+            return
+        if now - self.last >= self.every or done == total:
+            self.last = now
+            rate = (done - self.first) / max(now - self.start, 1e-9)
+            left = (total - done) / rate if rate > 0 else float("nan")
+            print(f"{self.label}: {done:,}/{total:,} entries, {rate * 3600:,.0f} an hour, "
+                  f"about {left / 60:,.0f} min left", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        """Remove the bar."""
+        if self.bar is not None:
+            self.bar.close()

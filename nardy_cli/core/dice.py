@@ -79,3 +79,22 @@ def format_dice(dice: Dice) -> str:
 
 ALL_ROLLS: tuple[Dice, ...] = tuple(Dice(h, l) for h in range(6, 0, -1) for l in range(h, 0, -1))
 """The 21 distinct rolls, 6-6 first; each has `.probability`."""
+
+
+def parse_rolls(text: str) -> list[Dice]:
+    """`all` or a list such as `65,33` or `6-5,3-3` (each roll once, in the order given)."""
+    if text.strip().lower() == "all":
+        return list(ALL_ROLLS)
+    rolls: list[Dice] = []
+    for token in text.split(","):
+        token = token.strip()
+        try:
+            dice = parse_dice(token)
+        except DiceError:
+            raise DiceError(f"unknown roll {token!r}: expected rolls such as "
+                            "'65,33' or 'all'") from None
+        if dice not in rolls:
+            rolls.append(dice)
+    if not rolls:
+        raise DiceError("no rolls given: expected rolls such as '65,33' or 'all'")
+    return rolls

@@ -1,0 +1,192 @@
+"""Reading the book: its entries by decision, the first exchange, a first roll's tree, as
+DataFrames.
+
+`load_book()` reads the book shipped with nardy (`nardy_cli/data/opening-book.jsonl.gz`), or a
+file a build wrote.  Nothing here plays a game: every figure is the entry's own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import pandas as pd
+
+from ..core.dice import ALL_ROLLS, Dice
+from ..core.position import START, Position
+from ..core.rules import Rules
+from .store import SHIPPED, BookError, book_frame, read_entries
+from .tree import first_exchanges
+
+
+@dataclass(frozen=True)
+class Book:
+    """The entries of a book file, by key (`depth|position|dice`)."""
+
+    path: Path
+    entries: dict
+
+    def frame(self) -> pd.DataFrame:
+        """One row per judged play (and per valued position of the first exchange)."""
+        return book_frame(self.entries)
+
+    def depth_counts(self) -> dict[str, int]:
+        """Entries per depth."""
+        out: dict[str, int] = {}
+        for entry in self.entries.values():
+            out[entry["depth"]] = out.get(entry["depth"], 0) + 1
+        return out
+
+    def entry(self, position: Position, dice: Dice | None) -> dict | None:
+        """The entry of a decision (`dice` None: the position's value before the roll), from any
+        depth; None when the book lacks it."""
+        pos = str(position.with_dice(None))
+        for depth in ("white-1", "white-2", "black-2", "exchange"):
+            entry = self.entries.get(f"{depth}|{pos}|{dice or '-'}")
+            if entry is not None:
+                return entry
+        return None
+
+    def answers(self, position: Position, dice: Dice | None, rules: Rules,
+                policy: str | None = None) -> dict | None:
+        """The entry for this decision when it was made under `rules` (and by `policy`, when
+        given); None otherwise."""
+        entry = self.entry(position, dice)
+        if entry is None:
+            return None
+        prov = entry["provenance"]
+        if prov["rules"] != rules.to_dict() or (policy is not None and prov["policy"] != policy):
+            return None
+        return entry
+
+    def value(self, position: Position) -> dict | None:
+        """The first exchange's rollout of a position (White to roll), or None."""
+        entry = self.entries.get(f"exchange|{position.with_dice(None)}|-")
+        return entry["value"] if entry else None
+
+    def first_plays(self) -> dict[str, str]:
+        """White's first play of each roll: the only one, or the best by the book (3-3)."""
+        out = {}
+        for roll in ALL_ROLLS:
+            entry = self.entries.get(f"white-1|{START}|{roll}")
+            if entry is not None:
+                out[str(roll)] = entry["plays"][0]["play"]
+        return out
+
+    def exchange_frame(self, rules: Rules) -> pd.DataFrame:
+        """The first exchange: one row per (White's first roll, Black's roll) with White's play
+        (the book's best for 3-3), Black's reply (the one leaving White the least, by the
+        exchange rollouts, when Black has a choice), the position and White's equity there with
+        its SE (NaN where the book lacks the position)."""
+        return _exchange(self, rules)
+
+    def first_roll_frame(self, rules: Rules) -> pd.DataFrame:
+        """Each first roll's White play and its equity averaged over Black's 21 replies (weighted by
+        their chances), with the SE of that average."""
+        ex = self.exchange_frame(rules)
+        if ex.empty:
+            return ex
+        ex = ex.assign(w=ex["black_roll"].map(_weight))
+        rows = []
+        for roll, g in ex.groupby("white_roll", sort=False):
+            equity, se = _average(g["w"], g["equity"], g["equity_se"])
+            rows.append({"roll": roll, "play": g["white_play"].iloc[0], "equity": equity,
+                         "equity_se": se, "replies": int(g["equity"].notna().sum())})
+        return pd.DataFrame(rows)
+
+    def standing(self, rules: Rules) -> dict:
+        """Who stands better after the first exchange: White's equity (White to roll) averaged over
+        every first roll and reply by their chances, its SE, and how many exchanges the book
+        values."""
+        ex = self.exchange_frame(rules)
+        if ex.empty:
+            return {"equity": float("nan"), "equity_se": float("nan"), "exchanges": 0}
+        equity, se = _average(ex["white_roll"].map(_weight) * ex["black_roll"].map(_weight),
+                              ex["equity"], ex["equity_se"])
+        return {"equity": equity, "equity_se": se, "exchanges": int(ex["equity"].notna().sum())}
+
+    def provenance(self) -> dict:
+        """The provenance of the book's most common kind of entry (policy, network, rules,
+        settings, version), with the entries' dates."""
+        provs = [e["provenance"] for e in self.entries.values()]
+        if not provs:
+            return {}
+        first = dict(provs[0])
+        dates = sorted({p["date"] for p in provs})
+        return first | {"date": dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"}
+
+    def tree(self, roll: Dice, rules: Rules) -> pd.DataFrame:
+        """A first roll's tree: White's play, Black's 21 replies (the play Black chooses), the
+        position each leads to and White's equity there (`lessons.second_turn_grid` adds White's
+        best second plays)."""
+        ex = self.exchange_frame(rules)
+        return ex[ex["white_roll"] == str(roll)].reset_index(drop=True)
+
+    def second_turn(self, position: Position) -> pd.DataFrame:
+        """White's second turn in a position after the first exchange: the best play of each
+        roll, its equity, the runner-up and its loss, how it was judged."""
+        rows = []
+        for roll in ALL_ROLLS:
+            entry = self.entry(position, roll)
+            if entry is None:
+                continue
+            plays = entry["plays"]
+            best = plays[0]
+            second = plays[1] if len(plays) > 1 else None
+            rows.append({"dice": str(roll), "best": best["play"], "equity": best["equity"],
+                         "equity_se": best.get("equity_se"), "method": entry["method"],
+                         "plays": len(plays),
+                         "runner_up": second["play"] if second else None,
+                         "verdict": second["verdict"] if second else None,
+                         "loss": second["loss"] if second else None})
+        return pd.DataFrame(rows)
+
+
+def _average(weights: pd.Series, equity: pd.Series, se: pd.Series) -> tuple[float, float]:
+    """The mean of `equity` by the rolls' `weights` and its SE; NaN while any figure is missing.
+    Every rollout of the book plays the same seeded dice, so their errors may go together: the SE
+    is the bound for errors that go together entirely (the weighted mean of the SEs), not the
+    smaller figure for independent ones."""
+    if equity.isna().any() or equity.empty:
+        return float("nan"), float("nan")
+    w = weights / weights.sum()
+    return float((w * equity).sum()), float((w * se).sum())
+
+
+def _weight(roll: str) -> float:
+    return 1.0 if roll[0] == roll[-1] else 2.0
+
+
+def _exchange(book: Book, rules: Rules) -> pd.DataFrame:
+    firsts = book.first_plays()
+    best: dict[tuple, tuple] = {}
+    for ex in first_exchanges(rules):
+        if firsts.get(str(ex.white_roll), ex.white_play) != ex.white_play:
+            continue
+        value = book.value(ex.position)
+        eq = value["equity"] if value else float("nan")
+        se = value["equity_se"] if value else float("nan")
+        key = (str(ex.white_roll), str(ex.black_roll))
+        # Black picks the reply that leaves White the least (by the rollouts)
+        if key not in best or (eq == eq and not eq >= best[key][3]):
+            best[key] = (ex.white_play, ex.black_play, str(ex.position), eq, se)
+    rows = [{"white_roll": w, "white_play": v[0], "black_roll": b, "black_play": v[1],
+             "position": v[2], "equity": v[3], "equity_se": v[4]}
+            for (w, b), v in best.items()]
+    return pd.DataFrame(rows)
+
+
+@lru_cache(maxsize=4)
+def _load(path: str, mtime: float) -> Book:
+    return Book(Path(path), read_entries(path))
+
+
+def load_book(path: str | Path | None = None) -> Book:
+    """The book at `path` (None: the book shipped with nardy); read once per process while the
+    file is unchanged."""
+    if path is not None and not Path(path).exists():
+        raise BookError(f"no opening book at {str(path)!r}")
+    path = Path(path) if path is not None else SHIPPED
+    mtime = path.stat().st_mtime if path.exists() else 0.0
+    return _load(str(path), mtime)
