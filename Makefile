@@ -19,9 +19,11 @@ demo: $(STAMP)
 	$(BIN)/nardy review games/bot-game.txt --evaluator lookahead:neural --top 3 --output reports/demo-review --html
 	@echo "Open reports/demo/report.md or reports/demo/report.html, the game review reports/demo-review/report.md and its interactive page reports/demo-review/review.html"
 
-# the suite on two processes (pytest-xdist): one took 9-10 minutes from a fresh clone, two 5.5
+# the kernels compiled once (tests/warm_kernels.py, two lanes), then the suite on two processes
+# (pytest-xdist), which finds the machine code on disk
 test: $(STAMP)
 	$(BIN)/ruff check nardy_cli tests experiments
+	$(BIN)/python tests/warm_kernels.py
 	$(BIN)/python -m pytest -q -n 2
 
 lint: $(STAMP)

@@ -23,8 +23,9 @@ Examples:
 
 @click.group("book", epilog=EPILOG)
 def command() -> None:
-    """The opening book: every decision of the opening's first turns, judged, with provenance.
+    """The opening book: build it, show its entries, write the study guide from it.
 
+    The book holds every decision of the opening's first turns, judged, with provenance.
     `build` judges the decisions a book file lacks (resumable: a killed build goes on where it
     stopped), `show` prints the book's entries, `guide` writes the study guide (docs/openings.md
     and a printable HTML page) from it.  `nardy openings` and `nardy analyze` answer from the
