@@ -23,3 +23,13 @@ def subprocess_env(**extra: str) -> dict[str, str]:
     """The environment for a `python -m nardy_cli` subprocess that can import `tests.bots`."""
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
     return dict(os.environ, PYTHONPATH=path, **extra)
+
+
+def default_signals() -> None:
+    """In a child, before exec: SIGINT and SIGHUP back to their defaults.  A suite started in the
+    background ignores them (`make test &` ignores SIGINT, `nohup make test` SIGHUP), children
+    inherit that, and nardy leaves an ignored SIGHUP ignored, as `nohup nardy ...` expects."""
+    import signal
+    for name in ("SIGINT", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)

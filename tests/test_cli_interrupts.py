@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from nardy_cli.commands.common import NOTHING_FINISHED
-from tests.cases import ROOT, subprocess_env
+from tests.cases import ROOT, default_signals, subprocess_env
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="reads /proc; needs SIGHUP")
@@ -77,7 +77,7 @@ def interrupt(args: list[str], on: tuple[str, int], sig: int = signal.SIGINT,
     proc = subprocess.Popen([sys.executable, PROBE, *args], cwd=ROOT, env=subprocess_env(),
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=default_signals)
     err = b""
     seen = 0
     deadline = time.monotonic() + timeout

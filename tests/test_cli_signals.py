@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from tests.cases import ROOT, subprocess_env
+from tests.cases import ROOT, default_signals, subprocess_env
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32",
                                 reason="needs a pseudo-terminal and SIGINT")
@@ -40,7 +40,7 @@ def _start(args, stderr_on_terminal: bool, program: tuple[str, ...] = ("-m", "na
     proc = subprocess.Popen([sys.executable, *program, *args], cwd=ROOT, env=subprocess_env(),
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=slave if stderr_on_terminal else subprocess.PIPE,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=default_signals)
     if slave is not None:
         os.close(slave)
     return proc, master

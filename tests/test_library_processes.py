@@ -14,7 +14,7 @@ import pytest
 
 from nardy_cli.library import schema
 from nardy_cli.library.store import Library
-from tests.cases import ROOT, subprocess_env
+from tests.cases import ROOT, default_signals, subprocess_env
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL and SIGINT")
 
@@ -93,7 +93,7 @@ def test_ctrl_c_during_add_is_one_line_and_exit_130_with_whole_files(tmp_path):
          str(GAMES / "bot-match.txt"), str(GAMES / "bot-game.txt"), "--db", str(db)],
         cwd=ROOT, env=subprocess_env(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        preexec_fn=default_signals)
     first = proc.stdout.readline()
     assert first.startswith("typed-opening.txt: added")
     proc.send_signal(signal.SIGINT)

@@ -25,8 +25,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 POS = "W:1x14,12 B:1x15 b"
-CONTACT = "W:1x9,12x2,13x2,14x2 B:1x9,13x2,14x2,15x2 w"
-BEAROFF = "W:19x2,20x2,22 B:7x2,8,9x2 w"
+CONTACT = "W:1x13,2,16 B:1x12,5,6,15 w"
+BEAROFF = "W:19x2,20x2,22 B:19x2,20,21x2 w"
 N = ["--workers", "1", "--seed", "1"]
 
 LANES = [
@@ -38,7 +38,7 @@ LANES = [
         ["rollout", CONTACT, "--games", "36", "--vr", "--truncate", "8", *N],
         ["rollout", CONTACT, "--games", "36", "--exact-bearoff", "--stratify", *N],
         ["rollout", POS, "--policy", "lookahead:neural", "--games", "4", *N],
-        ["rollout", CONTACT, "--games", "36", "--cube-owner", "center", *N],
+        ["rollout", CONTACT, "--games", "36", "--cube-owner", "centre", *N],
         ["duel", "random", "racer", "--games", "36", *N],
         ["duel", "neural", "heuristic", "--games", "36", "--cube", *N],
         ["batch", "positions/study.txt", "--games", "36", *N],
@@ -48,8 +48,8 @@ LANES = [
         ["moves", "start", "--dice", "3-3"],
         ["eval", CONTACT],
         ["eval", CONTACT, "--evaluator", "lookahead2:neural"],
-        ["eval", BEAROFF, "--match", "7", "--score", "4-5"],
-        ["eval", CONTACT, "--cube-owner", "center"],
+        ["eval", BEAROFF, "--match", "7", "--score", "4-5", "--cube-owner", "centre"],
+        ["eval", CONTACT, "--cube-owner", "centre"],
         ["analyze", CONTACT, "--dice", "6-5", "--games", "72", *N],
         ["analyze", CONTACT, "--dice", "3-1", "--no-staged", "--top", "2", "--vr", "--games", "36",
          *N],
@@ -64,7 +64,9 @@ LANES = [
 def run_lane(lane: int) -> None:
     """Run one lane's commands in this process (a command's failure is reported, not fatal)."""
     from nardy_cli.commands.cli import cli
+    from nardy_cli.core.compiling import announce_compiling
 
+    announce_compiling(lambda: None)   # the parent says it once for both lanes
     for args in LANES[lane]:
         start = time.monotonic()
         try:
@@ -82,6 +84,7 @@ def main() -> int:
         sys.stdout = open(os.devnull, "w")
         run_lane(int(sys.argv[1]))
         return 0
+    print("warm-up: compiling nardy's kernels in two processes before the suite", file=sys.stderr)
     start = time.monotonic()
     procs = [subprocess.Popen([sys.executable, __file__, str(lane)], cwd=ROOT)
              for lane in range(len(LANES))]
