@@ -39,13 +39,18 @@ def just_moved(text: str) -> tuple[np.ndarray, bool]:
     return mover_board(pos.checkers(mover), pos.checkers(pos.turn)), mover == "w"
 
 
-def terms(text: str) -> tuple[float, ...]:
-    """`block_terms` of the board of the side that just moved in `text`."""
-    board, _ = just_moved(text)
+def board_terms(board: np.ndarray) -> tuple[float, ...]:
+    """`block_terms` of a mover-relative board (the mover's pips and checkers counted here)."""
     pips = sum(int(c) * (24 - p) for p, c in enumerate(board) if c > 0)
+    on = sum(int(c) for c in board if c > 0)
     opp = np.zeros(N_OPP, dtype=np.int64)
     opponent_terms(board, opp)
-    return block_terms(board, pips, int(opp[0]))
+    return block_terms(board, pips, on, opp)
+
+
+def terms(text: str) -> tuple[float, ...]:
+    """`block_terms` of the board of the side that just moved in `text`."""
+    return board_terms(just_moved(text)[0])
 
 
 # W:  1  ...  13  14  15  16  17  18  19  ...  22
@@ -142,8 +147,7 @@ def test_version_two_full_pass_adds_the_block_rows(boards):
         m = kn.encode(board, white, opp, np.zeros(N_FEATURES), idx, val, True)
         x = np.zeros(kn.N_INPUTS_BLOCKS)
         x[idx[:m]] = val[:m]
-        pips = sum(int(c) * (24 - p) for p, c in enumerate(board) if c > 0)
-        assert np.array_equal(x[kn.N_INPUTS:], np.array(block_terms(board, pips, int(opp[0]))))
+        assert np.array_equal(x[kn.N_INPUTS:], np.array(board_terms(board)))
         m1 = kn.encode(board, white, opp, np.zeros(N_FEATURES), idx, val, False)
         x1 = np.zeros(kn.N_INPUTS_BLOCKS)
         x1[idx[:m1]] = val[:m1]
@@ -218,7 +222,8 @@ def test_the_shipped_network_evaluates_as_before_version_two():
 
 
 def test_the_shipped_network_is_version_one_and_says_so():
-    """Catches the summary `nardy policies` prints taking the version from the wrong place."""
+    """Catches the input version read from the wrong place (it is the first layer's rows, 221 for
+    version 1), as `nardy policies` prints it."""
     assert default_network().input_version == 1
     assert network_summary()["input_version"] == 1
 

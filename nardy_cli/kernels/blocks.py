@@ -33,7 +33,7 @@ from numba import njit
 
 from .bits import trailing_zeros
 from .board import N_POINTS
-from .features import masks, rotate
+from .features import rotate
 from .jit import leaf
 
 N_BLOCK = 10
@@ -45,78 +45,90 @@ LEAD_SCALE = 5.0
 
 
 @njit(cache=True, inline="always")
-def _count(board, trapped_is_mover, q):
-    """Checkers of the trapped side on its own point `q` (0-based)."""
-    if trapped_is_mover:
-        c = np.int64(board[q])
-    else:
-        c = -np.int64(board[q + 12 if q < 12 else q - 12])
-    return c if c > 0 else 0
-
-
-@njit(cache=True, inline="always")
-def longest_block(runs, board, trapped_is_mover):
-    """(points, first point, checkers behind, pips they need to pass it) of the longest block in
-    `runs` (the blocking side's points as a mask in the trapped side's numbering); all 0 when no
-    run of MIN_BLOCK points has a trapped checker behind it."""
-    best_len = 0
-    best_start = 0
-    best_held = 0
-    best_escape = 0
-    held = 0        # trapped checkers on points before q ...
-    weighted = 0    # ... and the sum of their points
-    q = 0
-    while runs:
-        start = trailing_zeros(runs)
-        length = trailing_zeros(~(runs >> start))
-        runs &= ~(((1 << length) - 1) << start)
-        while q < start:
-            c = _count(board, trapped_is_mover, q)
-            held += c
-            weighted += c * q
-            q += 1
-        if length >= MIN_BLOCK and held > 0 and length >= best_len:
-            best_len = length
-            best_start = start
-            best_held = held
-            best_escape = held * (start + length) - weighted
-    return best_len, best_start, best_held, best_escape
-
-
-@njit(cache=True, inline="always")
-def timing(board, mover, length, start, trap_length, trap_start):
-    """The pips one side (the mover when `mover`) can play before it must break its longest block
-    (`length` points from `start`, in the other side's numbering) or its head; its checkers
-    before `trap_start` (its own numbering: the other side's longest block, of `trap_length`
-    points) move only to the point before that block."""
+def _keepers_room(board, mover, length, start, trap_length, trap_start):
+    """The room (points each could still move) of one side's checkers that must stay: one on each
+    point of its longest block (`length` points from `start`, in the other side's numbering) and
+    one on its head; its points before `trap_start` (the other side's longest block, of
+    `trap_length` points, in its own numbering) have room only to the point before it."""
     total = 0
-    for s in range(N_POINTS):
-        c = _count(board, mover, s)
-        if c == 0:
-            continue
-        t = s + 12 if s < 12 else s - 12       # the point in the other side's numbering
-        keep = 1 if s == 0 or (length > 0 and start <= t < start + length) else 0
-        room = trap_start - 1 - s if trap_length > 0 and s < trap_start else N_POINTS - 1 - s
-        if c > keep and room > 0:
-            total += (c - keep) * room
+    head = board[0] > 0 if mover else board[12] < 0
+    for k in range(length + 1):
+        if k < length:
+            t = start + k
+            s = t + 12 if t < 12 else t - 12      # the block point in the side's own numbering
+        elif head and not (length > 0 and start <= 12 < start + length):
+            s = 0                                 # the head, when it is not a block point
+        else:
+            break
+        total += trap_start - 1 - s if trap_length > 0 and s < trap_start else N_POINTS - 1 - s
     return total
 
 
 @leaf
-def block_terms(board, pips, opp_pips):
+def block_terms(board, pips, on, opp):
     """The N_BLOCK block and timing inputs of a mover-relative board (the side that just moved
-    positive), whose sides have `pips` and `opp_pips` left, as a tuple of floats."""
-    mine, theirs = masks(board)
-    # the mover's block on the opponent's way (the opponent's numbering), and the opponent's
-    length, start, held, escape = longest_block(rotate(mine), board, False)
-    opp_length, opp_start, opp_held, opp_escape = longest_block(theirs, board, True)
+    positive) whose mover has `pips` and `on` checkers left, as a tuple of floats; `opp` holds the
+    opponent's terms (`features.opponent_terms`).
+
+    One scan of the board finds the mover's points and the opponent's longest block (its runs
+    are `opp`'s mask), the mover's block is found among the runs of its points, and each
+    side's timing is its pips to its point 24 less the room its trapped checkers lose and the
+    room of the checkers that stay (`_keepers_room`).
+    """
+    opp_pips, opp_on, theirs = opp[0], opp[1], opp[4]
+    starts = theirs & ~(theirs << 1)        # where a run of the opponent's points begins
+    mine = 0
+    behind = 0          # the mover's checkers on points before p ...
+    weighted = 0        # ... and the sum of their points
+    opp_length = 0
+    opp_start = 0
+    opp_held = 0
+    opp_escape = 0
+    for p in range(N_POINTS):
+        if (starts >> p) & 1:
+            n = trailing_zeros(~(theirs >> p))
+            if n >= MIN_BLOCK and behind > 0 and n >= opp_length:
+                opp_length = n
+                opp_start = p
+                opp_held = behind
+                opp_escape = behind * (p + n) - weighted
+        c = max(np.int64(board[p]), 0)
+        mine |= np.int64(c > 0) << p
+        behind += c
+        weighted += c * p
+    # the mover's block on the opponent's way (the opponent's numbering); opp[5 + q] is the
+    # opponent's checkers before its point q
+    runs = rotate(mine)
+    length = 0
+    start = 0
+    held = 0
+    while runs:
+        q = trailing_zeros(runs)
+        n = trailing_zeros(~(runs >> q))
+        runs &= ~(((1 << n) - 1) << q)
+        if n >= MIN_BLOCK and opp[5 + q] > 0 and n >= length:
+            length = n
+            start = q
+            held = opp[5 + q]
     total = pips + opp_pips
     lead = LEAD_SCALE * (opp_pips - pips) / total if total > 0 else 0.0
     lead = min(max(lead, -1.0), 1.0)
     if length == 0 and opp_length == 0:
         return (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, lead, 0.0)
-    mine_t = timing(board, True, length, start, opp_length, opp_start)
-    theirs_t = timing(board, False, opp_length, opp_start, length, start)
+    escape = 0
+    for q in range(start):
+        c = -np.int64(board[q + 12 if q < 12 else q - 12])
+        if c > 0:
+            escape += c * (start + length - q)
+    # pips to point 24: pips - checkers; a checker behind the other side's block loses the room
+    # beyond it
+    mine_t = pips - on - _keepers_room(board, True, length, start, opp_length, opp_start)
+    if opp_length > 0:
+        mine_t -= opp_held * (N_POINTS - opp_start)
+    theirs_t = opp_pips - opp_on - _keepers_room(board, False, opp_length, opp_start, length,
+                                                 start)
+    if length > 0:
+        theirs_t -= held * (N_POINTS - start)
     cracks = 1.0 if theirs_t < mine_t else (-1.0 if mine_t < theirs_t else 0.0)
     return (length / 6.0, held / 15.0, escape / 100.0, mine_t / 100.0,
             opp_length / 6.0, opp_held / 15.0, opp_escape / 100.0, theirs_t / 100.0, lead, cracks)

@@ -175,7 +175,7 @@ def encode_globals(board, mover_white, opp, feats, idx, val, m, blocks):
                 val[m] = feats[j] / 4.0
                 m += 1
     if blocks:
-        terms = block_terms(board, pips, opp_pips)
+        terms = block_terms(board, pips, on, opp)
         for k in range(N_BLOCK):
             m = _put(idx, val, m, BLOCK_INPUTS + k, terms[k])
     return m

@@ -100,7 +100,7 @@ def result_probs(net, last_roll, sums, dense, ref, board, mover_white, opp, feat
         m = _change(idx, val, m, dense, N_GLOBALS + j, feats[j] / 4.0)
     w1, _, w2, b2 = net
     if reads_blocks(w1.shape[0]):
-        terms = block_terms(board, pips, opp_pips)
+        terms = block_terms(board, pips, on, opp)
         for k in range(N_BLOCK):
             m = _change(idx, val, m, dense, BLOCK_INPUTS + k, terms[k])
     m = point_changes(ref, board, idx, val, m)
