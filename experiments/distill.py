@@ -39,8 +39,8 @@ from nardy_cli.kernels.evaluate import (NEURAL, NO_SCREEN, ROLL_WEIGHT, EvalArgs
 from nardy_cli.kernels.features import opponent_terms
 from nardy_cli.kernels.game import game_dice
 from nardy_cli.kernels.movegen import enumerate_plays, play_space
-from nardy_cli.kernels.neural import (MAX_ACTIVE, N_CLASSES, board_probs, class_mask, encode,
-    exact_probs, single_precision)
+from nardy_cli.kernels.neural import (H_INPUTS, MAX_ACTIVE, N_CLASSES, board_probs, class_mask,
+    encode, exact_probs, reads_blocks, single_precision)
 from nardy_cli.kernels.value import swap_view
 from nardy_cli.policies.network import Network, default_network, load_network, save_network
 from nardy_cli.core.outcomes import money_valuation
@@ -112,7 +112,8 @@ def distill_games(student, teacher, values, roots, roots_white, start_share, rul
                                replies, flipped, p, target)
                 # `choose_play` left this roll's opponent terms in choice.opp (the teacher's
                 # search has its own scratch)
-                m = encode(chosen, mover_white, choice.opp, choice.feats, idx, val)
+                m = encode(chosen, mover_white, choice.opp, choice.feats, idx, val,
+                           reads_blocks(student[H_INPUTS]))
                 class_mask(chosen, rules.last_roll, mask)
                 stats[3] += sgd_step(student, idx, val, m, mask, target, lr, choice.hidden,
                                      choice.probs, dh)

@@ -22,6 +22,8 @@ Examples:
       --hidden 192 --lr 0.00025
   nardy train --games 200000 --output reports/training/values --init nardy_cli/data/neural.npz \\
       --player nardy_cli/data/neural.npz --lam 0.9 --lr 0.0005 --lr-floor 0.0005
+  nardy train --games 300000 --output reports/training/blocks --init nardy_cli/data/neural.npz \\
+      --input-version 2 --lr 0.0005 --lr-floor 0.00025
 \b
 Training runs for hours on 2 cores: start it in the background, e.g.
   nohup nardy train --games 2000000 --output reports/training/run1 > train.log 2>&1 &
@@ -69,10 +71,15 @@ benchmark duels), log.csv (the learning curve) and learning-curve.png.
                    "learns the values "
                    "of its play (policy evaluation)  [default: the trained network plays itself] "
                    "(a new run only).")
+@click.option("--input-version", type=click.IntRange(1, 2), default=None,
+              help="The inputs the network reads: 1, or 2 with blocks and timing "
+                   "(docs/training.md); 2 from a version-1 --init starts with zero rows for the "
+                   "new inputs, so its values are unchanged  [default: 1, or the --init "
+                   "network's] (a new run only).")
 @click.option("--quiet", is_flag=True, help="No progress line.")
 @handle_errors
 def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_every, bench_every,
-            bench_pairs, init, starts_file, start_share, player, quiet) -> None:
+            bench_pairs, init, starts_file, start_share, player, input_version, quiet) -> None:
     """Train the neural evaluator by TD(lambda) self-play, with checkpoints and benchmark duels."""
     from pathlib import Path
 
@@ -89,7 +96,7 @@ def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_e
     config = TrainConfig(hidden=hidden, seed=seed, lr=lr, lr_floor=lr_floor, lam=lam, chunk=chunk,
                          checkpoint_every=checkpoint_every, bench_every=bench_every,
                          bench_pairs=bench_pairs, init=init, starts=starts, start_share=share,
-                         player=player)
+                         player=player, input_version=input_version)
     stopping = []
 
     def stop_after_chunk(signum, frame) -> None:

@@ -10,6 +10,10 @@ sizes and the last-roll option, then W1 (inputs x hidden, one contiguous
 row per input so a sparse input adds one row), b1, W2 (classes x hidden), b2,
 and optionally (`with_single`) the same layers as float32, packed two to a
 cell, for the single-precision pass.
+The header's input count says which inputs the network reads: input version 1
+(`N_INPUTS`: point units, globals, the heuristic's features) or version 2
+(`N_INPUTS_BLOCKS`: the same, then `blocks.block_terms`' blocks and timing).
+Every pass dispatches on it, so a version-1 network is evaluated as before.
 Classes the position makes impossible (R9) are masked before the softmax, so
 they get probability 0 exactly and the rest still sums to 1.
 """
@@ -24,14 +28,17 @@ from .last_roll import last_roll_probs
 from .board import HOME_START, IN_PLAY, N_POINTS, on_board, result_of, status_after
 from .codes import N_CLASSES
 from .bits import trailing_zeros
+from .blocks import N_BLOCK, block_terms
 from .features import N_FEATURES, N_OPP, features, opponent_terms
 
 DRAW_CLASS = 8
 UNITS_PER_POINT = 4                       # c >= 1, c >= 2, c >= 3, (c - 3) / 2
 POINT_INPUTS = 2 * N_POINTS * UNITS_PER_POINT
 N_GLOBALS = 13
-N_INPUTS = POINT_INPUTS + N_GLOBALS + N_FEATURES
-MAX_ACTIVE = 2 * N_POINTS * UNITS_PER_POINT + N_GLOBALS + N_FEATURES
+N_INPUTS = POINT_INPUTS + N_GLOBALS + N_FEATURES        # input version 1
+N_INPUTS_BLOCKS = N_INPUTS + N_BLOCK                      # input version 2: blocks and timing
+BLOCK_INPUTS = N_GLOBALS + N_FEATURES     # the first block input, counted after the point units
+MAX_ACTIVE = N_INPUTS_BLOCKS
 
 # header cells of the parameter vector
 H_MAGIC, H_INPUTS, H_HIDDEN, H_LAST_ROLL = 0, 1, 2, 3
@@ -40,7 +47,8 @@ H_SINGLE = 4
 # cells 5-15 are zero (the weights' digest, `Network.record`, covers the whole vector)
 HEADER = 16
 MAGIC = 1729.0
-INPUT_VERSION = 1
+INPUT_VERSION = 1         # of a new network unless another is asked for
+INPUTS_OF_VERSION = {1: N_INPUTS, 2: N_INPUTS_BLOCKS}
 
 # global inputs, after the point units
 G_OFF, G_OPP_OFF, G_PIPS, G_OPP_PIPS, G_OUT, G_OPP_OUT, G_BACK, G_OPP_BACK, G_CONTACT, G_WHITE, \
@@ -85,11 +93,12 @@ def _put(idx, val, m, g, x):
 
 
 @leaf
-def encode(board, mover_white, opp, feats, idx, val):
+def encode(board, mover_white, opp, feats, idx, val, blocks):
     """Write the network's active inputs of `board` into idx/val; return how many.
 
     `opp` holds the opponent's terms (`opponent_terms`) and `feats` is scratch for
-    the heuristic features, which are inputs too.
+    the heuristic features, which are inputs too; with `blocks` (input version 2)
+    the block and timing inputs follow them.
     """
     m = 0
     for p in range(N_POINTS):
@@ -114,7 +123,7 @@ def encode(board, mover_white, opp, feats, idx, val):
             idx[m] = base + 3
             val[m] = (c - 3) / 2.0
             m += 1
-    return encode_globals(board, mover_white, opp, feats, idx, val, m)
+    return encode_globals(board, mover_white, opp, feats, idx, val, m, blocks)
 
 
 @njit(cache=True, inline="always")
@@ -138,10 +147,11 @@ def mover_terms(board):
 
 
 @leaf
-def encode_globals(board, mover_white, opp, feats, idx, val, m):
-    """Append the global inputs and the heuristic features of `board` from idx/val[m]; return the
-    new count.  The opponent's pips, checkers on board and outside home and whether one is on its
-    points 1-12 are `opp`'s (`features.opponent_terms` of this board)."""
+def encode_globals(board, mover_white, opp, feats, idx, val, m, blocks):
+    """Append the global inputs and the heuristic features of `board` from idx/val[m], and with
+    `blocks` its block and timing inputs; return the new count.  The opponent's pips, checkers on
+    board and outside home and whether one is on its points 1-12 are `opp`'s
+    (`features.opponent_terms` of this board)."""
     pips, on, out, back = mover_terms(board)
     opp_pips, opp_on, opp_out, opp_back = opp[0], opp[1], opp[2], opp[3]
     m = _put(idx, val, m, G_OFF, (15 - on) / 15.0)
@@ -164,7 +174,18 @@ def encode_globals(board, mover_white, opp, feats, idx, val, m):
                 idx[m] = POINT_INPUTS + N_GLOBALS + j
                 val[m] = feats[j] / 4.0
                 m += 1
+    if blocks:
+        terms = block_terms(board, pips, on, opp)
+        for k in range(N_BLOCK):
+            m = _put(idx, val, m, BLOCK_INPUTS + k, terms[k])
     return m
+
+
+@njit(cache=True, inline="always")
+def reads_blocks(n_inputs):
+    """Whether a network of `n_inputs` inputs (header cell H_INPUTS, or W1's rows) reads the block
+    and timing inputs (input version 2)."""
+    return n_inputs > N_INPUTS
 
 
 @leaf
@@ -438,7 +459,7 @@ def board_probs(params, board, mover_white, opp, feats, idx, val, mask, hidden, 
     last_roll = params[H_LAST_ROLL] != 0.0
     if exact_probs(board, mover_white, last_roll, probs):
         return
-    m = encode(board, mover_white, opp, feats, idx, val)
+    m = encode(board, mover_white, opp, feats, idx, val, reads_blocks(params[H_INPUTS]))
     class_mask(board, last_roll, mask)
     forward(params, idx, val, m, mask, hidden, probs)
 

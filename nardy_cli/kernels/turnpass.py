@@ -9,7 +9,9 @@ per result, only the rows of the inputs that differ from the reference's: the
 point units its play changed and the few globals and features it moved (most
 results of a roll have the same pips, the same checkers off, the opponent's
 terms never change).  The sums are the full pass's (`neural.board_probs`) added
-in another order: in double precision they agree to about 1e-15.
+in another order: in double precision they agree to about 1e-15.  A network of
+input version 2 (W1 with `N_INPUTS_BLOCKS` rows) has its block and timing inputs
+among the dense ones; a version-1 network's pass skips them.
 """
 
 from __future__ import annotations
@@ -18,13 +20,15 @@ import numpy as np
 from numba import njit
 
 from .jit import leaf
+from .blocks import N_BLOCK, block_terms
 from .board import IN_PLAY, end_status
 from .features import N_FEATURES, feature_terms
-from .neural import (G_BACK, G_CONTACT, G_HOME, G_OFF, G_OUT, G_PIP_DIFF, G_PIPS, N_GLOBALS,
-                     POINT_INPUTS, accumulate, accumulate_from, allowed_classes, encode, equity_of,
-                     exact_probs, output, point_changes)
+from .neural import (BLOCK_INPUTS, G_BACK, G_CONTACT, G_HOME, G_OFF, G_OUT, G_PIP_DIFF, G_PIPS,
+                     N_GLOBALS, POINT_INPUTS, accumulate, accumulate_from, allowed_classes, encode,
+                     equity_of, exact_probs, output, point_changes, reads_blocks)
 
-N_DENSE = N_GLOBALS + N_FEATURES      # the inputs after the point units, kept dense per board
+# the inputs after the point units, kept dense per board (the block inputs: input version 2 only)
+N_DENSE = N_GLOBALS + N_FEATURES + N_BLOCK
 
 
 @leaf
@@ -40,7 +44,7 @@ def turn_sums(net, ref, mover_white, opp, feats, idx, val, sums, dense):
     w1, b1, _, _ = net
     for j in range(sums.shape[0]):
         sums[j] = b1[j]
-    m = encode(ref, mover_white, opp, feats, idx, val)
+    m = encode(ref, mover_white, opp, feats, idx, val, reads_blocks(w1.shape[0]))
     accumulate(w1, idx, val, m, sums)
     for g in range(N_DENSE):
         dense[g] = 0.0
@@ -94,8 +98,12 @@ def result_probs(net, last_roll, sums, dense, ref, board, mover_white, opp, feat
     # the game goes on, so the mover has checkers on board and `feats` is filled
     for j in range(N_FEATURES):
         m = _change(idx, val, m, dense, N_GLOBALS + j, feats[j] / 4.0)
-    m = point_changes(ref, board, idx, val, m)
     w1, _, w2, b2 = net
+    if reads_blocks(w1.shape[0]):
+        terms = block_terms(board, pips, on, opp)
+        for k in range(N_BLOCK):
+            m = _change(idx, val, m, dense, BLOCK_INPUTS + k, terms[k])
+    m = point_changes(ref, board, idx, val, m)
     accumulate_from(w1, idx, val, m, sums, hidden)
     output(w2, b2, mask, hidden, probs)
 

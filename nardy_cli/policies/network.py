@@ -43,12 +43,19 @@ class Network:
         """Hidden units."""
         return int(self.b1.shape[0])
 
+    @property
+    def input_version(self) -> int:
+        """Which inputs the network reads (`kernels.neural.INPUTS_OF_VERSION`): 1, or 2 with the
+        blocks and timing of `kernels/blocks.py`."""
+        return version_of_inputs(int(self.w1.shape[0]))
+
     def flat(self) -> np.ndarray:
         """The layers as one parameter vector with an empty header (training works on this in
-        place)."""
-        v = np.zeros(kn.param_count(self.hidden), dtype=np.float64)
+        place); the header's input count tells the kernels the input version."""
+        n_in = int(self.w1.shape[0])
+        v = np.zeros(kn.param_count(self.hidden, n_in), dtype=np.float64)
         v[kn.H_MAGIC] = kn.MAGIC
-        v[kn.H_INPUTS] = kn.N_INPUTS
+        v[kn.H_INPUTS] = n_in
         v[kn.H_HIDDEN] = self.hidden
         o = kn.HEADER
         for part in (self.w1, self.b1, self.w2, self.b2):
@@ -87,14 +94,36 @@ class Network:
         return f"Network(hidden={self.hidden}, games={self.meta.get('games_trained', 0)})"
 
 
-def new_network(hidden: int, seed: int) -> Network:
-    """A freshly initialised network (small random weights from `seed`)."""
+def version_of_inputs(n_inputs: int) -> int:
+    """The input version of a first layer with `n_inputs` rows; a `NetworkError` when none has
+    that many."""
+    for version, n in kn.INPUTS_OF_VERSION.items():
+        if n == n_inputs:
+            return version
+    raise NetworkError(f"no input version has {n_inputs} inputs "
+                       f"(known: {kn.INPUTS_OF_VERSION})")
+
+
+def new_network(hidden: int, seed: int, input_version: int = kn.INPUT_VERSION) -> Network:
+    """A freshly initialised network (small random weights from `seed`) reading the inputs of
+    `input_version`."""
     rng = np.random.default_rng(seed)
-    w1 = rng.normal(0.0, 1.0 / np.sqrt(40.0), size=(kn.N_INPUTS, hidden))
+    w1 = rng.normal(0.0, 1.0 / np.sqrt(40.0), size=(kn.INPUTS_OF_VERSION[input_version], hidden))
     b1 = np.full(hidden, 0.05)
     w2 = rng.normal(0.0, 0.1 / np.sqrt(hidden), size=(kn.N_CLASSES, hidden))
     b2 = np.zeros(kn.N_CLASSES)
-    return Network(w1, b1, w2, b2, untrained_meta(hidden, seed))
+    return Network(w1, b1, w2, b2, untrained_meta(hidden, seed, input_version))
+
+
+def with_block_inputs(net: Network) -> Network:
+    """A version-1 network as one of input version 2: the block and timing inputs' first-layer
+    rows are zero, so it values every position exactly as `net` does until training moves them
+    (a version-2 network is returned as it is)."""
+    if net.input_version == 2:
+        return net
+    extra = np.zeros((kn.N_INPUTS_BLOCKS - kn.N_INPUTS, net.hidden))
+    meta = dict(net.meta, input_version=2, inputs=kn.N_INPUTS_BLOCKS)
+    return Network(np.vstack([net.w1, extra]), net.b1, net.w2, net.b2, meta)
 
 
 def widened(net: Network, hidden: int, seed: int) -> Network:
@@ -109,9 +138,10 @@ def widened(net: Network, hidden: int, seed: int) -> Network:
                    np.hstack([net.w2, np.zeros_like(fresh.w2)]), net.b2, net.meta)
 
 
-def untrained_meta(hidden: int, seed: int) -> dict:
+def untrained_meta(hidden: int, seed: int, input_version: int = kn.INPUT_VERSION) -> dict:
     """The record of a network no training has touched yet: its shape, inputs and seed."""
-    return {"input_version": kn.INPUT_VERSION, "inputs": kn.N_INPUTS, "hidden": hidden,
+    return {"input_version": input_version, "inputs": kn.INPUTS_OF_VERSION[input_version],
+            "hidden": hidden,
             "classes": kn.N_CLASSES, "activation": "relu",
             "output": "masked softmax over 9 classes", "seed": seed, "games_trained": 0}
 
@@ -158,8 +188,8 @@ def load_network(path: str | Path) -> Network:
         raise NetworkError(f"network file {str(path)!r} is damaged "
                            f"({type(exc).__name__}: {exc})") from None
     h = b1.shape[0] if b1.ndim == 1 else -1
-    if (meta.get("input_version") != kn.INPUT_VERSION or w1.shape != (kn.N_INPUTS, h)
-        or b2.shape != (kn.N_CLASSES,)
+    n_in = kn.INPUTS_OF_VERSION.get(meta.get("input_version"), -1)
+    if (w1.shape != (n_in, h) or b2.shape != (kn.N_CLASSES,)
             or w2.shape != (kn.N_CLASSES, h)):
         raise NetworkError(f"network file {str(path)!r} does not match this version's inputs "
                            f"(input version {meta.get('input_version')!r}, "
@@ -188,8 +218,7 @@ def network_summary() -> dict:
     """The shipped network as results cite it: size, training games, input version, weights hash
     and file name."""
     net = default_network()
-    return {**net.record(), "input_version": net.meta.get("input_version"),
-            "file": default_network_path().name}
+    return {**net.record(), "input_version": net.input_version, "file": default_network_path().name}
 
 
 def network_hash(net: Network | None = None) -> str:

@@ -23,7 +23,8 @@ from ..kernels.board import IN_PLAY, N_POINTS, flip, game_status, opp_on_board
 from ..kernels.evaluate import NEURAL, EvalArgs, choice_scratch, choose_play
 from ..kernels.game import game_dice
 from ..kernels.movegen import enumerate_plays, play_space
-from ..kernels.neural import MAX_ACTIVE, N_CLASSES, class_mask, encode, exact_probs, forward, layers
+from ..kernels.neural import (H_INPUTS, MAX_ACTIVE, N_CLASSES, class_mask, encode, exact_probs,
+                              forward, layers, reads_blocks)
 from ..kernels.value import swap_view
 
 # numba checks only this file for its cached loop, which has the kernels' choosers compiled in
@@ -102,6 +103,7 @@ def train_games(params, player, values, roots, roots_white, start_share, game_lo
     rstate = np.zeros(1, dtype=np.uint64)     # unused: the neural choice draws no random numbers
     feats, opp, hidden, probs = scratch.feats, scratch.opp, scratch.hidden, scratch.probs
     nh = np.int64(params[2])
+    blocks = reads_blocks(params[H_INPUTS])     # input version 2
     dh = np.zeros(nh, dtype=np.float64)
     st_idx = np.zeros((MAX_PLIES, MAX_ACTIVE), dtype=np.int64)
     st_val = np.zeros((MAX_PLIES, MAX_ACTIVE), dtype=np.float64)
@@ -134,7 +136,7 @@ def train_games(params, player, values, roots, roots_white, start_share, game_lo
                 st_exact[t] = True
             else:
                 st_exact[t] = False
-                st_m[t] = encode(chosen, mover_white, opp, feats, st_idx[t], st_val[t])
+                st_m[t] = encode(chosen, mover_white, opp, feats, st_idx[t], st_val[t], blocks)
                 class_mask(chosen, last_roll, st_mask[t])
                 forward(params, st_idx[t], st_val[t], st_m[t], st_mask[t], hidden, probs)
             for c in range(N_CLASSES):

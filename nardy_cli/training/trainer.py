@@ -21,7 +21,7 @@ from ..core.position import START
 from ..core.rules import PRESETS
 from ..kernels.board import kernel_rules
 from ..policies.network import (Network, games_in_all, load_network, new_network, save_network,
-    widened, untrained_meta)
+    widened, untrained_meta, with_block_inputs)
 from .td import N_STATS, S_GAMES, S_LOSS, S_PLIES, S_UPDATES, train_games
 
 CHECKPOINT = "checkpoint.npz"
@@ -55,6 +55,9 @@ class TrainConfig:
     start_share: float = 1.0
     # a network file that plays every game (None: the trained network plays)
     player: str | None = None
+    # the inputs the trained network reads (None: 1 for random weights, the --init file's own);
+    # 2 from a version-1 --init adds the block inputs with zero rows (`with_block_inputs`)
+    input_version: int | None = None
 
     def lr_at(self, games: int) -> float:
         """The learning rate after `games` games of training (a floor above the starting rate is
@@ -102,7 +105,7 @@ def train(out_dir: str | Path, games: int, config: TrainConfig | None = None,
     else:
         config = config or TrainConfig()
         net = _first_network(config)
-        config = replace(config, hidden=net.hidden)
+        config = replace(config, hidden=net.hidden, input_version=net.input_version)
         net.meta["config"] = asdict(config)
     if not 0.0 <= config.start_share <= 1.0:
         raise ArgumentError(f"{{start_share}} must be between 0 and 1, got {config.start_share}")
@@ -170,14 +173,20 @@ def train(out_dir: str | Path, games: int, config: TrainConfig | None = None,
 def _first_network(config: TrainConfig) -> Network:
     """The weights a new run starts from: `config.init`'s (its record kept under meta["init"]), or
     random."""
+    version = config.input_version
     if config.init is None:
-        return new_network(config.hidden or DEFAULT_HIDDEN, config.seed)
+        return new_network(config.hidden or DEFAULT_HIDDEN, config.seed, version or 1)
     base = load_network(config.init)
     hidden = config.hidden or base.hidden
     if hidden < base.hidden:
         raise ArgumentError(f"{{hidden}} ({hidden}) cannot be smaller than the --init network's "
                             f"{base.hidden} units")
-    meta = untrained_meta(hidden, config.seed)
+    if version is not None and version < base.input_version:
+        raise ArgumentError(f"{{input_version}} ({version}) cannot be lower than the --init "
+                            f"network's ({base.input_version})")
+    if version == 2:
+        base = with_block_inputs(base)
+    meta = untrained_meta(hidden, config.seed, base.input_version)
     meta["init"] = {"file": str(config.init),
                     "games_trained": int(base.meta.get("games_trained", 0)),
                     "games_trained_in_all": games_in_all(base.meta), "hidden": base.hidden}
