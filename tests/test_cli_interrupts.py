@@ -66,9 +66,12 @@ def group_members(pgid: int) -> list[str]:
 
 
 def interrupt(args: list[str], on: tuple[str, int], sig: int = signal.SIGINT,
-              timeout: float = 240.0) -> Run:
+              timeout: float = 900.0) -> Run:
     """Run `nardy ARGS`, send `sig` once the probe `on` = (event, count) has been seen, and collect
     the run.
+
+    The wait is long because from a fresh clone a worker may compile the game loop before its first
+    job: CI's two test processes and this run's workers all compiling took more than 240 s.
 
     SIGINT and SIGHUP go to the whole process group, as a terminal sends them (Ctrl-C, hang-up);
     SIGTERM to the main process only, as `kill PID` does.
