@@ -58,11 +58,11 @@ def test_the_opening_tree_has_the_issues_counts():
 
 def test_shipped_entries_reroll_within_their_intervals():
     """Bug caught: a shipped entry whose figures a re-run cannot reproduce: another seed's rollout
-    of the same decision must land within 4 combined SE (White's 3-3 choice and two first-exchange
-    positions; e.g. an equity saved for the wrong side, or settings not recorded)."""
+    of the same decision must land within 4 combined SE (White's 3-3 choice and a first-exchange
+    position; e.g. an equity saved for the wrong side, or settings not recorded)."""
     book = load_book()
     keys = [f"white-1|{START}|3-3"] + sorted(k for k in book.entries
-                                             if k.startswith("exchange|"))[:2]
+                                             if k.startswith("exchange|"))[:1]
     for key in keys:
         entry = book.entries[key]
         settings = replace(BookSettings.from_dict(
@@ -163,7 +163,7 @@ def test_a_build_on_a_local_dask_cluster_equals_a_local_one(tmp_path):
     local, remote = tmp_path / "local.jsonl.gz", tmp_path / "remote.jsonl.gz"
     build_book(local, ("white-1", "exchange"), CHEAP, FED, limit=3)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, silence_logs=40) as cluster:
+                                  dashboard_address=":0", silence_logs=40) as cluster:
         result = build_book(remote, ("white-1", "exchange"), CHEAP, FED, limit=3,
                             executor="dask", scheduler=cluster.scheduler_address)
     assert result.added == 6 and not result.interrupted

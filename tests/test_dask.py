@@ -25,7 +25,7 @@ distributed = pytest.importorskip("distributed")
 @pytest.fixture(scope="module")
 def cluster():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, silence_logs=40) as c:
+                                  dashboard_address=":0", silence_logs=40) as c:
         yield c
 
 
@@ -143,7 +143,7 @@ def test_killed_worker_process_mid_run_gives_identical_json():
             if len(reports) == 2:
                 os.killpg(victim.pid, signal.SIGKILL)
 
-        games = 1296 * 12
+        games = 1296 * 6
         remote = rollout(START, "random", games=games, seed=23, executor="dask", scheduler=address,
                          progress=kill_after_two_chunks)
         assert victim.wait(timeout=30) == -signal.SIGKILL, "the worker was killed during the run"

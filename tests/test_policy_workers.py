@@ -142,7 +142,7 @@ def cluster():
     written."""
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, silence_logs=40) as c:
+                                  dashboard_address=":0", silence_logs=40) as c:
         yield c
 
 

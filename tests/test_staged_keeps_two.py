@@ -65,7 +65,7 @@ def test_the_output_says_what_was_dropped_where_and_why():
                                "difference to the best: ")
     assert floor[3] == ("  kept though the filter drops them (the best two always go on): "
                         "12/16 1/3 -0.032")
-    rolled = lines("--games", "5184", "--policy", "heuristic", "--filter", "top8,top8")
+    rolled = lines("--games", "2592", "--policy", "heuristic", "--filter", "top8,top8")
     drops = [line for line in rolled if line.startswith("rollouts: dropped when more than 3 paired "
                                                         "standard errors behind the play then "
                                                         "leading, on the same games: ")]
