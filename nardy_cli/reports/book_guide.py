@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from ..book.build import black_positions
 from ..book.lessons import instructive, lessons, second_turn_grid
 from ..book.read import Book
 from ..core.dice import ALL_ROLLS, parse_dice
@@ -113,6 +114,7 @@ def guide_parts(book: Book, rules: Rules, image_dir: Path) -> dict:
     cpu = sum(e.get("cpu_seconds", 0.0) for e in book.entries.values()) / 3600
     return {"provenance": book.provenance(), "status": _status(book), "firsts": firsts,
             "counts": book.depth_counts(), "cpu_hours": cpu,
+            "black_first": 21 * len(black_positions(book.entries)),
             "standing": book.standing(rules), "images": images, "boards": boards,
             "lessons": lesson_list, "texts": texts, "grids": grids, "rules": rules}
 
@@ -159,6 +161,10 @@ def intro_lines(parts: dict) -> list[str]:
                    "Black's 87,633; {cpu:.2f} CPU hours in all (each entry's own CPU time where it "
                    "was judged). A build goes on where it stopped: `nardy book build`.").format(
         w2=counts.get("white-2", 0), b2=counts.get("black-2", 0), cpu=parts["cpu_hours"]))
+    lines.append(_("Black's second turn is built first where White's second play was judged best "
+                   "or too close to call: {first:,} decisions, in the book's key order; {b2:,} of "
+                   "them are built.").format(first=parts["black_first"],
+                                             b2=counts.get("black-2", 0)))
     if standing["equity"] == standing["equity"]:
         lines.append(_("After the first exchange White stands {sign} by {equity:.3f} ± {ci:.3f} "
                        "(95%) on average.").format(
