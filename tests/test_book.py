@@ -223,3 +223,31 @@ def test_the_study_guide_is_generated_self_contained_and_bilingual(tmp_path):
     for name in __import__("re").findall(r"\]\((openings/[^)]+)\)", md):
         assert (tmp_path / "docs" / name).exists(), name
     assert "Built so far: 12 of White's 3,465" in md
+
+
+def test_a_book_entry_is_read_without_parsing_the_whole_book(monkeypatch, tmp_path):
+    """Bug caught: reading the book parsing every entry's JSON (the shipped book grows by Black's
+    second turn; `nardy openings --position` must stay quick), or a line that is no entry no longer
+    refused once it is read."""
+    import nardy_cli.book.store as store
+    parsed = []
+    loads = json.loads
+    monkeypatch.setattr(store.json, "loads", lambda text, **kw: parsed.append(1) or loads(text))
+    entries = read_entries(store.SHIPPED)
+    assert len(entries) > 4000 and parsed == []
+    pos = Position.parse("W:1x12,2,4,12 B:1x13,4,10 b")
+    assert load_book(store.SHIPPED).entry(pos, parse_dice("1-1"))["depth"] == "black-2"
+    monkeypatch.setattr(store.json, "loads", loads)
+    path = tmp_path / "b.jsonl.gz"
+    path.write_bytes(gzip.compress(b'{"key":"white-1|x|1-1","depth":\n'))
+    with pytest.raises(BookError, match="not an opening book"):
+        read_entries(path)["white-1|x|1-1"]
+
+
+def test_openings_still_refuses_an_invalid_position_the_book_lacks():
+    """Bug caught: the book lookup, which skips the R6 check until a miss, answering an invalid
+    position with 'no entry' (or a traceback) instead of the block's one-line error."""
+    res = CliRunner().invoke(cli, ["openings", "--position", "W:1x9,2,3,4,5,6,7 B:1x15 b",
+                                   "--dice", "1-1"])
+    assert res.exit_code == 2 and res.output.startswith("Error: --position: forbidden block"), \
+        res.output

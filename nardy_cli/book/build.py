@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 from ..core.dice import parse_dice
 from ..core.errors import ArgumentError, NoGamesError
@@ -70,7 +70,7 @@ class BuildResult:
     size: int
 
 
-def check_depth(entries: dict[str, dict], depth: str, rules: Rules, net: str | None) -> None:
+def check_depth(entries: Mapping[str, dict], depth: str, rules: Rules, net: str | None) -> None:
     """Refuse to add entries made with another network or other rules to a depth."""
     for entry in entries.values():
         if entry["depth"] != depth:
@@ -87,7 +87,7 @@ def check_depth(entries: dict[str, dict], depth: str, rules: Rules, net: str | N
         return
 
 
-def black_positions(entries: dict[str, dict]) -> list[Position]:
+def black_positions(entries: Mapping[str, dict]) -> list[Position]:
     """The positions after White's second plays judged best or close: where Black's second turn is
     built first."""
     seen: dict[str, None] = {}

@@ -7,6 +7,7 @@ file a build wrote.  Nothing here plays a game: every figure is the entry's own.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -25,7 +26,7 @@ class Book:
     """The entries of a book file, by key (`depth|position|dice`)."""
 
     path: Path
-    entries: dict
+    entries: Mapping[str, dict]
 
     def frame(self) -> pd.DataFrame:
         """One row per judged play (and per valued position of the first exchange)."""

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import zlib
+from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
@@ -26,20 +27,54 @@ class BookError(NardyError):
     """A book file that cannot be read, or a build that would mix networks or rules."""
 
 
-def read_entries(path: str | Path) -> dict[str, dict]:
+class Entries(Mapping):
+    """A book's entries by key, each line's JSON parsed when its entry is first read (a lookup in a
+    large book parses one line, not all of them)."""
+
+    def __init__(self, lines: dict[str, str], path: Path) -> None:
+        self._lines, self._parsed, self._path = lines, {}, path
+
+    def __getitem__(self, key: str) -> dict:
+        if key not in self._parsed:
+            self._parsed[key] = _entry(self._lines[key], self._path)
+        return self._parsed[key]
+
+    def __iter__(self):
+        return iter(self._lines)
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+
+KEY_PREFIX = '{"key":"'
+
+
+def _entry(line: str, path: Path) -> dict:
+    """The entry of one line; raises `BookError` for a line that is not one."""
+    try:
+        entry = json.loads(line)
+        entry["key"]
+        return entry
+    except (ValueError, KeyError, TypeError):
+        raise BookError(f"{path}: not an opening book (a line is not a book entry)") from None
+
+
+def _key(line: str, path: Path) -> str:
+    """The key of an entry's line: read off its start, as the book writes it (else parsed)."""
+    end = line.find('"', len(KEY_PREFIX))
+    if line.startswith(KEY_PREFIX) and end > 0 and "\\" not in line[:end]:
+        return line[len(KEY_PREFIX):end]
+    return _entry(line, path)["key"]
+
+
+def read_entries(path: str | Path) -> Entries:
     """Every entry of the book at `path` by key (an absent file: none)."""
     path = Path(path)
-    if not path.exists():
-        return {}
-    entries: dict[str, dict] = {}
-    raw = path.read_bytes()
-    for line in _lines(raw, path):
-        try:
-            entry = json.loads(line)
-            entries.setdefault(entry["key"], entry)
-        except (ValueError, KeyError, TypeError):
-            raise BookError(f"{path}: not an opening book (a line is not a book entry)") from None
-    return entries
+    lines: dict[str, str] = {}
+    if path.exists():
+        for line in _lines(path.read_bytes(), path):
+            lines.setdefault(_key(line, path), line)
+    return Entries(lines, path)
 
 
 def _lines(raw: bytes, path: Path) -> list[str]:
@@ -87,7 +122,7 @@ def pack(path: str | Path) -> int:
     return len(buf.getvalue())
 
 
-def book_frame(entries: dict[str, dict]) -> pd.DataFrame:
+def book_frame(entries: Mapping[str, dict]) -> pd.DataFrame:
     """One row per judged play (and per valued position of the first exchange): the decision's
     depth, position and dice, the play, its figures, method, verdict, and the entry's network,
     games, seed and truncation."""

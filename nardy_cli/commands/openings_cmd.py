@@ -105,20 +105,26 @@ def _from_book(ctx, rolls, position_text, dice, rules, fmt) -> None:
     """`nardy openings` answered from the opening book."""
     from ..book.read import load_book
     from ..core.dice import parse_dice
-    from ..core.position import Position
+    from ..core.position import parse_position, validate
     from .book_view import show_entry, show_first_exchange, show_position, show_tree
     from .common import BadInput
     book = load_book()
     if position_text is not None:
         try:
-            position = Position.parse(position_text)
+            # the book holds only valid positions: the R6 check (a kernel) waits for a miss
+            position = parse_position(position_text, check_blocks=False)
             roll = parse_dice(dice) if dice else position.dice
         except NardyError as exc:
             raise BadInput(f"--position: {exc}") from None
+        entry = book.answers(position, roll, rules) if roll is not None else None
+        if entry is None:
+            try:
+                validate(position)
+            except NardyError as exc:
+                raise BadInput(f"--position: {exc}") from None
         if roll is None:
             show_position(book, position, fmt)
             return
-        entry = book.answers(position, roll, rules)
         if entry is None:
             raise BadInput(f"the opening book has no entry for {position.with_dice(None)} to "
                            f"play {roll} (use 'nardy analyze' to compute it)")
