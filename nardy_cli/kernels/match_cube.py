@@ -1,7 +1,8 @@
 """Janowski's cube model in match winning chances, compiled: the one copy of the match cube model.
 
 `match/cube_table.GameCube` (the cubeful match table, `cube_decision` at a score) and the compiled
-cube loop's match mode (`cube.cube_turn`) both call `match_decision` / `model_equity` here.  A
+cube loop's match mode (`cube.cube_turn`) both call `match_equities` / `equity_at` here, and
+decide by `cube.decide_code`.  A
 game at a score is seen by the roller, A: its nine result probabilities and a value table
 tab[level, column] (`match/cube_table.value_table`) per cube level k (cube value c = 2**k):
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .cube import NO_DOUBLE, OPPONENT, ROLLER, decide_code
+from .codes import OPPONENT, ROLLER
 
 WINS, LOSSES, DRAWN, CASH_A, CASH_B = 0, 4, 8, 9, 10
 N_COLUMNS = 11
@@ -146,16 +147,14 @@ def model_equity(model, k, owner, kind, x):
 
 
 @njit(cache=True)
-def match_decision(probs, tab, max_need, kind, x, k, owner, model):
-    """(decision code, no double, double/take, double/pass) of A at level k (owner relative to A);
-    NaN double values in the Crawford game or with B owning the cube."""
+def match_equities(probs, tab, max_need, kind, x, k, owner, model):
+    """(no double, double/take, double/pass) of A at level k (owner relative to A), for
+    `cube.decide_code`; NaN double values in the Crawford game or with B owning the cube."""
     solve(probs, tab, max_need, model)
     nd = model_equity(model, k, owner, kind, x)
     if kind == CRAWFORD or owner == OPPONENT:
-        return NO_DOUBLE, nd, np.nan, np.nan
-    dt = model_equity(model, k + 1, OPPONENT, kind, x)
-    dp = tab[k, CASH_A]
-    return decide_code(nd, dt, dp), nd, dt, dp
+        return nd, np.nan, np.nan
+    return nd, model_equity(model, k + 1, OPPONENT, kind, x), tab[k, CASH_A]
 
 
 @njit(cache=True)

@@ -28,7 +28,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..kernels import match_cube as kmc
-from .cube import CONTACT_EFFICIENCY, DECISIONS, RELATIVE, Cube, CubeDecision
+from .cube import CONTACT_EFFICIENCY, RELATIVE, Cube, CubeDecision, decide
 from .table import MatchTable
 
 def game_kind(need_a: int, need_b: int, crawford: bool) -> str:
@@ -161,16 +161,16 @@ class GameCube:
         k = level(c)
         return float(kmc.cubeless(np.asarray(self.probs, dtype=np.float64), self.table(k), k))
 
-    def decision(self, c: int, owner: str) -> tuple[int, float, float, float]:
-        """(decision code, no double, double/take, double/pass) of A at cube c (`kernels/match_cube.
-        match_decision`; NaN double values in the Crawford game or with B owning the cube)."""
+    def equities(self, c: int, owner: str) -> tuple[float, float, float]:
+        """(no double, double/take, double/pass) of A at cube c (`kernels/match_cube.
+        match_equities`; NaN double values in the Crawford game or with B owning the cube)."""
         k = level(c)
         tab = self.table(k + 1)
-        code, nd, dt, dp = kmc.match_decision(np.asarray(self.probs, dtype=np.float64), tab,
-                                              max(self.need_a, self.need_b),
-                                              kmc.KIND_CODE[self.kind], float(self.x), k,
-                                              RELATIVE[owner], kmc.model_scratch(tab.shape[0]))
-        return int(code), float(nd), float(dt), float(dp)
+        nd, dt, dp = kmc.match_equities(np.asarray(self.probs, dtype=np.float64), tab,
+                                        max(self.need_a, self.need_b), kmc.KIND_CODE[self.kind],
+                                        float(self.x), k, RELATIVE[owner],
+                                        kmc.model_scratch(tab.shape[0]))
+        return float(nd), float(dt), float(dp)
 
     def cash(self, side: int, c: int) -> float:
         """`side`'s own chance after it wins c points by a drop."""
@@ -199,7 +199,7 @@ def match_decision(probs: np.ndarray, met: CubefulMatchTable, needs: tuple[int, 
     game = GameCube(met, needs[0], needs[1], roller_white, kind, probs, efficiency)
     owner = cube.relative(turn)
     c = cube.value
-    code, nd, dt, dp = game.decision(c, owner)
+    nd, dt, dp = game.equities(c, owner)
     x = game.x
     if kind == "crawford":
         return CubeDecision("no double", nd, None, None, None, "mwc", efficiency=x,
@@ -207,7 +207,7 @@ def match_decision(probs: np.ndarray, met: CubefulMatchTable, needs: tuple[int, 
     if owner == "opponent":
         return CubeDecision("no double", nd, None, None, None, "mwc", efficiency=x,
                             reason="the opponent owns the cube")
-    return CubeDecision(DECISIONS[code], nd, dt, dp, _take_point(game, c, dp), "mwc",
+    return CubeDecision(decide(nd, dt, dp), nd, dt, dp, _take_point(game, c, dp), "mwc",
                         efficiency=x)
 
 
