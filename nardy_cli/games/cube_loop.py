@@ -51,13 +51,13 @@ def check_cube_policies(white, black, bots: CubeBots) -> None:
 
 def money_cube(stakes: Stakes) -> Cube:
     """The starting cube of money games with the cube; raises `CubeError` for stakes without a cube
-    or at a match score (the cube loop plays money games)."""
+    or at a match score (a `GameSpec`'s rollouts and duels with the cube are money games)."""
     if stakes.cube is None:
         raise CubeError("games with the cube need stakes with a cube")
     if stakes.match is not None:
-        # at a match score: analysis/match_cube_rollout.py, in the Python turn loop
-        raise CubeError("the compiled cube loop plays money games: at a match score roll out "
-                        "with analysis.match_cube_rollout")
+        # at a match score: analysis/match_cube_rollout.py (the cube loop's match mode)
+        raise CubeError("rollouts and duels of games with the cube are money games: at a match "
+                        "score roll out with analysis.match_cube_rollout")
     return stakes.cube
 
 
