@@ -146,8 +146,8 @@ def test_the_loops_match_decisions_are_cube_decisions():
     """Would catch: the compiled loop's match mode deciding by other numbers than `cube_decision`
     (the value tables of `cube_loop.match_fields` built for the wrong roller or needs, the
     efficiency or the dead cube differing; under the `alternate` colour rule, a table built for
-    the wrong colour): before every third roll of a game, at several scores and cubes, the kernel's three chances equal `cube_decision(exact=False)`'s for the same
-    evaluator chances."""
+    the wrong colour): before every third roll of a game, at several scores and cubes, the
+    kernel's three chances equal `cube_decision(exact=False)`'s for the same evaluator chances."""
     from nardy_cli.kernels.value import position_probs, value_scratch
     checked = 0
     for length, score, crawford, rule in (*((*s, "winner") for s in SCORES[:6]),

@@ -1,5 +1,6 @@
 """Games with the doubling cube, in the compiled cube loop (`kernels/cube.py`): rollouts and
-duplicate duels.
+duplicate duels of money games, the kernel's cube arguments (at a match score: its match mode's
+fields, `match_fields`) and the decision asked from Python before a recorded roll (`CubeJudge`).
 
 A `GameSpec` whose stakes have a cube (`stakes.Stakes.cube`: the starting cube and
 its money rules) is played here: both policies compiled, each side's cube behaviour
