@@ -6,7 +6,8 @@ rolled yet) the rollout plays each game twice on the same dice (common random nu
 `games/match_cube_games.py`): **no double** (the roller holds the cube for this roll) and
 **double/take** (the opponent owns twice the cube); **double/pass** needs no games (the roller
 wins the cube's points: the cubeful match table's chance after it).  Otherwise it plays the cube
-as it is.  The games run in this process, in the Python turn loop.
+as it is.  The games run in this process, in the compiled cube loop's match mode (a chunk of
+games a kernel call).
 """
 
 from __future__ import annotations
@@ -135,7 +136,7 @@ def match_cube_rollout(position: Position,
               "seed": run.seed, "games_requested": run.games, "until_se": run.until_se,
               "stratify": run.stratify, "match": stakes.match.to_dict(),
               "cube": {"start": stakes.cube_dict(), **cube_bots.to_dict()},
-              "common_random_numbers": decides, "loop": "python",
+              "common_random_numbers": decides, "loop": "compiled",
               **provenance(white.name, black.name)}
     nd = estimate(arrays[0])
     if not decides:

@@ -1,5 +1,6 @@
 """Games with the doubling cube, in the compiled cube loop (`kernels/cube.py`): rollouts and
-duplicate duels.
+duplicate duels of money games, the kernel's cube arguments (at a match score: its match mode's
+fields, `match_fields`) and the decision asked from Python before a recorded roll (`CubeJudge`).
 
 A `GameSpec` whose stakes have a cube (`stakes.Stakes.cube`: the starting cube and
 its money rules) is played here: both policies compiled, each side's cube behaviour
@@ -11,6 +12,8 @@ game's points in units of the starting cube.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from ..core.errors import PolicyError
@@ -20,8 +23,12 @@ from ..kernels.evaluate import choice_scratch
 from ..kernels.game import SidePolicies, score_workspace
 from ..kernels.user import Evaluators
 from ..core.errors import CubeError
+from ..kernels import match_cube as kmc
 from ..match.cube import Cube, CubeBots, points_array
+from ..match.cube_table import cubeful_table, game_kind, value_table
 from ..match.stakes import Stakes
+from ..match.state import MatchState, match_table
+from ..match.table import half_points
 from .compiled_loop import call_kernel, game_setup, kernel_policies
 from .tally import OUTCOMES, PAIRS, Tally
 
@@ -45,19 +52,20 @@ def check_cube_policies(white, black, bots: CubeBots) -> None:
 
 def money_cube(stakes: Stakes) -> Cube:
     """The starting cube of money games with the cube; raises `CubeError` for stakes without a cube
-    or at a match score (the cube loop plays money games)."""
+    or at a match score (a `GameSpec`'s rollouts and duels with the cube are money games)."""
     if stakes.cube is None:
         raise CubeError("games with the cube need stakes with a cube")
     if stakes.match is not None:
-        # at a match score: analysis/match_cube_rollout.py, in the Python turn loop
-        raise CubeError("the compiled cube loop plays money games: at a match score roll out "
-                        "with analysis.match_cube_rollout")
+        # at a match score: analysis/match_cube_rollout.py (the cube loop's match mode)
+        raise CubeError("rollouts and duels of games with the cube are money games: at a match "
+                        "score roll out with analysis.match_cube_rollout")
     return stakes.cube
 
 
-def cube_args(cube: Cube, bots: CubeBots, sides: SidePolicies, rules) -> kc.CubeArgs:
+def cube_args(cube: Cube, bots: CubeBots, sides: SidePolicies, rules,
+              match: MatchState | None = None) -> kc.CubeArgs:
     """The kernel's `CubeArgs` of games from `cube` with `bots` for these kernel policies (index 0
-    White)."""
+    White), at the `match` score (None: money)."""
     from ..policies.bearoff import tables
     from .scoring import logistic_coefficients
     same = bool(sides.kinds[0] == sides.kinds[1]
@@ -67,7 +75,24 @@ def cube_args(cube: Cube, bots: CubeBots, sides: SidePolicies, rules) -> kc.Cube
                        OWNER_CODE[cube.owner], bool(cube.jacoby), bool(cube.beavers),
                        float(bots.contact_efficiency), points_array(rules.points), False,
                        tables(rules).arrays(), logistic_coefficients(), same,
-                       bool(bots.hold_first))
+                       bool(bots.hold_first), *match_fields(match, rules),
+                       cube.value.bit_length() - 1, half_points(rules.points.oin, "an oin"))
+
+
+@lru_cache(maxsize=64)
+def match_fields(match: MatchState | None, rules) -> tuple:
+    """`CubeArgs`' match fields of a game at this score (match, crawford, kind, needs, the larger
+    need, the value tables with White and with Black on roll); money: placeholders."""
+    if match is None:
+        return False, False, 0, np.zeros(2, dtype=np.int64), 0, np.zeros((2, 1, kmc.N_COLUMNS))
+    nw, nb = (half_points(n, "a need") for n in match.needs)
+    kind = game_kind(nw, nb, match.crawford)
+    met = cubeful_table(match_table(match, rules))
+    levels = kmc.levels_for(max(nw, nb))
+    tabs = np.stack([value_table(met, nw, nb, True, kind, levels),
+                     value_table(met, nb, nw, False, kind, levels)])
+    return (True, bool(match.crawford), kmc.KIND_CODE[kind], np.array([nw, nb], dtype=np.int64),
+            max(nw, nb), tabs)
 
 
 def swapped_sides(sides: SidePolicies, evaluators: Evaluators) -> tuple[SidePolicies, Evaluators]:
@@ -108,13 +133,15 @@ def play_cube(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
 
 class CubeJudge:
     """The cube loop's action before a roll asked from Python (`selfplay` with the cube): the same
-    compiled `cube_turn`, with the cube's owner and value kept here."""
+    compiled `cube_turn`, with the cube's owner and value kept here (at `match`'s score: the match
+    mode's decisions)."""
 
-    def __init__(self, cube: Cube, bots: CubeBots, white, black, rules, valuation) -> None:
+    def __init__(self, cube: Cube, bots: CubeBots, white, black, rules, valuation,
+                 match: MatchState | None = None) -> None:
         check_cube_policies(white, black, bots)
         sides, _ = kernel_policies(white, black, rules, valuation)
         self.kinds, self.weights = sides.kinds, sides.params
-        self.args = cube_args(cube, bots, sides, rules)
+        self.args = cube_args(cube, bots, sides, rules, match)
         self.owner, self.value = OWNER_CODE[cube.owner], cube.value
         self.last_roll = bool(rules.last_roll)
         self.choice, self.sws = choice_scratch(), score_workspace()
@@ -122,8 +149,9 @@ class CubeJudge:
     def actions(self, board: np.ndarray, white_on_roll: bool) -> tuple[str, ...]:
         """The cube actions before this roll as records name them (`double`, `take`, `drop`,
         `beaver`)."""
-        action = kc.cube_turn(board, white_on_roll, self.last_roll, self.owner, self.kinds,
-                              self.weights, self.args, self.choice, self.sws)
+        action = kc.cube_turn(board, white_on_roll, self.last_roll, self.owner,
+                              self.value.bit_length() - 1, self.kinds, self.weights, self.args,
+                              self.choice, self.sws)
         if action == 0:
             return ()
         if action == 2:

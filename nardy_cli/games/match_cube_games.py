@@ -1,14 +1,15 @@
 """Games from a position at a match score with the cube (`rollout --match N --cube-owner ...`):
 each game's cubeful match winning chance for the side on roll at the start.
 
-Both sides play the cube as in the bots' matches (`match_cube_play.MatchCubeJudge`: each side's
-evaluator's chances before the roll through the cubeful match model at the score, no double in
-the Crawford game, never a dead cube), in the Python turn loop.  A game's end is valued by the
-cubeful match table after it (`cube_table.CubefulMatchTable.after`): a win by its class's points
-times the cube, a draw the draw points times the cube each, a pass the doubler's oin at the cube
-before the double.  Game i's dice depend only on (seed, i), whatever the cube does, so games of
-the same seed and index from the same position share their dice (common random numbers): a cube
-decision's no double and double/take are rolled out on the same dice.
+Both sides play the cube as in the bots' matches (the compiled cube loop's match mode,
+`kernels/cube.py`: each side's evaluator's chances before the roll through the cubeful match model
+at the score, no double in the Crawford game, never a dead cube), all of a chunk's games in one
+kernel call.  A game's end is valued by the cubeful match table after it
+(`cube_table.CubefulMatchTable.after`): a win by its class's points times the cube, a draw the
+draw points times the cube each, a pass the doubler's oin at the cube before the double.  Game
+i's dice depend only on (seed, i), whatever the cube does, so games of the same seed and index
+from the same position share their dice (common random numbers): a cube decision's no double and
+double/take are rolled out on the same dice.
 """
 
 from __future__ import annotations
@@ -58,28 +59,25 @@ def match_cube_values(position: Position, white: Policy, black: Policy, rules: R
                       hold_first: bool = False, stratify: bool = False,
                       max_plies: int = MAX_PLIES) -> np.ndarray:
     """The side on roll's cubeful match winning chance after each of games lo..hi-1 from
-    `position` at `stakes` (a match with a cube); `hold_first`: the side on roll does not double
-    before its first roll (the no-double branch of a cube decision)."""
-    from .match_cube_play import MatchCubeJudge, check_cube_pair
-    from .python_loop import play_game
+    `position` at `stakes` (a match with a cube), in one call of the compiled cube loop;
+    `hold_first`: the side on roll does not double before its first roll (the no-double branch of
+    a cube decision)."""
+    from ..kernels import cube as kc
+    from .compiled_loop import call_kernel, game_setup, kernel_policies
+    from .cube_loop import cube_args
+    from .match_cube_play import check_cube_pair
     check_cube_pair(white, black, bots)
+    bots = replace(bots, hold_first=hold_first)
     spec = GameSpec(position, rules, white, black, seed, stratify, stakes=stakes, cube_bots=bots)
-    out = np.empty(hi - lo)
-    deficit = np.zeros((2, N_DEFICIT), dtype=np.int64)
-    for k, game in enumerate(range(lo, hi)):
-        judge = MatchCubeJudge(white, black, bots, rules, stakes)
-        first = [hold_first]
-
-        def before_roll(pos, board, judge=judge, first=first) -> bool:
-            if first[0]:
-                first[0] = False
-                return False
-            return "drop" in judge(pos, board)
-
-        code, _, _ = play_game(spec, white, black, game, max_plies, deficit,
-                               before_roll=before_roll)
-        out[k] = game_value(stakes, rules, position.turn, code, judge.stakes.cube.value)
-    return out
+    sides, evaluators = kernel_policies(white, black, rules, spec.values)
+    codes, levels = np.zeros(hi - lo, dtype=np.int64), np.zeros(hi - lo, dtype=np.int64)
+    call_kernel(kc.play_cube_games_each, game_setup(spec, max_plies), lo, hi, sides, evaluators,
+                cube_args(stakes.cube, bots, sides, rules, stakes.match), codes, levels,
+                np.zeros((2, N_DEFICIT), dtype=np.int64), np.zeros(1, dtype=np.int64))
+    values: dict[tuple[int, int], float] = {}
+    for key in set(zip(codes.tolist(), levels.tolist())):
+        values[key] = game_value(stakes, rules, position.turn, key[0], 1 << key[1])
+    return np.array([values[key] for key in zip(codes.tolist(), levels.tolist())])
 
 
 def taken_stakes(stakes: Stakes, roller: str) -> Stakes:

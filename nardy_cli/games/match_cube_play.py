@@ -3,15 +3,17 @@
 
 Every game starts with the cube centred at 1.  Before each roll the side on roll
 may double (the cube centred or its own; never in the Crawford game, the game
-after a player first needs 1 point; doubles again after it): its evaluator's
-chances of the position before the roll go through `cube_decision.cube_decision`
-at the current score (the cubeful match model), and the taker answers by the same
-decision from its own evaluator.  A `nodouble` side never doubles and always
-takes.  A drop gives the doubler the cube's value before the double (in oins), a
-game played out its class's points times the cube (`records.points.game_points`).  The games
-run in the Python turn loop (`selfplay.play_game` with a cube judge) on the dice
-of the cubeless matches (`match_play`), so with neither side doubling the matches
-are the cubeless ones.
+after a player first needs 1 point; doubles again after it; never a dead cube):
+its evaluator's chances of the position before the roll go through the cubeful
+match model at the current score (`kernels/match_cube.py`, the model of
+`cube_decision`), and the taker answers by the same model from its own evaluator.
+A `nodouble` side never doubles and always takes.  A drop gives the doubler the
+cube's value before the double (in oins), a game played out its class's points
+times the cube (`stakes.game_points`).  Each game runs in the compiled cube loop's
+match mode (`kernels/cube.py`, one game a call; the match's bookkeeping here), on
+the dice of the cubeless matches (`match_play`), so with neither side doubling the
+matches are the cubeless ones.  A recorded match (`cube_match_record`) plays the
+same games ply by ply in the Python turn loop with the same compiled decisions.
 """
 
 from __future__ import annotations
@@ -20,19 +22,20 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..core.outcomes import RESULT_KEYS
-from ..core.position import WHITE, Position
-from ..core.rules import Rules
+from ..core.position import START, WHITE
+from ..kernels import cube as kc
 from ..kernels.board import LOSE_BASE, WIN_BASE
+from ..kernels.game import N_DEFICIT
 from ..match.cube import Cube, CubeBots
 from ..match.stakes import Stakes
 from ..match.state import MatchState
 from ..policies import Policy
 from ..records.game_record import GameRecord
-from ..records.points import game_points
+from ..records.points import game_points as record_points
 from . import policy_pair
-from .match_play import (MatchDuelResult, MatchPlayed, MatchSettings, _Matches, match_duel,
-                         play_match, result_code)
+from .match_play import (MatchDuelResult, MatchPlayed, MatchSettings, _Matches, game_points,
+                         match_duel, play_match, result_code)
+from .spec import MAX_PLIES, GameSpec
 
 
 def match_cube_params(bots: CubeBots) -> dict:
@@ -49,64 +52,32 @@ def check_cube_pair(a: Policy, b: Policy, bots: CubeBots) -> None:
     check_cube_policies(a, b, bots)
 
 
-class MatchCubeJudge:
-    """The cube actions before a roll in one game of a match (`stakes`: the match at the game's
-    score, the Crawford game or not, the cube centred), each side judging by its own evaluator."""
-
-    def __init__(self, white: Policy, black: Policy, bots: CubeBots, rules: Rules,
-                 stakes: Stakes) -> None:
-        from .cube_loop import CubeJudge
-        self.kernel = CubeJudge(stakes.cube, bots, white, black, rules, stakes.valuation(rules))
-        self.behaviours = (bots.white, bots.black)
-        self.rules, self.stakes = rules, stakes
-
-    def probabilities(self, board: np.ndarray, white_on_roll: bool, side: int) -> dict:
-        """The chances of the side on roll by colour `side`'s evaluator (0 White), by result key."""
-        from ..kernels.value import position_probs, value_scratch
-        k, out = self.kernel, np.zeros(len(RESULT_KEYS))
-        position_probs(board, white_on_roll, bool(self.rules.last_roll), k.kinds[side],
-                       k.weights[side], k.args.tables, k.args.coefs, k.choice, value_scratch(),
-                       np.empty_like(board), out)
-        return dict(zip(RESULT_KEYS, out.tolist()))
-
-    def decision(self, pos: Position, board: np.ndarray, side: int):
-        """`cube_decision` of the side on roll at the score, by colour `side`'s evaluator."""
-        from ..match.cube_decision import cube_decision
-        probs = self.probabilities(board, pos.turn == WHITE, side)
-        # the cube model, also in bear-offs: exact tables per score would cost each score seconds
-        return cube_decision(pos, self.stakes, self.rules, probabilities=probs, exact=False)
-
-    def __call__(self, pos: Position, board: np.ndarray) -> tuple[str, ...]:
-        """The cube actions before this roll as records name them (`double`, `take`, `drop`)."""
-        roller = 0 if pos.turn == WHITE else 1
-        cube = self.stakes.cube
-        if (self.stakes.crawford or self.behaviours[roller] != "model"
-                or cube.relative(pos.turn) == "opponent"):
-            return ()
-        if cube.value * self.rules.points.oin >= self.stakes.match.needs[roller]:
-            # a dead cube: a win at this cube already takes the roller home
-            return ()
-        mine = self.decision(pos, board, roller)
-        if mine.decision not in ("double, take", "double, pass"):
-            return ()
-        taker = 1 - roller
-        if self.behaviours[taker] == "model":
-            if not self.kernel.args.same_evaluator:
-                mine = self.decision(pos, board, taker)
-            if mine.double_take > mine.double_pass:
-                return ("double", "drop")
-        self.stakes = self.stakes.with_cube(cube.taken(2 * cube.value,
-                                                       "b" if roller == 0 else "w"))
-        return ("double", "take")
+def compiled_cube_game(white: Policy, black: Policy, bots: CubeBots, stakes: Stakes,
+                       settings: MatchSettings, game: int) -> tuple[int, int]:
+    """One game from the start at `stakes` (a match score, the cube centred) in the compiled cube
+    loop: (White's result code, a pass the doubler's oin; the final cube, a pass's before the
+    double)."""
+    from .compiled_loop import call_kernel, game_setup, kernel_policies
+    from .cube_loop import cube_args
+    rules = settings.rules
+    spec = GameSpec(START, rules, white, black, settings.seed, False, stakes=stakes,
+                    cube_bots=bots)
+    sides, evaluators = kernel_policies(white, black, rules, spec.values)
+    results, levels = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    call_kernel(kc.play_cube_games_each, game_setup(spec, MAX_PLIES), game, game + 1, sides,
+                evaluators, cube_args(stakes.cube, bots, sides, rules, stakes.match), results,
+                levels, np.zeros((2, N_DEFICIT), dtype=np.int64), np.zeros(1, dtype=np.int64))
+    return int(results[0]), 1 << int(levels[0])
 
 
 class CubeMatchGames:
     """The game runner of one match with the cube (`match_play.play_match`): it keeps the Crawford
-    rule and every game's record."""
+    rule and, when recording, every game's record."""
 
-    def __init__(self, a: Policy, bots: CubeBots, settings: MatchSettings,
-                 date: str = "?") -> None:
+    def __init__(self, a: Policy, bots: CubeBots, settings: MatchSettings, date: str = "?",
+                 record: bool = True) -> None:
         self.a, self.bots, self.settings, self.date = a, bots, settings, date
+        self.record = record
         self.crawford_played = False
         self.records: list[GameRecord] = []
 
@@ -118,21 +89,27 @@ class CubeMatchGames:
 
     def __call__(self, white: Policy, black: Policy, state: MatchState, game: int
                  ) -> tuple[int, tuple[float, float]]:
-        from .selfplay import play_game
         crawford = self.crawford_next(state)
         self.crawford_played |= crawford
         bots = self.bots if white is self.a else self.bots.swapped()
-        rules = self.settings.rules
         stakes = Stakes(replace(state, crawford=crawford), Cube())
-        judge = MatchCubeJudge(white, black, bots, rules, stakes)
-        record = play_game(white, black, rules=rules, seed=self.settings.seed, game=game,
-                           date=self.date, stakes=stakes, cube_bots=bots, judge=judge)
+        if self.record:
+            return self.recorded(white, black, bots, stakes, game)
+        code, cube = compiled_cube_game(white, black, bots, stakes, self.settings, game)
+        return code, game_points(code, self.settings.rules, self.settings.draw_points, cube)
+
+    def recorded(self, white: Policy, black: Policy, bots: CubeBots, stakes: Stakes,
+                 game: int) -> tuple[int, tuple[float, float]]:
+        """The game played ply by ply and recorded (`selfplay.play_game`, the same decisions)."""
+        from .selfplay import play_game
+        record = play_game(white, black, rules=self.settings.rules, seed=self.settings.seed,
+                           game=game, date=self.date, stakes=stakes, cube_bots=bots)
         self.records.append(record)
         code = result_code(record.result)
         # the doubler wins; the result codes count it as an oin
         if record.dropped is not None:
             code = WIN_BASE if record.dropped.side != WHITE else LOSE_BASE
-        return code, game_points(record, self.settings.draw_points)
+        return code, record_points(record, self.settings.draw_points)
 
 
 def distinct(a: Policy, b: Policy) -> tuple[Policy, Policy]:
@@ -142,13 +119,14 @@ def distinct(a: Policy, b: Policy) -> tuple[Policy, Policy]:
 
 
 def play_cube_match(a: Policy, b: Policy, settings: MatchSettings, bots: CubeBots,
-                    index: int = 0, a_first: bool = True,
-                    date: str = "?") -> tuple[MatchPlayed, list[GameRecord]]:
+                    index: int = 0, a_first: bool = True, date: str = "?",
+                    record: bool = True) -> tuple[MatchPlayed, list[GameRecord]]:
     """Match `index` with the cube (A first player when `a_first`; `bots.white` is A's cube
-    behaviour, `bots.black` B's): the match and its game records."""
+    behaviour, `bots.black` B's): the match and its game records (without `record`: the games in
+    the compiled loop, no records)."""
     a, b = distinct(a, b)
     check_cube_pair(a, b, bots)
-    games = CubeMatchGames(a, bots, settings, date)
+    games = CubeMatchGames(a, bots, settings, date, record)
     return play_match(a, b, settings, index, a_first, games), games.records
 
 
@@ -159,7 +137,8 @@ def cube_matches_chunk(a: Policy, b: Policy, settings: MatchSettings, bots: Cube
     out = _Matches()
     for m in range(lo, hi):
         for a_first in (True, False):
-            out.played[(m, a_first)] = play_cube_match(a, b, settings, bots, m, a_first)[0]
+            out.played[(m, a_first)] = play_cube_match(a, b, settings, bots, m, a_first,
+                                                       record=False)[0]
     return out
 
 

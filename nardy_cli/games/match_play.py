@@ -76,12 +76,14 @@ class MatchSettings:
         MatchState(self.length, (0, 0), self.next_white, self.draw_points)    # checks the settings
 
 
-def game_points(result: int, rules: Rules, draw_points: float) -> tuple[float, float]:
-    """(White's, Black's) points from a game's result code for White (`stakes.game_points`)."""
+def game_points(result: int, rules: Rules, draw_points: float,
+                cube: int = 1) -> tuple[float, float]:
+    """(White's, Black's) points from a game's result code for White with the cube at `cube`
+    (`stakes.game_points`)."""
     if result == DRAW:
-        return stakes_points(rules, None, draw_points=draw_points)
+        return stakes_points(rules, None, cube=cube, draw_points=draw_points)
     winner = "w" if result < LOSE_BASE else "b"
-    return stakes_points(rules, winner, CLASS_NAMES[result % LOSE_BASE])
+    return stakes_points(rules, winner, CLASS_NAMES[result % LOSE_BASE], cube)
 
 
 def game_state(settings: MatchSettings, score_white: float, score_black: float) -> MatchState:

@@ -13,7 +13,7 @@ game `i` here is game `i` of an unstratified rollout with the same seed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Iterator
 
 import numpy as np
 import pandas as pd
@@ -79,19 +79,17 @@ def points_for_white(record: GameRecord) -> float:
 def play_game(white: str | Policy, black: str | Policy, *, position: Position = START,
               rules: Rules = PRESETS["federation"], seed: int = DEFAULT_SEED, game: int = 0,
               max_plies: int = MAX_PLIES, date: str = "?", stakes: Stakes = MONEY,
-              cube_bots: CubeBots = CubeBots(), tags: tuple = (),
-              judge: Callable | None = None) -> GameRecord:
+              cube_bots: CubeBots = CubeBots(), tags: tuple = ()) -> GameRecord:
     """Play game number `game` from `position` (its dice, if any, are the first roll) and record it;
     the policies choose by the `stakes`' values (money, or a match score's).  When the stakes have
-    a cube (centred) the bots use it as in the cube game loop (`cube_bots`) and the record holds
-    the cube actions; `judge(position, board)`, when given, names the cube actions before each roll
-    instead (a match's cube, `match_cube_play`; the stakes' Crawford flag marks the Crawford
-    game)."""
+    a cube (centred) the bots use it as in the compiled cube loop (`cube_bots`; at a match score
+    its match mode, the stakes' Crawford flag marking the Crawford game) and the record holds the
+    cube actions."""
     sides = {"w": as_policy(white), "b": as_policy(black)}
     spec = GameSpec(position, rules, sides["w"], sides["b"], seed, stratify=False, stakes=stakes,
                     cube_bots=cube_bots)
     if stakes.cube is not None:
-        return _play_cube_game(spec, sides, game, max_plies, date, tags, judge)
+        return _play_cube_game(spec, sides, game, max_plies, date, tags)
     played: list[tuple[Dice, Play]] = []
     deficit = np.zeros((2, N_DEFICIT), dtype=np.int64)
     python_loop.play_game(spec, sides["w"], sides["b"], game, max_plies, deficit,
@@ -101,24 +99,23 @@ def play_game(white: str | Policy, black: str | Policy, *, position: Position = 
                              tags=(("Seed", str(seed)), ("Game", str(game + 1))) + tuple(tags))
 
 
-def _play_cube_game(spec, sides, game: int, max_plies: int, date: str, tags: tuple,
-                    judge: Callable | None = None) -> GameRecord:
-    """`play_game` with the cube: each roll's cube actions by `games.cube_loop.CubeJudge`, then the
-    record."""
+def _play_cube_game(spec, sides, game: int, max_plies: int, date: str,
+                    tags: tuple) -> GameRecord:
+    """`play_game` with the cube: each roll's cube actions by `games.cube_loop.CubeJudge` (money or
+    the match score's), then the record."""
     from ..records.cube_record import record_from_turns
     from .cube_loop import CubeJudge
     cube = spec.stakes.cube
     if cube.owner != "centre":
         raise ArgumentError("a game played with the cube starts with the cube centred")
-    if judge is None:
-        money = CubeJudge(cube, spec.cube_bots, sides["w"], sides["b"], spec.rules, spec.values)
-        judge = lambda pos, board: money.actions(board, pos.turn == WHITE)      # noqa: E731
+    judge = CubeJudge(cube, spec.cube_bots, sides["w"], sides["b"], spec.rules, spec.values,
+                      spec.stakes.match)
     pending: list[str] = []
     end: list[str] = []
     turns: list = []
 
     def before_roll(pos: Position, board: np.ndarray) -> bool:
-        kinds = judge(pos, board)
+        kinds = judge.actions(board, pos.turn == WHITE)
         if "drop" in kinds:
             end.extend(kinds)
             return True

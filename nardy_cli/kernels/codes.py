@@ -11,6 +11,8 @@ WIN_BASE, LOSE_BASE, DRAW, UNFINISHED = 0, 4, 8, 9
 N_RESULTS = 10
 # the result codes of a finished game (0-8): what the evaluators give probabilities of
 N_CLASSES = 9
+# the cube's owner seen by the side on roll (`kernels/cube.py`, `kernels/match_cube.py`)
+CENTRE, ROLLER, OPPONENT = 0, 1, 2
 
 
 def roll_steps(high: int, low: int) -> int:

@@ -16,6 +16,12 @@ cubeless chances of the position before the roll, Janowski's model decides) or
 `NODOUBLE` (never doubles, always takes).
 A game whose cube is never turned plays exactly the plays and dice of the plain
 loop with database bear-offs off, so its result is the same.
+
+At a match score (`CubeArgs.match`) the same loop plays one game of the match:
+`match_cube_turn` decides by the cubeful match model of `match_cube.py` over the
+game's value tables (one per colour on roll), keeps the Crawford rule and the dead
+cube, and has no beavers; `play_cube_games_each` gives each game's result code
+and final cube level, from which the match's bookkeeping (in Python) scores it.
 """
 
 from __future__ import annotations
@@ -26,13 +32,14 @@ import numpy as np
 from numba import njit
 
 from .bearoff import RaceTables, both_home
+from .codes import CENTRE, OPPONENT, ROLLER
 from .board import (DRAW, IN_PLAY, LOSE_BASE, N_POINTS, UNFINISHED, WIN_BASE, final_result,
                     game_status, opp_on_board)
 from .game import game_dice, score_workspace, take_turn, workspace
+from .match_cube import match_equities, model_scratch
 from .rng import policy_state
 from .value import position_probs
 
-CENTRE, ROLLER, OPPONENT = 0, 1, 2                       # the owner seen by the side on roll
 # decision codes, in `cube.DECISIONS` order
 NO_DOUBLE, DOUBLE_TAKE, DOUBLE_PASS, TOO_GOOD = 0, 1, 2, 3
 MODEL, NODOUBLE = 0, 1                                    # cube behaviours
@@ -63,8 +70,17 @@ class CubeArgs(NamedTuple):
     # both colours judge by the same evaluator: the taker reuses the doubler's chances
     same_evaluator: bool
     # the side on roll at the start does not double before its first roll (a cube
+    # decision's no-double branch)
     hold_first: bool
-                            # decision's no-double branch)
+    # a match (`match_cube`'s model at the score): the fields below; money games ignore them
+    match: bool
+    crawford: bool          # the Crawford game: no double
+    kind: int               # the game's kind (`match_cube.PRE`, `CRAWFORD`, `POST`)
+    needs: np.ndarray       # int64[2]: White's and Black's needs in half points
+    max_need: int           # the larger need
+    tabs: np.ndarray        # float64[2, L, 11]: `match_cube`'s value table, White on roll, Black
+    start_level: int        # the cube at the start is 2**start_level
+    oin_units: int          # an oin's points in half points
 
 
 @njit(cache=True)
@@ -179,10 +195,52 @@ def game_points(result, points, mult, jacoby_centred):
 
 
 @njit(cache=True)
-def cube_turn(board, mover_white, last_roll, owner, kinds, weights, cube, choice, sws):
-    """The cube action before the mover's roll, each side judging by its own evaluator: 0 no double,
-    1 double and take, 2 double and pass, 3 double and beaver (the taker redoubles and keeps the
-    cube)."""
+def match_judge(board, mover_white, last_roll, rel, level, kind, weights, cube, choice, sws, x):
+    """(no double, double/take, double/pass) of the side on roll at the match score by this
+    evaluator's chances (`match_cube.match_equities`, the cube at 2**level, owner `rel`)."""
+    side = 0 if mover_white else 1
+    pbuf = sws.probs
+    position_probs(board, mover_white, last_roll, kind, weights, cube.tables, cube.coefs, choice,
+                   sws.value, sws.flipped, pbuf)
+    return match_equities(pbuf, cube.tabs[side], cube.max_need, cube.kind, x, level, rel,
+                          model_scratch(cube.tabs.shape[1]))
+
+
+@njit(cache=True)
+def match_cube_turn(board, mover_white, last_roll, owner, level, kinds, weights, cube, choice,
+                    sws):
+    """`cube_turn` in a match: no double in the Crawford game, from the opponent's cube or with a
+    dead cube (a win at this cube takes the roller home); the taker drops when its double/take
+    is worse than double/pass."""
+    side = 0 if mover_white else 1
+    other = 1 - side
+    if cube.crawford or cube.behaviour[side] != MODEL or not (owner == NOBODY or owner == side):
+        return 0
+    if (1 << level) * cube.oin_units >= cube.needs[side]:
+        return 0
+    x = efficiency(board, cube.contact)
+    rel = CENTRE if owner == NOBODY else ROLLER
+    nd, dt, dp = match_judge(board, mover_white, last_roll, rel, level, kinds[side],
+                             weights[side], cube, choice, sws, x)
+    code = decide_code(nd, dt, dp)
+    if code != DOUBLE_TAKE and code != DOUBLE_PASS:
+        return 0
+    if cube.behaviour[other] == NODOUBLE:
+        return 1
+    if not cube.same_evaluator:
+        _, dt, dp = match_judge(board, mover_white, last_roll, rel, level, kinds[other],
+                                weights[other], cube, choice, sws, x)
+    return 2 if dt > dp else 1
+
+
+@njit(cache=True)
+def cube_turn(board, mover_white, last_roll, owner, level, kinds, weights, cube, choice, sws):
+    """The cube action before the mover's roll (the cube at 2**level of the game's unit), each side
+    judging by its own evaluator: 0 no double, 1 double and take, 2 double and pass, 3 double and
+    beaver (the taker redoubles and keeps the cube)."""
+    if cube.match:
+        return match_cube_turn(board, mover_white, last_roll, owner, level, kinds, weights, cube,
+                               choice, sws)
     side = 0 if mover_white else 1
     other = 1 - side
     if cube.behaviour[side] != MODEL or not (owner == NOBODY or owner == side):
@@ -242,8 +300,8 @@ def play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws):
         given = root_d1 > 0 and turn == 0
         side = 0 if mover_white else 1
         if not given and not (cube.hold_first and turn == 0):
-            action = cube_turn(board, mover_white, last_roll, owner, kinds, weights, cube, choice,
-                               sws)
+            action = cube_turn(board, mover_white, last_roll, owner, cube.start_level + doubles,
+                               kinds, weights, cube, choice, sws)
             if action == 2:
                 won = mover_white == root_white
                 pts = cube.points[0] * mult
@@ -323,15 +381,16 @@ def play_cube_duel(setup, game_lo, game_hi, a_first, b_first, a_evals, b_evals, 
 
 
 @njit(cache=True)
-def play_cube_games_each(setup, game_lo, game_hi, policies, evaluators, cube, results, points,
+def play_cube_games_each(setup, game_lo, game_hi, policies, evaluators, cube, results, levels,
                          deficit, plies):
-    """Like `play_cube_games`, but write each game's result code and points into results[i] and
-    points[i]."""
+    """Like `play_cube_games`, but write each game's result code (a pass: the doubler's oin) and its
+    final cube level (2**level; a pass: the cube before the double) into results[i] and
+    levels[i]."""
     ws = workspace()
     sws = score_workspace()
     for game in range(game_lo, game_hi):
-        (result, turns, _, pts, _,
-         _) = play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws)
+        (result, turns, _, _, doubles,
+         passed) = play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws)
         results[game - game_lo] = result
-        points[game - game_lo] = pts
+        levels[game - game_lo] = cube.start_level + doubles - (1 if passed else 0)
         plies[0] += turns

@@ -22,12 +22,13 @@ Needs are in half points, as in the cubeless table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
-from .cube import CONTACT_EFFICIENCY, Cube, CubeDecision, decide, win_loss
+from ..kernels import match_cube as kmc
+from .cube import CONTACT_EFFICIENCY, RELATIVE, Cube, CubeDecision, decide
 from .table import MatchTable
 
 def game_kind(need_a: int, need_b: int, crawford: bool) -> str:
@@ -98,10 +99,30 @@ class CubefulMatchTable:
         return np.array([1.0 - self.chance(2 * j, 2, None, "post") for j in range(1, length + 1)])
 
 
+def value_table(met: CubefulMatchTable, need_a: int, need_b: int, a_white: bool, kind: str,
+                levels: int, with_draw: bool = True) -> np.ndarray:
+    """tab[k, column]: the match chances the compiled model reads (`kernels/match_cube.py`) for A
+    on roll at these needs, per cube level k (cube 2**k); without `with_draw` the draw column is 0
+    (a position that cannot be drawn: the value is never read)."""
+    units, draw = met.table.units()
+    tab = np.zeros((levels, kmc.N_COLUMNS))
+    for k in range(levels):
+        c = 1 << k
+        for i, u in enumerate(units):
+            tab[k, kmc.WINS + i] = met.after(need_a - c * u, need_b, "a", a_white, kind)
+            tab[k, kmc.LOSSES + i] = met.after(need_a, need_b - c * u, "b", a_white, kind)
+        if with_draw:
+            tab[k, kmc.DRAWN] = met.after(need_a - c * draw, need_b - c * draw, None, a_white,
+                                          kind)
+        tab[k, kmc.CASH_A] = met.after(need_a - 2 * c, need_b, "a", a_white, kind)
+        tab[k, kmc.CASH_B] = 1.0 - met.after(need_a, need_b - 2 * c, "b", a_white, kind)
+    return tab
+
+
 @dataclass
 class GameCube:
     """One game at a score, A on roll: Janowski's model in match winning chances for A's result
-    probabilities."""
+    probabilities (the compiled model of `kernels/match_cube.py` over this game's value table)."""
 
     met: CubefulMatchTable
     need_a: int
@@ -110,83 +131,56 @@ class GameCube:
     kind: str
     probs: np.ndarray
     efficiency: float | None = None       # None: the table's
-    _memo: dict = field(default_factory=dict)
+    _tab: np.ndarray | None = None
 
-    def _values(self, c: int) -> tuple[np.ndarray, np.ndarray, float]:
-        """A's chance after each A win class, each B win class, and a draw, at cube value c."""
-        key = ("v", c)
-        if key not in self._memo:
-            units, draw = self.met.table.units()
-            na, nb, aw, k = self.need_a, self.need_b, self.a_white, self.kind
-            wins = np.array([self.met.after(na - c * u, nb, "a", aw, k) for u in units])
-            losses = np.array([self.met.after(na, nb - c * u, "b", aw, k) for u in units])
-            d = (self.met.after(na - c * draw, nb - c * draw, None, aw, k) if self.probs[8] > 0
-                 else 0.0)
-            self._memo[key] = (wins, losses, d)
-        return self._memo[key]
+    def table(self, top: int) -> np.ndarray:
+        """The value table up to level `top` at least (extended when a larger cube is asked)."""
+        if self._tab is None or self._tab.shape[0] <= top:
+            levels = kmc.levels_for(max(self.need_a, self.need_b), top)
+            self._tab = value_table(self.met, self.need_a, self.need_b, self.a_white, self.kind,
+                                    levels, bool(self.probs[8] > 0))
+        return self._tab
 
-    def wl(self, side: int, c: int) -> tuple[float, float, float]:
-        """(p, W, L) for `side` (0: A, 1: B) at cube c, in that side's own chances."""
-        wins, losses, d = self._values(c)
-        p, w, lo = win_loss(self.probs, wins, losses, d)
-        return (p, w, lo) if side == 0 else (1.0 - p, 1.0 - lo, 1.0 - w)
+    @property
+    def x(self) -> float:
+        """The cube efficiency: the game's, else the table's."""
+        return self.met.efficiency if self.efficiency is None else self.efficiency
 
-    def cash(self, side: int, c: int) -> float:
-        """`side`'s own chance after it wins c points by a drop."""
-        if side == 0:
-            return self.met.after(self.need_a - 2 * c, self.need_b, "a", self.a_white, self.kind)
-        return 1.0 - self.met.after(self.need_a, self.need_b - 2 * c, "b", self.a_white, self.kind)
+    def equity(self, c: int, owner: str) -> float:
+        """A's cubeful chance at cube c owned by `owner` (`centre`, `roller` = A, `opponent` = B):
+        (1 - x) x dead + x x live (no cube at all in the Crawford game)."""
+        k = level(c)
+        tab = self.table(k)
+        return float(kmc.equity_at(np.asarray(self.probs, dtype=np.float64), tab,
+                                   max(self.need_a, self.need_b), kmc.KIND_CODE[self.kind],
+                                   float(self.x), k, RELATIVE[owner],
+                                   kmc.model_scratch(tab.shape[0])))
 
     def dead(self, c: int) -> float:
         """A's cubeless chance at cube c."""
-        p, w, lo = self.wl(0, c)
-        return p * w + (1.0 - p) * lo
+        k = level(c)
+        return float(kmc.cubeless(np.asarray(self.probs, dtype=np.float64), self.table(k), k))
 
-    def cash_point(self, side: int, c: int) -> float:
-        """`side`'s winning chance above which, owning cube c, it doubles and is passed (fully live
-        cube); 1 once a cash of c points ends the match either way (a dead cube)."""
-        if 2 * c >= max(self.need_a, self.need_b):
-            return 1.0
-        key = ("c", side, c)
-        if key not in self._memo:
-            self._memo[key] = 1.0 - self.take_point(1 - side, 2 * c)
-        return self._memo[key]
+    def equities(self, c: int, owner: str) -> tuple[float, float, float]:
+        """(no double, double/take, double/pass) of A at cube c (`kernels/match_cube.
+        match_equities`; NaN double values in the Crawford game or with B owning the cube)."""
+        k = level(c)
+        tab = self.table(k + 1)
+        nd, dt, dp = kmc.match_equities(np.asarray(self.probs, dtype=np.float64), tab,
+                                        max(self.need_a, self.need_b), kmc.KIND_CODE[self.kind],
+                                        float(self.x), k, RELATIVE[owner],
+                                        kmc.model_scratch(tab.shape[0]))
+        return float(nd), float(dt), float(dp)
 
-    def point_value(self, side: int, c: int) -> float:
-        """`side`'s chance at its cash point: the cash, or a sure win when it never doubles."""
-        return self.cash(side, c) if self.cash_point(side, c) < 1.0 else self.wl(side, c)[1]
+    def cash(self, side: int, c: int) -> float:
+        """`side`'s own chance after it wins c points by a drop."""
+        k = level(c)
+        return float(self.table(k)[k, kmc.CASH_A if side == 0 else kmc.CASH_B])
 
-    def take_point(self, side: int, c: int) -> float:
-        """`side`'s least winning chance to take a double to c, owning c with a fully live cube."""
-        _, _, lo = self.wl(side, c)
-        cp, v = self.cash_point(side, c), self.point_value(side, c)
-        passed = 1.0 - self.cash(1 - side, c // 2)
-        if v <= lo:
-            return 0.0
-        return min(1.0, max(0.0, cp * (passed - lo) / (v - lo)))
 
-    def live(self, c: int, owner: str) -> float:
-        """A's chance with a fully live cube c owned by `owner` (`centre`, `roller` = A, `opponent`
-        = B)."""
-        p, w, lo = self.wl(0, c)
-        ca, va = self.cash_point(0, c), self.point_value(0, c)
-        low, low_value = 1.0 - self.cash_point(1, c), 1.0 - self.point_value(1, c)
-        if owner == "roller":
-            return va if p >= ca else lo + (va - lo) * p / ca
-        if p <= low:
-            return low_value
-        if owner == "opponent":
-            return low_value + (w - low_value) * (p - low) / (1.0 - low) if low < 1.0 else w
-        if p >= ca:
-            return va
-        return low_value + (va - low_value) * (p - low) / (ca - low)
-
-    def equity(self, c: int, owner: str) -> float:
-        """A's cubeful chance: (1 - x) x dead + x x live (no cube at all in the Crawford game)."""
-        if self.kind == "crawford":
-            return self.dead(c)
-        x = self.met.efficiency if self.efficiency is None else self.efficiency
-        return (1.0 - x) * self.dead(c) + x * self.live(c, owner)
+def level(c: int) -> int:
+    """The cube level of cube value c (c = 2**level)."""
+    return int(c).bit_length() - 1
 
 
 @lru_cache(maxsize=8)
@@ -205,15 +199,14 @@ def match_decision(probs: np.ndarray, met: CubefulMatchTable, needs: tuple[int, 
     game = GameCube(met, needs[0], needs[1], roller_white, kind, probs, efficiency)
     owner = cube.relative(turn)
     c = cube.value
-    nd = game.equity(c, owner)
-    x = met.efficiency if efficiency is None else efficiency
+    nd, dt, dp = game.equities(c, owner)
+    x = game.x
     if kind == "crawford":
         return CubeDecision("no double", nd, None, None, None, "mwc", efficiency=x,
                             reason="the Crawford game: no double")
     if owner == "opponent":
         return CubeDecision("no double", nd, None, None, None, "mwc", efficiency=x,
                             reason="the opponent owns the cube")
-    dt, dp = game.equity(2 * c, "opponent"), game.cash(0, c)
     return CubeDecision(decide(nd, dt, dp), nd, dt, dp, _take_point(game, c, dp), "mwc",
                         efficiency=x)
 
@@ -222,10 +215,11 @@ def _take_point(game: GameCube, c: int, dp: float) -> float:
     """The opponent's least winning chance to take: where A's double/take chance meets double/pass
     (bisection on A's winning chance, the classes of wins and losses mixed as in the position)."""
     lo, hi = 0.0, 1.0
+    tab = game.table(level(c) + 1)
     for _ in range(40):
         mid = 0.5 * (lo + hi)
         trial = GameCube(game.met, game.need_a, game.need_b, game.a_white, game.kind,
-                         _with_win_chance(game.probs, mid), game.efficiency)
+                         _with_win_chance(game.probs, mid), game.efficiency, tab)
         if trial.equity(2 * c, "opponent") < dp:
             lo = mid
         else:
