@@ -55,3 +55,36 @@ def pool_submits(monkeypatch):
 
     monkeypatch.setattr(ProcessPoolExecutor, "submit", submit)
     return calls
+
+
+# NARDY_COMPILE_LOG=FILE: each process appends one line per top-level kernel compile (the test that
+# asked for it, the kernel, its signature, seconds) to FILE, to see where a cold run's time goes.
+if os.environ.get("NARDY_COMPILE_LOG"):
+    import time
+
+    from numba.core import event
+
+    _compile = {"test": "?", "depth": 0, "start": 0.0}
+
+    class _CompileLog(event.Listener):
+        def on_start(self, ev: event.Event) -> None:
+            if _compile["depth"] == 0:
+                _compile["start"] = time.perf_counter()
+            _compile["depth"] += 1
+
+        def on_end(self, ev: event.Event) -> None:
+            _compile["depth"] -= 1
+            if _compile["depth"]:
+                return
+            data = ev.data or {}
+            func = getattr(data.get("dispatcher"), "py_func", None)
+            name = f"{getattr(func, '__module__', '?')}.{getattr(func, '__qualname__', '?')}"
+            with open(os.environ["NARDY_COMPILE_LOG"], "a") as log:
+                log.write(f"{os.getpid()}\t{_compile['test']}\t{name}\t{data.get('args')}\t"
+                          f"{time.perf_counter() - _compile['start']:.2f}\n")
+
+    event.register("numba:compile", _CompileLog())
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(item):
+        _compile["test"] = item.nodeid

@@ -190,3 +190,15 @@ def test_too_good_when_the_mars_is_worth_more_than_the_cash():
     probs = np.array([0.2, 0, 0.75, 0, 0.05, 0, 0, 0, 0.0])
     d = money_decision(probs, FED.points, Cube(), "w", 0.68)
     assert d.decision == "too good" and d.no_double > 1.0
+
+
+def test_a_sure_draw_before_the_last_roll_with_the_rollers_cube_has_a_decision():
+    """Bug caught: the take point's division by zero (W = L = 0 at cube efficiency 0) when Black,
+    owning the cube before its last roll (R8), draws with any roll: `eval` and the cube game loop
+    (a rollout of W:1x14,12 B:1x15 b, seed 5, game 33) raised ZeroDivisionError."""
+    from nardy_cli.core.position import parse_position
+    from nardy_cli.match.cube import Cube
+    from nardy_cli.match.cube_decision import cube_decision
+    from nardy_cli.match.stakes import Stakes
+    d = cube_decision(parse_position("W:- B:23,24 b"), Stakes(cube=Cube(2, "black")))
+    assert d.decision == "no double" and d.no_double == 0.0 and d.last_roll

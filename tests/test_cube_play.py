@@ -152,10 +152,12 @@ def test_game_points_are_class_points_times_the_cube_and_jacoby_only_before_a_do
 
 
 def test_cube_rollouts_refuse_cubeless_scoring_matches_and_sides_without_an_evaluator():
-    """Catches a cubeful equity mixed with cubeless luck or bear-off scores, a match rolled out with
-    the money cube, or a random bot asked to judge a double."""
-    with pytest.raises(ArgumentError, match="vr"):
-        rollout(REPLY, "heuristic", games=10, stakes=CUBE, scoring=Scoring(vr=True))
+    """Catches a cubeful equity mixed with cubeless bear-off scores or a luck network, a match
+    rolled out with the money cube, or a random bot asked to judge a double or to value its
+    rolls' luck (VR with the cube; tests/test_cube_vr.py)."""
+    with pytest.raises(PolicyError, match="variance reduction with the cube"):
+        rollout(REPLY, ("random", "heuristic"), games=10, stakes=CUBE, scoring=Scoring(vr=True),
+                cube_bots=CubeBots(white="nodouble"))
     with pytest.raises(ArgumentError, match="exact_bearoff"):
         rollout(REPLY, "heuristic", games=10, stakes=CUBE, scoring=Scoring(exact_bearoff=True))
     from nardy_cli.match.state import match_state
@@ -199,8 +201,9 @@ def run(*args):
 @pytest.mark.parametrize("args, message", [
     (["rollout", "start", "--never-double", "white"],
      "Error: --never-double needs --cube-owner centre|white|black (a rollout with the cube)"),
-    (["rollout", "start", "--policy", "heuristic", "--cube-owner", "centre", "--vr"],
-     "Error: --vr cannot be used with the cube: games with the cube are played to their end"),
+    (["rollout", "start", "--policy", "heuristic", "--cube-owner", "centre", "--truncate", "20"],
+     "Error: --truncate cannot be used with the cube: games with the cube are played to their "
+     "end"),
     (["rollout", "start", "--cube-owner", "centre", "--policy", "random"],
      "Error: policy 'random' has no evaluator of outcome chances (heuristic or neural), "
      "so it cannot use the cube: give that side the 'nodouble' cube behaviour"),
@@ -208,9 +211,10 @@ def run(*args):
       "--output", "x"],
      "Error: --output: a rollout with the cube at a match score writes no report folder yet; "
      "use --format json"),
-    (["rollout", "start", "--policy", "heuristic", "--cube-owner", "centre", "--match", "7",
-      "--vr"],
-     "Error: --vr cannot be used with the cube: games with the cube are played to their end"),
+    (["rollout", "start", "--policy", "random", "--cube-owner", "centre", "--match", "7",
+      "--never-double", "both", "--vr"],
+     "Error: policy 'random' has no evaluator of outcome chances, so variance reduction with the "
+     "cube cannot value its rolls: drop --vr"),
     (["duel", "heuristic", "racer", "--never-double", "b"], "Error: --never-double needs --cube"),
     (["duel", "heuristic", "racer", "--jacoby"], "Error: --jacoby needs --cube"),
     (["duel", "heuristic", "racer", "--cube", "--match", "7"],

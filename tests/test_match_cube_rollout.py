@@ -11,7 +11,6 @@ from click.testing import CliRunner
 
 from nardy_cli.analysis.match_cube_rollout import match_cube_rollout
 from nardy_cli.commands.cli import cli
-from nardy_cli.core.errors import ArgumentError
 from nardy_cli.core.position import parse_position
 from nardy_cli.core.rules import PRESETS
 from nardy_cli.games.match_cube_games import match_cube_values, taken_stakes
@@ -78,13 +77,19 @@ def test_no_decision_where_the_roller_cannot_double():
         assert r.double_take is None and r.decision is None and "double_take" not in r.to_dict()
 
 
-def test_vr_is_refused_with_the_cube_at_a_score():
-    """Bug caught: variance reduction silently mixed into a cubeful match rollout (its luck is
-    cubeless)."""
-    with pytest.raises(ArgumentError, match="vr"):
-        match_cube_rollout(parse_position(DRAWN_RACE), "heuristic",
-                           stakes=Stakes(MatchState(7, (3, 4)), Cube()), games=10,
-                           scoring=Scoring(vr=True))
+def test_vr_makes_a_one_roll_race_exact_at_a_score():
+    """Bug caught: the cubeful luck at a match score measured from the wrong side's value table, in
+    the wrong colour's view, at the wrong cube level, or not matching the value the game's end is
+    given: in `W:24x2 B:23,24x2 w` only Black's last roll is luck (every White roll bears off), so
+    each game's value less its luck is the exact chance itself: no double and double/take meet
+    `cube_decision`'s exact values with no spread at all."""
+    stakes = Stakes(MatchState(7, (3, 4)), Cube())
+    exact = cube_decision(parse_position(DRAWN_RACE), stakes, RULES)
+    r = match_cube_rollout(parse_position(DRAWN_RACE), "heuristic", stakes=stakes, rules=RULES,
+                           games=72, seed=3, scoring=Scoring(vr=True))
+    assert r.params["vr"] and r.params["plain"]["no_double"]["se"] > 0.003
+    for got, want in ((r.no_double, exact.no_double), (r.double_take, exact.double_take)):
+        assert got.mean == pytest.approx(want, abs=1e-9) and got.se < 1e-9, (got, want)
 
 
 def test_the_command_rolls_out_a_match_cube_decision():

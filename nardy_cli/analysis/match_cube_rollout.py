@@ -7,7 +7,9 @@ rolled yet) the rollout plays each game twice on the same dice (common random nu
 **double/take** (the opponent owns twice the cube); **double/pass** needs no games (the roller
 wins the cube's points: the cubeful match table's chance after it).  Otherwise it plays the cube
 as it is.  The games run in this process, in the compiled cube loop's match mode (a chunk of
-games a kernel call).
+games a kernel call).  With `Scoring(vr=True)` each game's value less its luck in match winning
+chance (`kernels.cube.roll_luck`) is averaged instead of the value, and `params["plain"]` keeps
+the unreduced estimates.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from ..core.position import SIDE_NAMES, Position
 from ..core.rules import PRESETS, Rules
 from ..games import RunConfig, policy_pair, require_in_play, run_config
 from ..games.scoring import Scoring
-from ..games.match_cube_games import game_value, match_cube_values, taken_stakes
+from ..games.match_cube_games import game_value, match_cube_games, taken_stakes
 from ..kernels.codes import WIN_BASE
 from ..match.cube import CubeBots, decide
 from ..match.stakes import Stakes
@@ -98,28 +100,32 @@ def match_cube_rollout(position: Position,
     branch (its seed, stratify and until_se, on the no-double chance's SE; its workers are not used:
     the games run here), as the module doc says; `progress(games, no-double estimate)` hears of
     each chunk.  Ctrl-C returns the games finished so far, marked `interrupted`.  Raises for a
-    scoring option (games with the cube are played to their end) or a side that cannot use the
-    cube."""
+    scoring option other than VR (games with the cube are played to their end) or a side that
+    cannot use the cube."""
     from ..games.match_cube_play import check_cube_pair
     from .rollout import refuse_scoring_with_cube
     white, black = policy_pair(policies)
     run = run_config(run, fields)
     require_in_play(position, rules)
-    refuse_scoring_with_cube(scoring)
+    refuse_scoring_with_cube(scoring, white, black)
     check_cube_pair(white, black, cube_bots)
     cube = stakes.cube
     roller = position.turn
     decides = (position.dice is None and not stakes.crawford
                and cube.relative(roller) != "opponent")
     branches = [(stakes, decides)] + ([(taken_stakes(stakes, roller), False)] if decides else [])
-    values: list[list[np.ndarray]] = [[] for _ in branches]
+    values: list[list[np.ndarray]] = [[] for _ in branches]     # reduced by the luck with VR
+    plain: list[list[np.ndarray]] = [[] for _ in branches]
+    vr = bool(scoring.vr)
     done, interrupted = 0, False
     try:
         while done < run.games:
             hi = min(run.games, done + CHUNK)
             for k, (at, hold) in enumerate(branches):
-                values[k].append(match_cube_values(position, white, black, rules, at, cube_bots,
-                                                   run.seed, done, hi, hold, run.stratify))
+                got, luck = match_cube_games(position, white, black, rules, at, cube_bots,
+                                             run.seed, done, hi, hold, run.stratify, vr=vr)
+                values[k].append(got - luck)
+                plain[k].append(got)
             done = hi
             if progress is not None:
                 progress(done, estimate(np.concatenate(values[0])))
@@ -136,8 +142,11 @@ def match_cube_rollout(position: Position,
               "seed": run.seed, "games_requested": run.games, "until_se": run.until_se,
               "stratify": run.stratify, "match": stakes.match.to_dict(),
               "cube": {"start": stakes.cube_dict(), **cube_bots.to_dict()},
-              "common_random_numbers": decides, "loop": "compiled",
+              "common_random_numbers": decides, "loop": "compiled", "vr": vr,
               **provenance(white.name, black.name)}
+    if vr:
+        params["plain"] = {name: estimate(np.concatenate(v)[:done]).to_dict()
+                           for name, v in zip(("no_double", "double_take"), plain)}
     nd = estimate(arrays[0])
     if not decides:
         return MatchCubeRollout(position, params, done, interrupted, nd)

@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ..core.errors import ArgumentError, NoGamesError
+from ..core.errors import ArgumentError, NoGamesError, PolicyError
 from ..core.outcomes import PROB_KEYS
 from ..core.position import SIDE_NAMES, Position
 from ..core.rules import PRESETS, Rules
@@ -121,7 +121,7 @@ def summarize(spec: GameSpec, tally: Tally, games_requested: int, until_se: floa
     valuation = spec.values
     if spec.stakes.match is not None:
         params["match"] = spec.stakes.match.to_dict()
-    if spec.scoring.active:
+    if spec.scoring.active and not spec.with_cube:
         table = scored_table(tally.counts, tally.scored, tally.frac, adjusted=bool(spec.scoring.vr))
         table["unfinished"] = int(tally.counts[:, UNFINISHED].sum())
         plain = scored_table(tally.counts, tally.scored, tally.frac, adjusted=False)
@@ -137,7 +137,7 @@ def summarize(spec: GameSpec, tally: Tally, games_requested: int, until_se: floa
     if spec.with_cube:
         from ..games.cube_loop import cube_figures
         params["cube"] = {"start": spec.stakes.cube_dict(), **spec.cube_bots.to_dict()}
-        mwc["cube"] = cube_figures(tally.cube, tally.counts) if games else None
+        mwc["cube"] = cube_figures(tally.cube, tally.counts, spec.scoring.vr) if games else None
     return RolloutResult(spec.position, params, games, interrupted, table["probabilities"],
                          table["se"], table["equity"], table["equity_se"],
                          float(tally.plies[0] / games) if games else float("nan"),
@@ -148,29 +148,36 @@ ProgressFn = Callable[[RolloutResult], None]
 
 
 def cube_scoring(scoring: Scoring, stakes: Stakes, white, black, bots: CubeBots) -> Scoring:
-    """The scoring of a rollout with the cube: every game played to its end (none of the scoring
-    options).
+    """The scoring of a rollout with the cube: every game played to its end, with variance
+    reduction only when asked for (`vr=True`: the luck in cubeful terms, `kernels/cube.py`).
 
-    VR's luck is cubeless and a bear-off stop is scored by cubeless chances, so both are refused
-    rather than mixed into a cubeful equity; raises for a match (the cube loop plays money games) or
-    a side that cannot use the cube.
+    A bear-off stop or truncation is scored by cubeless chances, so they are refused rather than
+    mixed into a cubeful equity; raises for a match (rolled out by `match_cube_rollout`) or a side
+    that cannot use the cube.
     """
     from ..games.cube_loop import check_cube_policies, money_cube
     money_cube(stakes)
-    refuse_scoring_with_cube(scoring)
+    refuse_scoring_with_cube(scoring, white, black)
     check_cube_policies(white, black, bots)
-    return Scoring(exact_bearoff=False, truncate=None, vr=False, bearoff_policy=False)
+    return Scoring(exact_bearoff=False, truncate=None, vr=bool(scoring.vr), bearoff_policy=False)
 
 
-def refuse_scoring_with_cube(scoring: Scoring) -> None:
-    """Raise `ArgumentError` for a scoring option asked for with the cube (VR, exact bear-off stops,
-    truncation, a luck network): games with the cube are played to their end."""
-    for name, on in (("vr", scoring.vr), ("exact_bearoff", scoring.exact_bearoff),
+def refuse_scoring_with_cube(scoring: Scoring, white, black) -> None:
+    """Raise `ArgumentError` for a scoring option asked for with the cube (exact bear-off stops,
+    truncation, a luck network: games with the cube are played to their end), and `PolicyError`
+    for variance reduction with a policy that has no evaluator (the luck values each roll by the
+    side's own evaluator)."""
+    for name, on in (("exact_bearoff", scoring.exact_bearoff),
                      ("truncate", scoring.truncate is not None),
                      ("luck_network", scoring.luck_network is not None)):
         if on:
             raise ArgumentError(f"{{{name}}} cannot be used with the cube: "
                                 "games with the cube are played to their end")
+    for policy in (white, black) if scoring.vr else ():
+        if not policy.has_evaluator:
+            raise PolicyError(f"policy {policy.name!r} has no evaluator of outcome chances, so "
+                              "variance reduction with the cube cannot value its rolls: "
+                              "drop --vr")
 
 
 def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] = "neural", *,
@@ -191,8 +198,10 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
     At a match score (`stakes.match`) the policies choose by match equity and the result also
     carries the side to move's match winning chance `mwc` and its SE.
     With a cube in the `stakes` every game is played with the bots' cube decisions (`cube_bots`;
-    money only) and to its end: no exact bear-offs, truncation or variance reduction
-    (`cube_scoring`); the result's `cube` holds the cubeful equity in units of the starting cube.
+    money only) and to its end: no exact bear-offs or truncation (`cube_scoring`); variance
+    reduction only with `Scoring(vr=True)`, its luck in cubeful terms; the result's `cube` holds
+    the cubeful equity in units of the starting cube (with VR the reduced one, and the plain one
+    beside it).
     """
     white, black = policy_pair(policies)
     run = run_config(run, fields)

@@ -95,7 +95,10 @@ def rollout_cube_line(result) -> str:
              "as the doubler's "
              "oin)").format(start=start_label(Cube.from_dict(play["start"])), bots=bots,
                             equity=cube["equity"], se=cube["equity_se"],
-                            doubled=cube["doubled_share"], passed=cube["passed_share"])
+                            doubled=cube["doubled_share"], passed=cube["passed_share"]) + (
+        _("; the equity is variance-reduced by each roll's cubeful luck (without: {plain:+.4f} ± "
+          "{plain_se:.4f})").format(plain=cube["plain_equity"], plain_se=cube["plain_equity_se"])
+        if "plain_equity" in cube else "")
 
 
 def duel_cube_line(result) -> str:

@@ -167,6 +167,14 @@ def match_cube_text(result, stakes) -> str:
                "chances for {side}:").format(white=p["policies"]["white"],
                                              black=p["policies"]["black"], games=result.games,
                                              seed=p["seed"], **words)]
+    if p.get("vr"):
+        plain = p["plain"]
+        lines.append(_("  variance-reduced by each roll's cubeful luck (without: no double "
+                       "{nd:.1%} ± {nd_se:.1%}{dt})").format(
+            nd=plain["no_double"]["mwc"], nd_se=plain["no_double"]["se"],
+            dt=(_(", double/take {dt:.1%} ± {dt_se:.1%}").format(
+                dt=plain["double_take"]["mwc"], dt_se=plain["double_take"]["se"])
+                if "double_take" in plain else "")))
     if result.double_take is None:
         lines.append(_("  cube as it is   {value}").format(value=pct(result.no_double)))
         return "\n".join(lines)

@@ -63,10 +63,11 @@ def money_cube(stakes: Stakes) -> Cube:
 
 
 def cube_args(cube: Cube, bots: CubeBots, sides: SidePolicies, rules,
-              match: MatchState | None = None) -> kc.CubeArgs:
+              match: MatchState | None = None, vr: bool = False) -> kc.CubeArgs:
     """The kernel's `CubeArgs` of games from `cube` with `bots` for these kernel policies (index 0
-    White), at the `match` score (None: money)."""
+    White), at the `match` score (None: money); `vr`: each game's cubeful luck is measured."""
     from ..policies.bearoff import tables
+    from ..policies.builtin import HEURISTIC
     from .scoring import logistic_coefficients
     same = bool(sides.kinds[0] == sides.kinds[1]
                 and np.array_equal(sides.params[0], sides.params[1]))
@@ -76,7 +77,8 @@ def cube_args(cube: Cube, bots: CubeBots, sides: SidePolicies, rules,
                        float(bots.contact_efficiency), points_array(rules.points), False,
                        tables(rules).arrays(), logistic_coefficients(), same,
                        bool(bots.hold_first), *match_fields(match, rules),
-                       cube.value.bit_length() - 1, half_points(rules.points.oin, "an oin"))
+                       cube.value.bit_length() - 1, half_points(rules.points.oin, "an oin"),
+                       bool(vr), HEURISTIC.kernel_params(rules))
 
 
 @lru_cache(maxsize=64)
@@ -112,7 +114,8 @@ def play_cube(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
     sides, evaluators = kernel_policies(spec.white, spec.black, spec.rules, spec.values)
     if tally.mode == OUTCOMES:
         call_kernel(kc.play_cube_games, setup, lo, hi, sides, evaluators,
-                    cube_args(cube, spec.cube_bots, sides, spec.rules), tally.counts,
+                    cube_args(cube, spec.cube_bots, sides, spec.rules, vr=spec.scoring.vr),
+                    tally.counts,
                     tally.deficit, tally.plies, tally.cube)
     elif tally.mode == PAIRS:
         # spec.white is A, spec.black is B (as `duel` builds it); the root side is A, then B
@@ -161,14 +164,20 @@ class CubeJudge:
         return ("double", "take") if action == 1 else ("double", "beaver")
 
 
-def cube_figures(sums: np.ndarray, counts: np.ndarray) -> dict:
+def cube_figures(sums: np.ndarray, counts: np.ndarray, vr: bool = False) -> dict:
     """Cubeful points per game and its SE (stratified as the rollout's counts), and the shares of
-    games doubled and passed, from a rollout tally's per-stratum cube sums and result counts."""
+    games doubled and passed, from a rollout tally's per-stratum cube sums and result counts; with
+    `vr` the equity is the luck-reduced one and `plain_equity` the games' own points."""
     from .scoring import moments_mean_se
     n_s = counts[:, :N_RESULTS].sum(axis=1)
     x = sums / kc.CUBE_SCALE
     mean, se = moments_mean_se(n_s, x[:, kc.C_POINTS], x[:, kc.C_POINTS2])
     games = int(n_s.sum())
-    return {"equity": mean, "equity_se": se,
-            "doubled_share": float(sums[:, kc.C_DOUBLED].sum() / games),
-            "passed_share": float(sums[:, kc.C_PASSED].sum() / games)}
+    out = {"equity": mean, "equity_se": se,
+           "doubled_share": float(sums[:, kc.C_DOUBLED].sum() / games),
+           "passed_share": float(sums[:, kc.C_PASSED].sum() / games)}
+    if vr:
+        reduced, reduced_se = moments_mean_se(n_s, x[:, kc.C_REDUCED], x[:, kc.C_REDUCED2])
+        out = {"equity": reduced, "equity_se": reduced_se, "plain_equity": mean,
+               "plain_equity_se": se, **{k: v for k, v in out.items() if "equity" not in k}}
+    return out

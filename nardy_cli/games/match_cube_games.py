@@ -62,6 +62,18 @@ def match_cube_values(position: Position, white: Policy, black: Policy, rules: R
     `position` at `stakes` (a match with a cube), in one call of the compiled cube loop;
     `hold_first`: the side on roll does not double before its first roll (the no-double branch of
     a cube decision)."""
+    return match_cube_games(position, white, black, rules, stakes, bots, seed, lo, hi, hold_first,
+                            stratify, max_plies)[0]
+
+
+def match_cube_games(position: Position, white: Policy, black: Policy, rules: Rules,
+                     stakes: Stakes, bots: CubeBots, seed: int, lo: int, hi: int,
+                     hold_first: bool = False, stratify: bool = False,
+                     max_plies: int = MAX_PLIES, vr: bool = False
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """`match_cube_values` and each game's luck in match winning chance (the side on roll's view;
+    zeros unless `vr`: `kernels.cube.roll_luck` at the score), so value - luck is the reduced
+    value."""
     from ..kernels import cube as kc
     from .compiled_loop import call_kernel, game_setup, kernel_policies
     from .cube_loop import cube_args
@@ -71,13 +83,14 @@ def match_cube_values(position: Position, white: Policy, black: Policy, rules: R
     spec = GameSpec(position, rules, white, black, seed, stratify, stakes=stakes, cube_bots=bots)
     sides, evaluators = kernel_policies(white, black, rules, spec.values)
     codes, levels = np.zeros(hi - lo, dtype=np.int64), np.zeros(hi - lo, dtype=np.int64)
+    lucks = np.zeros(hi - lo)
     call_kernel(kc.play_cube_games_each, game_setup(spec, max_plies), lo, hi, sides, evaluators,
-                cube_args(stakes.cube, bots, sides, rules, stakes.match), codes, levels,
-                np.zeros((2, N_DEFICIT), dtype=np.int64), np.zeros(1, dtype=np.int64))
+                cube_args(stakes.cube, bots, sides, rules, stakes.match, vr), codes, levels,
+                lucks, np.zeros((2, N_DEFICIT), dtype=np.int64), np.zeros(1, dtype=np.int64))
     values: dict[tuple[int, int], float] = {}
     for key in set(zip(codes.tolist(), levels.tolist())):
         values[key] = game_value(stakes, rules, position.turn, key[0], 1 << key[1])
-    return np.array([values[key] for key in zip(codes.tolist(), levels.tolist())])
+    return np.array([values[key] for key in zip(codes.tolist(), levels.tolist())]), lucks
 
 
 def taken_stakes(stakes: Stakes, roller: str) -> Stakes:

@@ -66,7 +66,8 @@ def compiled_cube_game(white: Policy, black: Policy, bots: CubeBots, stakes: Sta
     results, levels = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
     call_kernel(kc.play_cube_games_each, game_setup(spec, MAX_PLIES), game, game + 1, sides,
                 evaluators, cube_args(stakes.cube, bots, sides, rules, stakes.match), results,
-                levels, np.zeros((2, N_DEFICIT), dtype=np.int64), np.zeros(1, dtype=np.int64))
+                levels, np.zeros(1), np.zeros((2, N_DEFICIT), dtype=np.int64),
+                np.zeros(1, dtype=np.int64))
     return int(results[0]), 1 << int(levels[0])
 
 

@@ -33,12 +33,13 @@ from numba import njit
 
 from .bearoff import RaceTables, both_home
 from .codes import CENTRE, OPPONENT, ROLLER
-from .board import (DRAW, IN_PLAY, LOSE_BASE, N_POINTS, UNFINISHED, WIN_BASE, final_result,
-                    game_status, opp_on_board)
-from .game import game_dice, score_workspace, take_turn, workspace
-from .match_cube import match_equities, model_scratch
+from .board import (DRAW, IN_PLAY, LOSE_BASE, N_POINTS, UNFINISHED, WIN_BASE, final_result, flip,
+                    game_status, on_board, opp_on_board)
+from .evaluate import ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, EvalArgs
+from .game import game_dice, roll_replies, score_workspace, take_turn, workspace
+from .match_cube import equity_at, match_equities, model_scratch
 from .rng import policy_state
-from .value import position_probs
+from .value import position_probs, swap_view, value_probs
 
 # decision codes, in `cube.DECISIONS` order
 NO_DOUBLE, DOUBLE_TAKE, DOUBLE_PASS, TOO_GOOD = 0, 1, 2, 3
@@ -48,8 +49,8 @@ NOBODY = -1
 
 # columns of the per-stratum cube sums: integers, exact in any order (points times CUBE_SCALE,
 # rounded)
-C_POINTS, C_POINTS2, C_DOUBLED, C_PASSED = range(4)
-N_CUBE_SUMS = 4
+C_POINTS, C_POINTS2, C_DOUBLED, C_PASSED, C_REDUCED, C_REDUCED2 = range(6)
+N_CUBE_SUMS = 6
 CUBE_SCALE = float(1 << 20)
 
 
@@ -81,6 +82,9 @@ class CubeArgs(NamedTuple):
     tabs: np.ndarray        # float64[2, L, 11]: `match_cube`'s value table, White on roll, Black
     start_level: int        # the cube at the start is 2**start_level
     oin_units: int          # an oin's points in half points
+    # variance reduction: each random roll's cubeful luck (`roll_luck`) summed per game
+    vr: bool
+    screen: np.ndarray      # the heuristic's weights: the luck's screened reply search
 
 
 @njit(cache=True)
@@ -140,8 +144,10 @@ def decide_code(nd, dt, dp):
 
 @njit(cache=True)
 def take_point(w, lo, x):
-    """Janowski's take point of a side whose wins average w and losses lo, at cube efficiency x."""
-    return min(1.0, max(0.0, (lo - 0.5) / (w + lo + 0.5 * x)))
+    """Janowski's take point of a side whose wins average w and losses lo, at cube efficiency x (0
+    when nothing is at stake: a sure draw before the last roll)."""
+    den = w + lo + 0.5 * x
+    return min(1.0, max(0.0, (lo - 0.5) / den)) if den > 0 else 0.0
 
 
 @njit(cache=True)
@@ -265,14 +271,56 @@ def cube_turn(board, mover_white, last_roll, owner, level, kinds, weights, cube,
 
 
 @njit(cache=True)
+def equity_after(probs, played, next_board, cube, owner, mover_side, level, model):
+    """The cubeful equity of the side that just played `played` (its view; `next_board` the next
+    roller's), from its chances `probs` (overwritten), the cube at 2**level owned by `owner`
+    (`NOBODY`, 0 White, 1 Black): money per cube unit by Janowski's model, a match winning chance
+    by `match_cube`'s; a dead cube once the mover has borne off (the game over or Black's last
+    roll)."""
+    x = 0.0 if on_board(played) == 0 else efficiency(next_board, cube.contact)
+    if cube.match:
+        nxt = 1 - mover_side
+        rel = CENTRE if owner == NOBODY else (ROLLER if owner == nxt else OPPONENT)
+        swap_view(probs)
+        return 1.0 - equity_at(probs, cube.tabs[nxt], cube.max_need, cube.kind, x, level, rel,
+                               model)
+    rel = CENTRE if owner == NOBODY else (ROLLER if owner == mover_side else OPPONENT)
+    p, w, lo = money_win_loss(probs, cube.points, cube.jacoby and owner == NOBODY)
+    return janowski_equity(p, w, lo, rel, x)
+
+
+@njit(cache=True)
+def roll_luck(replies, mover_white, d1, d2, last_roll, kind, weights, cube, owner, level, choice,
+              sws, model):
+    """The mover's cubeful luck of the roll (d1, d2): its equity after its play of that roll
+    (`equity_after`, valued by its evaluator) minus the mean over the 21 rolls, each played as
+    `replies[r]` (chosen before the roll, so the term has mean 0)."""
+    side = 0 if mover_white else 1
+    mean = 0.0
+    actual = 0.0
+    for r in range(21):
+        value_probs(replies[r], mover_white, last_roll, kind, weights, cube.tables, cube.coefs,
+                    choice, sws.value, sws.probs)
+        flip(replies[r], sws.flipped)
+        eq = equity_after(sws.probs, replies[r], sws.flipped, cube, owner, side, level, model)
+        mean += ROLL_WEIGHT[r] * eq
+        if ROLL_HIGH[r] == d1 and ROLL_LOW[r] == d2:
+            actual = eq
+    return actual - mean
+
+
+@njit(cache=True)
 def play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws):
     """Play game number `game` of `setup` with the cube to its end; return (result code for the root
-    side, plies, stratum, the root side's points in units of the starting cube, doubles, passed).
+    side, plies, stratum, the root side's points in units of the starting cube, doubles, passed,
+    luck).
 
     The turn loop of `game.play_one_game` (no rollout scoring; the same turn step,
     `game.take_turn`) with `cube_turn` before each random roll.  A passed double ends the game:
     the doubler scores an oin's points times the cube before the double, and the game counts as
-    the doubler's oin among the result codes (rules decision 29).
+    the doubler's oin among the result codes (rules decision 29).  With `cube.vr` the luck sums
+    every random roll's `roll_luck` in the root side's view: money in units of the starting cube
+    (times the cube at the roll), a match in match winning chance; else it is 0.
     """
     board, rstate, choice = ws.board, ws.rstate, ws.choice
     rules = setup.rules
@@ -288,15 +336,18 @@ def play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws):
     owner = cube.owner
     mult = 1
     doubles = 0
+    luck = 0.0
+    searched = -1        # the previous turn's lookahead: the choice.replies of this turn's replies
+    model = model_scratch(cube.tabs.shape[1])
     while True:
         status = game_status(board, mover_white, last_roll)
         if status != IN_PLAY:
             result = final_result(board, mover_white, root_white, status)
-            return result, turn, stratum, game_points(result, cube.points, mult,
-                                                      cube.jacoby and doubles == 0
-                                                      and cube.owner == NOBODY), doubles, False
+            points = game_points(result, cube.points, mult,
+                                 cube.jacoby and doubles == 0 and cube.owner == NOBODY)
+            return result, turn, stratum, points, doubles, False, luck
         if turn >= setup.max_plies:
-            return UNFINISHED, turn, stratum, 0.0, doubles, False
+            return UNFINISHED, turn, stratum, 0.0, doubles, False, luck
         given = root_d1 > 0 and turn == 0
         side = 0 if mover_white else 1
         if not given and not (cube.hold_first and turn == 0):
@@ -306,7 +357,7 @@ def play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws):
                 won = mover_white == root_white
                 pts = cube.points[0] * mult
                 return ((WIN_BASE if won else LOSE_BASE), turn, stratum, pts if won else -pts,
-                        doubles + 1, True)
+                        doubles + 1, True, luck)
             if action == 1:
                 mult *= 2
                 owner = 1 - side
@@ -318,8 +369,20 @@ def play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws):
         d1, d2, s = game_dice(seed, game, turn, stratify, root_d1, root_d2)
         if turn == 0 or (root_d1 > 0 and turn == 1):
             stratum = s
-        take_turn(board, mover_white, d1, d2, rules, policies, evaluators, cube.db_policy,
-                  cube.tables, deficit, ws, sws)
+        if cube.vr and not given:
+            replies = sws.replies
+            if searched >= 0:
+                replies = choice.replies[searched]
+            else:
+                roll_replies(board, mover_white, rules,
+                             EvalArgs(kinds[side], weights[side], policies.values), cube.screen,
+                             choice, sws)
+            lk = roll_luck(replies, mover_white, d1, d2, last_roll, kinds[side], weights[side],
+                           cube, owner, cube.start_level + doubles, choice, sws, model)
+            scale = 1.0 if cube.match else float(mult)
+            luck += scale * lk if mover_white == root_white else -scale * lk
+        searched = take_turn(board, mover_white, d1, d2, rules, policies, evaluators,
+                             cube.db_policy, cube.tables, deficit, ws, sws)
         mover_white = not mover_white
         turn += 1
 
@@ -331,10 +394,12 @@ def fixed(x):
 
 
 @njit(cache=True)
-def add_cube_sums(sums, row, points, doubles, passed):
-    """Add one game's cube figures into sums[row]."""
+def add_cube_sums(sums, row, points, doubles, passed, luck):
+    """Add one game's cube figures into sums[row] (its points less its luck: the reduced value)."""
     sums[row, C_POINTS] += fixed(points)
     sums[row, C_POINTS2] += fixed(points * points)
+    sums[row, C_REDUCED] += fixed(points - luck)
+    sums[row, C_REDUCED2] += fixed((points - luck) * (points - luck))
     if doubles > 0:
         sums[row, C_DOUBLED] += 1
     if passed:
@@ -350,12 +415,11 @@ def play_cube_games(setup, game_lo, game_hi, policies, evaluators, cube, counts,
     ws = workspace()
     sws = score_workspace()
     for game in range(game_lo, game_hi):
-        result, turns, stratum, points, doubles, passed = play_cube_game(setup, game, policies,
-                                                                         evaluators, cube, deficit,
-                                                                         ws, sws)
+        (result, turns, stratum, points, doubles, passed,
+         luck) = play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws)
         plies[0] += turns
         counts[stratum, result] += 1
-        add_cube_sums(sums, stratum, points, doubles, passed)
+        add_cube_sums(sums, stratum, points, doubles, passed, luck)
 
 
 @njit(cache=True)
@@ -369,9 +433,9 @@ def play_cube_duel(setup, game_lo, game_hi, a_first, b_first, a_evals, b_evals, 
     sws = score_workspace()
     for game in range(game_lo, game_hi):
         (r1, t1, _, v1, d1,
-         p1) = play_cube_game(setup, game, a_first, a_evals, a_cube, deficit, ws, sws)
+         p1, _) = play_cube_game(setup, game, a_first, a_evals, a_cube, deficit, ws, sws)
         (r2, t2, _, v2, d2,
-         p2) = play_cube_game(setup, game, b_first, b_evals, b_cube, deficit, ws, sws)
+         p2, _) = play_cube_game(setup, game, b_first, b_evals, b_cube, deficit, ws, sws)
         joint[r1, r2] += 1
         plies[0] += t1 + t2
         sums[0, C_POINTS] += fixed(v1 - v2)
@@ -382,15 +446,16 @@ def play_cube_duel(setup, game_lo, game_hi, a_first, b_first, a_evals, b_evals, 
 
 @njit(cache=True)
 def play_cube_games_each(setup, game_lo, game_hi, policies, evaluators, cube, results, levels,
-                         deficit, plies):
+                         lucks, deficit, plies):
     """Like `play_cube_games`, but write each game's result code (a pass: the doubler's oin) and its
     final cube level (2**level; a pass: the cube before the double) into results[i] and
-    levels[i]."""
+    levels[i], and its luck (`play_cube_game`) into lucks[i]."""
     ws = workspace()
     sws = score_workspace()
     for game in range(game_lo, game_hi):
         (result, turns, _, _, doubles,
-         passed) = play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws)
+         passed, luck) = play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws)
         results[game - game_lo] = result
+        lucks[game - game_lo] = luck
         levels[game - game_lo] = cube.start_level + doubles - (1 if passed else 0)
         plies[0] += turns

@@ -191,12 +191,20 @@ def luck_of_roll(board, mover_white, root_white, d1, d2, rules, judge, valuer, a
 
     The value of a roll is the probabilities (by `valuer`, an `EvalArgs`: the
     policy's own evaluator, or a luck network) after the play the mover's
-    static score (`judge`) prefers (`best_replies`; the first of the results for
-    the random policy and users' evaluators); the same function for every roll,
-    so the term has mean 0.  For the neural kind the network scores only the
-    results the heuristic weights `args.screen` rank first (`best_replies`):
-    still one function for every roll, for about 60% of a full search's cost.
+    static score (`judge`) prefers (`roll_replies`); the same function for every
+    roll, so the term has mean 0.
     """
+    roll_replies(board, mover_white, rules, judge, args.screen, choice, sws)
+    luck_of_replies(sws.replies, mover_white, root_white, d1, d2, rules, valuer, args, choice, sws)
+
+
+@njit(cache=True)
+def roll_replies(board, mover_white, rules, judge, screen, choice, sws):
+    """Fill `sws.replies[r]` with the mover's play of each of the 21 rolls by its static score
+    `judge` (`best_replies`; the first of the results for the random policy and users'
+    evaluators).  For the neural kind the network scores only the results the heuristic weights
+    `screen` rank first: still one function for every roll, for about 60% of a full search's
+    cost."""
     replies, space = sws.replies, sws.plays
     kind = judge.kind
     if kind == RANDOM or kind == USER:
@@ -208,8 +216,7 @@ def luck_of_roll(board, mover_white, root_white, d1, d2, rules, judge, valuer, a
             replies[r] = space.boards[0]
     else:
         net = float32_layers(kind == NEURAL, judge.weights)
-        best_replies(board, mover_white, judge, rules, net, args.screen, choice, space, replies)
-    luck_of_replies(replies, mover_white, root_white, d1, d2, rules, valuer, args, choice, sws)
+        best_replies(board, mover_white, judge, rules, net, screen, choice, space, replies)
 
 
 @njit(cache=True)
