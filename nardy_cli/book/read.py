@@ -17,7 +17,7 @@ import pandas as pd
 from ..core.dice import ALL_ROLLS, Dice
 from ..core.position import START, Position
 from ..core.rules import Rules
-from .store import SHIPPED, BookError, book_frame, read_entries
+from .store import SHIPPED, BookError, Entries, book_frame, read_entries
 from .tree import first_exchanges
 
 
@@ -110,11 +110,11 @@ class Book:
     def provenance(self) -> dict:
         """The provenance of the book's most common kind of entry (policy, network, rules,
         settings, version), with the entries' dates."""
-        provs = [e["provenance"] for e in self.entries.values()]
-        if not provs:
+        if not self.entries:
             return {}
-        first = dict(provs[0])
-        dates = sorted({p["date"] for p in provs})
+        first = dict(self.entries[next(iter(self.entries))]["provenance"])
+        dates = sorted(self.entries.dates() if isinstance(self.entries, Entries)
+                       else {e["provenance"]["date"] for e in self.entries.values()})
         return first | {"date": dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"}
 
     def tree(self, roll: Dice, rules: Rules) -> pd.DataFrame:

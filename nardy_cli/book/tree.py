@@ -17,6 +17,7 @@ decisions.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..core.dice import ALL_ROLLS, Dice
 from ..core.engine import legal_plays
@@ -54,16 +55,17 @@ class Exchange:
     position: Position
 
 
-def first_exchanges(rules: Rules) -> list[Exchange]:
+@lru_cache(maxsize=4)
+def first_exchanges(rules: Rules) -> tuple[Exchange, ...]:
     """Every (White first roll, White play, Black roll, Black play): 21 first rolls (3-3 with its
-    two plays) times Black's 21 replies and their plays."""
+    two plays) times Black's 21 replies and their plays (computed once per rules)."""
     out = []
     for wroll in ALL_ROLLS:
         for wplay in legal_plays(START, wroll, rules):
             for broll in ALL_ROLLS:
                 for bplay in legal_plays(wplay.result, broll, rules):
                     out.append(Exchange(wroll, str(wplay), broll, str(bplay), bplay.result))
-    return out
+    return tuple(out)
 
 
 def exchange_positions(rules: Rules) -> list[Position]:
