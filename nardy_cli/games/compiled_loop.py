@@ -74,10 +74,16 @@ def play_compiled(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
         call_kernel(runs.play_duel, setup, lo, hi, sides, evaluators, tally.counts, tally.deficit,
                     tally.plies)
     elif tally.mode == RESULTS:
-        results = np.zeros(hi - lo, dtype=np.int8)
-        call_kernel(runs.play_games_each, setup, lo, hi, sides, evaluators, results, tally.deficit,
-                    tally.plies)
-        tally.results[lo] = results
+        # the values loop without any scoring option: each game's row is one-hot at its result
+        # (one game loop fewer to compile than a loop of its own)
+        from .scoring import Scoring, kernel_arguments
+        plain, adjusted = np.zeros((hi - lo, N_RESULTS)), np.zeros((hi - lo, N_RESULTS))
+        args = kernel_arguments(Scoring(exact_bearoff=False, truncate=None, vr=False,
+                                        bearoff_policy=False), spec.rules, spec.values,
+                                spec.position.turn == "w")
+        call_kernel(runs.play_games_values, setup, lo, hi, sides, evaluators, args, tally.deficit,
+                    tally.plies, plain, adjusted)
+        tally.results[lo] = plain.argmax(axis=1).astype(np.int8)
     elif tally.mode == VALUES:
         from .scoring import kernel_arguments
         plain, adjusted = np.zeros((hi - lo, N_RESULTS)), np.zeros((hi - lo, N_RESULTS))

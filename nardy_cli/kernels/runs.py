@@ -124,17 +124,6 @@ def play_duel(setup, game_lo, game_hi, policies, evaluators, joint, deficit, pli
 
 
 @njit(cache=True)
-def play_games_each(setup, game_lo, game_hi, policies, evaluators, results, deficit, plies):
-    """Like `play_games`, but write each game's result code into results[game - game_lo]."""
-    ws = workspace()
-    args, sws = no_scoring(), score_workspace()
-    for game in range(game_lo, game_hi):
-        result, turns, _ = play_one_game(setup, game, policies, evaluators, deficit, ws, args, sws)
-        results[game - game_lo] = result
-        plies[0] += turns
-
-
-@njit(cache=True)
 def play_games_values(setup, game_lo, game_hi, policies, evaluators, args, deficit, plies, probs,
                       probs_adj):
     """Like `play_games`, but write each game's result-code probabilities for the root side (one-hot
