@@ -257,8 +257,9 @@ def result_probabilities(boards: np.ndarray, white: np.ndarray, rules: Rules,
     net = net or default_network()
     boards = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 24)
     out = np.zeros((boards.shape[0], kn.N_CLASSES))
-    kn.batch_probs(net.kernel_params(rules), boards,
-                   np.ascontiguousarray(white, dtype=np.bool_).reshape(-1), out)
+    # a writable copy: numba compiles a second signature for a read-only (broadcast) array
+    kn.batch_probs(net.kernel_params(rules), boards, np.array(white, dtype=np.bool_).reshape(-1),
+                   out)
     return out
 
 

@@ -65,7 +65,8 @@ def search_values(base: CompiledPolicy, boards: np.ndarray, white: np.ndarray, r
     """The 2-ply value of each mover-relative result board for the side that just played it
     (White where `white`), under the kernel's `values` (`Valuation.kernel_values()`)."""
     boards = np.ascontiguousarray(boards, dtype=np.int8)
-    white = np.ascontiguousarray(np.broadcast_to(np.asarray(white, dtype=np.bool_), (len(boards),)))
+    # a copy: a broadcast view is read-only, and numba compiles another signature for that
+    white = np.array(np.broadcast_to(np.asarray(white, dtype=np.bool_), (len(boards),)))
     out = np.empty(len(boards), dtype=np.float64)
     if len(boards):
         judge = EvalArgs(base.kind, base.kernel_params(rules), values)
