@@ -15,6 +15,7 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/nardy show start
 	$(BIN)/nardy moves start --dice 3-3
+	$(BIN)/nardy openings
 	$(BIN)/nardy openings --rolls 65,64,33,31 --games 2592 --output reports/demo --html
 	$(BIN)/nardy review games/bot-game.txt --evaluator lookahead:neural --top 3 --output reports/demo-review --html
 	@echo "Open reports/demo/report.md or reports/demo/report.html, the game review reports/demo-review/report.md and its interactive page reports/demo-review/review.html"

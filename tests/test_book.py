@@ -251,3 +251,30 @@ def test_openings_still_refuses_an_invalid_position_the_book_lacks():
                                    "--dice", "1-1"])
     assert res.exit_code == 2 and res.output.startswith("Error: --position: forbidden block"), \
         res.output
+
+
+def test_the_first_exchange_tree_is_kept_in_the_cache_folder_per_rules(tmp_path, monkeypatch):
+    """`nardy openings` reads the first exchange's tree as text from the cache folder, so it loads
+    no kernel.  Catches a cached tree that differs from the computed one, a key without the rules (a
+    preset reading another's tree: `classic` has no head exceptions, so fewer plays), and a cache
+    that is written but never read."""
+    from nardy_cli.book import tree
+    from nardy_cli.core.rules import PRESETS
+    monkeypatch.setenv("NARDY_CACHE_DIR", str(tmp_path))
+    tree.exchange_lines.cache_clear()
+    computed = {name: tuple((str(e.white_roll), e.white_play, str(e.black_roll), e.black_play,
+                             str(e.position)) for e in tree.first_exchanges(PRESETS[name]))
+                for name in ("federation", "classic")}
+    assert computed["federation"] != computed["classic"]
+    for name in ("federation", "classic"):
+        assert tree.exchange_lines(PRESETS[name]) == computed[name]
+    assert len(list(tmp_path.glob("first-exchange-*.json"))) == 2
+    tree.exchange_lines.cache_clear()
+
+    def no_enumeration(rules):
+        raise AssertionError("the tree was computed again")
+
+    monkeypatch.setattr(tree, "first_exchanges", no_enumeration)
+    for name in ("federation", "classic"):
+        assert tree.exchange_lines(PRESETS[name]) == computed[name]
+    tree.exchange_lines.cache_clear()

@@ -18,7 +18,7 @@ from ..core.dice import ALL_ROLLS, Dice
 from ..core.position import START, Position
 from ..core.rules import Rules
 from .store import SHIPPED, BookError, Entries, book_frame, read_entries
-from .tree import first_exchanges
+from .tree import exchange_lines
 
 
 @dataclass(frozen=True)
@@ -162,16 +162,16 @@ def _weight(roll: str) -> float:
 def _exchange(book: Book, rules: Rules) -> pd.DataFrame:
     firsts = book.first_plays()
     best: dict[tuple, tuple] = {}
-    for ex in first_exchanges(rules):
-        if firsts.get(str(ex.white_roll), ex.white_play) != ex.white_play:
+    for wroll, wplay, broll, bplay, position in exchange_lines(rules):
+        if firsts.get(wroll, wplay) != wplay:
             continue
-        value = book.value(ex.position)
-        eq = value["equity"] if value else float("nan")
-        se = value["equity_se"] if value else float("nan")
-        key = (str(ex.white_roll), str(ex.black_roll))
+        entry = book.entries.get(f"exchange|{position}|-")
+        eq = entry["value"]["equity"] if entry else float("nan")
+        se = entry["value"]["equity_se"] if entry else float("nan")
+        key = (wroll, broll)
         # Black picks the reply that leaves White the least (by the rollouts)
         if key not in best or (eq == eq and not eq >= best[key][3]):
-            best[key] = (ex.white_play, ex.black_play, str(ex.position), eq, se)
+            best[key] = (wplay, bplay, position, eq, se)
     rows = [{"white_roll": w, "white_play": v[0], "black_roll": b, "black_play": v[1],
              "position": v[2], "equity": v[3], "equity_se": v[4]}
             for (w, b), v in best.items()]
