@@ -61,9 +61,11 @@ class Book:
             return None
         return entry
 
-    def value(self, position: Position) -> dict | None:
-        """The first exchange's rollout of a position (White to roll), or None."""
-        entry = self.entries.get(f"exchange|{position.with_dice(None)}|-")
+    def value(self, position: Position | str) -> dict | None:
+        """The first exchange's rollout of a position (White to roll; or its text, without dice),
+        or None."""
+        text = position if isinstance(position, str) else str(position.with_dice(None))
+        entry = self.entries.get(f"exchange|{text}|-")
         return entry["value"] if entry else None
 
     def first_plays(self) -> dict[str, str]:
@@ -165,9 +167,9 @@ def _exchange(book: Book, rules: Rules) -> pd.DataFrame:
     for wroll, wplay, broll, bplay, position in exchange_lines(rules):
         if firsts.get(wroll, wplay) != wplay:
             continue
-        entry = book.entries.get(f"exchange|{position}|-")
-        eq = entry["value"]["equity"] if entry else float("nan")
-        se = entry["value"]["equity_se"] if entry else float("nan")
+        value = book.value(position)
+        eq = value["equity"] if value else float("nan")
+        se = value["equity_se"] if value else float("nan")
         key = (wroll, broll)
         # Black picks the reply that leaves White the least (by the rollouts)
         if key not in best or (eq == eq and not eq >= best[key][3]):
