@@ -76,18 +76,21 @@ def play_compiled(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
     elif tally.mode == RESULTS:
         # the values loop without any scoring option: each game's row is one-hot at its result
         # (one game loop fewer to compile than a loop of its own)
-        from .scoring import Scoring, kernel_arguments
-        plain, adjusted = np.zeros((hi - lo, N_RESULTS)), np.zeros((hi - lo, N_RESULTS))
-        args = kernel_arguments(Scoring(exact_bearoff=False, truncate=None, vr=False,
-                                        bearoff_policy=False), spec.rules, spec.values,
-                                spec.position.turn == "w")
-        call_kernel(runs.play_games_values, setup, lo, hi, sides, evaluators, args, tally.deficit,
-                    tally.plies, plain, adjusted)
+        from .scoring import Scoring
+        plain, _ = _game_rows(spec, setup, lo, hi, sides, evaluators, tally,
+                              Scoring(exact_bearoff=False, truncate=None, vr=False,
+                                      bearoff_policy=False))
         tally.results[lo] = plain.argmax(axis=1).astype(np.int8)
     elif tally.mode == VALUES:
-        from .scoring import kernel_arguments
-        plain, adjusted = np.zeros((hi - lo, N_RESULTS)), np.zeros((hi - lo, N_RESULTS))
-        args = kernel_arguments(spec.scoring, spec.rules, spec.values, spec.position.turn == "w")
-        call_kernel(runs.play_games_values, setup, lo, hi, sides, evaluators, args, tally.deficit,
-                    tally.plies, plain, adjusted)
-        tally.values[lo] = (plain, adjusted)
+        tally.values[lo] = _game_rows(spec, setup, lo, hi, sides, evaluators, tally, spec.scoring)
+
+
+def _game_rows(spec, setup, lo, hi, sides, evaluators, tally, scoring):
+    """Each game's result-code probabilities for the root side under `scoring` (one-hot for a
+    finished game) and the same minus its luck: two (hi - lo) x N_RESULTS arrays."""
+    from .scoring import kernel_arguments
+    plain, adjusted = np.zeros((hi - lo, N_RESULTS)), np.zeros((hi - lo, N_RESULTS))
+    args = kernel_arguments(scoring, spec.rules, spec.values, spec.position.turn == "w")
+    call_kernel(runs.play_games_values, setup, lo, hi, sides, evaluators, args, tally.deficit,
+                tally.plies, plain, adjusted)
+    return plain, adjusted
