@@ -38,8 +38,8 @@ from nardy_cli.core.compiling import announce_compiling  # noqa: E402
 announce_compiling(lambda: None)
 
 # From a cold cache, each kernel compiles in one worker process while the others wait for it and
-# load it from the cache, instead of each compiling its own copy (tests/compile_lock.py).
-from tests.compile_lock import install as lock_compiles  # noqa: E402
+# load it from the cache, instead of each compiling its own copy (nardy_cli/core/compile_lock.py).
+from nardy_cli.core.compile_lock import install as lock_compiles  # noqa: E402
 
 lock_compiles()
 

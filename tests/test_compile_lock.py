@@ -1,4 +1,4 @@
-"""The suite's compile lock (tests/compile_lock.py): a kernel two worker processes want at once
+"""The compile lock (nardy_cli/core/compile_lock.py): a kernel two worker processes want at once
 compiles in one of them; the other waits and loads it from the cache.
 
 Bug it catches: a lock that does not look in the cache again once it holds it
@@ -33,7 +33,7 @@ def triangle(n):
 RUNNER = """
 import sys, time, os
 sys.path[:0] = [{root!r}, {tmp!r}]
-from tests.compile_lock import install
+from nardy_cli.core.compile_lock import install
 install()
 from numba.core import event
 flag = {flag!r}

@@ -64,6 +64,6 @@ def test_a_cold_cache_says_so_once_on_stderr_and_a_warm_one_says_nothing(tmp_pat
     cold = subprocess.run(args, env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
     warm = subprocess.run(args, env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert cold.returncode == warm.returncode == 0, cold.stderr
-    assert cold.stderr.startswith("Compiling nardy's rules engine, once: ")
+    assert cold.stderr.startswith("Compiling nardy's kernels for this command, once ")
     assert cold.stderr.count("\n") == 1
     assert warm.stderr == "" and cold.stdout == warm.stdout != ""

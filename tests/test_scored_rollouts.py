@@ -87,13 +87,15 @@ def test_lookahead_replies_give_the_same_luck_as_a_fresh_search():
     import numpy as np
     from nardy_cli.kernels.board import flip, kernel_rules, opp_on_board
     from nardy_cli.kernels.evaluate import HEURISTIC, EvalArgs, choice_scratch, choose_play
-    from nardy_cli.kernels.game import luck_of_replies, luck_of_roll, no_scoring, score_workspace
+    from nardy_cli.kernels.game import LuckArgs, luck_of_replies, luck_of_roll, score_workspace
     from nardy_cli.kernels.movegen import Workspace, enumerate_plays
     from nardy_cli.policies.registry import get_policy
     from tests.randomgames import random_game_positions
     weights = get_policy("heuristic").kernel_params(make_rules("federation"))
     money = money_valuation(make_rules("federation")).kernel_values()
-    args, sws = no_scoring(), score_workspace()
+    from nardy_cli.policies.bearoff import empty_tables
+    args = LuckArgs(empty_tables(), np.zeros((7, 17)), np.zeros(0), np.zeros(0))
+    sws = score_workspace()
     rules = kernel_rules(make_rules("federation"))
     judge = EvalArgs(HEURISTIC, weights, money)
     ws, replies_ws = Workspace(), Workspace()

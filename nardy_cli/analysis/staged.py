@@ -32,10 +32,12 @@ from ..core.position import Position
 from ..core.rules import PRESETS, Rules
 from ..games import (CHUNK, VALUES, GameSpec, RunConfig, chunks, job_size, policy_pair,
                      require_in_play, run_config, run_games)
-from ..games.scoring import Scoring, kernel_arguments, moments_mean_se
+from ..games.scoring import Scoring, moments_mean_se
 from ..games.stats import INDICATORS
 from ..match.stakes import MONEY, Stakes
 from ..games.tally import N_STRATA
+from ..policies.analysis import logistic_coefficients
+from ..policies.bearoff import tables as race_tables
 from ..policies.network import provenance
 
 DEFAULT_FILTER = ("0.25", "0.08")
@@ -294,8 +296,8 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
     valuation = stakes.valuation(rules)
     kind, params = _evaluator_of(mover, rules, valuation)
     scoring = scoring.resolved(white, black)
-    args = kernel_arguments(Scoring(exact_bearoff=True, vr=False), rules)
-    tables, coefs, values = args.tables, args.coefs, valuation.kernel_values()
+    tables, coefs, values = (race_tables(rules).arrays(), logistic_coefficients(),
+                             valuation.kernel_values())
     plays: list[Play] = legal_plays(position, dice, rules)
     names = [str(p) for p in plays]
     boards = np.stack([Position.unchecked(p.result.white, p.result.black, position.turn).board()[0]

@@ -22,8 +22,9 @@ class BadInput(click.ClickException):
     exit_code = 2
 
 
-COMPILING = N_("Compiling nardy's rules engine, once: 1 to 8 minutes on 2 cores, by how busy they "
-               "are; later runs skip it...")
+COMPILING = N_("Compiling nardy's kernels for this command, once (the rules and the game loop of "
+               "its policies): 10 s to 2 min on 2 cores, by the policy and how busy they are; "
+               "later runs skip it...")
 
 
 def announce_compiling() -> None:

@@ -17,8 +17,11 @@ import numpy as np
 from ..core.interrupts import held_interrupts
 from ..kernels import game, runs
 from ..kernels.board import N_RESULTS, kernel_rules
-from ..kernels.evaluate import N_WEIGHTS
-from ..kernels.user import Evaluators
+from ..kernels.evaluate import N_WEIGHTS, NEURAL, RANDOM
+from ..kernels.neural import H_SINGLE
+from ..kernels.pickers import (DoubleNeuralPick, NeuralPick, RandomPick, ScorePick, SearchPick,
+                               UserPick)
+from ..kernels.user import USER, Evaluators
 from .tally import OUTCOMES, PAIRS, RESULTS, VALUES, Tally
 
 
@@ -34,6 +37,27 @@ def kernel_policies(white, black, rules, valuation) -> tuple[game.SidePolicies, 
                            np.array([white.lookahead, black.lookahead], dtype=np.bool_),
                            valuation.kernel_values()),
             Evaluators(white.kernel_evaluator(), black.kernel_evaluator()))
+
+
+def kernel_picker(policy, params: np.ndarray, db=None):
+    """How the game loop picks `policy`'s plays (`kernels.pickers`; `params` its kernel parameters):
+    its class decides what the loop compiles; `db`, the bear-off databases' arrays when built-in
+    policies bear off by them."""
+    kind = policy.kernel_kind
+    if kind == USER:
+        return UserPick()
+    if kind == RANDOM:
+        return RandomPick()
+    if policy.lookahead:
+        return SearchPick(db)
+    if kind != NEURAL:
+        return ScorePick(db)
+    return NeuralPick(db) if params[H_SINGLE] != 0.0 else DoubleNeuralPick(db)
+
+
+def kernel_pickers(white, black, sides: game.SidePolicies, db=None) -> tuple:
+    """White's and Black's pickers (`kernel_picker`) of `kernel_policies`' `sides`."""
+    return kernel_picker(white, sides.params[0], db), kernel_picker(black, sides.params[1], db)
 
 
 def call_kernel(loop, *args) -> None:
@@ -65,13 +89,16 @@ def play_compiled(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
     setup = game_setup(spec, max_plies)
     sides, evaluators = kernel_policies(spec.white, spec.black, spec.rules, spec.values)
     if tally.mode == OUTCOMES:
-        from .scoring import kernel_arguments
+        from .scoring import bearoff_db, kernel_arguments
+        db = bearoff_db(spec.scoring, spec.rules)
         call_kernel(runs.play_games, setup, lo, hi, sides, evaluators,
+                    kernel_pickers(spec.white, spec.black, sides, db),
                     kernel_arguments(spec.scoring, spec.rules, spec.values,
                                      spec.position.turn == "w"),
                     tally.counts, tally.deficit, tally.plies, tally.frac, tally.scored)
     elif tally.mode == PAIRS:
-        call_kernel(runs.play_duel, setup, lo, hi, sides, evaluators, tally.counts, tally.deficit,
+        call_kernel(runs.play_duel, setup, lo, hi, sides, evaluators,
+                    kernel_pickers(spec.white, spec.black, sides), tally.counts, tally.deficit,
                     tally.plies)
     elif tally.mode == RESULTS:
         # the values loop without any scoring option: each game's row is one-hot at its result
@@ -88,9 +115,10 @@ def play_compiled(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
 def _game_rows(spec, setup, lo, hi, sides, evaluators, tally, scoring):
     """Each game's result-code probabilities for the root side under `scoring` (one-hot for a
     finished game) and the same minus its luck: two (hi - lo) x N_RESULTS arrays."""
-    from .scoring import kernel_arguments
+    from .scoring import bearoff_db, kernel_arguments
     plain, adjusted = np.zeros((hi - lo, N_RESULTS)), np.zeros((hi - lo, N_RESULTS))
     args = kernel_arguments(scoring, spec.rules, spec.values, spec.position.turn == "w")
-    call_kernel(runs.play_games_values, setup, lo, hi, sides, evaluators, args, tally.deficit,
-                tally.plies, plain, adjusted)
+    pickers = kernel_pickers(spec.white, spec.black, sides, bearoff_db(scoring, spec.rules))
+    call_kernel(runs.play_games_values, setup, lo, hi, sides, evaluators, pickers, args,
+                tally.deficit, tally.plies, plain, adjusted)
     return plain, adjusted

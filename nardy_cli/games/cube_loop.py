@@ -29,7 +29,7 @@ from ..match.cube_table import cubeful_table, game_kind, value_table
 from ..match.stakes import Stakes
 from ..match.state import MatchState, match_table
 from ..match.table import half_points
-from .compiled_loop import call_kernel, game_setup, kernel_policies
+from .compiled_loop import call_kernel, game_setup, kernel_pickers, kernel_policies
 from .tally import OUTCOMES, PAIRS, Tally
 
 OWNER_CODE = {"centre": kc.NOBODY, "white": 0, "black": 1}
@@ -74,7 +74,7 @@ def cube_args(cube: Cube, bots: CubeBots, sides: SidePolicies, rules,
     return kc.CubeArgs(np.array([BEHAVIOUR_CODE[bots.white], BEHAVIOUR_CODE[bots.black]],
                                 dtype=np.int64),
                        OWNER_CODE[cube.owner], bool(cube.jacoby), bool(cube.beavers),
-                       float(bots.contact_efficiency), points_array(rules.points), False,
+                       float(bots.contact_efficiency), points_array(rules.points),
                        tables(rules).arrays(), logistic_coefficients(), same,
                        bool(bots.hold_first), *match_fields(match, rules),
                        cube.value.bit_length() - 1, half_points(rules.points.oin, "an oin"),
@@ -114,6 +114,7 @@ def play_cube(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
     sides, evaluators = kernel_policies(spec.white, spec.black, spec.rules, spec.values)
     if tally.mode == OUTCOMES:
         call_kernel(kc.play_cube_games, setup, lo, hi, sides, evaluators,
+                    kernel_pickers(spec.white, spec.black, sides),
                     cube_args(cube, spec.cube_bots, sides, spec.rules, vr=spec.scoring.vr),
                     tally.counts,
                     tally.deficit, tally.plies, tally.cube)
@@ -125,7 +126,12 @@ def play_cube(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
             a_bots, b_bots = b_bots, a_bots
         a_first, a_evals = (sides, evaluators) if setup.white else (swapped, evals_swapped)
         b_first, b_evals = (swapped, evals_swapped) if setup.white else (sides, evaluators)
+        a_pickers = kernel_pickers(spec.white, spec.black, sides)
+        b_pickers = (a_pickers[1], a_pickers[0])
+        if not setup.white:
+            a_pickers, b_pickers = b_pickers, a_pickers
         call_kernel(kc.play_cube_duel, setup, lo, hi, a_first, b_first, a_evals, b_evals,
+                    a_pickers, b_pickers,
                     cube_args(cube, a_bots, a_first, spec.rules),
                     cube_args(cube, b_bots, b_first, spec.rules),
                     tally.counts, tally.deficit, tally.plies, tally.cube)

@@ -127,7 +127,9 @@ def _payload(task: Callable, job: tuple) -> bytes:
 def run_payload(payload: bytes, lo: int, hi: int):
     """In a worker: unpickle a job (games lo..hi-1), run it, and turn any failure into a one-line
     `NardyError`."""
+    from ..core.compile_lock import install as lock_compiles
     task, job = None, ()
+    lock_compiles()     # a kernel this worker needs while another compiles it: wait and load it
     try:
         task, job = pickle.loads(payload)
         return task(*job)

@@ -75,7 +75,7 @@ def match_cube_games(position: Position, white: Policy, black: Policy, rules: Ru
     zeros unless `vr`: `kernels.cube.roll_luck` at the score), so value - luck is the reduced
     value."""
     from ..kernels import cube as kc
-    from .compiled_loop import call_kernel, game_setup, kernel_policies
+    from .compiled_loop import call_kernel, game_setup, kernel_pickers, kernel_policies
     from .cube_loop import cube_args
     from .match_cube_play import check_cube_pair
     check_cube_pair(white, black, bots)
@@ -85,6 +85,7 @@ def match_cube_games(position: Position, white: Policy, black: Policy, rules: Ru
     codes, levels = np.zeros(hi - lo, dtype=np.int64), np.zeros(hi - lo, dtype=np.int64)
     lucks = np.zeros(hi - lo)
     call_kernel(kc.play_cube_games_each, game_setup(spec, max_plies), lo, hi, sides, evaluators,
+                kernel_pickers(white, black, sides),
                 cube_args(stakes.cube, bots, sides, rules, stakes.match, vr), codes, levels,
                 lucks, np.zeros((2, N_DEFICIT), dtype=np.int64), np.zeros(1, dtype=np.int64))
     values: dict[tuple[int, int], float] = {}

@@ -57,7 +57,7 @@ def compiled_cube_game(white: Policy, black: Policy, bots: CubeBots, stakes: Sta
     """One game from the start at `stakes` (a match score, the cube centred) in the compiled cube
     loop: (White's result code, a pass the doubler's oin; the final cube, a pass's before the
     double)."""
-    from .compiled_loop import call_kernel, game_setup, kernel_policies
+    from .compiled_loop import call_kernel, game_setup, kernel_pickers, kernel_policies
     from .cube_loop import cube_args
     rules = settings.rules
     spec = GameSpec(START, rules, white, black, settings.seed, False, stakes=stakes,
@@ -65,7 +65,8 @@ def compiled_cube_game(white: Policy, black: Policy, bots: CubeBots, stakes: Sta
     sides, evaluators = kernel_policies(white, black, rules, spec.values)
     results, levels = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
     call_kernel(kc.play_cube_games_each, game_setup(spec, MAX_PLIES), game, game + 1, sides,
-                evaluators, cube_args(stakes.cube, bots, sides, rules, stakes.match), results,
+                evaluators, kernel_pickers(white, black, sides),
+                cube_args(stakes.cube, bots, sides, rules, stakes.match), results,
                 levels, np.zeros(1), np.zeros((2, N_DEFICIT), dtype=np.int64),
                 np.zeros(1, dtype=np.int64))
     return int(results[0]), 1 << int(levels[0])

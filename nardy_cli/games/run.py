@@ -30,6 +30,15 @@ def play_chunk(spec: GameSpec, mode: str, key: Hashable, lo: int, hi: int,
     return tally
 
 
+def compile_first(jobs: Sequence[tuple[GameSpec, Hashable, int, int]], mode: str) -> None:
+    """Compile (or load) the game loops the jobs use here, before any worker starts: each spec's
+    loop called for no game.  Forked workers inherit the compiled loops, and other processes on
+    this machine (a local Dask cluster's) load them from the cache this process wrote, so no two
+    processes compile the same kernel."""
+    for spec, key, lo, _ in {id(job[0]): job for job in jobs}.values():
+        play_chunk(spec, mode, key, lo, lo)
+
+
 def run_games(jobs: Sequence[tuple[GameSpec, Hashable, int, int]], mode: str, *, workers: int = 1,
               executor: str = "local", scheduler: str | None = None, stop: Callable | None = None,
               report: Callable | None = None) -> tuple[Tally, bool]:
@@ -41,6 +50,10 @@ def run_games(jobs: Sequence[tuple[GameSpec, Hashable, int, int]], mode: str, *,
     """
     if leaves_process(workers, executor, len(jobs)):
         ensure_portable({id(p): p for spec, *_ in jobs for p in (spec.white, spec.black)}.values())
+        try:
+            compile_first(jobs, mode)
+        except KeyboardInterrupt:
+            return Tally(mode), True
     return run_jobs([(spec, mode, key, lo, hi) for spec, key, lo, hi in jobs], task=play_chunk,
                     new_tally=lambda: Tally(mode), workers=workers, executor=executor,
                     scheduler=scheduler, stop=stop, report=report)

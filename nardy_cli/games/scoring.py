@@ -21,7 +21,7 @@ from ..core.errors import ArgumentError
 from ..core.outcomes import PROB_KEYS, Valuation, money_valuation, result_values
 from ..core.rules import Rules
 from ..kernels.board import N_RESULTS
-from ..kernels.game import N_OPTS, O_DB_POLICY, O_EXACT_BEAROFF, O_TRUNCATE, O_VR, ScoringArgs
+from ..kernels.game import LuckArgs, ScoringArgs, Truncation
 from ..kernels.runs import (FIX_SCALE, N_FRAC, X_ADJ, X_EQ, X_EQ2, X_EQ_ADJ, X_EQ_ADJ2, X_KEY2,
     X_KEY_ADJ2, X_P, X_VAL, X_VAL2, X_VAL_ADJ, X_VAL_ADJ2)
 from ..policies.analysis import logistic_coefficients  # noqa: F401  (the heuristic's outcome model)
@@ -107,23 +107,29 @@ def kernel_arguments(scoring: Scoring, rules: Rules, valuation: Valuation | None
                      root_white: bool = True) -> ScoringArgs:
     """The scored game loop's inputs (`kernels.game.ScoringArgs`) for `kernels.runs.play_games`: the
     root side's (White's when `root_white`) money points and `valuation`'s values (money when None)
-    of each result."""
-    from ..policies.bearoff import empty_tables, tables
-    opts = np.zeros(N_OPTS, dtype=np.int64)
-    opts[O_EXACT_BEAROFF] = int(bool(scoring.exact_bearoff))
-    opts[O_TRUNCATE] = -1 if scoring.truncate is None else scoring.truncate
-    opts[O_VR] = int(bool(scoring.vr))
-    opts[O_DB_POLICY] = int(bool(scoring.exact_bearoff if scoring.bearoff_policy is None
-                                 else scoring.bearoff_policy))
-    need_db = scoring.active or bool(opts[O_DB_POLICY])
-    tabs = tables(rules).arrays() if need_db else empty_tables()
+    of each result.  An option that is off is None, so the loop compiles without it."""
+    from ..policies.bearoff import tables
     from ..policies.builtin import HEURISTIC
+    tabs = tables(rules).arrays() if scoring.active else None
     luck_net = (scoring.luck_network.kernel_params(rules) if scoring.luck_network is not None
                 else np.zeros(0))
     valuation = valuation if valuation is not None else money_valuation(rules)
     values = np.stack([result_values(rules.points), valuation.root_values(root_white)])
-    return ScoringArgs(opts, tabs, logistic_coefficients(), values, INDICATOR_MATRIX,
-                       HEURISTIC.kernel_params(rules), luck_net)
+    return ScoringArgs(
+        tabs if scoring.exact_bearoff else None,
+        None if scoring.truncate is None else Truncation(int(scoring.truncate), tabs,
+                                                         logistic_coefficients()),
+        LuckArgs(tabs, logistic_coefficients(), HEURISTIC.kernel_params(rules), luck_net)
+        if scoring.vr else None,
+        scoring.active, values, INDICATOR_MATRIX)
+
+
+def bearoff_db(scoring: Scoring, rules: Rules):
+    """The bear-off databases' arrays when built-in policies bear off by them under `scoring`, else
+    None (the pickers' `db`)."""
+    from ..policies.bearoff import tables
+    on = scoring.exact_bearoff if scoring.bearoff_policy is None else scoring.bearoff_policy
+    return tables(rules).arrays() if on else None
 
 
 def new_frac() -> np.ndarray:

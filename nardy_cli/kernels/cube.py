@@ -31,6 +31,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from . import jit  # noqa: F401  (first: kernels compile once per signature)
+
 from .bearoff import RaceTables, both_home
 from .codes import CENTRE, OPPONENT, ROLLER
 from .board import (DRAW, IN_PLAY, LOSE_BASE, N_POINTS, UNFINISHED, WIN_BASE, final_result, flip,
@@ -65,7 +67,6 @@ class CubeArgs(NamedTuple):
     beavers: bool
     contact: float          # the cube efficiency with contact (races: `race_efficiency`)
     points: np.ndarray      # float64[4]: the classes' points (oin, home mars, mars, koks)
-    db_policy: bool         # built-in policies bear off by the databases
     tables: RaceTables      # the bear-off databases' arrays (value_probs is exact in races)
     coefs: np.ndarray       # the heuristic's logistic outcome model
     # both colours judge by the same evaluator: the taker reuses the doubler's chances
@@ -310,7 +311,7 @@ def roll_luck(replies, mover_white, d1, d2, last_roll, kind, weights, cube, owne
 
 
 @njit(cache=True)
-def play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws):
+def play_cube_game(setup, game, policies, evaluators, pickers, cube, deficit, ws, sws):
     """Play game number `game` of `setup` with the cube to its end; return (result code for the root
     side, plies, stratum, the root side's points in units of the starting cube, doubles, passed,
     luck).
@@ -381,8 +382,8 @@ def play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws):
                            cube, owner, cube.start_level + doubles, choice, sws, model)
             scale = 1.0 if cube.match else float(mult)
             luck += scale * lk if mover_white == root_white else -scale * lk
-        searched = take_turn(board, mover_white, d1, d2, rules, policies, evaluators,
-                             cube.db_policy, cube.tables, deficit, ws, sws)
+        searched = take_turn(board, mover_white, d1, d2, rules, policies, evaluators, pickers,
+                             deficit, ws, sws)
         mover_white = not mover_white
         turn += 1
 
@@ -407,8 +408,8 @@ def add_cube_sums(sums, row, points, doubles, passed, luck):
 
 
 @njit(cache=True)
-def play_cube_games(setup, game_lo, game_hi, policies, evaluators, cube, counts, deficit, plies,
-                    sums):
+def play_cube_games(setup, game_lo, game_hi, policies, evaluators, pickers, cube, counts, deficit,
+                    plies, sums):
     """Play games game_lo..game_hi-1 with the cube: counts[stratum, result], deficits, plies and the
     cube sums per stratum (points in units of the starting cube, their squares, games doubled, games
     passed)."""
@@ -416,15 +417,16 @@ def play_cube_games(setup, game_lo, game_hi, policies, evaluators, cube, counts,
     sws = score_workspace()
     for game in range(game_lo, game_hi):
         (result, turns, stratum, points, doubles, passed,
-         luck) = play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws)
+         luck) = play_cube_game(setup, game, policies, evaluators, pickers, cube, deficit, ws,
+                                sws)
         plies[0] += turns
         counts[stratum, result] += 1
         add_cube_sums(sums, stratum, points, doubles, passed, luck)
 
 
 @njit(cache=True)
-def play_cube_duel(setup, game_lo, game_hi, a_first, b_first, a_evals, b_evals, a_cube, b_cube,
-                   joint, deficit, plies, sums):
+def play_cube_duel(setup, game_lo, game_hi, a_first, b_first, a_evals, b_evals, a_pickers,
+                   b_pickers, a_cube, b_cube, joint, deficit, plies, sums):
     """Duplicate games with the cube: each dice sequence with A on the root side, then B
     (`runs.play_duel`'s pairs, policies and cubes already by colour); sums[0] holds A's points per
     pair times 2 (A's points as root minus B's), their squares, and over both games the games
@@ -433,9 +435,11 @@ def play_cube_duel(setup, game_lo, game_hi, a_first, b_first, a_evals, b_evals, 
     sws = score_workspace()
     for game in range(game_lo, game_hi):
         (r1, t1, _, v1, d1,
-         p1, _) = play_cube_game(setup, game, a_first, a_evals, a_cube, deficit, ws, sws)
+         p1, _) = play_cube_game(setup, game, a_first, a_evals, a_pickers, a_cube, deficit, ws,
+                                 sws)
         (r2, t2, _, v2, d2,
-         p2, _) = play_cube_game(setup, game, b_first, b_evals, b_cube, deficit, ws, sws)
+         p2, _) = play_cube_game(setup, game, b_first, b_evals, b_pickers, b_cube, deficit, ws,
+                                 sws)
         joint[r1, r2] += 1
         plies[0] += t1 + t2
         sums[0, C_POINTS] += fixed(v1 - v2)
@@ -445,8 +449,8 @@ def play_cube_duel(setup, game_lo, game_hi, a_first, b_first, a_evals, b_evals, 
 
 
 @njit(cache=True)
-def play_cube_games_each(setup, game_lo, game_hi, policies, evaluators, cube, results, levels,
-                         lucks, deficit, plies):
+def play_cube_games_each(setup, game_lo, game_hi, policies, evaluators, pickers, cube, results,
+                         levels, lucks, deficit, plies):
     """Like `play_cube_games`, but write each game's result code (a pass: the doubler's oin) and its
     final cube level (2**level; a pass: the cube before the double) into results[i] and
     levels[i], and its luck (`play_cube_game`) into lucks[i]."""
@@ -454,7 +458,8 @@ def play_cube_games_each(setup, game_lo, game_hi, policies, evaluators, cube, re
     sws = score_workspace()
     for game in range(game_lo, game_hi):
         (result, turns, _, _, doubles,
-         passed, luck) = play_cube_game(setup, game, policies, evaluators, cube, deficit, ws, sws)
+         passed, luck) = play_cube_game(setup, game, policies, evaluators, pickers, cube, deficit,
+                                        ws, sws)
         results[game - game_lo] = result
         lucks[game - game_lo] = luck
         levels[game - game_lo] = cube.start_level + doubles - (1 if passed else 0)

@@ -418,13 +418,52 @@ def search_candidates(scores, n, kind):
 
 
 @njit(cache=True)
+def heuristic_scores(boards, n, weights, scores, feats, opp):
+    """scores[i] = the heuristic's score of boards[i] (`opp`: the opponent's terms, filled)."""
+    for i in range(n):
+        scores[i] = heuristic_score(boards[i], weights, feats, opp)
+
+
+@njit(cache=True)
+def racer_scores(boards, n, scores):
+    """scores[i] = the racer's score of boards[i]."""
+    for i in range(n):
+        scores[i] = racer_score(boards[i])
+
+
+@njit(cache=True)
+def neural_scores(boards, n, weights, values, mover_white, last_roll, scratch):
+    """scratch.scores[i] = the network's value of boards[i] for the mover, in one turn pass (single
+    precision when the weights carry `neural.with_single`'s copy); `scratch.opp` filled."""
+    if weights[H_SINGLE] != 0.0:
+        turn_scores(single_layers(weights), last_roll, values, boards, n, mover_white, scratch.opp,
+                    scratch.feats, scratch.idx, scratch.val, scratch.mask, scratch.hidden32,
+                    scratch.probs, scratch.scores)
+    else:
+        turn_scores(layers(weights), last_roll, values, boards, n, mover_white, scratch.opp,
+                    scratch.feats, scratch.idx, scratch.val, scratch.mask, scratch.hidden,
+                    scratch.probs, scratch.scores)
+
+
+@njit(cache=True)
+def first_best(scores, n):
+    """The index of the first of the highest of scores[:n]."""
+    best = 0
+    for i in range(1, n):
+        if scores[i] > scores[best]:
+            best = i
+    return best
+
+
+@njit(cache=True)
 def choose_play(boards, n, judge, lookahead, rstate, mover_white, rules, search, scratch):
     """Index of the chosen result among boards[:n] (mover-relative, before the turn passes) by
     `judge` (`EvalArgs`), one ply deeper with `lookahead`, under `rules` (`KernelRules`).
 
     `rstate` is the random policy's stream (`rng.policy_state`), `search` a
     second `movegen.PlaySpace` (for the lookahead's replies) and `scratch` comes
-    from `choice_scratch`.
+    from `choice_scratch`.  The game loops call it only for a lookahead side
+    (`pickers.SearchPick`); a 0-ply side picks by its own kind's scores alone.
     """
     scratch.searched[0] = -1
     kind, weights, values = judge.kind, judge.weights, judge.values
@@ -432,29 +471,14 @@ def choose_play(boards, n, judge, lookahead, rstate, mover_white, rules, search,
         return below(next_random(rstate), n)
     scores, opp = scratch.scores, scratch.opp
     opponent_terms(boards[0], opp)
-    # the scratch tuple is unpacked here once: passing it whole to every play's score costs 40% of
-    # the heuristic's time
-    feats = scratch.feats
     last_roll = rules.last_roll
     if kind == HEURISTIC:
-        for i in range(n):
-            scores[i] = heuristic_score(boards[i], weights, feats, opp)
+        heuristic_scores(boards, n, weights, scores, scratch.feats, opp)
     elif kind == NEURAL:
-        if weights[H_SINGLE] != 0.0:        # `neural.with_single`: the single-precision pass
-            turn_scores(single_layers(weights), last_roll, values, boards, n, mover_white, opp,
-                        feats, scratch.idx, scratch.val, scratch.mask, scratch.hidden32,
-                        scratch.probs, scores)
-        else:
-            turn_scores(layers(weights), last_roll, values, boards, n, mover_white, opp, feats,
-                        scratch.idx, scratch.val, scratch.mask, scratch.hidden, scratch.probs,
-                        scores)
+        neural_scores(boards, n, weights, values, mover_white, last_roll, scratch)
     else:       # RACER (RANDOM has returned; users' evaluators are not chosen here)
-        for i in range(n):
-            scores[i] = racer_score(boards[i])
-    best = 0
-    for i in range(1, n):
-        if scores[i] > scores[best]:
-            best = i
+        racer_scores(boards, n, scores)
+    best = first_best(scores, n)
     if not lookahead or n == 1 or scores[best] >= TERMINAL:
         return best
     order = search_candidates(scores, n, kind)

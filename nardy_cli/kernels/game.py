@@ -16,11 +16,12 @@ from .bearoff import RaceTables, board_race_probabilities, both_home
 from .board import (IN_PLAY, N_POINTS, N_RESULTS, UNFINISHED, KernelRules, bears_off_last,
                     final_result, flip, game_status, on_board, opp_on_board, roll_steps)
 from .evaluate import (NEURAL, RANDOM, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, ChoiceScratch, EvalArgs,
-                       best_replies, choice_scratch, choose_play)
+                       best_replies, choice_scratch)
 from .neural import float32_layers
 from .movegen import PlaySpace, enumerate_plays, play_space
+from .pickers import pick_play
 from .rng import policy_state, roll_index
-from .user import USER, best_by
+from .user import USER
 from .value import ValueScratch, position_probs, swap_view, value_probs, value_scratch
 
 class GameSetup(NamedTuple):
@@ -49,15 +50,32 @@ class SidePolicies(NamedTuple):
 
 
 class ScoringArgs(NamedTuple):
-    """The scored loop's inputs (`scoring.kernel_arguments`): options, databases, models, points."""
+    """The scored loop's inputs (`scoring.kernel_arguments`): the options, each None when off (so
+    a loop compiles only the options it is given), and what the counts are valued by."""
 
-    opts: np.ndarray        # int64[N_OPTS]: O_EXACT_BEAROFF, O_TRUNCATE, O_VR, O_DB_POLICY
-    tables: RaceTables      # the bear-off databases' arrays (empty when not needed)
-    coefs: np.ndarray       # the logistic outcome model
+    exact: object           # `bearoff.RaceTables`: stop once both sides are all home; or None
+    truncate: object        # `Truncation`: stop after so many plies; or None
+    vr: object              # `LuckArgs`: subtract each random roll's luck; or None
+    fractional: bool        # any of the three: each game's probabilities go into the sums
     # float64[2, N_RESULTS]: the root side's money points and valuation values per result code
     values: np.ndarray
     indicators: np.ndarray  # [key, result code]: the reported probabilities (outcomes.PROB_KEYS)
-    screen: np.ndarray      # the heuristic's weights: VR's screened reply search (`luck_of_roll`)
+
+
+class Truncation(NamedTuple):
+    """A game stopped after `plies` plies and scored by the side to move's evaluator."""
+
+    plies: int
+    tables: RaceTables      # the bear-off databases' arrays (exact in races; may be empty)
+    coefs: np.ndarray       # the logistic outcome model (evaluators without their own classes)
+
+
+class LuckArgs(NamedTuple):
+    """Variance reduction's inputs: how each roll's luck is valued (`luck_of_roll`)."""
+
+    tables: RaceTables      # the bear-off databases' arrays
+    coefs: np.ndarray       # the logistic outcome model
+    screen: np.ndarray      # the heuristic's weights: the screened reply search (`luck_of_roll`)
     # a network that values the luck instead of the policy's evaluator (length 0: none)
     luck_net: np.ndarray
 
@@ -100,9 +118,6 @@ N_STRATA = 36
 
 N_KEYS = 11         # the reported probabilities (outcomes.PROB_KEYS), for `ScoringArgs.indicators`
 
-# options of the scored game loop (`opts` array)
-O_EXACT_BEAROFF, O_TRUNCATE, O_VR, O_DB_POLICY = range(4)
-N_OPTS = 4
 SCORED = -1          # result of a game stopped early and scored by the databases or the evaluator
 
 
@@ -251,42 +266,17 @@ def add_roll_luck(played, r, mover_white, root_white, d1, d2, rules, valuer, arg
 
 
 @njit(cache=True)
-def bearoff_pick(boards, n, mover_white, last_roll, tables, vscratch, pbuf):
-    """The result the bear-off databases prefer: the highest equity (points 1 each class) for the
-    mover."""
-    flipped, counts = vscratch.flipped, vscratch.counts
-    best = 0
-    best_eq = -1e300
-    for i in range(n):
-        if on_board(boards[i]) == 0:
-            return i
-        flip(boards[i], flipped)
-        board_race_probabilities(flipped, not mover_white, last_roll, tables.comp, tables.all_dist,
-                                 tables.first_dist, tables.win2, tables.draw2, counts, pbuf)
-        eq = 0.0
-        for k in range(4):
-            # the opponent's losses are the mover's wins
-            eq += (pbuf[4 + k] - pbuf[k]) * (1.0 if k == 0 else 2.0)
-        if eq > best_eq:
-            best_eq = eq
-            best = i
-    return best
-
-
-@njit(cache=True)
-def take_turn(board, mover_white, d1, d2, rules, policies, evaluators, db_policy, tables, deficit,
-              ws, sws):
+def take_turn(board, mover_white, d1, d2, rules, policies, evaluators, pickers, deficit, ws, sws):
     """Play the mover's roll (d1, d2) on `board` and leave it in the opponent's view; return j of
     the chosen result's replies in `ws.choice.replies` (its lookahead searched them), or -1.
 
-    The turn step of both game loops: the legal results (`ws.plays`), the
-    turn's deficit figures into `deficit[side]`, the pick of the side's policy
-    (`policies`, `evaluators`; with `db_policy` built-in policies bear off by
-    the databases `tables`, with `sws`' value scratch).
+    The turn step of the game loops: the legal results (`ws.plays`), the turn's
+    deficit figures into `deficit[side]`, and the pick of the side's picker
+    (`pickers`: White's and Black's, `pickers.pick_play`) by its policy
+    (`policies`, `evaluators`; the databases' pick with `sws`' value scratch).
     """
-    plays, choice = ws.plays, ws.choice
+    plays = ws.plays
     side = 0 if mover_white else 1
-    kind = policies.kinds[side]
     opp_off = 15 - opp_on_board(board)
     n, nsteps = enumerate_plays(board, opp_off, d1, d2, rules.head_rule, rules.block_check,
                                 plays.boards, plays.step_from, plays.step_die, plays.memo,
@@ -295,38 +285,35 @@ def take_turn(board, mover_white, d1, d2, rules, policies, evaluators, db_policy
     searched = -1
     if n == 1:
         pick = 0
-    elif kind == USER:
-        pick = best_by(plays.boards, n, evaluators[side])
-    elif db_policy and kind != RANDOM and both_home(board) and opp_on_board(board) > 0:
-        pick = bearoff_pick(plays.boards, n, mover_white, rules.last_roll, tables, sws.value,
-                            sws.probs)
+    elif mover_white:
+        pick, searched = pick_play(pickers[0], plays.boards, n, 0, board, mover_white, rules,
+                                   policies, evaluators, ws, sws)
     else:
-        judge = EvalArgs(kind, policies.params[side], policies.values)
-        pick = choose_play(plays.boards, n, judge, policies.lookahead[side], ws.rstate, mover_white,
-                           rules, ws.search, choice)
-        searched = choice.searched[0]
+        pick, searched = pick_play(pickers[1], plays.boards, n, 1, board, mover_white, rules,
+                                   policies, evaluators, ws, sws)
     flip(plays.boards[pick], board)
     return searched
 
 
 @njit(cache=True)
-def play_one_game(setup, game, policies, evaluators, deficit, ws, args, sws):
+def play_one_game(setup, game, policies, evaluators, pickers, deficit, ws, sws, exact, truncate,
+                  vr):
     """Play game number `game` of `setup` to its end; return (result code for the root side, plies,
     stratum).
 
-    `policies` (`SidePolicies`) and `evaluators` choose side s's plays (0 White,
-    1 Black); deficit figures are added into `deficit[side]`; `ws` is the loop's
-    `Workspace`.  `args` is the `ScoringArgs` and `sws` the `ScoreScratch`: with
-    `args.opts[O_EXACT_BEAROFF]` the game stops once both sides are all home and is
-    scored by the bear-off databases, with `opts[O_TRUNCATE]` >= 0 it stops after
-    that many plies and is scored by the evaluator; both return SCORED with the
-    root side's probabilities in `sws.game`.  With `opts[O_VR]` each random roll's
-    luck is added into `sws.luck` (valued by `args.luck_net` when it is not empty);
-    with `opts[O_DB_POLICY]` built-in policies bear off by the databases.  The
-    plays, and so the dice and policy draws, never depend on these options.
+    `policies` (`SidePolicies`), `evaluators` and `pickers` choose side s's
+    plays (0 White, 1 Black); deficit figures are added into `deficit[side]`;
+    `ws` is the loop's `Workspace` and `sws` its `ScoreScratch`.  The options
+    (`ScoringArgs`' fields, each None when off, and then not compiled): with
+    `exact` (the bear-off databases) the game stops once both sides are all home
+    and is scored by them, with `truncate` (a `Truncation`) it stops after that
+    many plies and is scored by the evaluator; both return SCORED with the root
+    side's probabilities in `sws.game`.  With `vr` (a `LuckArgs`) each random
+    roll's luck is added into `sws.luck` (valued by `vr.luck_net` when it is not
+    empty).  The plays, and so the dice and policy draws, never depend on these
+    options.
     """
     board, rstate, choice = ws.board, ws.rstate, ws.choice
-    opts, tables, luck_net = args.opts, args.tables, args.luck_net
     gvec, luck = sws.game, sws.luck
     rules = setup.rules
     last_roll = rules.last_roll
@@ -348,48 +335,37 @@ def play_one_game(setup, game, policies, evaluators, deficit, ws, args, sws):
         if turn >= setup.max_plies:
             return UNFINISHED, turn, stratum
         given = root_d1 > 0 and turn == 0
-        if (opts[O_EXACT_BEAROFF] and not given and both_home(board) and on_board(board) > 0
+        if (exact is not None and not given and both_home(board) and on_board(board) > 0
                 and opp_on_board(board) > 0):
-            board_race_probabilities(board, mover_white, last_roll, tables.comp, tables.all_dist,
-                                     tables.first_dist, tables.win2, tables.draw2, sws.value.counts,
+            board_race_probabilities(board, mover_white, last_roll, exact.comp, exact.all_dist,
+                                     exact.first_dist, exact.win2, exact.draw2, sws.value.counts,
                                      sws.probs)
             to_root(sws.probs, mover_white, root_white, gvec)
             return SCORED, turn, stratum
-        if 0 <= opts[O_TRUNCATE] <= turn:
+        if truncate is not None and truncate.plies <= turn:
             side = 0 if mover_white else 1
             position_probs(board, mover_white, last_roll, policy_kind[side], policy_weights[side],
-                           tables, args.coefs, choice, sws.value, sws.flipped, sws.probs)
+                           truncate.tables, truncate.coefs, choice, sws.value, sws.flipped,
+                           sws.probs)
             to_root(sws.probs, mover_white, root_white, gvec)
             return SCORED, turn, stratum
         d1, d2, s = game_dice(seed, game, turn, stratify, root_d1, root_d2)
         if turn == 0 or (root_d1 > 0 and turn == 1):
             stratum = s
-        if opts[O_VR] and not given:
+        if vr is not None and not given:
             side = 0 if mover_white else 1
             value_kind, value_weights = policy_kind[side], policy_weights[side]
-            if luck_net.shape[0] > 0:
-                value_kind, value_weights = NEURAL, luck_net
+            if vr.luck_net.shape[0] > 0:
+                value_kind, value_weights = NEURAL, vr.luck_net
             valuer = EvalArgs(value_kind, value_weights, values)
             if searched >= 0:
                 luck_of_replies(choice.replies[searched], mover_white, root_white, d1, d2, rules,
-                                valuer, args, choice, sws)
+                                valuer, vr, choice, sws)
             else:
                 judge = EvalArgs(policy_kind[side], policy_weights[side], values)
-                luck_of_roll(board, mover_white, root_white, d1, d2, rules, judge, valuer, args,
+                luck_of_roll(board, mover_white, root_white, d1, d2, rules, judge, valuer, vr,
                              choice, sws)
-        searched = take_turn(board, mover_white, d1, d2, rules, policies, evaluators,
-                             opts[O_DB_POLICY] != 0, tables, deficit, ws, sws)
+        searched = take_turn(board, mover_white, d1, d2, rules, policies, evaluators, pickers,
+                             deficit, ws, sws)
         mover_white = not mover_white
         turn += 1
-
-
-@njit(cache=True)
-def no_scoring():
-    """The `ScoringArgs` of a plain game: every option off, empty databases."""
-    comp = np.zeros((1, 1), dtype=np.int64)
-    tables = RaceTables(comp, np.zeros((0, 1)), np.zeros((0, 1)), np.zeros((2, 0, 0)),
-                        np.zeros((2, 0, 0)))
-    opts = np.zeros(N_OPTS, dtype=np.int64)
-    opts[O_TRUNCATE] = -1
-    return ScoringArgs(opts, tables, np.zeros((7, 17)), np.zeros((2, N_RESULTS)),
-                       np.zeros((N_KEYS, N_RESULTS)), np.zeros(0), np.zeros(0))

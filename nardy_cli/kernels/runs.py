@@ -12,9 +12,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import jit  # noqa: F401  (first: kernels compile once per signature)
+
 from .board import N_RESULTS
-from .game import (N_KEYS, O_EXACT_BEAROFF, O_TRUNCATE, O_VR, SCORED, SidePolicies, no_scoring,
-                   play_one_game, score_workspace, workspace)
+from .game import N_KEYS, SCORED, SidePolicies, play_one_game, score_workspace, workspace
 from .user import Evaluators
 
 # columns of the fixed-point sums `frac[stratum, :]` (values times FIX_SCALE, rounded)
@@ -69,24 +70,24 @@ def add_scored(frac, stratum, p, luck, values, indicators):
 
 
 @njit(cache=True)
-def play_games(setup, game_lo, game_hi, policies, evaluators, args, counts, deficit, plies, frac,
-               scored):
+def play_games(setup, game_lo, game_hi, policies, evaluators, pickers, args, counts, deficit, plies,
+               frac, scored):
     """Play games game_lo..game_hi-1 and add counts[stratum, result], deficits and plies.
 
-    With any option of `args.opts` on (see `play_one_game`), every game's probabilities
+    With any option of `args` (`game.ScoringArgs`, see `play_one_game`), every game's probabilities
     (one-hot for a finished game) and their luck-adjusted copy also go into the
     fixed-point sums `frac[stratum]` (equity by `args.values`, reported probabilities by
     `args.indicators`), and games stopped early are counted in `scored[stratum]`
     instead of `counts`.
     """
-    opts, values, indicators = args.opts, args.values, args.indicators
+    values, indicators = args.values, args.indicators
     ws = workspace()
     sws = score_workspace()
     gvec, luck = sws.game, sws.luck
-    fractional = opts[O_EXACT_BEAROFF] != 0 or opts[O_TRUNCATE] >= 0 or opts[O_VR] != 0
+    fractional = args.fractional
     for game in range(game_lo, game_hi):
-        result, turns, stratum = play_one_game(setup, game, policies, evaluators, deficit, ws, args,
-                                               sws)
+        result, turns, stratum = play_one_game(setup, game, policies, evaluators, pickers, deficit,
+                                               ws, sws, args.exact, args.truncate, args.vr)
         plies[0] += turns
         if result == SCORED:
             scored[stratum] += 1
@@ -99,33 +100,43 @@ def play_games(setup, game_lo, game_hi, policies, evaluators, args, counts, defi
 
 
 @njit(cache=True)
-def play_duel(setup, game_lo, game_hi, policies, evaluators, joint, deficit, plies):
+def play_duel(setup, game_lo, game_hi, policies, evaluators, pickers, joint, deficit, plies):
     """Duplicate games: each dice sequence with side 0's policy (A) as White, then as Black.
 
     joint[r1, r2] counts pairs by the root side's results: r1 with A on the root side,
-    r2 with B there; `policies` and `evaluators` hold A at index 0 and B at 1.
+    r2 with B there; `policies`, `evaluators` and `pickers` hold A at index 0 and B at 1.
     """
     ws = workspace()
-    args, sws = no_scoring(), score_workspace()
+    sws = score_workspace()
     # per-side policies (index 0 White) with A, then B, playing the root side
     swapped = SidePolicies(policies.kinds[::-1].copy(), policies.params[::-1].copy(),
                            # values stay by colour
                            policies.lookahead[::-1].copy(), policies.values)
     evals_swapped = Evaluators(evaluators.black, evaluators.white)
+    pickers_swapped = (pickers[1], pickers[0])
     a_first = policies if setup.white else swapped
     b_first = swapped if setup.white else policies
     a_evals = evaluators if setup.white else evals_swapped
     b_evals = evals_swapped if setup.white else evaluators
     for game in range(game_lo, game_hi):
-        r1, t1, _ = play_one_game(setup, game, a_first, a_evals, deficit, ws, args, sws)
-        r2, t2, _ = play_one_game(setup, game, b_first, b_evals, deficit, ws, args, sws)
+        # A plays White when the root side is White: the pickers by colour, as the policies
+        if setup.white:
+            r1, t1, _ = play_one_game(setup, game, a_first, a_evals, pickers, deficit, ws, sws,
+                                      None, None, None)
+            r2, t2, _ = play_one_game(setup, game, b_first, b_evals, pickers_swapped, deficit, ws,
+                                      sws, None, None, None)
+        else:
+            r1, t1, _ = play_one_game(setup, game, a_first, a_evals, pickers_swapped, deficit, ws,
+                                      sws, None, None, None)
+            r2, t2, _ = play_one_game(setup, game, b_first, b_evals, pickers, deficit, ws, sws,
+                                      None, None, None)
         joint[r1, r2] += 1
         plies[0] += t1 + t2
 
 
 @njit(cache=True)
-def play_games_values(setup, game_lo, game_hi, policies, evaluators, args, deficit, plies, probs,
-                      probs_adj):
+def play_games_values(setup, game_lo, game_hi, policies, evaluators, pickers, args, deficit, plies,
+                      probs, probs_adj):
     """Like `play_games`, but write each game's result-code probabilities for the root side (one-hot
     for a finished game) into probs[game - game_lo], and the same minus the game's luck into
     probs_adj."""
@@ -133,7 +144,8 @@ def play_games_values(setup, game_lo, game_hi, policies, evaluators, args, defic
     sws = score_workspace()
     gvec, luck = sws.game, sws.luck
     for game in range(game_lo, game_hi):
-        result, turns, _ = play_one_game(setup, game, policies, evaluators, deficit, ws, args, sws)
+        result, turns, _ = play_one_game(setup, game, policies, evaluators, pickers, deficit, ws,
+                                         sws, args.exact, args.truncate, args.vr)
         plies[0] += turns
         if result != SCORED:
             for k in range(N_RESULTS):

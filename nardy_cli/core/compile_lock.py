@@ -1,8 +1,9 @@
-"""One compile per kernel across the suite's worker processes (pytest-xdist), not one per worker.
+"""One compile per kernel across processes on one machine, not one per process.
 
-From a cold cache the three workers start at once and each compiles the game loop's
-tree of kernels on its own: the same minutes of CPU two or three times over on two
-cores. `install()` makes a cache miss take a file lock for that kernel and
+From a cold cache, worker processes that start at once (a run's local workers or a
+local Dask cluster's, the test suite's pytest-xdist workers, two commands side by
+side) would each compile the same kernels: the same minutes of CPU two or three
+times over on two cores. `install()` makes a cache miss take a file lock for that kernel and
 signature, next to numba's cache file, and look again once it holds it: a worker
 that wanted a kernel another worker was compiling waits for it and loads it from
 the cache. The lock is let go when the compile is saved, or when it ends
@@ -33,7 +34,8 @@ def _release(key) -> None:
 
 
 def install() -> None:
-    """Wrap numba's disk cache and dispatcher compile with the per-kernel lock (once a process)."""
+    """Wrap numba's disk cache and dispatcher compile with the per-kernel lock (once a process;
+    `nardy`'s main process and every worker task call it)."""
     if getattr(caching.Cache, "_nardy_locked", False):
         return
     load, save, compile_ = (caching.Cache.load_overload, caching.Cache.save_overload,

@@ -1,0 +1,181 @@
+"""How each side of a game loop picks its play, decided when the loop compiles.
+
+A side's picker is a small named tuple whose class says how that side picks
+(`RandomPick`, `ScorePick` for the heuristic and the racer, `NeuralPick` and
+`DoubleNeuralPick` by the precision of the network's pass, `SearchPick` for a
+lookahead side, `UserPick` for a user's function), and whose
+`db` field holds the bear-off databases when the side bears off by them
+(`bearoff.RaceTables`), else None.  `pick_play` is resolved by numba from those
+types, so a game loop compiles the code of the pickers it is given and nothing
+else: a random rollout compiles no evaluator, a 0-ply network no search, and
+no loop compiles the databases' pick unless a side bears off by them.  The
+choice itself is the one `evaluate.choose_play` makes (it calls the same
+scoring kernels), so a picker changes what compiles, never a play.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from numba import njit, types
+from numba.extending import overload
+
+from . import jit  # noqa: F401  (first: kernels compile once per signature)
+
+from .bearoff import board_race_probabilities, both_home
+from .board import flip, on_board, opp_on_board
+from .evaluate import HEURISTIC, EvalArgs, choose_play, first_best, heuristic_scores, racer_scores
+from .features import opponent_terms
+from .neural import layers, single_layers
+from .rng import below, next_random
+from .turnpass import turn_scores
+from .user import best_by
+
+
+class RandomPick(NamedTuple):
+    """A uniform pick from the side's own random stream (`rng.policy_state`)."""
+
+    db: object = None       # always None: the random policy never bears off by the databases
+
+
+class ScorePick(NamedTuple):
+    """The best result by the heuristic's or the racer's 0-ply score (the side's kind)."""
+
+    db: object = None
+
+
+class NeuralPick(NamedTuple):
+    """The best result by the network's 0-ply value, the turn scored in single precision (the
+    weights' `neural.with_single` copy: `neural`'s default)."""
+
+    db: object = None
+
+
+class DoubleNeuralPick(NamedTuple):
+    """`NeuralPick` with the turn scored in double precision (weights without the float32 copy)."""
+
+    db: object = None
+
+
+class SearchPick(NamedTuple):
+    """`evaluate.choose_play`: the side's kind, one ply deeper when its `lookahead` is set."""
+
+    db: object = None
+
+
+class UserPick(NamedTuple):
+    """The best result by a user's function (`user.best_by`)."""
+
+    db: object = None       # always None: a user's function bears off by itself
+
+
+def pick_play(picker, boards, n, side, board, mover_white, rules, policies, evaluators, ws, sws):
+    """(index of the side's chosen result among boards[:n], j of its searched replies in
+    `ws.choice.replies` or -1); `board` is the position before the roll, `side` 0 White."""
+    raise NotImplementedError("compiled code only")
+
+
+def db_pick(db, boards, n, board, mover_white, last_roll, sws):
+    """The databases' pick (`bearoff_pick`) when `db` holds them and both sides are all home with
+    checkers left, else -1."""
+    raise NotImplementedError("compiled code only")
+
+
+@njit(cache=True)
+def bearoff_pick(boards, n, mover_white, last_roll, tables, vscratch, pbuf):
+    """The result the bear-off databases prefer: the highest equity (points 1 each class) for the
+    mover."""
+    flipped, counts = vscratch.flipped, vscratch.counts
+    best = 0
+    best_eq = -1e300
+    for i in range(n):
+        if on_board(boards[i]) == 0:
+            return i
+        flip(boards[i], flipped)
+        board_race_probabilities(flipped, not mover_white, last_roll, tables.comp, tables.all_dist,
+                                 tables.first_dist, tables.win2, tables.draw2, counts, pbuf)
+        eq = 0.0
+        for k in range(4):
+            # the opponent's losses are the mover's wins
+            eq += (pbuf[4 + k] - pbuf[k]) * (1.0 if k == 0 else 2.0)
+        if eq > best_eq:
+            best_eq = eq
+            best = i
+    return best
+
+
+def _no_db(db, boards, n, board, mover_white, last_roll, sws):
+    return -1
+
+
+def _db(db, boards, n, board, mover_white, last_roll, sws):
+    if both_home(board) and opp_on_board(board) > 0:
+        return bearoff_pick(boards, n, mover_white, last_roll, db, sws.value, sws.probs)
+    return -1
+
+
+@overload(db_pick)
+def _db_pick(db, boards, n, board, mover_white, last_roll, sws):
+    return _no_db if isinstance(db, types.NoneType) else _db
+
+
+def _random(picker, boards, n, side, board, mover_white, rules, policies, evaluators, ws, sws):
+    return below(next_random(ws.rstate), n), -1
+
+
+def _user(picker, boards, n, side, board, mover_white, rules, policies, evaluators, ws, sws):
+    return best_by(boards, n, evaluators.white if side == 0 else evaluators.black), -1
+
+
+def _score(picker, boards, n, side, board, mover_white, rules, policies, evaluators, ws, sws):
+    i = db_pick(picker.db, boards, n, board, mover_white, rules.last_roll, sws)
+    if i >= 0:
+        return i, -1
+    choice = ws.choice
+    opponent_terms(boards[0], choice.opp)
+    if policies.kinds[side] == HEURISTIC:
+        heuristic_scores(boards, n, policies.params[side], choice.scores, choice.feats, choice.opp)
+    else:
+        racer_scores(boards, n, choice.scores)
+    return first_best(choice.scores, n), -1
+
+
+def _neural(picker, boards, n, side, board, mover_white, rules, policies, evaluators, ws, sws):
+    i = db_pick(picker.db, boards, n, board, mover_white, rules.last_roll, sws)
+    if i >= 0:
+        return i, -1
+    c = ws.choice
+    opponent_terms(boards[0], c.opp)
+    turn_scores(single_layers(policies.params[side]), rules.last_roll, policies.values, boards, n,
+                mover_white, c.opp, c.feats, c.idx, c.val, c.mask, c.hidden32, c.probs, c.scores)
+    return first_best(c.scores, n), -1
+
+
+def _neural64(picker, boards, n, side, board, mover_white, rules, policies, evaluators, ws, sws):
+    i = db_pick(picker.db, boards, n, board, mover_white, rules.last_roll, sws)
+    if i >= 0:
+        return i, -1
+    c = ws.choice
+    opponent_terms(boards[0], c.opp)
+    turn_scores(layers(policies.params[side]), rules.last_roll, policies.values, boards, n,
+                mover_white, c.opp, c.feats, c.idx, c.val, c.mask, c.hidden, c.probs, c.scores)
+    return first_best(c.scores, n), -1
+
+
+def _search(picker, boards, n, side, board, mover_white, rules, policies, evaluators, ws, sws):
+    i = db_pick(picker.db, boards, n, board, mover_white, rules.last_roll, sws)
+    if i >= 0:
+        return i, -1
+    judge = EvalArgs(policies.kinds[side], policies.params[side], policies.values)
+    pick = choose_play(boards, n, judge, policies.lookahead[side], ws.rstate, mover_white, rules,
+                       ws.search, ws.choice)
+    return pick, ws.choice.searched[0]
+
+
+_IMPLS = {RandomPick: _random, ScorePick: _score, NeuralPick: _neural, DoubleNeuralPick: _neural64,
+          SearchPick: _search, UserPick: _user}
+
+
+@overload(pick_play)
+def _pick_play(picker, boards, n, side, board, mover_white, rules, policies, evaluators, ws, sws):
+    return _IMPLS.get(getattr(picker, "instance_class", None))
