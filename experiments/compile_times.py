@@ -29,6 +29,8 @@ COMMANDS = {
     "rollout lookahead:neural": ["rollout", POS, "--policy", "lookahead:neural", "--games", "36",
                                  "--workers", "1"],
     "analyze 6-5": ["analyze", "start", "--dice", "6-5", "--no-book", "--games", "1296"],
+    "analyze head-tempo 5-3": ["analyze", "W:1x13,2,16 B:1x12,5,6,15 w", "--dice", "5-3",
+                               "--no-book", "--games", "1296"],
     "review": ["review", str(HERE.parent / "games" / "bot-game.txt")],
 }
 

@@ -67,8 +67,7 @@ def cube_args(cube: Cube, bots: CubeBots, sides: SidePolicies, rules,
     """The kernel's `CubeArgs` of games from `cube` with `bots` for these kernel policies (index 0
     White), at the `match` score (None: money); `vr`: each game's cubeful luck is measured."""
     from ..policies.bearoff import tables
-    from ..policies.builtin import HEURISTIC
-    from .scoring import logistic_coefficients
+    from .scoring import logistic_coefficients, screen_weights
     same = bool(sides.kinds[0] == sides.kinds[1]
                 and np.array_equal(sides.params[0], sides.params[1]))
     return kc.CubeArgs(np.array([BEHAVIOUR_CODE[bots.white], BEHAVIOUR_CODE[bots.black]],
@@ -78,7 +77,7 @@ def cube_args(cube: Cube, bots: CubeBots, sides: SidePolicies, rules,
                        tables(rules).arrays(), logistic_coefficients(), same,
                        bool(bots.hold_first), *match_fields(match, rules),
                        cube.value.bit_length() - 1, half_points(rules.points.oin, "an oin"),
-                       bool(vr), HEURISTIC.kernel_params(rules))
+                       bool(vr), screen_weights(rules))
 
 
 @lru_cache(maxsize=64)

@@ -109,7 +109,6 @@ def kernel_arguments(scoring: Scoring, rules: Rules, valuation: Valuation | None
     root side's (White's when `root_white`) money points and `valuation`'s values (money when None)
     of each result.  An option that is off is None, so the loop compiles without it."""
     from ..policies.bearoff import tables
-    from ..policies.builtin import HEURISTIC
     tabs = tables(rules).arrays() if scoring.active else None
     luck_net = (scoring.luck_network.kernel_params(rules) if scoring.luck_network is not None
                 else np.zeros(0))
@@ -119,9 +118,18 @@ def kernel_arguments(scoring: Scoring, rules: Rules, valuation: Valuation | None
         tabs if scoring.exact_bearoff else None,
         None if scoring.truncate is None else Truncation(int(scoring.truncate), tabs,
                                                          logistic_coefficients()),
-        LuckArgs(tabs, logistic_coefficients(), HEURISTIC.kernel_params(rules), luck_net)
+        LuckArgs(tabs, logistic_coefficients(), screen_weights(rules), luck_net)
         if scoring.vr else None,
         scoring.active, values, INDICATOR_MATRIX)
+
+
+def screen_weights(rules: Rules) -> np.ndarray:
+    """The heuristic's weights as VR's screened reply search takes them: a read-only copy, typed
+    as the searches' own `evaluate.NO_SCREEN` constant is, so `best_replies` compiles once."""
+    from ..policies.builtin import HEURISTIC
+    screen = np.array(HEURISTIC.kernel_params(rules), dtype=np.float64)
+    screen.flags.writeable = False
+    return screen
 
 
 def bearoff_db(scoring: Scoring, rules: Rules):
