@@ -141,24 +141,26 @@ def _score(picker, boards, n, side, board, mover_white, rules, policies, evaluat
 
 
 def _neural(picker, boards, n, side, board, mover_white, rules, policies, evaluators, ws, sws):
-    i = db_pick(picker.db, boards, n, board, mover_white, rules.last_roll, sws)
-    if i >= 0:
-        return i, -1
-    c = ws.choice
-    opponent_terms(boards[0], c.opp)
-    turn_scores(single_layers(policies.params[side]), rules.last_roll, policies.values, boards, n,
-                mover_white, c.opp, c.feats, c.idx, c.val, c.mask, c.hidden32, c.probs, c.scores)
-    return first_best(c.scores, n), -1
+    return by_network(picker.db, single_layers(policies.params[side]), ws.choice.hidden32, boards,
+                      n, board, mover_white, rules, policies.values, ws, sws)
 
 
 def _neural64(picker, boards, n, side, board, mover_white, rules, policies, evaluators, ws, sws):
-    i = db_pick(picker.db, boards, n, board, mover_white, rules.last_roll, sws)
+    return by_network(picker.db, layers(policies.params[side]), ws.choice.hidden, boards, n, board,
+                      mover_white, rules, policies.values, ws, sws)
+
+
+@njit(cache=True)
+def by_network(db, net, hidden, boards, n, board, mover_white, rules, values, ws, sws):
+    """(the databases' pick, or the best result by the network `net` in one turn pass with `hidden`
+    of its precision, -1)."""
+    i = db_pick(db, boards, n, board, mover_white, rules.last_roll, sws)
     if i >= 0:
         return i, -1
     c = ws.choice
     opponent_terms(boards[0], c.opp)
-    turn_scores(layers(policies.params[side]), rules.last_roll, policies.values, boards, n,
-                mover_white, c.opp, c.feats, c.idx, c.val, c.mask, c.hidden, c.probs, c.scores)
+    turn_scores(net, rules.last_roll, values, boards, n, mover_white, c.opp, c.feats, c.idx, c.val,
+                c.mask, hidden, c.probs, c.scores)
     return first_best(c.scores, n), -1
 
 
