@@ -31,11 +31,13 @@ def play_chunk(spec: GameSpec, mode: str, key: Hashable, lo: int, hi: int,
 
 
 def compile_first(jobs: Sequence[tuple[GameSpec, Hashable, int, int]], mode: str) -> None:
-    """Compile (or load) the game loops the jobs use here, before any worker starts: each spec's
-    loop called for no game.  Forked workers inherit the compiled loops, and other processes on
-    this machine (a local Dask cluster's) load them from the cache this process wrote, so no two
-    processes compile the same kernel."""
-    for spec, key, lo, _ in {id(job[0]): job for job in jobs}.values():
+    """Compile (or load) the game loop of the first job here, before any worker starts: its loop
+    called for no game.  Forked workers inherit it, and other processes on this machine (a local
+    Dask cluster's) load it from the cache this process wrote; a run's other specs play the same
+    policies and options, and a loop they still lack is compiled by one process while the others
+    wait for it (`core/compile_lock.py`)."""
+    if len(jobs):
+        spec, key, lo, _ = jobs[0]
         play_chunk(spec, mode, key, lo, lo)
 
 
