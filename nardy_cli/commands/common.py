@@ -11,6 +11,7 @@ import click
 from ..core.dice import Dice, parse_dice
 from ..core.errors import ArgumentError, NardyError, NoGamesError, RunError
 from ..core.i18n import N_, _, translate
+from ..core.limits import MAX_GAMES, MAX_KEPT_GAMES, MAX_SEED
 from ..core.positions_file import NamedPosition, resolve_positions
 from ..core.rules import BLOCK_CHECKS, HEAD_RULES, PRESETS, make_rules
 from ..reports.render import FORMATS, Views, output_format, render
@@ -86,6 +87,11 @@ class ImageFileType(click.Path):
 POSITION = PositionType()
 DICE = DiceType()
 IMAGE_FILE = ImageFileType()
+# counts and seeds, in the ranges the library takes (`core.limits`): a count above them is one
+# `Error:` line before any work, never a run that fills the memory
+GAMES = click.IntRange(1, MAX_GAMES)            # games, pairs or matches whose results are counted
+KEPT_GAMES = click.IntRange(1, MAX_KEPT_GAMES)  # games a play or matches whose results are kept
+SEED = click.IntRange(0, MAX_SEED)
 
 
 def option_names(ctx: click.Context | None) -> dict[str, str]:

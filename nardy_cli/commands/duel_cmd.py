@@ -7,9 +7,8 @@ import click
 from ..core.i18n import _
 from ..games.duel import duel, duel_figures
 from ..reports.render import Views
-from .common import (POSITION, BadInput, exit_if_interrupted, format_option, handle_errors,
-                     refuse_without,
-                     report_interrupted, rules_options, show)
+from .common import (KEPT_GAMES, POSITION, BadInput, exit_if_interrupted, format_option,
+                     handle_errors, refuse_without, report_interrupted, rules_options, show)
 from .cube_play import duel_cube_line, duel_cube_options, match_cube_line
 from .match_options import match_options
 from .progress import Progress, StepBar
@@ -60,7 +59,7 @@ Examples:
 @click.argument("b", metavar="B")
 @click.option("--position", "position", type=POSITION, default="start", show_default=True,
               help="Where every game starts.")
-@click.option("--matches", type=click.IntRange(min=1), default=200, show_default=True,
+@click.option("--matches", type=KEPT_GAMES, default=200, show_default=True,
               help="With --match: duplicate pairs of whole matches to play.")
 @run_options
 @rules_options

@@ -11,8 +11,8 @@ from typing import Any, Callable
 import click
 
 from ..core.errors import NardyError
-from .common import (INTERRUPTED, BadInput, format_option, handle_errors, mat_numbering_option,
-                     show)
+from .common import (INTERRUPTED, SEED, BadInput, format_option, handle_errors,
+                     mat_numbering_option, show)
 
 EPILOG = """\b
 Examples:
@@ -222,7 +222,7 @@ Examples:
 @click.option("--by", type=click.Choice(["player", "phase", "month", "match"]), default="player",
               show_default=True, help="One row per player, or per player and phase, month or "
                                       "match (file).")
-@click.option("--seed", type=int, default=None, help="Seed of the bootstrap intervals "
+@click.option("--seed", type=SEED, default=None, help="Seed of the bootstrap intervals "
                                                        "[default: 39].")
 @format_option
 @db_option
@@ -275,7 +275,7 @@ Examples:
               help="A point per month, or per match (file).")
 @click.option("--output", "-o", required=True, metavar="DIR",
               help="Write progress.png, progress.svg, progress.html and progress.json into DIR.")
-@click.option("--seed", type=int, default=None, help="Seed of the bootstrap intervals "
+@click.option("--seed", type=SEED, default=None, help="Seed of the bootstrap intervals "
                                                        "[default: 39].")
 @format_option
 @db_option

@@ -13,7 +13,8 @@ from ..core.i18n import _
 from ..core.rules import rules_label
 from ..reports.folder import json_data
 from ..reports.render import Views, table_text
-from .common import aside, exit_if_interrupted, note, refuse_without, report_interrupted, show
+from .common import (KEPT_GAMES, aside, exit_if_interrupted, note, refuse_without,
+                     report_interrupted, show)
 from .progress import StepBar
 from .report_options import check_report_flags, finish_report
 from .study_options import study_options
@@ -39,7 +40,7 @@ Examples:
 @click.option("--dice", default=None, metavar="ROLL", help="With --position: the roll to play.")
 @click.option("--replies", is_flag=True,
               help="Also find Black's best reply to each opening for all 21 rolls.")
-@click.option("--reply-games", type=click.IntRange(min=1), default=1296, show_default=True,
+@click.option("--reply-games", type=KEPT_GAMES, default=1296, show_default=True,
               help="Games per candidate reply.")
 @click.option("--top", type=click.IntRange(min=1), default=None,
               help="Roll out only the K best plays by the evaluator (replies default to 6).")

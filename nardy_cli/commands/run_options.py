@@ -9,7 +9,7 @@ import click
 
 from ..core.errors import NardyError
 from ..games import DEFAULT_SEED, EXECUTORS, RunConfig, default_workers
-from .common import BadInput, error_message
+from .common import SEED, BadInput, error_message
 
 RUN_FIELDS = ("games", "until_se", "seed", "workers", "stratify", "executor", "scheduler")
 
@@ -34,7 +34,7 @@ def run_options(func: Callable) -> Callable:
         click.option("--until-se", type=float, default=None, metavar="X",
                      help="Stop once the equity's standard error is at most X (checked every 1,296 "
                           "games)."),
-        click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=DEFAULT_SEED,
+        click.option("--seed", type=SEED, default=DEFAULT_SEED,
                      show_default=True,
                      help="Random seed; game i's dice depend only on the seed and i."),
         click.option("--workers", type=click.IntRange(min=1), default=None,

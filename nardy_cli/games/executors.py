@@ -18,7 +18,7 @@ import pickle
 import threading
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..core.errors import ExecutorError, NardyError, RunConfigError, WorkerError
 from ..core.interrupts import held_interrupts, worker_signals
@@ -83,11 +83,13 @@ def leaves_process(workers: int, executor: str, jobs: int) -> bool:
     return executor == "dask" or (workers > 1 and jobs > 1)
 
 
-def run_jobs(jobs: list[tuple], *, task: Callable, new_tally: Callable, workers: int = 1,
+def run_jobs(jobs: Sequence[tuple], *, task: Callable, new_tally: Callable, workers: int = 1,
              executor: str = "local", scheduler: str | None = None, stop: Callable | None = None,
              report: Callable | None = None):
     """Run `task(*job)` for every job (or until `stop` holds on the jobs finished in order).
 
+    `jobs` may be a lazy sequence (`spec.Jobs`): on local workers each job is made and pickled
+    when it is sent, so memory does not grow with the number of jobs.
     Returns (summed tally, interrupted).  `task` must be a module-level function
     (it travels to worker processes by reference); its tallies are summed with
     `.add`.  The last two items of a job are its first and last-plus-one game,
@@ -159,10 +161,13 @@ def _run_inline(task, jobs, collector):
 
 
 def _run_processes(task, jobs, workers, collector):
+    # each job is pickled as it is sent, so a long run's jobs take no memory; the first is pickled
+    # before any process starts, so a job that cannot be sent is an error before any game
     try:
-        payloads = iter([(i, job, _payload(task, job)) for i, job in enumerate(jobs)])
+        first = _payload(task, jobs[0])
     except KeyboardInterrupt:
         return collector.result(True)
+    payloads = ((i, job, first if i == 0 else _payload(task, job)) for i, job in enumerate(jobs))
     context = multiprocessing.get_context("fork"
                                           if "fork" in multiprocessing.get_all_start_methods()
                                           else "spawn")

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.errors import ArgumentError
+from ..core.limits import check_seed
 from ..core.phases import PHASES
 from ..review.game_review import Thresholds
 
@@ -115,6 +116,7 @@ def rate(decisions: pd.DataFrame, cube: pd.DataFrame, *, by: str = "player",
     from .bands import band_of
     if by not in BY:
         raise ArgumentError(f"unknown grouping {by!r} for {{by}}: choose one of {', '.join(BY)}")
+    check_seed(seed)
     rng = np.random.default_rng(seed)
     players = [player] if player is not None else sorted(set(decisions.get("player", [])))
     rows = []

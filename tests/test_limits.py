@@ -1,0 +1,135 @@
+"""Counts and seeds at their limits (issue 50): a huge `--games` is one `Error:` line or a run in
+constant memory, never a process that fills the machine; a seed out of range is one `Error:` line,
+never a traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tracemalloc
+
+import pytest
+from click.testing import CliRunner
+
+from nardy_cli.analysis.rollout import rollout
+from nardy_cli.commands.cli import cli
+from nardy_cli.core.errors import ArgumentError, RunConfigError
+from nardy_cli.core.limits import MAX_GAMES, MAX_KEPT_GAMES
+from nardy_cli.core.position import START
+from nardy_cli.games import CHUNK, RunConfig, chunks
+from tests.cases import ROOT, subprocess_env
+from tests.test_cli_signals import _interrupt
+
+HUGE = "99999999999999999999"
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_a_huge_games_is_one_error_line():
+    """Catches issue 50's `rollout start --games 99999999999999999999`: accepted, it built a list of
+    every chunk before the first game and grew to 24 GB; Ctrl-C then printed a bare `Aborted.`."""
+    proc = subprocess.run([sys.executable, "-m", "nardy_cli", "rollout", "start", "--games", HUGE,
+                           "-q", "--workers", "1"], cwd=ROOT, env=subprocess_env(),
+                          capture_output=True, text=True, timeout=120)   # a hang is a failure too
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == (f"Error: --games must be at most 1,000,000,000 (one run's limit), got "
+                           f"{HUGE}\n")
+
+
+@pytest.mark.parametrize("args, option, top", [
+    (["duel", "heuristic", "random", "--match", "5", "--matches", HUGE], "--matches",
+     MAX_KEPT_GAMES),
+    (["play", "random", "random", "--games", HUGE], "--games' / '-n", MAX_KEPT_GAMES),
+    (["book", "build", "--games", HUGE], "--games", MAX_KEPT_GAMES),
+    (["book", "build", "--exchange-games", HUGE], "--exchange-games", MAX_KEPT_GAMES),
+    (["openings", "--replies", "--reply-games", HUGE], "--reply-games", MAX_KEPT_GAMES),
+    (["review", "games/bot-game.txt", "--rollout", HUGE], "--rollout", MAX_KEPT_GAMES),
+    (["benchmark", "build", "--positions", HUGE], "--positions",
+     MAX_KEPT_GAMES),
+    (["met", "--measure", "--games", HUGE], "--games", MAX_GAMES),
+    (["train", "--output", "x", "--games", HUGE], "--games", MAX_GAMES),
+])
+def test_every_other_count_option_has_a_ceiling(args, option, top):
+    """Catches a count option of another command left unbounded (each one played or kept its
+    figures for every game or match asked for)."""
+    out = run(*args)
+    assert out.exit_code == 2, out.output
+    assert out.output.startswith(f"Error: Invalid value for '{option}': {HUGE} is not in the "
+                                 f"range ")
+    assert f"<={top}." in out.output and out.output.count("\n") == 1
+
+
+def test_an_analysis_that_keeps_each_game_stops_at_a_million():
+    """Catches `analyze` (each game's result kept for every play: 1 byte a game and play) taking a
+    billion games a play, as `rollout` (counts only) may."""
+    out = run("analyze", "W:1x13,8,12 B:1x13,6,11 w 4-2", "--games", str(MAX_KEPT_GAMES + 1),
+              "-q", "--workers", "1", "--policy", "random")
+    assert out.exit_code == 2
+    assert out.output == ("Error: --games must be at most 1,000,000 in a run that keeps every "
+                          "game's result, got 1000001\n")
+
+
+def test_the_library_refuses_a_run_over_the_limit():
+    """Catches the limit kept only by the command line: `RunConfig` is what every analysis takes."""
+    with pytest.raises(RunConfigError, match="at most 1,000,000,000"):
+        RunConfig(games=MAX_GAMES + 1)
+    from nardy_cli.analysis.analyze import rank_plays
+    from nardy_cli.analysis.staged import staged_rank
+    for rank in (rank_plays, staged_rank):
+        with pytest.raises(ArgumentError, match="at most 1,000,000 in a run that keeps"):
+            rank(START, "3-1", "random", games=MAX_KEPT_GAMES + 1)
+
+
+def test_chunks_are_made_as_they_are_asked_for():
+    """Catches the game ranges built as a list (a billion games: 770,000 tuples before the first
+    game): `chunks` is a sequence of constant size that still reads like the list it was."""
+    tracemalloc.start()
+    ranges = chunks(MAX_GAMES)
+    assert len(ranges) == -(-MAX_GAMES // CHUNK)
+    assert ranges[0] == (0, CHUNK) and ranges[-1] == (MAX_GAMES - MAX_GAMES % CHUNK, MAX_GAMES)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 100_000
+    assert list(chunks(3000)) == [(0, 1296), (1296, 2592), (2592, 3000)] == chunks(3000)
+
+
+def test_a_billion_game_rollout_starts_at_once_in_constant_memory():
+    """Catches a rollout that makes (or pickles) every job before the first game: with a billion
+    games that took about 1 GB and a minute.  Stopped after its first report (as Ctrl-C would), it
+    returns the finished games marked interrupted."""
+    reports = []
+
+    def stop_after_one(partial):
+        reports.append(partial.games)
+        raise KeyboardInterrupt
+
+    tracemalloc.start()
+    result = rollout(START, "random", games=MAX_GAMES, workers=1, progress=stop_after_one)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert result.interrupted and result.games == CHUNK == reports[0]
+    assert peak < 20_000_000, f"peak {peak:,} bytes"
+
+
+def test_a_long_rollouts_trace_stays_short(monkeypatch):
+    """Catches a convergence trace of one point per 1,296 games (a billion games: 770,000 points):
+    past MAX_TRACE points it keeps every other one, evenly spaced, and always the last."""
+    import nardy_cli.analysis.rollout as module
+    monkeypatch.setattr(module, "MAX_TRACE", 4)
+    result = rollout(START, "random", games=CHUNK * 11 + 100, workers=1)
+    games = [t[0] for t in result.trace]
+    assert games == [4 * CHUNK, 8 * CHUNK, result.games]
+
+
+def test_ctrl_c_in_a_billion_game_rollout_reports_what_finished():
+    """Catches issue 50's bare `Aborted.` after Ctrl-C in a huge rollout: the games finished are
+    printed, marked interrupted, exit code 130."""
+    code, out, seen = _interrupt(["rollout", "start", "--games", str(MAX_GAMES), "--seed", "1",
+                                  "--policy", "random", "--workers", "1", "--format", "json"])
+    assert code == 130, seen[-2000:]
+    data = json.loads(out)
+    assert data["interrupted"] is True and 0 < data["games"] < MAX_GAMES
+    assert "Aborted" not in seen and "Traceback" not in seen
