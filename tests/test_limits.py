@@ -133,3 +133,73 @@ def test_ctrl_c_in_a_billion_game_rollout_reports_what_finished():
     data = json.loads(out)
     assert data["interrupted"] is True and 0 < data["games"] < MAX_GAMES
     assert "Aborted" not in seen and "Traceback" not in seen
+
+
+@pytest.mark.parametrize("args", [
+    ["library", "stats", "--seed", "-1"],
+    ["library", "progress", "--seed", "-1"],
+    ["play", "heuristic", "racer", "--seed", "-1"],
+    ["play", "heuristic", "racer", "--seed", "12345678901234567890123"],
+    ["review", "games/bot-game.txt", "--seed", "-1"],
+    ["train", "--output", "x", "--games", "10", "--seed", "-1"],
+])
+def test_a_seed_out_of_range_is_one_error_line(args):
+    """Catches issue 50's tracebacks: `library stats --seed -1` (numpy's ValueError) and `play
+    --seed -1` or a 23-digit seed (OverflowError); every seed option takes 0..2**63-1."""
+    out = run(*args)
+    assert out.exit_code == 2
+    command = " ".join(args[:2] if args[0] == "library" else args[:1])
+    assert out.output == (f"Error: Invalid value for '--seed': {args[-1]} is not in the range "
+                          f"0<=x<=9223372036854775807. (see 'cli {command} --help')\n")
+
+
+def test_the_library_refuses_a_seed_out_of_range():
+    """Catches a seed check kept only by the command line: the library's own functions raise an
+    `ArgumentError` naming the seed, not numpy's ValueError or an OverflowError."""
+    import pandas as pd
+
+    from nardy_cli.games.selfplay import play_game
+    from nardy_cli.library.stats import rate
+    for call in (lambda: play_game("heuristic", "racer", seed=-1),
+                 lambda: play_game("heuristic", "racer", seed=2**80),
+                 lambda: rate(pd.DataFrame(), pd.DataFrame(), seed=-1)):
+        with pytest.raises(ArgumentError, match=r"seed must be between 0 and 2\*\*63-1"):
+            call()
+
+
+def test_a_failure_after_ctrl_c_is_the_interrupt_not_a_traceback():
+    """Catches issue 50's 290-line traceback after Ctrl-C in the first compile of `book build`:
+    numba's compiler swallows the KeyboardInterrupt in a ctypes callback and fails later with
+    `RuntimeError: no compiled object yet`; a failure after an interrupt is the interrupt (one line,
+    exit code 130), and a Ctrl-C where the command keeps nothing is one line too, never `Aborted.`.
+    """
+    import signal
+
+    import click
+
+    from nardy_cli.commands.common import handle_errors
+    from nardy_cli.core import interrupts
+
+    @click.command()
+    @click.option("--swallowed", is_flag=True)
+    @click.option("--broken", is_flag=True)
+    @handle_errors
+    def probe(swallowed, broken):
+        if not (swallowed or broken):
+            raise KeyboardInterrupt
+        try:
+            if swallowed:
+                interrupts._raise_interrupt(signal.SIGINT, None)   # what the signal handler does
+        except KeyboardInterrupt:
+            pass                                                   # what numba's callback does
+        raise RuntimeError("no compiled object yet for <Library 'scores_of_turn'>")
+
+    try:
+        for args in ([], ["--swallowed"]):
+            out = CliRunner().invoke(probe, args)
+            assert (out.exit_code, out.output) == (
+                130, "Interrupted before the command finished: nothing more to report.\n")
+    finally:
+        interrupts._received.clear()
+    out = CliRunner().invoke(probe, ["--broken"])       # no interrupt came: a real failure
+    assert isinstance(out.exception, RuntimeError)

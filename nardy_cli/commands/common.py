@@ -136,12 +136,14 @@ def refuse_without(present: bool, needs: str, *names: str) -> None:
 
 
 NOTHING_FINISHED = N_("Interrupted before any game finished: nothing to report, nothing written.")
+STOPPED = N_("Interrupted before the command finished: nothing more to report.")
 INTERRUPTED = 130
 
 
 def handle_errors(func: Callable) -> Callable:
     """Turn library errors into `Error: ...` with exit code 2, naming this command's options; a run
-    interrupted before any game finished (`NoGamesError`) is one line and exit code 130; a runtime
+    interrupted before any game finished (`NoGamesError`), or where it keeps nothing, is one line
+    and exit code 130; a runtime
     failure (`RunError`: a dead worker, a disk that cannot be written; or an OSError) is one
     `Error: ...` line with exit code 1."""
     @functools.wraps(func)
@@ -151,6 +153,11 @@ def handle_errors(func: Callable) -> Callable:
             return func(*args, **kwargs)
         except NoGamesError:
             click.echo(translate(NOTHING_FINISHED), err=True)
+            sys.exit(INTERRUPTED)
+        # Ctrl-C where the command keeps nothing (loading, compiling): say so, never a bare
+        # `Aborted.`
+        except KeyboardInterrupt:
+            click.echo(translate(STOPPED), err=True)
             sys.exit(INTERRUPTED)
         # a runtime failure (a dead worker, a disk that cannot be written): exit 1
         except RunError as exc:
@@ -163,6 +170,14 @@ def handle_errors(func: Callable) -> Callable:
         except OSError as exc:
             where = f"{str(exc.filename)!r}: " if exc.filename else ""
             raise click.ClickException(f"{where}{exc.strerror or exc}") from None
+        # a failure after Ctrl-C: a library that swallowed the interrupt and then broke (numba's
+        # compiler cut in a callback: `RuntimeError: no compiled object yet`) is an interrupt
+        except Exception:
+            from ..core.interrupts import received
+            if not received():
+                raise
+            click.echo(translate(STOPPED), err=True)
+            sys.exit(INTERRUPTED)
     return wrapper
 
 
