@@ -203,3 +203,37 @@ def test_a_failure_after_ctrl_c_is_the_interrupt_not_a_traceback():
         interrupts._received.clear()
     out = CliRunner().invoke(probe, ["--broken"])       # no interrupt came: a real failure
     assert isinstance(out.exception, RuntimeError)
+
+
+def test_an_interrupted_cube_rollout_at_a_match_score_says_so(monkeypatch):
+    """Catches issue 50's `rollout ... --match 7 --score 4-5 --cube-owner centre` stopped by Ctrl-C:
+    partial figures and a "rolled-out decision", exit 130, with no INTERRUPTED."""
+    from nardy_cli.commands import rollout_cmd
+
+    class StopAfterOne(rollout_cmd.Progress):
+        def update(self, *args, **kwargs):
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(rollout_cmd, "Progress", StopAfterOne)
+    out = run("rollout", "W:1x14,12 B:1x15 b", "--match", "7", "--score", "4-5", "--cube-owner",
+              "centre", "--games", "12960", "-q", "--policy", "heuristic")
+    assert out.exit_code == 130
+    lines = out.output.splitlines()
+    assert "108 games a branch" in lines[1]
+    assert lines[-2].startswith("  decision so far (INTERRUPTED): ")
+    assert lines[-1] == ("INTERRUPTED: these figures (108 of 12,960 games a branch) cover only the "
+                         "games finished before the run was stopped.")
+    assert "rolled-out decision" not in out.output
+    data = run("rollout", "W:1x14,12 B:1x15 b", "--match", "7", "--score", "4-5", "--cube-owner",
+               "centre", "--games", "12960", "-q", "--policy", "heuristic", "--format", "csv")
+    assert data.exit_code == 130 and "interrupted" in data.output.splitlines()[0]
+
+
+def test_a_cube_rollout_at_a_match_score_keeps_a_million_games_at_most():
+    """Catches the match cube rollout (each game's value kept in both branches: 32 bytes a game)
+    taking a billion games."""
+    out = run("rollout", "W:1x14,12 B:1x15 b", "--match", "7", "--score", "4-5", "--cube-owner",
+              "centre", "--games", str(MAX_GAMES), "-q")
+    assert out.exit_code == 2
+    assert out.output == ("Error: --games must be at most 1,000,000 in a run that keeps every "
+                          "game's result, got 1000000000\n")
