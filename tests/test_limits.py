@@ -237,3 +237,14 @@ def test_a_cube_rollout_at_a_match_score_keeps_a_million_games_at_most():
     assert out.exit_code == 2
     assert out.output == ("Error: --games must be at most 1,000,000 in a run that keeps every "
                           "game's result, got 1000000000\n")
+
+
+def test_duel_refuses_games_with_match_and_does_not_offer_until_se():
+    """Catches issue 50's `duel neural heuristic --match 5 --cube --games 100`: --games ignored and
+    200 pairs of matches played; and `--until-se`, listed in `duel --help`, always refused."""
+    out = run("duel", "neural", "heuristic", "--match", "5", "--cube", "--games", "100")
+    assert (out.exit_code, out.output) == (2, "Error: --games counts money games: with --match, "
+                                              "--matches counts the pairs of matches\n")
+    assert "--until-se" not in run("duel", "--help").output
+    out = run("duel", "neural", "heuristic", "--until-se", "0.1")
+    assert out.exit_code == 2 and out.output.startswith("Error: No such option '--until-se'.")
