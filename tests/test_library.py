@@ -401,3 +401,44 @@ def test_stats_reads_the_ratings_of_the_samples(filled):
     table = run("library", "stats", "--db", str(path)).output
     assert "PR" in table and "Note: reviewed by neural." in table
     assert "neural was reviewed by itself" in table
+
+
+# ---------------------------------------------------------------- issue 50
+
+
+def test_add_reads_every_file_before_adding_any(tmp_path):
+    """Catches issue 50's `library add games/bot-game.txt empty.txt`: the first file was added, then
+    `Error: the game record holds no plies` without naming the file, though every file is read
+    first and nothing is added."""
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    db = tmp_path / "lib.sqlite"
+    out = run("library", "add", str(GAMES / "bot-game.txt"), str(empty), "--db", str(db))
+    assert (out.exit_code, out.output) == (
+        2, f"Error: {str(empty)!r}: the game record holds no plies: nothing to review\n")
+    assert counts(db)[0] == 0
+
+
+def test_a_name_two_sources_share_is_refused_and_told_apart(filled, tmp_path):
+    """Catches issue 50's `library remove game-001.txt` removing every file of that name (two
+    different games) without a word, and `stats --by match` rows that cannot be told apart."""
+    path = tmp_path / "twins.sqlite"
+    shutil.copy(filled[0], path)
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE sources SET name = 'bot-game.txt' WHERE name = 'bot-match.txt'")
+        ids = [i for (i,) in conn.execute("SELECT id FROM sources WHERE name = 'bot-game.txt' "
+                                          "ORDER BY id")]
+    conn.close()
+    before = counts(path)
+    out = run("library", "remove", "bot-game.txt", "--db", str(path))
+    assert (out.exit_code, out.output) == (
+        2, f"Error: 2 sources are named 'bot-game.txt' (ids {ids[0]}, {ids[1]}): remove them by "
+           "id\n")
+    assert counts(path) == before
+    with Library(path) as library:
+        frame = library.stats(by="match")
+    labels = set(frame["match"])
+    assert {f"bot-game.txt (source {i})" for i in ids} <= labels
+    assert "bot-game.txt" not in labels
+    out = run("library", "remove", str(ids[0]), "--db", str(path))
+    assert out.exit_code == 0 and counts(path)[0] == before[0] - 1
