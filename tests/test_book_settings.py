@@ -57,3 +57,20 @@ def test_the_shipped_books_headers_state_its_own_settings():
             "0.25, 0.08, 0.04 (Black's second turn)") in guide
     title = exchange_chart(book, PRESETS["federation"]).axes[0].get_title()
     assert "truncated at 7 plies" in title and "8 plies" not in title
+
+
+def test_naming_a_default_keeps_the_book():
+    """Catches issue 50's `analyze start --dice 3-3 --rules federation` starting a fresh 10,000-game
+    rollout (an option given was taken for an option changed, even at its default), and
+    `openings --position ... --games 36` saying `--position needs --book` though the book is the
+    default."""
+    out = CliRunner().invoke(cli, ["analyze", "start", "--dice", "3-3", "--rules", "federation",
+                                   "--stratify", "-q"])
+    assert out.exit_code == 0 and "from the opening book" in out.output.splitlines()[1]
+    out = CliRunner().invoke(cli, ["openings", "--rules", "federation", "--position",
+                                   "W:1x13,4,10 B:1x13,4,10 w", "--dice", "2-1"])
+    assert out.exit_code == 0 and "from the opening book" in out.output
+    out = CliRunner().invoke(cli, ["openings", "--position", "W:1x13,4,10 B:1x13,4,10 w", "--dice",
+                                   "2-1", "--games", "36"])
+    assert (out.exit_code, out.output) == (2, "Error: --position answers from the book, whose "
+                                              "entries have their own settings: drop --games\n")

@@ -20,12 +20,22 @@ NEUTRAL = {"rolls", "fmt", "quiet", "book", "book_path", "position_text", "dice"
 
 def wants_book(ctx: click.Context, book: bool) -> bool:
     """True when a command may answer from the book: --book (the default) and no option that
-    changes how the figures are made (games, seed, policy, rules, score, cube, report...) given."""
-    if not book:
-        return False
+    changes how the figures are made (games, seed, policy, rules, score, cube, report...) given
+    with a value other than its default (`--rules federation` names the default: the book still
+    answers)."""
+    return book and not figure_options(ctx)
+
+
+def figure_options(ctx: click.Context) -> list[str]:
+    """The options given with a value other than their default that change how figures are made
+    (the book cannot answer them), as a user types them: `["--games"]`."""
+    from .common import option_names
     default = click.core.ParameterSource.DEFAULT
-    return all(ctx.get_parameter_source(name) in (default, None)
-               for name in ctx.params if name not in NEUTRAL)
+    defaults = {p.name: p.get_default(ctx) for p in ctx.command.params}
+    names = option_names(ctx)
+    return [names.get(name, name) for name in ctx.params
+            if name not in NEUTRAL and ctx.get_parameter_source(name) not in (default, None)
+            and ctx.params[name] != defaults.get(name)]
 
 
 def source_line(entry_or_book: dict, method: str, se: float | None) -> str:

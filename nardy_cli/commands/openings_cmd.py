@@ -13,7 +13,7 @@ from ..core.i18n import _
 from ..core.rules import rules_label
 from ..reports.folder import json_data
 from ..reports.render import Views, table_text
-from .common import (KEPT_GAMES, aside, exit_if_interrupted, note, refuse_without,
+from .common import (KEPT_GAMES, BadInput, aside, exit_if_interrupted, note, refuse_without,
                      report_interrupted, show)
 from .progress import StepBar
 from .report_options import check_report_flags, finish_report
@@ -61,7 +61,11 @@ def openings_command(ctx, rolls, book, position_text, dice, replies, reply_games
     if wants_book(ctx, book):
         _from_book(ctx, rolls, position_text, dice, rules, fmt)
         return
-    refuse_without(False, "--book", "position_text")
+    if position_text is not None:
+        from .book_view import figure_options
+        changed = figure_options(ctx) if book else ["--no-book"]
+        raise BadInput(f"--position answers from the book, whose entries have their own "
+                       f"settings: drop {', '.join(changed)}")
     dice = parse_rolls(rolls)
     check_report_flags(output, html, svg, force)
     from ..analysis.openings import opening_table
