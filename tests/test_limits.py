@@ -248,3 +248,16 @@ def test_duel_refuses_games_with_match_and_does_not_offer_until_se():
     assert "--until-se" not in run("duel", "--help").output
     out = run("duel", "neural", "heuristic", "--until-se", "0.1")
     assert out.exit_code == 2 and out.output.startswith("Error: No such option '--until-se'.")
+
+
+def test_a_folder_where_a_file_goes_is_bad_input(tmp_path):
+    """Catches issue 50's `book show --book FOLDER` and `library export --output EXISTING_FOLDER`
+    exiting 1 (a runtime failure) for what is bad input: one `Error:` line, exit code 2."""
+    from nardy_cli.library.store import Library
+    Library(tmp_path / "lib.sqlite", create=True).close()
+    out = run("library", "export", "--output", str(tmp_path), "--db", str(tmp_path / "lib.sqlite"))
+    assert (out.exit_code, out.output) == (2, f"Error: {str(tmp_path)!r} is a folder: give a file "
+                                              "name\n")
+    out = run("book", "show", "--book", str(tmp_path))
+    assert (out.exit_code, out.output) == (2, f"Error: {str(tmp_path)!r} is a folder, not an "
+                                              "opening book file (.jsonl.gz)\n")

@@ -89,3 +89,21 @@ def test_every_report_is_well_formed(args, tmp_path, monkeypatch):
     assert out.exit_code == 0, out.output
     files = sorted((tmp_path / "r").rglob("*.md"))
     assert files and sum(check_tables(f) for f in files) >= 1
+
+
+def test_an_interrupted_guide_leaves_the_old_one_whole(tmp_path, monkeypatch):
+    """Catches issue 50's `book guide` stopped by Ctrl-C: a bare `Aborted.` and a half-written
+    folder (new images beside the old page).  The guide is written aside and moved in whole."""
+    import nardy_cli.reports.book_guide as guide
+
+    (tmp_path / "openings.md").write_text("the old guide\n")
+
+    def interrupted(parts):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(guide, "guide_html", interrupted)
+    out = CliRunner().invoke(cli, ["book", "guide", "--output", str(tmp_path)])
+    assert (out.exit_code, out.output) == (
+        130, "Interrupted before the command finished: nothing more to report.\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["openings.md"]
+    assert (tmp_path / "openings.md").read_text() == "the old guide\n"

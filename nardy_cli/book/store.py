@@ -93,6 +93,8 @@ def read_entries(path: str | Path) -> Entries:
     """Every entry of the book at `path` by key (an absent file: none)."""
     path = Path(path)
     lines: dict[str, str] = {}
+    if path.is_dir():       # bad input (exit 2), not a read that failed
+        raise BookError(f"{str(path)!r} is a folder, not an opening book file (.jsonl.gz)")
     if path.exists():
         for line in _lines(path.read_bytes(), path):
             lines.setdefault(_key(line, path), line)

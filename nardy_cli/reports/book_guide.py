@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import base64
 import html
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +26,7 @@ from ..book.read import Book
 from ..core.dice import ALL_ROLLS, parse_dice
 from ..core.engine import parse_play
 from ..core.i18n import _, using_language
+from ..core.interrupts import held_interrupts
 from ..core.position import Position
 from ..core.rules import Rules, rules_label
 from .board_figure import draw_play
@@ -254,12 +258,24 @@ def guide_html(parts: dict) -> str:
 
 
 def write_guide(book: Book, rules: Rules, docs: str | Path) -> dict[str, Path]:
-    """Write `openings.md`, its images (`openings/`) and `openings.html` into the folder `docs`;
-    returns their paths."""
+    """Write `openings.md`, its images (`openings/`) and `openings.html` into the folder `docs`,
+    all or nothing; returns their paths."""
     docs = Path(docs)
-    parts = guide_parts(book, rules, docs / IMAGES)
-    md = docs / "openings.md"
-    md.write_text(guide_markdown(parts, IMAGES), encoding="utf-8")
-    page = docs / "openings.html"
-    page.write_text(guide_html(parts), encoding="utf-8")
-    return {"markdown": md, "html": page, "images": docs / IMAGES}
+    # written whole into a hidden folder beside, then moved into place: Ctrl-C (or a failure)
+    # leaves the guide as it was, never half of a new one
+    stage = Path(tempfile.mkdtemp(prefix=".openings-", dir=docs))
+    try:
+        parts = guide_parts(book, rules, stage / IMAGES)
+        (stage / "openings.md").write_text(guide_markdown(parts, IMAGES), encoding="utf-8")
+        (stage / "openings.html").write_text(guide_html(parts), encoding="utf-8")
+        with held_interrupts():
+            images, old = docs / IMAGES, stage / "old"
+            if images.exists():
+                images.rename(old)
+            (stage / IMAGES).rename(images)
+            for name in ("openings.md", "openings.html"):
+                os.replace(stage / name, docs / name)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    return {"markdown": docs / "openings.md", "html": docs / "openings.html",
+            "images": docs / IMAGES}
