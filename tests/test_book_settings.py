@@ -74,3 +74,17 @@ def test_naming_a_default_keeps_the_book():
                                    "2-1", "--games", "36"])
     assert (out.exit_code, out.output) == (2, "Error: --position answers from the book, whose "
                                               "entries have their own settings: drop --games\n")
+
+
+def test_russian_counts_have_no_thousands_separator_and_decimals_a_point():
+    """Catches issue 50's `--lang ru book show` printing `18,443` (docs/russian.md: Russian counts
+    have no thousands separator, `10,000` reads as ten) and the guide's Russian lessons mixing
+    `1,96` with `0.064`: no Russian message formats a count with `,` or writes a decimal comma."""
+    import json
+    import re
+    catalogue = json.loads((ROOT / "nardy_cli" / "data" / "ru.json").read_text(encoding="utf-8"))
+    for english, russian in catalogue["messages"].items():
+        assert not re.search(r"\{[^{}]*:,", russian), russian
+        assert not re.search(r"\d,\d", russian), russian
+    first = CliRunner().invoke(cli, ["--lang", "ru", "book", "show"]).output.splitlines()[0]
+    assert re.fullmatch(r".*: записей \d+", first), first

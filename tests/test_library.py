@@ -442,3 +442,20 @@ def test_a_name_two_sources_share_is_refused_and_told_apart(filled, tmp_path):
     assert "bot-game.txt" not in labels
     out = run("library", "remove", str(ids[0]), "--db", str(path))
     assert out.exit_code == 0 and counts(path)[0] == before[0] - 1
+
+
+def test_the_library_speaks_russian(filled):
+    """Catches issue 50's `nardy --lang ru library stats` and `list` printing half-English headers
+    (`checker mp`, `errors/game`), English notes and band names, and `library bands` in English."""
+    path = str(filled[0])
+    stats = run("--lang", "ru", "library", "stats", "--db", path).output
+    listing = run("--lang", "ru", "library", "list", "--db", path).output
+    bands = run("--lang", "ru", "library", "bands").output
+    for english in ("checker mp", "cube mp", "errors/game", "blunders/game", "band", "Note:",
+                    "reviewed by", "Supernatural", "Intermediate", "Casual"):
+        assert english not in stats + bands, english
+    for english in ("format", "match_length", "evaluator", "players", "added", " game ", "to 5"):
+        assert english not in listing, english
+    assert "шашки mp" in stats and "длина матча" in listing and "Сверхчеловеческий" in bands
+    csv = run("--lang", "ru", "library", "bands", "--format", "csv").output
+    assert csv.startswith("band,from,below,reference\nSupernatural,")    # data stays English

@@ -11,6 +11,7 @@ from typing import Any, Callable
 import click
 
 from ..core.errors import NardyError
+from ..core.i18n import _, translate
 from .common import (INTERRUPTED, SEED, BadInput, format_option, handle_errors,
                      mat_numbering_option, show)
 
@@ -147,8 +148,8 @@ def list_command(fmt, library) -> None:
 
 def _length_text(length) -> str:
     if length is None or length != length:
-        return "game"
-    return "money" if int(length) == 0 else f"to {int(length)}"
+        return _("game")
+    return _("money") if int(length) == 0 else _("to {n}").format(n=int(length))
 
 
 @command.command("remove", epilog="""\b
@@ -202,12 +203,13 @@ def _notes(library, frame) -> list[str]:
     """The evaluators behind the figures, and players reviewed by themselves."""
     sources = library.sources()
     evaluators = sorted(set(sources["evaluator"]))
-    notes = [f"reviewed by {', '.join(evaluators)}"
-             + (" (figures mixing evaluators compare less well)" if len(evaluators) > 1 else "")]
+    notes = [_("reviewed by {evaluators}").format(evaluators=", ".join(evaluators))
+             + (_(" (figures mixing evaluators compare less well)") if len(evaluators) > 1
+                else "")]
     if "player" in frame:
         for name in sorted(set(frame["player"]) & set(evaluators)):
-            notes.append(f"{name} was reviewed by itself: its plays are its evaluator's own "
-                         "choices, so they lose nothing by construction")
+            notes.append(_("{name} was reviewed by itself: its plays are its evaluator's own "
+                           "choices, so they lose nothing by construction").format(name=name))
     return notes
 
 
@@ -242,11 +244,14 @@ def stats_command(player, since, by, seed, fmt, library) -> None:
 
     def table() -> str:
         if frame.empty:
-            return "(no decisions)"
+            return _("(no decisions)")
         view = stats_view(frame, by)
+        if "band" in view:
+            view["band"] = view["band"].map(translate)
         left = tuple(c for c in ("player", by, "band") if c in view)
         return "\n".join([table_text(view, "{:.2f}", left),
-                          *(f"Note: {note}." for note in _notes(library, frame))])
+                          *(_("Note: {note}.").format(note=note)
+                            for note in _notes(library, frame))])
     show(fmt, replace(Views.of_frame(frame), table=table))
 
 
@@ -260,9 +265,12 @@ Examples:
 def bands_command(fmt) -> None:
     """The grade bands of the PR-style rating, with the reference bots that set them."""
     from ..library.bands import band_table
-    from ..reports.render import frame_text
+    from ..reports.render import Views, table_text
     frame = band_table()
-    click.echo(frame_text(frame, fmt, "{:g}", left=("band", "reference")))
+    left = ("band", "reference")
+    shown = frame.assign(band=frame["band"].map(translate))       # the table's words only
+    show(fmt, replace(Views.of_frame(frame, "{:g}", left),
+                      table=lambda: table_text(shown, "{:g}", left)))
 
 
 @command.command("progress", epilog="""\b
