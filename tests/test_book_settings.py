@@ -88,3 +88,20 @@ def test_russian_counts_have_no_thousands_separator_and_decimals_a_point():
         assert not re.search(r"\d,\d", russian), russian
     first = CliRunner().invoke(cli, ["--lang", "ru", "book", "show"]).output.splitlines()[0]
     assert re.fullmatch(r".*: записей \d+", first), first
+
+
+def test_the_head_lesson_says_the_counts_and_cites_the_exceptions_as_such():
+    """Catches issue 50's lesson: "takes a checker from the head in 100%" and "the runner alone is
+    best in only 0%", citing as its examples exactly the 2 of 3,032 decisions where it does not."""
+    from nardy_cli.book.lessons import decisions_frame, lessons, share_text
+    book = load_book(None)
+    lesson = next(x for x in lessons(book, PRESETS["federation"]) if x.name == "head")
+    frame = decisions_frame(book)
+    runner = int((frame["kind"] == "runner").sum())
+    text = lesson.text()
+    assert f"from the head in {len(frame) - runner} " in text
+    assert "100%" not in text and " 0%" not in text
+    assert f"The runner alone is best in only {runner}: the exceptions, below." in text
+    assert len(lesson.examples) == min(runner, 3)
+    assert (share_text(3030, 3032), share_text(1, 3032), share_text(3032, 3032),
+            share_text(0, 5)) == ("99.9%", "<0.1%", "100.0%", "0.0%")

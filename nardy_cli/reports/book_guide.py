@@ -261,6 +261,7 @@ def write_guide(book: Book, rules: Rules, docs: str | Path) -> dict[str, Path]:
     """Write `openings.md`, its images (`openings/`) and `openings.html` into the folder `docs`,
     all or nothing; returns their paths."""
     docs = Path(docs)
+    docs.mkdir(parents=True, exist_ok=True)
     # written whole into a hidden folder beside, then moved into place: Ctrl-C (or a failure)
     # leaves the guide as it was, never half of a new one
     stage = Path(tempfile.mkdtemp(prefix=".openings-", dir=docs))
