@@ -459,3 +459,25 @@ def test_the_library_speaks_russian(filled):
     assert "шашки mp" in stats and "длина матча" in listing and "Сверхчеловеческий" in bands
     csv = run("--lang", "ru", "library", "bands", "--format", "csv").output
     assert csv.startswith("band,from,below,reference\nSupernatural,")    # data stays English
+
+
+def test_the_progress_and_quiz_pages_speak_russian(filled, tmp_path):
+    """Catches issue 50's English quiz and progress pages under `nardy --lang ru`."""
+    path = str(filled[0])
+    out = run("--lang", "ru", "library", "progress", "--player", "heuristic", "--db", path,
+              "--output", str(tmp_path / "p"))
+    assert out.exit_code == 0, out.output
+    page = (tmp_path / "p" / "progress.html").read_text(encoding="utf-8")
+    for english in ("rating of play", "Overall", "By phase", "Grade bands", "PR below",
+                    "checker mp", "Supernatural", "lower is better"):
+        assert english not in page, english
+    assert '<html lang="ru">' in page and "Уровни" in page
+    out = run("--lang", "ru", "library", "quiz", "--player", "heuristic", "--count", "2", "--db",
+              path, "--output", str(tmp_path / "q"))
+    assert out.exit_code == 0 and out.output.startswith("позиций 2 записано в")
+    for name in ("quiz.html", "answers.html"):
+        page = (tmp_path / "q" / name).read_text(encoding="utf-8")
+        for english in (" to play ", "positions to study", "What would you play?", "phase:",
+                        "position ID", "point match", "no cube", "Equity lost", "game ",
+                        "The costliest"):
+            assert english not in page, (name, english)

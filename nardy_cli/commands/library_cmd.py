@@ -306,7 +306,7 @@ def progress_command(player, since, by, output, seed, fmt, library) -> None:
                              evaluator=evaluators.pop() if len(evaluators) == 1 else None)
     show(fmt, replace(Views.of_frame(periods), table=lambda: (
         f"{table_text(stats_view(periods, by), left=('player', by))}\n\n"
-        f"chart and page written to {written}")))
+        + _("chart and page written to {path}").format(path=written))))
 
 
 @command.command("quiz", epilog="""\b
@@ -329,8 +329,10 @@ def quiz_command(player, since, count, output, library) -> None:
     ensure_writable(output)
     cards = library.quiz(player, count, since)
     evaluators = ", ".join(sorted(set(library.sources()["evaluator"])))
-    subtitle = (f"The costliest distinct mistakes of {player} in {library.path.name}, "
-                f"reviewed by {evaluators}" + (f", games from {since} on" if since else ""))
+    subtitle = (_("The costliest distinct mistakes of {player} in {file}, reviewed by "
+                  "{evaluators}").format(player=player, file=library.path.name,
+                                         evaluators=evaluators)
+                + (_(", games from {since} on").format(since=since) if since else ""))
     written = write_quiz(cards, output, player=player, subtitle=subtitle)
-    click.echo(f"{len(cards)} positions written to {written}: quiz.html, answers.html, "
-               "quiz.apkg (Anki)")
+    click.echo(_("{n} positions written to {path}: quiz.html, answers.html, quiz.apkg "
+                 "(Anki)").format(n=len(cards), path=written))
