@@ -291,15 +291,30 @@ def _run_dask(task, jobs, scheduler, collector):
     except ImportError:
         raise ExecutorError("the dask executor needs the optional extra: "
                             "pip install 'nardy[dask]'") from None
-    payloads = [_payload(task, job) for job in jobs]
+    first = _payload(task, jobs[0])     # a job that cannot be sent: an error before connecting
     client = _connect(Client, scheduler)
     interrupted = False
+    # jobs are made, pickled and sent as earlier ones finish, a window of them at a time, so a
+    # long run's jobs take no memory (the cluster's worker count sets the window)
+    window = max(8, 4 * len(client.scheduler_info().get("workers", {})))
+    todo = ((i, job) for i, job in enumerate(jobs))
+    futures: dict = {}
     try:
-        futures = {client.submit(run_payload, payload, *job[-2:], pure=False): (i, job)
-                   for i, (job, payload) in enumerate(zip(jobs, payloads))}
+        queue = as_completed()
+
+        def submit(count: int) -> None:
+            for i, job in todo:
+                payload = first if i == 0 else _payload(task, job)
+                fut = client.submit(run_payload, payload, *job[-2:], pure=False)
+                futures[fut] = (i, job)
+                queue.add(fut)
+                count -= 1
+                if count <= 0:
+                    break
         try:
-            for fut in as_completed(futures):
-                i, job = futures[fut]
+            submit(window)
+            for fut in queue:
+                i, job = futures.pop(fut)
                 try:
                     tally = fut.result()
                 except NardyError as exc:  # raised by run_payload on the worker: already one line
@@ -309,6 +324,7 @@ def _run_dask(task, jobs, scheduler, collector):
                                       f"{type(exc).__name__}: {exc}") from None
                 if collector.add(i, tally):
                     break
+                submit(1)
         except KeyboardInterrupt:
             interrupted = True
         finally:
