@@ -36,6 +36,27 @@ def test_dask_result_equals_local(cluster):
     assert to_json(local.to_dict()) == to_json(remote.to_dict())
 
 
+def test_a_billion_games_on_dask_are_sent_a_window_at_a_time(cluster):
+    """Catches the Dask executor pickling and submitting every job before the first result (issue
+    50: a billion games are 770,000 jobs, about 1 GB here and on the scheduler).  Stopped after
+    its first report, the run returns at once with the games finished."""
+    import tracemalloc
+
+    from nardy_cli.core.limits import MAX_GAMES
+
+    def stop(partial):
+        raise KeyboardInterrupt
+
+    tracemalloc.start()
+    started = time.monotonic()
+    result = rollout(START, "random", games=MAX_GAMES, executor="dask",
+                     scheduler=cluster.scheduler_address, progress=stop)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert result.interrupted and 0 < result.games < 100 * 1296
+    assert peak < 50_000_000 and time.monotonic() - started < 60, (peak, time.monotonic() - started)
+
+
 def test_dask_duel_equals_local(cluster):
     from nardy_cli.games.duel import duel
     a = duel("heuristic", "racer", games=400, seed=2)

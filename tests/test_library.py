@@ -401,3 +401,83 @@ def test_stats_reads_the_ratings_of_the_samples(filled):
     table = run("library", "stats", "--db", str(path)).output
     assert "PR" in table and "Note: reviewed by neural." in table
     assert "neural was reviewed by itself" in table
+
+
+# ---------------------------------------------------------------- issue 50
+
+
+def test_add_reads_every_file_before_adding_any(tmp_path):
+    """Catches issue 50's `library add games/bot-game.txt empty.txt`: the first file was added, then
+    `Error: the game record holds no plies` without naming the file, though every file is read
+    first and nothing is added."""
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    db = tmp_path / "lib.sqlite"
+    out = run("library", "add", str(GAMES / "bot-game.txt"), str(empty), "--db", str(db))
+    assert (out.exit_code, out.output) == (
+        2, f"Error: {str(empty)!r}: the game record holds no plies: nothing to review\n")
+    assert counts(db)[0] == 0
+
+
+def test_a_name_two_sources_share_is_refused_and_told_apart(filled, tmp_path):
+    """Catches issue 50's `library remove game-001.txt` removing every file of that name (two
+    different games) without a word, and `stats --by match` rows that cannot be told apart."""
+    path = tmp_path / "twins.sqlite"
+    shutil.copy(filled[0], path)
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE sources SET name = 'bot-game.txt' WHERE name = 'bot-match.txt'")
+        ids = [i for (i,) in conn.execute("SELECT id FROM sources WHERE name = 'bot-game.txt' "
+                                          "ORDER BY id")]
+    conn.close()
+    before = counts(path)
+    out = run("library", "remove", "bot-game.txt", "--db", str(path))
+    assert (out.exit_code, out.output) == (
+        2, f"Error: 2 sources are named 'bot-game.txt' (ids {ids[0]}, {ids[1]}): remove them by "
+           "id\n")
+    assert counts(path) == before
+    with Library(path) as library:
+        frame = library.stats(by="match")
+    labels = set(frame["match"])
+    assert {f"bot-game.txt (source {i})" for i in ids} <= labels
+    assert "bot-game.txt" not in labels
+    out = run("library", "remove", str(ids[0]), "--db", str(path))
+    assert out.exit_code == 0 and counts(path)[0] == before[0] - 1
+
+
+def test_the_library_speaks_russian(filled):
+    """Catches issue 50's `nardy --lang ru library stats` and `list` printing half-English headers
+    (`checker mp`, `errors/game`), English notes and band names, and `library bands` in English."""
+    path = str(filled[0])
+    stats = run("--lang", "ru", "library", "stats", "--db", path).output
+    listing = run("--lang", "ru", "library", "list", "--db", path).output
+    bands = run("--lang", "ru", "library", "bands").output
+    for english in ("checker mp", "cube mp", "errors/game", "blunders/game", "band", "Note:",
+                    "reviewed by", "Supernatural", "Intermediate", "Casual"):
+        assert english not in stats + bands, english
+    for english in ("format", "match_length", "evaluator", "players", "added", " game ", "to 5"):
+        assert english not in listing, english
+    assert "шашки mp" in stats and "длина матча" in listing and "Сверхчеловеческий" in bands
+    csv = run("--lang", "ru", "library", "bands", "--format", "csv").output
+    assert csv.startswith("band,from,below,reference\nSupernatural,")    # data stays English
+
+
+def test_the_progress_and_quiz_pages_speak_russian(filled, tmp_path):
+    """Catches issue 50's English quiz and progress pages under `nardy --lang ru`."""
+    path = str(filled[0])
+    out = run("--lang", "ru", "library", "progress", "--player", "heuristic", "--db", path,
+              "--output", str(tmp_path / "p"))
+    assert out.exit_code == 0, out.output
+    page = (tmp_path / "p" / "progress.html").read_text(encoding="utf-8")
+    for english in ("rating of play", "Overall", "By phase", "Grade bands", "PR below",
+                    "checker mp", "Supernatural", "lower is better"):
+        assert english not in page, english
+    assert '<html lang="ru">' in page and "Уровни" in page
+    out = run("--lang", "ru", "library", "quiz", "--player", "heuristic", "--count", "2", "--db",
+              path, "--output", str(tmp_path / "q"))
+    assert out.exit_code == 0 and out.output.startswith("позиций 2 записано в")
+    for name in ("quiz.html", "answers.html"):
+        page = (tmp_path / "q" / name).read_text(encoding="utf-8")
+        for english in (" to play ", "positions to study", "What would you play?", "phase:",
+                        "position ID", "point match", "no cube", "Equity lost", "game ",
+                        "The costliest"):
+            assert english not in page, (name, english)

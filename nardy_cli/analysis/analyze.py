@@ -20,6 +20,7 @@ from ..core.interrupts import held_interrupts
 from ..core.outcomes import PROB_KEYS, SWAP
 from ..core.position import Position
 from ..core.rules import PRESETS, Rules
+from ..core.limits import check_kept
 from ..games import CHUNK, RESULTS, GameSpec, RunConfig, policy_pair, run_config, run_games
 from ..games.stats import outcome_table
 from ..kernels.board import N_RESULTS
@@ -193,6 +194,7 @@ def rank_many(problems: list[tuple[Position, Dice | str | None]], policies="neur
     (`mwc` on each play)."""
     run = run_config(run, fields, games=2592)
     games, seed, until_se, stratify = run.games, run.seed, run.until_se, run.stratify
+    check_kept(games)
     progress = run.progress
     if top is not None and top < 1:
         raise ArgumentError(f"{{top}} must be at least 1, got {top}")

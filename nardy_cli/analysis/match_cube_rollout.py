@@ -23,6 +23,7 @@ import numpy as np
 from ..core.errors import NoGamesError
 from ..core.position import SIDE_NAMES, Position
 from ..core.rules import PRESETS, Rules
+from ..core.limits import check_kept
 from ..games import RunConfig, policy_pair, require_in_play, run_config
 from ..games.scoring import Scoring
 from ..games.match_cube_games import game_value, match_cube_games, taken_stakes
@@ -106,6 +107,7 @@ def match_cube_rollout(position: Position,
     from .rollout import refuse_scoring_with_cube
     white, black = policy_pair(policies)
     run = run_config(run, fields)
+    check_kept(run.games)      # each game's value is kept, for the paired branches
     require_in_play(position, rules)
     refuse_scoring_with_cube(scoring, white, black)
     check_cube_pair(white, black, cube_bots)

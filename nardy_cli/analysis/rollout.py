@@ -17,8 +17,8 @@ from ..core.errors import ArgumentError, NoGamesError, PolicyError
 from ..core.outcomes import PROB_KEYS
 from ..core.position import SIDE_NAMES, Position
 from ..core.rules import PRESETS, Rules
-from ..games import (CHUNK, OUTCOMES, GameSpec, RunConfig, Tally, chunks, job_size, policy_pair,
-    require_in_play, run_config, run_games)
+from ..games import (CHUNK, OUTCOMES, GameSpec, Jobs, RunConfig, Tally, chunks, job_size,
+                     policy_pair, require_in_play, run_config, run_games)
 from ..games.scoring import Scoring, scored_table
 from ..games.stats import outcome_table, probability_ci95
 from ..kernels.board import UNFINISHED
@@ -30,6 +30,8 @@ from ..policies.network import provenance
 from .rollout_row import rollout_row
 
 MIN_GAMES_UNTIL_SE = 1296
+# the most points a rollout's convergence trace keeps: a longer run keeps every other one, and so on
+MAX_TRACE = 1000
 
 
 @dataclass(frozen=True)
@@ -213,6 +215,7 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
                     scoring.resolved(white, black), stakes, cube_bots)
 
     trace: list[tuple[int, float, float]] = []
+    stride = [1]        # the trace keeps every stride-th multiple of CHUNK games (and the last)
 
     def stop(tally: Tally) -> bool:
         """Called each time the in-order prefix of jobs grows: at each multiple of CHUNK games (and
@@ -220,7 +223,11 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
         if tally.games % CHUNK and tally.games < games:
             return False
         partial = summarize(spec, tally, games, until_se, False)
-        trace.append((partial.games, partial.equity, partial.equity_se))
+        if (tally.games // CHUNK) % stride[0] == 0 or tally.games >= games:
+            trace.append((partial.games, partial.equity, partial.equity_se))
+        if len(trace) > MAX_TRACE:      # a long run's trace stays short: every other point goes
+            stride[0] *= 2
+            trace[:] = [t for t in trace if (t[0] // CHUNK) % stride[0] == 0]
         if until_se is None or tally.games < MIN_GAMES_UNTIL_SE:
             return False
         return partial.equity_se <= until_se
@@ -230,7 +237,7 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
             progress(summarize(spec, tally, games, until_se, False, name))
 
     size = job_size(games, run.workers if run.executor == "local" else 1)
-    jobs = [(spec, None, lo, hi) for lo, hi in chunks(games, size)]
+    jobs = Jobs(chunks(games, size), lambda lohi: (spec, None, *lohi))     # made as they are sent
     tally, interrupted = run_games(jobs, OUTCOMES, **run.executors, stop=stop, report=report)
     if interrupted and tally.games == 0:
         raise NoGamesError(f"the rollout of {position} was interrupted before any game finished")

@@ -30,6 +30,7 @@ from ..core.interrupts import held_interrupts
 from ..core.outcomes import PROB_KEYS, Valuation, result_values, swap
 from ..core.position import Position
 from ..core.rules import PRESETS, Rules
+from ..core.limits import check_kept
 from ..games import (CHUNK, VALUES, GameSpec, RunConfig, chunks, job_size, policy_pair,
                      require_in_play, run_config, run_games)
 from ..games.scoring import Scoring, moments_mean_se
@@ -278,6 +279,7 @@ def staged_rank(position: Position, dice: Dice | str | None = None, policies="ne
     from ..kernels.value import one_ply, zero_ply
     run = run_config(run, fields, games=12960, until_se=0.01)
     games, seed, until_se, stratify = run.games, run.seed, run.until_se, run.stratify
+    check_kept(games)
     progress = run.progress
     if len(filters) not in (2, 3):
         raise FilterError(f"give two stage filters (0-ply to 1-ply, 1-ply to rollouts) or three "

@@ -154,18 +154,23 @@ def lessons(book: Book, rules: Rules) -> list[Lesson]:
     if frame.empty:
         return out
     n = len(frame)
-    kinds = frame["kind"].value_counts()
-    share = {k: 100.0 * kinds.get(k, 0) / n for k in ("head+runner", "head", "runner",
-                                                       "two-heads")}
+    kinds = {k: int(v) for k, v in frame["kind"].value_counts().items()}
+    counts = {k: kinds.get(k, 0) for k in ("head+runner", "head", "runner", "two-heads")}
+    head_any = counts["head+runner"] + counts["head"] + counts["two-heads"]
+    figures = {"n": n, "head_any": head_any, "head_share": share_text(head_any, n),
+               "hr": counts["head+runner"], "h": counts["head"], "two": counts["two-heads"],
+               "r": counts["runner"]}
+    # counts, not rounded shares: 2 of 3,032 read "0%" and 3,030 "100%", and the examples cited
+    # were exactly those 2, the exceptions; they are cited as such
     out.append(Lesson("head", N_(
         "Of {n} White second-turn decisions with a choice, the best play takes a checker from the "
-        "head in {head_any:.0f}%: with the runner moving too in {hr:.0f}%, the new checker running "
-        "alone in {h:.0f}%, two checkers off the head (doubles) in {two:.0f}%; the runner alone "
-        "is best in only {r:.0f}%."),
-        {"n": n, "head_any": share["head+runner"] + share["head"] + share["two-heads"],
-         "hr": share["head+runner"], "h": share["head"], "two": share["two-heads"],
-         "r": share["runner"]},
-        tuple(frame[frame["kind"] == "runner"]["key"].head(3))))
+        "head in {head_any} ({head_share}): with the runner moving too in {hr}, the new checker "
+        "running alone in {h}, two checkers off the head (doubles) in {two}. The runner alone is "
+        "best in only {r}: the exceptions, below.") if counts["runner"] else N_(
+        "Of {n} White second-turn decisions with a choice, the best play takes a checker from the "
+        "head in every one: with the runner moving too in {hr}, the new checker running alone in "
+        "{h}, two checkers off the head (doubles) in {two}; the runner alone is never best."),
+        figures, tuple(frame[frame["kind"] == "runner"]["key"].head(3))))
     waits = frame[(frame["kind"] == "head") & (frame["runner_kind"] == "head+runner")]
     moves = frame[(frame["kind"] == "head+runner") & (frame["runner_kind"] == "head")]
     if len(waits) + len(moves):
@@ -199,3 +204,14 @@ def lessons(book: Book, rules: Rules) -> list[Lesson]:
         {"close": len(close), "n": n, "big": len(big)},
         tuple(close["key"].head(3)) + tuple(big.sort_values("loss")["key"].tail(3))))
     return out
+
+
+def share_text(count: int, total: int) -> str:
+    """`count` of `total` as a percentage with one decimal that never rounds a share to 0% or 100%
+    it is not (`99.9%` for 3,030 of 3,032; `<0.1%` for 1 of 3,032)."""
+    share = 100.0 * count / total if total else 0.0
+    if 0 < count < total:
+        share = min(max(share, 0.1), 99.9)
+        if share == 0.1 and 100.0 * count / total < 0.05:
+            return "<0.1%"
+    return f"{share:.1f}%"

@@ -7,6 +7,7 @@ file a build wrote.  Nothing here plays a game: every figure is the entry's own.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -109,15 +110,33 @@ class Book:
                               ex["equity"], ex["equity_se"])
         return {"equity": equity, "equity_se": se, "exchanges": int(ex["equity"].notna().sum())}
 
-    def provenance(self) -> dict:
-        """The provenance of the book's most common kind of entry (policy, network, rules,
-        settings, version), with the entries' dates."""
-        if not self.entries:
+    def provenance(self, depths: tuple[str, ...] | None = None) -> dict:
+        """The provenance (policy, network, rules, settings, version, dates) of the entries of
+        `depths` (default: every depth), computed from them: each setting they share as its
+        value, and each they do not under `by_depth`, depth by depth (`{"white-1": {"truncate":
+        7}, "black-2": {"truncate": 8}}`; `setting_groups` reads it).  {} when none is built."""
+        if isinstance(self.entries, Entries):
+            texts = self.entries.provenance_texts()
+            seen = {d: [json.loads(t) for t in ts] for d, ts in texts.items()}
+        else:
+            seen = {}
+            for entry in self.entries.values():
+                seen.setdefault(entry["depth"], []).append(entry["provenance"])
+        seen = {d: provs for d, provs in seen.items() if depths is None or d in depths}
+        if not seen:
             return {}
-        first = dict(self.entries[next(iter(self.entries))]["provenance"])
-        dates = sorted(self.entries.dates() if isinstance(self.entries, Entries)
-                       else {e["provenance"]["date"] for e in self.entries.values()})
-        return first | {"date": dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"}
+        dates = sorted({p.get("date") for provs in seen.values() for p in provs} - {None})
+        per_depth = {d: _shared([{k: v for k, v in p.items() if k != "date"} for p in provs])
+                     for d, provs in sorted(seen.items(), key=lambda kv: _depth_order(kv[0]))}
+        common = _shared(list(per_depth.values()))
+        out = dict(common)
+        differ = {d: {k: v for k, v in settings.items() if k not in common}
+                  for d, settings in per_depth.items()}
+        if any(differ.values()):
+            out["by_depth"] = differ
+        if dates:
+            out["date"] = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
+        return out
 
     def tree(self, roll: Dice, rules: Rules) -> pd.DataFrame:
         """A first roll's tree: White's play, Black's 21 replies (the play Black chooses), the
@@ -193,3 +212,34 @@ def load_book(path: str | Path | None = None) -> Book:
     path = Path(path) if path is not None else SHIPPED
     mtime = path.stat().st_mtime if path.exists() else 0.0
     return _load(str(path), mtime)
+
+
+DEPTHS = ("white-1", "exchange", "white-2", "black-2")     # in the order of the game
+
+
+def _depth_order(depth: str) -> int:
+    return DEPTHS.index(depth) if depth in DEPTHS else len(DEPTHS)
+
+
+def _shared(settings: list[dict]) -> dict:
+    """The settings (key: value) that every dict of `settings` holds alike."""
+    first = settings[0]
+    return {k: v for k, v in first.items() if all(k in s and s[k] == v for s in settings[1:])}
+
+
+def setting_groups(provenance: dict, key: str) -> list[tuple[tuple[str, ...], object]]:
+    """A setting of a `Book.provenance`, as (depths, value) groups in the game's order: one group
+    `((), value)` when every depth shares it, else the depths of each value (`[(("white-1",
+    "exchange", "white-2"), 7), (("black-2",), 8)]`)."""
+    if key in provenance:
+        return [((), provenance[key])]
+    groups: list[tuple[tuple[str, ...], object]] = []
+    for depth, settings in provenance.get("by_depth", {}).items():
+        value = settings.get(key)
+        for i, (names, seen) in enumerate(groups):
+            if seen == value:
+                groups[i] = (names + (depth,), seen)
+                break
+        else:
+            groups.append(((depth,), value))
+    return groups

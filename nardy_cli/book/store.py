@@ -46,6 +46,18 @@ class Entries(Mapping):
     def __len__(self) -> int:
         return len(self._lines)
 
+    def provenance_texts(self) -> dict[str, set[str]]:
+        """Each depth's distinct provenance texts, read off the entries' lines without parsing
+        them (a provenance is the object between `"provenance":` and `,"method":`, as the book
+        writes it; else the line is parsed)."""
+        out: dict[str, set[str]] = {}
+        for key, line in self._lines.items():
+            start, end = line.find(PROVENANCE), line.find(METHOD)
+            text = (line[start + len(PROVENANCE):end] if 0 < start < end
+                    else json.dumps(self[key]["provenance"]))
+            out.setdefault(key.split("|", 1)[0], set()).add(text)
+        return out
+
     def dates(self) -> set[str]:
         """The entries' provenance dates, read off their lines without parsing them (the only
         `date` field an entry has)."""
@@ -53,6 +65,7 @@ class Entries(Mapping):
 
 
 DATE = re.compile(r'"date":"([^"]*)"')
+PROVENANCE, METHOD = '"provenance":', ',"method":'
 
 
 KEY_PREFIX = '{"key":"'
@@ -80,6 +93,8 @@ def read_entries(path: str | Path) -> Entries:
     """Every entry of the book at `path` by key (an absent file: none)."""
     path = Path(path)
     lines: dict[str, str] = {}
+    if path.is_dir():       # bad input (exit 2), not a read that failed
+        raise BookError(f"{str(path)!r} is a folder, not an opening book file (.jsonl.gz)")
     if path.exists():
         for line in _lines(path.read_bytes(), path):
             lines.setdefault(_key(line, path), line)

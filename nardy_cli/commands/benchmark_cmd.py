@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import click
 
-from .common import BadInput, exit_if_interrupted, format_option, handle_errors, rules_options, show
+from .common import (KEPT_GAMES, SEED, BadInput, exit_if_interrupted, format_option, handle_errors,
+                     rules_options, show)
 from .policy_names import check_policy
 
 # phases.PHASES, kept here for --help
@@ -34,7 +35,7 @@ Examples:
               help="The benchmark database: a file, or a shipped one by name: 'benchmark' "
                    "(rolled out by neural; the default) or 'yardstick' (rolled out by "
                    "lookahead:neural, from several policies' games).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=2026, show_default=True,
+@click.option("--seed", type=SEED, default=2026, show_default=True,
               help="Seed of a randomised policy's choices.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @format_option
@@ -79,11 +80,11 @@ Examples:
 @click.option("--output", "-o", "output", type=click.Path(dir_okay=False, writable=True),
               required=True, metavar="FILE",
               help="The database file (.jsonl.gz): made, or resumed when it exists.")
-@click.option("--positions", type=click.IntRange(min=1), default=1500, show_default=True,
+@click.option("--positions", type=KEPT_GAMES, default=1500, show_default=True,
               help="Build up to this many positions.")
 @click.option("--seed", type=click.IntRange(0, 2**62), default=2026, show_default=True,
               help="Seed of the sampled games and the rollouts.")
-@click.option("--games", type=click.IntRange(min=1), default=216, show_default=True,
+@click.option("--games", type=KEPT_GAMES, default=216, show_default=True,
               help="Rollout games per rolled-out play (a multiple of 36 keeps the first roll "
                    "stratified).")
 @click.option("--truncate", type=click.IntRange(min=0), default=10, show_default=True,

@@ -7,7 +7,8 @@ import sys
 import click
 
 from ..core.i18n import _
-from .common import (INTERRUPTED, format_option, handle_errors, rules_options, show)
+from ..core.limits import MAX_KEPT_GAMES
+from .common import (INTERRUPTED, SEED, format_option, handle_errors, rules_options, show)
 from .policy_names import check_policy
 
 EPILOG = """\b
@@ -59,13 +60,14 @@ Examples:
               callback=check_policy, help="Policy of the rankings and rollouts.")
 @click.option("--filter", "filters", default="0.25,0.08,0.04", show_default=True,
               help="Stage margins: 0-ply to 1-ply, 1-ply to 2-ply, 2-ply to rollouts.")
-@click.option("--games", type=click.IntRange(min=2), default=324, show_default=True,
+@click.option("--games", type=click.IntRange(2, MAX_KEPT_GAMES), default=324, show_default=True,
               help="Rollout games per play left close after 2-ply.")
 @click.option("--truncate", type=click.IntRange(min=0), default=8, show_default=True,
               help="Rollouts stop after this many plies (scored by the network, with VR).")
-@click.option("--exchange-games", type=click.IntRange(min=2), default=648, show_default=True,
+@click.option("--exchange-games", type=click.IntRange(2, MAX_KEPT_GAMES), default=648,
+              show_default=True,
               help="Rollout games for each position after the first exchange.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=20261205, show_default=True,
+@click.option("--seed", type=SEED, default=20261205, show_default=True,
               help="Random seed of every entry's rollouts.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Local worker processes (one decision each).")

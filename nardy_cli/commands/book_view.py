@@ -8,6 +8,7 @@ import pandas as pd
 
 from ..core.i18n import _
 from ..core.rules import rules_label
+from ..reports.book_settings import setting_text, truncation
 from ..reports.render import Views, table_text
 from .common import show
 
@@ -19,26 +20,39 @@ NEUTRAL = {"rolls", "fmt", "quiet", "book", "book_path", "position_text", "dice"
 
 def wants_book(ctx: click.Context, book: bool) -> bool:
     """True when a command may answer from the book: --book (the default) and no option that
-    changes how the figures are made (games, seed, policy, rules, score, cube, report...) given."""
-    if not book:
-        return False
+    changes how the figures are made (games, seed, policy, rules, score, cube, report...) given
+    with a value other than its default (`--rules federation` names the default: the book still
+    answers)."""
+    return book and not figure_options(ctx)
+
+
+def figure_options(ctx: click.Context) -> list[str]:
+    """The options given with a value other than their default that change how figures are made
+    (the book cannot answer them), as a user types them: `["--games"]`."""
+    from .common import option_names
     default = click.core.ParameterSource.DEFAULT
-    return all(ctx.get_parameter_source(name) in (default, None)
-               for name in ctx.params if name not in NEUTRAL)
+    defaults = {p.name: p.get_default(ctx) for p in ctx.command.params}
+    names = option_names(ctx)
+    return [names.get(name, name) for name in ctx.params
+            if name not in NEUTRAL and ctx.get_parameter_source(name) not in (default, None)
+            and ctx.params[name] != defaults.get(name)]
 
 
 def source_line(entry_or_book: dict, method: str, se: float | None) -> str:
     """"from the opening book: …, SE …": the provenance of what is shown."""
     prov = entry_or_book
-    trunc = (_("truncated at {n} plies").format(n=prov["truncate"])
-             if prov.get("truncate") is not None else _("played out"))
     se_text = f", SE {se:.3f}" if se is not None and se == se else ""
     return _("from the opening book: {method}{se} ({policy}, network {net}, {rules}, money, seed "
              "{seed}, VR, {trunc}; nardy {version}, {date})").format(
-        method=method, se=se_text, policy=prov["policy"], net=prov.get("network") or "-",
-        rules=rules_label(prov["rules"]), seed=prov["seed"], trunc=trunc,
-        version=prov["version"], date=prov["date"])
+        method=method, se=se_text, policy=setting_text(prov, "policy"),
+        net=setting_text(prov, "network", lambda n: n or "-"),
+        rules=setting_text(prov, "rules", rules_label), seed=setting_text(prov, "seed"),
+        trunc=setting_text(prov, "truncate", truncation), version=setting_text(prov, "version"),
+        date=prov["date"])
 
+
+# the depths the first exchange's figures come from
+EXCHANGE = ("white-1", "exchange")
 
 PLAY_COLUMNS = ["rank", "play", "method", "games", "equity", "equity_se", "verdict", "loss",
                 "diff_se", "win", "draw", "lose", "opp_lost_pips", "own_lost_pips"]
@@ -85,14 +99,14 @@ def show_first_exchange(book, rules, fmt: str) -> None:
     replies, and who stands better."""
     frame = book.first_roll_frame(rules)
     standing = book.standing(rules)
-    prov = book.provenance()
+    prov = book.provenance(EXCHANGE)
     if frame.empty or not prov:
         raise click.ClickException(_("the opening book has no first exchange yet"))
 
     def text() -> str:
         lines = [source_line(prov, _("the first exchange, {n} of 441 replies valued by rollouts "
                                      "of {games} games").format(
-            n=standing["exchanges"], games=prov["exchange_games"]), None),
+            n=standing["exchanges"], games=setting_text(prov, "exchange_games")), None),
             _("White's first roll, its play, and White's equity after Black's 21 replies (White "
               "to roll, averaged by the replies' chances)"),
             table_text(frame)]
@@ -115,7 +129,7 @@ def show_tree(book, rolls, rules, fmt: str) -> None:
     """Each first roll's tree from the book: Black's replies and White's equity after them."""
     frames = [book.tree(r, rules) for r in rolls]
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-    prov = book.provenance()
+    prov = book.provenance(EXCHANGE)
 
     def text() -> str:
         lines = [source_line(prov, _("first rolls and Black's replies"), None)]
@@ -140,7 +154,7 @@ def show_position(book, position, fmt: str) -> None:
     if value is None and grid.empty:
         raise click.ClickException(_("the opening book has no entry for {position}").format(
             position=position.with_dice(None)))
-    prov = book.provenance()
+    prov = book.provenance(("exchange", "white-2"))
 
     def text() -> str:
         lines = [str(position.with_dice(None))]

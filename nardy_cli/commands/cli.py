@@ -172,6 +172,13 @@ def cli(ctx: click.Context, lang: str | None) -> None:
         raise click.UsageError(f"{source}: {exc}") from None
 
 
+def _quiet_interrupts(unraisable, default=sys.unraisablehook) -> None:
+    """Python's hook for exceptions it cannot raise, silent for Ctrl-C: numba's compiler, cut in a
+    ctypes callback, printed `Exception ignored ... KeyboardInterrupt` above the run's own line."""
+    if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+        default(unraisable)
+
+
 def main() -> None:
     """Console-script entry point.
 
@@ -184,6 +191,7 @@ def main() -> None:
     from ..core.interrupts import interrupt_on_signals
     interrupt_on_signals()
     lock_compiles()
+    sys.unraisablehook = _quiet_interrupts
     try:
         cli()
     except SystemExit as exc:

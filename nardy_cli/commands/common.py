@@ -11,6 +11,7 @@ import click
 from ..core.dice import Dice, parse_dice
 from ..core.errors import ArgumentError, NardyError, NoGamesError, RunError
 from ..core.i18n import N_, _, translate
+from ..core.limits import MAX_GAMES, MAX_KEPT_GAMES, MAX_SEED
 from ..core.positions_file import NamedPosition, resolve_positions
 from ..core.rules import BLOCK_CHECKS, HEAD_RULES, PRESETS, make_rules
 from ..reports.render import FORMATS, Views, output_format, render
@@ -87,6 +88,11 @@ class ImageFileType(click.Path):
 POSITION = PositionType()
 DICE = DiceType()
 IMAGE_FILE = ImageFileType()
+# counts and seeds, in the ranges the library takes (`core.limits`): a count above them is one
+# `Error:` line before any work, never a run that fills the memory
+GAMES = click.IntRange(1, MAX_GAMES)            # games, pairs or matches whose results are counted
+KEPT_GAMES = click.IntRange(1, MAX_KEPT_GAMES)  # games a play or matches whose results are kept
+SEED = click.IntRange(0, MAX_SEED)
 
 
 def option_names(ctx: click.Context | None) -> dict[str, str]:
@@ -131,12 +137,14 @@ def refuse_without(present: bool, needs: str, *names: str) -> None:
 
 
 NOTHING_FINISHED = N_("Interrupted before any game finished: nothing to report, nothing written.")
+STOPPED = N_("Interrupted before the command finished: nothing more to report.")
 INTERRUPTED = 130
 
 
 def handle_errors(func: Callable) -> Callable:
     """Turn library errors into `Error: ...` with exit code 2, naming this command's options; a run
-    interrupted before any game finished (`NoGamesError`) is one line and exit code 130; a runtime
+    interrupted before any game finished (`NoGamesError`), or where it keeps nothing, is one line
+    and exit code 130; a runtime
     failure (`RunError`: a dead worker, a disk that cannot be written; or an OSError) is one
     `Error: ...` line with exit code 1."""
     @functools.wraps(func)
@@ -146,6 +154,11 @@ def handle_errors(func: Callable) -> Callable:
             return func(*args, **kwargs)
         except NoGamesError:
             click.echo(translate(NOTHING_FINISHED), err=True)
+            sys.exit(INTERRUPTED)
+        # Ctrl-C where the command keeps nothing (loading, compiling): say so, never a bare
+        # `Aborted.`
+        except KeyboardInterrupt:
+            click.echo(translate(STOPPED), err=True)
             sys.exit(INTERRUPTED)
         # a runtime failure (a dead worker, a disk that cannot be written): exit 1
         except RunError as exc:
@@ -158,6 +171,14 @@ def handle_errors(func: Callable) -> Callable:
         except OSError as exc:
             where = f"{str(exc.filename)!r}: " if exc.filename else ""
             raise click.ClickException(f"{where}{exc.strerror or exc}") from None
+        # a failure after Ctrl-C: a library that swallowed the interrupt and then broke (numba's
+        # compiler cut in a callback: `RuntimeError: no compiled object yet`) is an interrupt
+        except Exception:
+            from ..core.interrupts import received
+            if not received():
+                raise
+            click.echo(translate(STOPPED), err=True)
+            sys.exit(INTERRUPTED)
     return wrapper
 
 

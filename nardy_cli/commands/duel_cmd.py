@@ -7,13 +7,12 @@ import click
 from ..core.i18n import _
 from ..games.duel import duel, duel_figures
 from ..reports.render import Views
-from .common import (POSITION, BadInput, exit_if_interrupted, format_option, handle_errors,
-                     refuse_without,
-                     report_interrupted, rules_options, show)
+from .common import (KEPT_GAMES, POSITION, BadInput, exit_if_interrupted, format_option, given,
+                     handle_errors, refuse_without, report_interrupted, rules_options, show)
 from .cube_play import duel_cube_line, duel_cube_options, match_cube_line
 from .match_options import match_options
 from .progress import Progress, StepBar
-from .run_options import run_options
+from .run_options import run_options_without_stop_rule
 
 
 def _match_duel(a, b, position, matches, run, quiet, rules, stakes, fmt, cube_bots) -> None:
@@ -60,9 +59,9 @@ Examples:
 @click.argument("b", metavar="B")
 @click.option("--position", "position", type=POSITION, default="start", show_default=True,
               help="Where every game starts.")
-@click.option("--matches", type=click.IntRange(min=1), default=200, show_default=True,
+@click.option("--matches", type=KEPT_GAMES, default=200, show_default=True,
               help="With --match: duplicate pairs of whole matches to play.")
-@run_options
+@run_options_without_stop_rule
 @rules_options
 @match_options
 @format_option
@@ -70,11 +69,12 @@ Examples:
 @handle_errors
 def duel_command(a, b, position, matches, run, quiet, rules, stakes, fmt, cube_bots) -> None:
     """Play policy A against policy B with duplicate dice; report A's points per game ± 95% CI."""
-    if run.until_se is not None:
-        raise BadInput("--until-se is not supported by duel; use --games")
     if len(position) != 1:
         raise BadInput("--position must name exactly one position")
     refuse_without(stakes.match is not None, "--match N (whole matches)", "matches")
+    if stakes.match is not None and given("games"):
+        raise BadInput("--games counts money games: with --match, --matches counts the pairs of "
+                       "matches")
     if stakes.match is not None:
         _match_duel(a, b, position[0].position, matches, run, quiet, rules, stakes, fmt, cube_bots)
         return

@@ -11,8 +11,9 @@ from typing import Any, Callable
 import click
 
 from ..core.errors import NardyError
-from .common import (INTERRUPTED, BadInput, format_option, handle_errors, mat_numbering_option,
-                     show)
+from ..core.i18n import _, translate
+from .common import (INTERRUPTED, SEED, BadInput, format_option, handle_errors,
+                     mat_numbering_option, show)
 
 EPILOG = """\b
 Examples:
@@ -147,8 +148,8 @@ def list_command(fmt, library) -> None:
 
 def _length_text(length) -> str:
     if length is None or length != length:
-        return "game"
-    return "money" if int(length) == 0 else f"to {int(length)}"
+        return _("game")
+    return _("money") if int(length) == 0 else _("to {n}").format(n=int(length))
 
 
 @command.command("remove", epilog="""\b
@@ -202,12 +203,13 @@ def _notes(library, frame) -> list[str]:
     """The evaluators behind the figures, and players reviewed by themselves."""
     sources = library.sources()
     evaluators = sorted(set(sources["evaluator"]))
-    notes = [f"reviewed by {', '.join(evaluators)}"
-             + (" (figures mixing evaluators compare less well)" if len(evaluators) > 1 else "")]
+    notes = [_("reviewed by {evaluators}").format(evaluators=", ".join(evaluators))
+             + (_(" (figures mixing evaluators compare less well)") if len(evaluators) > 1
+                else "")]
     if "player" in frame:
         for name in sorted(set(frame["player"]) & set(evaluators)):
-            notes.append(f"{name} was reviewed by itself: its plays are its evaluator's own "
-                         "choices, so they lose nothing by construction")
+            notes.append(_("{name} was reviewed by itself: its plays are its evaluator's own "
+                           "choices, so they lose nothing by construction").format(name=name))
     return notes
 
 
@@ -222,7 +224,7 @@ Examples:
 @click.option("--by", type=click.Choice(["player", "phase", "month", "match"]), default="player",
               show_default=True, help="One row per player, or per player and phase, month or "
                                       "match (file).")
-@click.option("--seed", type=int, default=None, help="Seed of the bootstrap intervals "
+@click.option("--seed", type=SEED, default=None, help="Seed of the bootstrap intervals "
                                                        "[default: 39].")
 @format_option
 @db_option
@@ -242,11 +244,14 @@ def stats_command(player, since, by, seed, fmt, library) -> None:
 
     def table() -> str:
         if frame.empty:
-            return "(no decisions)"
+            return _("(no decisions)")
         view = stats_view(frame, by)
+        if "band" in view:
+            view["band"] = view["band"].map(translate)
         left = tuple(c for c in ("player", by, "band") if c in view)
         return "\n".join([table_text(view, "{:.2f}", left),
-                          *(f"Note: {note}." for note in _notes(library, frame))])
+                          *(_("Note: {note}.").format(note=note)
+                            for note in _notes(library, frame))])
     show(fmt, replace(Views.of_frame(frame), table=table))
 
 
@@ -260,9 +265,12 @@ Examples:
 def bands_command(fmt) -> None:
     """The grade bands of the PR-style rating, with the reference bots that set them."""
     from ..library.bands import band_table
-    from ..reports.render import frame_text
+    from ..reports.render import Views, table_text
     frame = band_table()
-    click.echo(frame_text(frame, fmt, "{:g}", left=("band", "reference")))
+    left = ("band", "reference")
+    shown = frame.assign(band=frame["band"].map(translate))       # the table's words only
+    show(fmt, replace(Views.of_frame(frame, "{:g}", left),
+                      table=lambda: table_text(shown, "{:g}", left)))
 
 
 @command.command("progress", epilog="""\b
@@ -275,7 +283,7 @@ Examples:
               help="A point per month, or per match (file).")
 @click.option("--output", "-o", required=True, metavar="DIR",
               help="Write progress.png, progress.svg, progress.html and progress.json into DIR.")
-@click.option("--seed", type=int, default=None, help="Seed of the bootstrap intervals "
+@click.option("--seed", type=SEED, default=None, help="Seed of the bootstrap intervals "
                                                        "[default: 39].")
 @format_option
 @db_option
@@ -298,7 +306,7 @@ def progress_command(player, since, by, output, seed, fmt, library) -> None:
                              evaluator=evaluators.pop() if len(evaluators) == 1 else None)
     show(fmt, replace(Views.of_frame(periods), table=lambda: (
         f"{table_text(stats_view(periods, by), left=('player', by))}\n\n"
-        f"chart and page written to {written}")))
+        + _("chart and page written to {path}").format(path=written))))
 
 
 @command.command("quiz", epilog="""\b
@@ -321,8 +329,10 @@ def quiz_command(player, since, count, output, library) -> None:
     ensure_writable(output)
     cards = library.quiz(player, count, since)
     evaluators = ", ".join(sorted(set(library.sources()["evaluator"])))
-    subtitle = (f"The costliest distinct mistakes of {player} in {library.path.name}, "
-                f"reviewed by {evaluators}" + (f", games from {since} on" if since else ""))
+    subtitle = (_("The costliest distinct mistakes of {player} in {file}, reviewed by "
+                  "{evaluators}").format(player=player, file=library.path.name,
+                                         evaluators=evaluators)
+                + (_(", games from {since} on").format(since=since) if since else ""))
     written = write_quiz(cards, output, player=player, subtitle=subtitle)
-    click.echo(f"{len(cards)} positions written to {written}: quiz.html, answers.html, "
-               "quiz.apkg (Anki)")
+    click.echo(_("{n} positions written to {path}: quiz.html, answers.html, quiz.apkg "
+                 "(Anki)").format(n=len(cards), path=written))

@@ -12,8 +12,8 @@ from ..analysis.met_measure import MEASURE_POLICY, measure_start_distribution
 from ..match.met import cubeful_equity_table, match_equity_table, table_se
 from ..match.table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, NEXT_WHITE, GameDistribution
 from ..reports.render import Views
-from .common import (IMAGE_FILE, BadInput, exit_if_interrupted, format_option, handle_errors,
-                     refuse_without, report_interrupted, rules_options, show)
+from .common import (GAMES, IMAGE_FILE, SEED, BadInput, exit_if_interrupted, format_option,
+                     handle_errors, refuse_without, report_interrupted, rules_options, show)
 from .progress import Progress
 
 
@@ -49,9 +49,9 @@ Examples:
               help="Measure the outcome distribution anew by a rollout of the start.")
 @click.option("--policy", default=MEASURE_POLICY, show_default=True, metavar="NAME",
               help="With --measure: the policy of both sides.")
-@click.option("--games", type=click.IntRange(min=1), default=20736, show_default=True,
+@click.option("--games", type=GAMES, default=20736, show_default=True,
               help="With --measure: games of the rollout.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=2026, show_default=True,
+@click.option("--seed", type=SEED, default=2026, show_default=True,
               help="With --measure: the rollout's seed.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="With --measure: worker processes.")

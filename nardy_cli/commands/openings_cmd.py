@@ -13,7 +13,8 @@ from ..core.i18n import _
 from ..core.rules import rules_label
 from ..reports.folder import json_data
 from ..reports.render import Views, table_text
-from .common import aside, exit_if_interrupted, note, refuse_without, report_interrupted, show
+from .common import (KEPT_GAMES, BadInput, aside, exit_if_interrupted, note, refuse_without,
+                     report_interrupted, show)
 from .progress import StepBar
 from .report_options import check_report_flags, finish_report
 from .study_options import study_options
@@ -39,7 +40,7 @@ Examples:
 @click.option("--dice", default=None, metavar="ROLL", help="With --position: the roll to play.")
 @click.option("--replies", is_flag=True,
               help="Also find Black's best reply to each opening for all 21 rolls.")
-@click.option("--reply-games", type=click.IntRange(min=1), default=1296, show_default=True,
+@click.option("--reply-games", type=KEPT_GAMES, default=1296, show_default=True,
               help="Games per candidate reply.")
 @click.option("--top", type=click.IntRange(min=1), default=None,
               help="Roll out only the K best plays by the evaluator (replies default to 6).")
@@ -60,7 +61,11 @@ def openings_command(ctx, rolls, book, position_text, dice, replies, reply_games
     if wants_book(ctx, book):
         _from_book(ctx, rolls, position_text, dice, rules, fmt)
         return
-    refuse_without(False, "--book", "position_text")
+    if position_text is not None:
+        from .book_view import figure_options
+        changed = figure_options(ctx) if book else ["--no-book"]
+        raise BadInput(f"--position answers from the book, whose entries have their own "
+                       f"settings: drop {', '.join(changed)}")
     dice = parse_rolls(rolls)
     check_report_flags(output, html, svg, force)
     from ..analysis.openings import opening_table

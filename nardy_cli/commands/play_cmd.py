@@ -12,8 +12,8 @@ from ..core.i18n import _, result_text
 from ..records.formats import DEFAULT_FORMAT, RECORD_FORMATS, RecordOptions
 from ..reports.folder import write_folder
 from ..reports.render import FORMATS, Views, table_text
-from .common import (POSITION, BadInput, handle_errors, mat_numbering_option, refuse_without,
-                     rules_options, show)
+from .common import (KEPT_GAMES, POSITION, SEED, BadInput, handle_errors, mat_numbering_option,
+                     refuse_without, rules_options, show)
 from .cube_play import duel_cube_options
 from .match_options import match_options
 
@@ -35,11 +35,11 @@ Examples:
 """)
 @click.argument("white", metavar="A")
 @click.argument("black", metavar="B")
-@click.option("--games", "-n", type=click.IntRange(1, None), default=1, show_default=True,
+@click.option("--games", "-n", type=KEPT_GAMES, default=1, show_default=True,
               help="Games to play.")
 @click.option("--position", type=POSITION, default="start", show_default=True,
               help="Start position (its dice, if any, are the first roll).")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Dice seed (default: the rollouts' fixed seed).")
 @click.option("--date", "date_text", default=None, metavar="YYYY.MM.DD",
               help="Date tag (default: today).")

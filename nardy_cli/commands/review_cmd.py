@@ -8,8 +8,9 @@ import click
 from ..core.errors import NardyError
 from ..core.i18n import _, result_text, side_words, translate
 from ..reports.render import Views, table_text
-from .common import (BadInput, exit_if_interrupted, refuse_without, format_option, handle_errors,
-                     mat_numbering_option, read_stdin, report_interrupted, show)
+from ..core.limits import MAX_KEPT_GAMES
+from .common import (SEED, BadInput, exit_if_interrupted, refuse_without, format_option,
+                     handle_errors, mat_numbering_option, read_stdin, report_interrupted, show)
 from .match_options import match_options
 
 
@@ -40,7 +41,7 @@ Examples:
 @click.option("--width", type=click.IntRange(1, None), default=5, show_default=True,
               help="With lookahead: at most this many of the results the kernel's lookahead "
                    "searches; with lookahead2: the best at 0-ply; plus the played one.")
-@click.option("--rollout", "rollout_games", type=click.IntRange(0, None), default=0,
+@click.option("--rollout", "rollout_games", type=click.IntRange(0, MAX_KEPT_GAMES), default=0,
               show_default=True, metavar="N",
               help="Re-score flagged decisions by N rollout games per candidate (0: off).")
 @click.option("--rollout-policy", default="neural", show_default=True, metavar="NAME",
@@ -49,7 +50,7 @@ Examples:
               help="Equity lost from which a play is doubtful, an error, a blunder.")
 @click.option("--top", type=click.IntRange(0, None), default=5, show_default=True,
               help="Worst decisions drawn in the report.")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Rollout seed (default: the rollouts' fixed seed).")
 @click.option("--workers", type=click.IntRange(1, None), default=1, show_default=True,
               help="Rollout workers.")

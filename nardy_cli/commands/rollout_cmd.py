@@ -10,7 +10,8 @@ from ..core.i18n import _
 from ..reports.folder import rollout_data
 from ..reports.render import Views
 from .common import (POSITION, BadInput, Shown, block_validation_option, exit_if_interrupted,
-                     flatten, format_option, handle_errors, note, rules_options)
+                     flatten, format_option, handle_errors, note, report_interrupted,
+                     rules_options)
 from .cube_options import cube_options
 from .cube_play import never_double_option, rollout_cube_bots, rollout_cube_line
 from .match_options import match_options
@@ -148,6 +149,12 @@ def _match_cube_rollouts(items, pols, run, quiet, rules, stakes, cube_bots, scor
             interrupted = True
             break
     shown.close()
+    if interrupted:
+        report_interrupted(True, fmt, _("these figures ({done:,} of {asked:,} games a branch)")
+                           .format(done=result.games, asked=run.games))
+    if interrupted and n + 1 < len(items):
+        note(fmt, _("INTERRUPTED: the positions after the first {n} were "
+                    "not rolled out.").format(n=n + 1))
     exit_if_interrupted(interrupted)
 
 
@@ -184,13 +191,16 @@ def match_cube_text(result, stakes) -> str:
                   value=result.double_pass),
               _("  double/take - no double: {diff:+.1%} ± {se:.1%} (same dice in both)").format(
                   diff=result.take_minus_no_double.mean, se=result.take_minus_no_double.se),
-              _("  rolled-out decision: {decision}").format(decision=translate(result.decision))]
+              (_("  decision so far (INTERRUPTED): {decision}") if result.interrupted
+               else _("  rolled-out decision: {decision}")).format(
+                  decision=translate(result.decision))]
     return "\n".join(lines)
 
 
 def match_cube_row(result) -> dict:
     """A match cube rollout as one CSV row."""
     row = {"position": str(result.position), "games": result.games,
+           "interrupted": result.interrupted,
            "no_double": result.no_double.mean, "no_double_se": result.no_double.se}
     if result.double_take is not None:
         row |= {"double_take": result.double_take.mean, "double_take_se": result.double_take.se,

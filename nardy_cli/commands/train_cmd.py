@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..core.interrupts import SIGNALS
-from .common import handle_errors, refuse_without
+from .common import GAMES, SEED, handle_errors, refuse_without
 
 
 @click.command("train", epilog="""\b
@@ -30,7 +30,7 @@ Training runs for hours on 2 cores: start it in the background, e.g.
 The folder holds checkpoint.npz (resume point), best.npz (the best so far by
 benchmark duels), log.csv (the learning curve) and learning-curve.png.
 """)
-@click.option("--games", type=click.IntRange(1), required=True,
+@click.option("--games", type=GAMES, required=True,
               help="Total games to train (counting earlier runs).")
 @click.option("--output", "out_dir", type=click.Path(file_okay=False), required=True,
               help="Training folder: checkpoint, best network, log and chart.")
@@ -39,7 +39,7 @@ benchmark duels), log.csv (the learning curve) and learning-curve.png.
                    "More than the --init "
                    "network's widens it: the new units start with zero output weights, "
                    "so its values are unchanged.")
-@click.option("--seed", type=int, default=1, show_default=True,
+@click.option("--seed", type=SEED, default=1, show_default=True,
               help="Seed of weights and self-play dice (a new run only).")
 @click.option("--lr", type=click.FloatRange(min=0.0, min_open=True), default=0.005,
               show_default=True, help="Starting learning rate (a new run only).")
@@ -56,7 +56,7 @@ benchmark duels), log.csv (the learning curve) and learning-curve.png.
 @click.option("--bench-every", type=click.IntRange(1), default=50000, show_default=True,
               help="Games between benchmark duels against heuristic and the best so far (a "
                    "new run only).")
-@click.option("--bench-pairs", type=click.IntRange(1), default=1000, show_default=True,
+@click.option("--bench-pairs", type=GAMES, default=1000, show_default=True,
               help="Duplicate-dice pairs per benchmark duel (a new run only).")
 @click.option("--init", "init", type=click.Path(dir_okay=False), default=None,
               help="Start from this network file's weights instead of random ones (a "

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from html import escape
 
+from .i18n import _, side_words
+
 # position.py imports this module (inside `Position._repr_svg_`), so it imports nothing from
 # position.py: it reads a position only through its methods (checkers, off, pip_count) and fields
 # (turn, dice).
@@ -57,8 +59,10 @@ def board_svg(position, numbering: str = WHITE) -> str:
            'stroke="#5a3d22" stroke-width="3"/>',
            f'<rect x="{MARGIN_X + 6 * POINT_W}" y="{top}" width="{BAR_W}" height="{BOARD_H}" '
            'fill="#5a3d22"/>']
-    dice = f", to play {position.dice}" if position.dice is not None else ""
-    out.append(_text(total_w / 2, 22, f"{SIDE_NAMES[position.turn]} to move{dice}", 16, bold=True))
+    # the board's line in the language in use
+    dice = _(", to play {dice}").format(dice=position.dice) if position.dice is not None else ""
+    out.append(_text(total_w / 2, 22, _("{side} to move").format(
+        **side_words(SIDE_NAMES[position.turn])) + dice, 16, bold=True))
     for point in range(1, 25):
         col, is_top = _slot(point)
         x0, x1, xc = _x(col) - POINT_W / 2, _x(col) + POINT_W / 2, _x(col)

@@ -23,16 +23,27 @@ SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP"
                 if hasattr(signal, name))
 
 
+_received: list[int] = []
+
+
 def _raise_interrupt(signum, frame) -> None:
+    _received.append(signum)
     raise KeyboardInterrupt(signal.Signals(signum).name)
 
 
+def received() -> bool:
+    """True once an interrupting signal came (after `interrupt_on_signals`), even one whose
+    KeyboardInterrupt a library swallowed: numba's compiler, cut in a ctypes callback, ignores it
+    and fails later with a `RuntimeError` of its own."""
+    return bool(_received)
+
+
 def interrupt_on_signals() -> None:
-    """Make SIGTERM and SIGHUP raise KeyboardInterrupt in the main thread, as SIGINT does (for the
-    CLI)."""
+    """Make SIGINT, SIGTERM and SIGHUP raise KeyboardInterrupt in the main thread, and be
+    remembered (`received`) (for the CLI)."""
     for sig in SIGNALS:
-        # `nohup` keeps SIGHUP ignored
-        if sig != signal.SIGINT and signal.getsignal(sig) is not signal.SIG_IGN:
+        # `nohup` keeps SIGHUP ignored; a SIGINT ignored by the shell (`cmd &`) stays ignored
+        if signal.getsignal(sig) is not signal.SIG_IGN:
             signal.signal(sig, _raise_interrupt)
 
 

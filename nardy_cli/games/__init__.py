@@ -16,9 +16,11 @@ from ..core.engine import require_in_play
 from .config import RunConfig, run_config
 from .executors import EXECUTORS, default_workers
 from .run import play_chunk, run_games
-from .spec import CHUNK, DEFAULT_SEED, MAX_PLIES, GameSpec, chunks, job_size, policy_pair
+from .spec import (CHUNK, DEFAULT_SEED, MAX_GAMES, MAX_PLIES, GameSpec, Jobs, chunks, job_size,
+                   policy_pair)
 from .tally import OUTCOMES, PAIRS, RESULTS, VALUES, Tally
 
-__all__ = ["CHUNK", "DEFAULT_SEED", "EXECUTORS", "MAX_PLIES", "OUTCOMES", "PAIRS", "RESULTS",
-           "VALUES", "GameSpec", "RunConfig", "Tally", "chunks", "default_workers", "job_size",
-           "play_chunk", "policy_pair", "require_in_play", "run_config", "run_games"]
+__all__ = ["CHUNK", "DEFAULT_SEED", "EXECUTORS", "MAX_GAMES", "MAX_PLIES", "OUTCOMES", "PAIRS",
+           "RESULTS", "VALUES", "GameSpec", "Jobs", "RunConfig", "Tally", "chunks",
+           "default_workers", "job_size", "play_chunk", "policy_pair", "require_in_play",
+           "run_config", "run_games"]

@@ -7,7 +7,7 @@ from typing import Callable
 
 from ..core.errors import RunConfigError, check_type
 from .executors import check_executor
-from .spec import DEFAULT_SEED
+from .spec import DEFAULT_SEED, MAX_GAMES
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,9 @@ class RunConfig:
     def __post_init__(self) -> None:
         if self.games < 1:
             raise RunConfigError(f"{{games}} must be at least 1, got {self.games}")
+        if self.games > MAX_GAMES:
+            raise RunConfigError(f"{{games}} must be at most {MAX_GAMES:,} (one run's limit), "
+                                 f"got {self.games}")
         if not 0 <= self.seed < 2**63:
             raise RunConfigError(f"{{seed}} must be between 0 and 2**63-1, got {self.seed}")
         if self.until_se is not None and not self.until_se > 0:

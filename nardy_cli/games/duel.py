@@ -18,7 +18,7 @@ from ..match.stakes import MONEY, Stakes
 from ..policies import Policy
 from ..policies.network import provenance
 from .stats import share_ci95
-from . import (CHUNK, PAIRS, GameSpec, RunConfig, Tally, chunks, job_size, policy_pair,
+from . import (CHUNK, PAIRS, GameSpec, Jobs, RunConfig, Tally, chunks, job_size, policy_pair,
     require_in_play, run_config, run_games)
 
 
@@ -169,7 +169,7 @@ def duel(a: str | Policy, b: str | Policy, *, run: RunConfig | None = None,
 
     # a short duel uses every worker
     size = job_size(pairs, run.workers if run.executor == "local" else 1, CHUNK // 2)
-    jobs = [(spec, None, lo, hi) for lo, hi in chunks(pairs, size)]
+    jobs = Jobs(chunks(pairs, size), lambda lohi: (spec, None, *lohi))     # made as they are sent
     tally, interrupted = run_games(jobs, PAIRS, **run.executors, report=report)
     if interrupted and not tally.joint.sum():
         raise NoGamesError("the duel was interrupted before any game finished")

@@ -18,7 +18,7 @@ import pickle
 import threading
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..core.errors import ExecutorError, NardyError, RunConfigError, WorkerError
 from ..core.interrupts import held_interrupts, worker_signals
@@ -83,11 +83,13 @@ def leaves_process(workers: int, executor: str, jobs: int) -> bool:
     return executor == "dask" or (workers > 1 and jobs > 1)
 
 
-def run_jobs(jobs: list[tuple], *, task: Callable, new_tally: Callable, workers: int = 1,
+def run_jobs(jobs: Sequence[tuple], *, task: Callable, new_tally: Callable, workers: int = 1,
              executor: str = "local", scheduler: str | None = None, stop: Callable | None = None,
              report: Callable | None = None):
     """Run `task(*job)` for every job (or until `stop` holds on the jobs finished in order).
 
+    `jobs` may be a lazy sequence (`spec.Jobs`): on local workers each job is made and pickled
+    when it is sent, so memory does not grow with the number of jobs.
     Returns (summed tally, interrupted).  `task` must be a module-level function
     (it travels to worker processes by reference); its tallies are summed with
     `.add`.  The last two items of a job are its first and last-plus-one game,
@@ -161,10 +163,13 @@ def _run_inline(task, jobs, collector):
 
 
 def _run_processes(task, jobs, workers, collector):
+    # each job is pickled as it is sent, so a long run's jobs take no memory; the first is pickled
+    # before any process starts, so a job that cannot be sent is an error before any game
     try:
-        payloads = iter([(i, job, _payload(task, job)) for i, job in enumerate(jobs)])
+        first = _payload(task, jobs[0])
     except KeyboardInterrupt:
         return collector.result(True)
+    payloads = ((i, job, first if i == 0 else _payload(task, job)) for i, job in enumerate(jobs))
     context = multiprocessing.get_context("fork"
                                           if "fork" in multiprocessing.get_all_start_methods()
                                           else "spawn")
@@ -288,15 +293,30 @@ def _run_dask(task, jobs, scheduler, collector):
     except ImportError:
         raise ExecutorError("the dask executor needs the optional extra: "
                             "pip install 'nardy[dask]'") from None
-    payloads = [_payload(task, job) for job in jobs]
+    first = _payload(task, jobs[0])     # a job that cannot be sent: an error before connecting
     client = _connect(Client, scheduler)
     interrupted = False
+    # jobs are made, pickled and sent as earlier ones finish, a window of them at a time, so a
+    # long run's jobs take no memory (the cluster's worker count sets the window)
+    window = max(8, 4 * len(client.scheduler_info().get("workers", {})))
+    todo = ((i, job) for i, job in enumerate(jobs))
+    futures: dict = {}
     try:
-        futures = {client.submit(run_payload, payload, *job[-2:], pure=False): (i, job)
-                   for i, (job, payload) in enumerate(zip(jobs, payloads))}
+        queue = as_completed()
+
+        def submit(count: int) -> None:
+            for i, job in todo:
+                payload = first if i == 0 else _payload(task, job)
+                fut = client.submit(run_payload, payload, *job[-2:], pure=False)
+                futures[fut] = (i, job)
+                queue.add(fut)
+                count -= 1
+                if count <= 0:
+                    break
         try:
-            for fut in as_completed(futures):
-                i, job = futures[fut]
+            submit(window)
+            for fut in queue:
+                i, job = futures.pop(fut)
                 try:
                     tally = fut.result()
                 except NardyError as exc:  # raised by run_payload on the worker: already one line
@@ -306,6 +326,7 @@ def _run_dask(task, jobs, scheduler, collector):
                                       f"{type(exc).__name__}: {exc}") from None
                 if collector.add(i, tally):
                     break
+                submit(1)
         except KeyboardInterrupt:
             interrupted = True
         finally:

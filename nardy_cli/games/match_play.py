@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import __version__
 from ..core.errors import ArgumentError, NoGamesError
+from ..core.limits import check_kept
 from ..core.outcomes import CLASS_NAMES, class_code
 from ..core.position import START
 from ..core.rules import PRESETS, Rules
@@ -27,7 +28,7 @@ from ..match.stakes import game_points as stakes_points
 from ..match.state import MatchState, state_before
 from ..match.table import DEFAULT_DRAW_POINTS, DEFAULT_NEXT_WHITE, next_colour
 from ..policies import Policy
-from . import RESULTS, GameSpec, play_chunk, policy_pair
+from . import RESULTS, GameSpec, Jobs, chunks, play_chunk, policy_pair
 from .executors import run_jobs
 from .stats import share_ci95
 
@@ -203,11 +204,11 @@ def match_duel(a: str | Policy, b: str | Policy, matches: int, settings: MatchSe
     """
     if matches < 1:
         raise ArgumentError(f"{{matches}} must be at least 1, got {matches}")
+    check_kept(matches, "matches")
     pa, pb = policy_pair((a, b))
     step = max(1, min(50, matches // max(workers * 4, 1)))
     task = chunk or matches_chunk
-    jobs = [(pa, pb, settings, *chunk_args, lo, min(lo + step, matches))
-            for lo in range(0, matches, step)]
+    jobs = Jobs(chunks(matches, step), lambda lohi: (pa, pb, settings, *chunk_args, *lohi))
 
     def report(tally: _Matches) -> None:
         if progress is not None:

@@ -8,7 +8,7 @@ from .compiled_loop import play_compiled
 from .cube_loop import play_cube
 from .executors import leaves_process, run_jobs
 from .python_loop import play_python
-from .spec import MAX_PLIES, GameSpec, ensure_portable
+from .spec import MAX_PLIES, GameSpec, Jobs, ensure_portable
 from .tally import RESULTS, VALUES, Tally
 
 
@@ -46,6 +46,7 @@ def run_games(jobs: Sequence[tuple[GameSpec, Hashable, int, int]], mode: str, *,
               report: Callable | None = None) -> tuple[Tally, bool]:
     """Play every (spec, key, lo, hi) job (or until `stop` holds on the jobs finished in order).
 
+    `jobs` may be a lazy sequence (`Jobs`): each job is made when it is sent.
     Returns (summed `mode` tally, interrupted).  The result never depends on the
     workers, the executor or the order jobs finish in.  Policies that cannot be
     sent to other processes are refused before any game starts.
@@ -56,6 +57,6 @@ def run_games(jobs: Sequence[tuple[GameSpec, Hashable, int, int]], mode: str, *,
             compile_first(jobs, mode)
         except KeyboardInterrupt:
             return Tally(mode), True
-    return run_jobs([(spec, mode, key, lo, hi) for spec, key, lo, hi in jobs], task=play_chunk,
+    return run_jobs(Jobs(jobs, lambda job: (job[0], mode, *job[1:])), task=play_chunk,
                     new_tally=lambda: Tally(mode), workers=workers, executor=executor,
                     scheduler=scheduler, stop=stop, report=report)

@@ -21,6 +21,7 @@ import pandas as pd
 from ..core.dice import Dice
 from ..core.engine import Play, legal_plays
 from ..core.errors import ArgumentError
+from ..core.limits import check_kept, check_seed
 from ..core.phases import PHASES, phase_of
 from ..core.position import START, WHITE, Position
 from ..core.rules import PRESETS, Rules
@@ -85,6 +86,7 @@ def play_game(white: str | Policy, black: str | Policy, *, position: Position = 
     a cube (centred) the bots use it as in the compiled cube loop (`cube_bots`; at a match score
     its match mode, the stakes' Crawford flag marking the Crawford game) and the record holds the
     cube actions."""
+    check_seed(seed)
     sides = {"w": as_policy(white), "b": as_policy(black)}
     spec = GameSpec(position, rules, sides["w"], sides["b"], seed, stratify=False, stakes=stakes,
                     cube_bots=cube_bots)
@@ -146,6 +148,8 @@ def play_games(white: str | Policy, black: str | Policy, games: int = 1, *,
     stakes with a cube play with the bots' cube (see `play_game`)."""
     if games < 1:
         raise ArgumentError(f"{{games}} must be at least 1, got {games}")
+    check_kept(games)
+    check_seed(seed)
     date = parse_date_tag(date)
     w, b = as_policy(white), as_policy(black)
     records = tuple(play_game(w, b, position=position, rules=rules, seed=seed, game=g, date=date,

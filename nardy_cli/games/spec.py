@@ -4,10 +4,12 @@ cut."""
 from __future__ import annotations
 
 import pickle
+from collections import abc
 from dataclasses import dataclass
 from typing import Sequence
 
 from ..core.errors import PolicyError
+from ..core.limits import MAX_GAMES  # noqa: F401 (the games layer's name for it)
 from ..core.outcomes import Valuation
 from ..core.position import Position
 from ..core.rules import Rules
@@ -55,9 +57,51 @@ class GameSpec:
         return self.white.in_kernel and self.black.in_kernel
 
 
-def chunks(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
-    """The fixed game ranges [lo, hi) that `games` games are cut into."""
-    return [(lo, min(lo + size, games)) for lo in range(0, games, size)]
+class Chunks(abc.Sequence):
+    """The fixed game ranges [lo, hi) that `games` games are cut into, each made when asked for: a
+    billion games' ranges take no memory."""
+
+    def __init__(self, games: int, size: int = CHUNK) -> None:
+        self.games, self.size = games, size
+
+    def __len__(self) -> int:
+        return -(-self.games // self.size)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return i * self.size, min((i + 1) * self.size, self.games)
+
+    def __eq__(self, other) -> bool:
+        return list(self) == list(other) if isinstance(other, (list, Chunks)) else NotImplemented
+
+    def __repr__(self) -> str:
+        return f"Chunks({self.games}, {self.size})"
+
+
+def chunks(games: int, size: int = CHUNK) -> Chunks:
+    """The fixed game ranges [lo, hi) that `games` games are cut into (a lazy sequence)."""
+    return Chunks(games, size)
+
+
+class Jobs(abc.Sequence):
+    """Jobs made from a sequence when asked for: `Jobs(ranges, lambda r: job)` (a long run's jobs
+    take no memory)."""
+
+    def __init__(self, items: Sequence, make) -> None:
+        self.items, self.make = items, make
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self.make(item) for item in self.items[i]]
+        return self.make(self.items[i])
 
 
 def job_size(games: int, workers: int, size: int = CHUNK) -> int:

@@ -19,15 +19,17 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..core.i18n import N_
+
 BANDS: tuple[tuple[str, float], ...] = (
-    ("Supernatural", 2.5),
-    ("World class", 5.0),
-    ("Expert", 10.0),
-    ("Advanced", 20.0),
-    ("Intermediate", 35.0),
-    ("Casual", 50.0),
-    ("Beginner", 90.0),
-    ("Awful", math.inf),
+    (N_("Supernatural"), 2.5),
+    (N_("World class"), 5.0),
+    (N_("Expert"), 10.0),
+    (N_("Advanced"), 20.0),
+    (N_("Intermediate"), 35.0),
+    (N_("Casual"), 50.0),
+    (N_("Beginner"), 90.0),
+    (N_("Awful"), math.inf),
 )
 REFERENCE_FILE = Path(__file__).resolve().parent.parent / "data" / "library-reference.json"
 # the reviewer whose figures set the bands (the stronger judge: every bot but itself rated

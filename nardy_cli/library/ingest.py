@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import GameRecordError
 from ..core.phases import phase_of
 from ..core.position_id import format_position_id
 from ..records.files import format_of, read_games
@@ -84,7 +85,8 @@ def content_key(record: GameRecord | MatchRecord) -> str:
 
 
 def read_source(path: str | Path, *, numbering: str | None = None) -> Source:
-    """Read a record file of either kind (`GameRecordError` naming it when it cannot be read)."""
+    """Read a record file of either kind (`GameRecordError` naming it when it cannot be read, or
+    holds a game without plies: nothing to review)."""
     p = Path(path)
     options = {} if numbering is None else {"numbering": numbering}
     record = read_games(p, **options)
@@ -92,6 +94,9 @@ def read_source(path: str | Path, *, numbering: str | None = None) -> Source:
         games, length = record.games, record.length
     else:
         games, length = (record,), None
+    if not isinstance(record, MatchRecord) and not record.plies and not record.end_actions:
+        # found here, with every file read, not when the file's turn to be reviewed comes
+        raise GameRecordError(f"{str(p)!r}: the game record holds no plies: nothing to review")
     return Source(p.resolve(), format_of(p), tuple(games), length, content_key(record), record)
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..core.errors import ArgumentError
+from ..core.i18n import _
 
 MIN_LOST = 0.001     # equity: a smaller loss is no mistake worth drilling
 
@@ -55,21 +56,23 @@ class QuizCard:
 
     def score_text(self) -> str:
         """`money`, or the match and the score from the player's side: `5-point match, 1-3
-        (Crawford)`."""
+        (Crawford)`; in the language in use."""
         if not self.match_length:
-            return "money game"
-        text = (f"{self.match_length}-point match, {self.player} {self.score_player:g}, "
-                f"{self.opponent} {self.score_opponent:g}")
-        return text + (" (Crawford game)" if self.crawford else "")
+            return _("money game")
+        text = _("{length}-point match, {player} {mine:g}, {opponent} {theirs:g}").format(
+            length=self.match_length, player=self.player, mine=self.score_player,
+            opponent=self.opponent, theirs=self.score_opponent)
+        return text + (_(" (Crawford game)") if self.crawford else "")
 
     def cube_text(self) -> str:
-        """`no cube`, `cube 1, centred`, `cube 2, owned by the player` (by name)."""
+        """`no cube`, `cube 1, centred`, `cube 2, owned by the player` (by name); in the language in
+        use."""
         if self.cube_value is None:
-            return "no cube"
+            return _("no cube")
         if self.cube_owner in (None, "centre"):
-            return f"cube {self.cube_value}, centred"
+            return _("cube {value}, centred").format(value=self.cube_value)
         owner = self.player if self.cube_owner == self.side else self.opponent
-        return f"cube {self.cube_value}, owned by {owner}"
+        return _("cube {value}, owned by {owner}").format(value=self.cube_value, owner=owner)
 
 
 def select_cards(decisions: pd.DataFrame, player: str, count: int = 20) -> list[QuizCard]:

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.errors import ArgumentError
+from ..core.limits import check_seed
 from ..core.phases import PHASES
 from ..review.game_review import Thresholds
 
@@ -115,8 +116,13 @@ def rate(decisions: pd.DataFrame, cube: pd.DataFrame, *, by: str = "player",
     from .bands import band_of
     if by not in BY:
         raise ArgumentError(f"unknown grouping {by!r} for {{by}}: choose one of {', '.join(BY)}")
+    check_seed(seed)
     rng = np.random.default_rng(seed)
     players = [player] if player is not None else sorted(set(decisions.get("player", [])))
+    twins: set = set()      # source ids whose files share a name: a match row names its id too
+    if by == "match" and not decisions.empty:
+        names = decisions.groupby("source_id")["source"].first()
+        twins = set(names[names.duplicated(keep=False)].index)
     rows = []
     for name in players:
         mine = decisions[decisions["player"] == name] if not decisions.empty else decisions
@@ -134,7 +140,7 @@ def rate(decisions: pd.DataFrame, cube: pd.DataFrame, *, by: str = "player",
                     rows.append({"player": name, "phase": phase,
                                  **_phase_row(part, rng)})
         else:
-            rows += _periods(name, mine, counted, by, rng)
+            rows += _periods(name, mine, counted, by, rng, twins)
     return pd.DataFrame(rows)
 
 
@@ -146,18 +152,21 @@ def _phase_row(part: pd.DataFrame, rng: np.random.Generator) -> dict:
 
 
 def _periods(name: str, mine: pd.DataFrame, counted: pd.DataFrame, by: str,
-             rng: np.random.Generator) -> list[dict]:
-    """The player's rating per month (`YYYY-MM` of the game's day) or per match (source file)."""
+             rng: np.random.Generator, twins: set = frozenset()) -> list[dict]:
+    """The player's rating per month (`YYYY-MM` of the game's day) or per match (source file; one
+    of `twins`, source ids whose files share a name, with its id)."""
     if by == "month":
         key_d, key_q = mine["day"].str[:7], counted["day"].astype(str).str[:7]
     else:
         key_d, key_q = mine["source_id"], counted["source_id"]
     order = mine.groupby(key_d)["day"].min().sort_values(kind="stable")
+    names = mine.groupby("source_id")["source"].first().astype(str)
     rows = []
     for key in order.index:
         part = mine[key_d == key]
         r = rating(part, counted[key_q == key], rng)
-        label = key if by == "month" else str(part["source"].iloc[0])
+        label = (key if by == "month" else
+                 f"{names[key]} (source {key})" if key in twins else names[key])
         rows.append({"player": name, by: label, "first_day": order[key],
                      **{k: r[k] for k in ("games", "non_forced", "cube_decisions", "pr",
                                           "pr_low", "pr_high", "checker_mp")}})

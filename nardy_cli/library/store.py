@@ -144,7 +144,8 @@ class Library:
 
     def remove(self, keys: Iterable[int | str]) -> list[str]:
         """Remove sources by id or file name (each with its games and decisions) in one
-        transaction; `LibraryError` naming an unknown one (then nothing is removed)."""
+        transaction; `LibraryError` naming an unknown one, or a name that several sources share
+        (then nothing is removed)."""
         sources = self.sources()
         ids = []
         for key in keys:
@@ -153,6 +154,9 @@ class Library:
             if hit.empty:
                 raise LibraryError(f"no source {text!r} in library {str(self.path)!r}"
                                    f"{did_you_mean(text, sources['name']) or ''}")
+            if len(hit) > 1:        # two files of one name: which is meant is not for us to guess
+                raise LibraryError(f"{len(hit)} sources are named {text!r} (ids "
+                                   f"{', '.join(map(str, hit['id']))}): remove them by id")
             ids += hit["id"].tolist()
         names = sources.set_index("id").loc[ids, "name"].tolist()
         with translate_errors(self.path), write(self._conn) as conn:

@@ -12,7 +12,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ..core.errors import GameRecordError, WriteError
+from ..core.errors import GameRecordError, OutputError, WriteError
 from .formats import (RECORD_FORMATS, Record, RecordOptions, format_of_path, format_of_text,
                       record_format)
 from .game_record import read_record_text
@@ -57,6 +57,8 @@ def write_text(path: str | Path, text: str) -> Path:
     """Write a text file whole or not at all: into a temporary file beside it, renamed into
     place."""
     final = Path(path)
+    if final.is_dir():      # bad input (exit 2), not a disk that refused (WriteError: exit 1)
+        raise OutputError(f"{str(final)!r} is a folder: give a file name")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{final.name}-", suffix=".tmp", dir=final.parent)
     except OSError as exc:

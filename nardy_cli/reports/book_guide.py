@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import base64
 import html
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -23,9 +26,11 @@ from ..book.read import Book
 from ..core.dice import ALL_ROLLS, parse_dice
 from ..core.engine import parse_play
 from ..core.i18n import _, using_language
+from ..core.interrupts import held_interrupts
 from ..core.position import Position
 from ..core.rules import Rules, rules_label
 from .board_figure import draw_play
+from .book_settings import margins, setting_text, truncation
 from .figures import save_figure
 from .tables import to_markdown
 
@@ -57,12 +62,13 @@ def exchange_chart(book: Book, rules: Rules) -> Figure:
     ax.set_ylabel(_("White's first roll and play"))
     fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02,
                  label=_("White's equity, White to roll after the reply"))
-    prov = book.provenance()
+    prov = book.provenance(("white-1", "exchange"))
     ax.set_title(_("The first exchange: White's equity after each first roll and reply") + "\n"
-                 + _("{policy} rollouts of {games} games each, truncated at {trunc} plies, VR; "
-                     "{rules}").format(policy=prov.get("policy", ""),
-                                       games=prov.get("exchange_games", ""),
-                                       trunc=prov.get("truncate", ""), rules=rules_label(rules)),
+                 + _("{policy} rollouts of {games} games each, {trunc}, VR; "
+                     "{rules}").format(policy=setting_text(prov, "policy"),
+                                       games=setting_text(prov, "exchange_games"),
+                                       trunc=setting_text(prov, "truncate", truncation),
+                                       rules=rules_label(rules)),
                  fontsize=11)
     return fig
 
@@ -149,13 +155,15 @@ def intro_lines(parts: dict) -> list[str]:
                "edit it by hand. Every figure is an entry of the book (`nardy openings` shows "
                "it)."),
              _("The book: policy {policy}, network {net}, {rules}, money game; rollouts with "
-               "variance reduction, truncated at {trunc} plies, seed {seed}; staged ranking "
-               "{filters} (0-ply, 1-ply, 2-ply margins; a play within the last margin of the best "
-               "is rolled out, {games} games); nardy {version}, built {date}.").format(
-                 policy=prov.get("policy"), net=prov.get("network"),
-                 rules=rules_label(parts["rules"]), trunc=prov.get("truncate"),
-                 seed=prov.get("seed"), filters=", ".join(prov.get("filters", [])),
-                 games=prov.get("games"), version=prov.get("version"), date=prov.get("date"))]
+               "variance reduction, {trunc}, seed {seed}; staged ranking margins (0-ply, 1-ply, "
+               "2-ply; a play within the last margin of the best is rolled out, {games} games): "
+               "{filters}; nardy {version}, built {date}.").format(
+                 policy=setting_text(prov, "policy"), net=setting_text(prov, "network"),
+                 rules=rules_label(parts["rules"]),
+                 trunc=setting_text(prov, "truncate", truncation),
+                 seed=setting_text(prov, "seed"), filters=setting_text(prov, "filters", margins),
+                 games=setting_text(prov, "games"), version=setting_text(prov, "version"),
+                 date=prov.get("date"))]
     counts = parts["counts"]
     lines.append(_("Built so far: {w2:,} of White's 3,465 second-turn decisions and {b2:,} of "
                    "Black's 87,633; {cpu:.2f} CPU hours in all (each entry's own CPU time where it "
@@ -250,12 +258,25 @@ def guide_html(parts: dict) -> str:
 
 
 def write_guide(book: Book, rules: Rules, docs: str | Path) -> dict[str, Path]:
-    """Write `openings.md`, its images (`openings/`) and `openings.html` into the folder `docs`;
-    returns their paths."""
+    """Write `openings.md`, its images (`openings/`) and `openings.html` into the folder `docs`,
+    all or nothing; returns their paths."""
     docs = Path(docs)
-    parts = guide_parts(book, rules, docs / IMAGES)
-    md = docs / "openings.md"
-    md.write_text(guide_markdown(parts, IMAGES), encoding="utf-8")
-    page = docs / "openings.html"
-    page.write_text(guide_html(parts), encoding="utf-8")
-    return {"markdown": md, "html": page, "images": docs / IMAGES}
+    docs.mkdir(parents=True, exist_ok=True)
+    # written whole into a hidden folder beside, then moved into place: Ctrl-C (or a failure)
+    # leaves the guide as it was, never half of a new one
+    stage = Path(tempfile.mkdtemp(prefix=".openings-", dir=docs))
+    try:
+        parts = guide_parts(book, rules, stage / IMAGES)
+        (stage / "openings.md").write_text(guide_markdown(parts, IMAGES), encoding="utf-8")
+        (stage / "openings.html").write_text(guide_html(parts), encoding="utf-8")
+        with held_interrupts():
+            images, old = docs / IMAGES, stage / "old"
+            if images.exists():
+                images.rename(old)
+            (stage / IMAGES).rename(images)
+            for name in ("openings.md", "openings.html"):
+                os.replace(stage / name, docs / name)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    return {"markdown": docs / "openings.md", "html": docs / "openings.html",
+            "images": docs / IMAGES}

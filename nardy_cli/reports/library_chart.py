@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from ..core.i18n import _, column, translate
 from ..core.phases import PHASES
 from ..library.bands import BANDS, reference
 from .figures import ACCENT, LABEL_SIZE, SUBTITLE_SIZE, TITLE_SIZE, save_figure
@@ -41,7 +42,9 @@ def progress_chart(periods: pd.DataFrame, phases: pd.DataFrame, *, player: str, 
     beside the reference bots' (those reviewed by `evaluator` when the reference run has it)."""
     fig = Figure(figsize=(11.5, 4.8), layout="constrained")
     left, right = fig.subplots(1, 2, width_ratios=(1.35, 1))
-    fig.suptitle(f"{player}: rating of play by {by}, and error rate by phase",
+    title = (_("{player}: rating of play by month, and error rate by phase") if by == "month"
+             else _("{player}: rating of play by match, and error rate by phase"))
+    fig.suptitle(title.format(player=player),
                  fontsize=TITLE_SIZE, fontweight="bold")
     _periods(left, periods, by, subtitle)
     _phases(right, phases, player, evaluator)
@@ -64,28 +67,29 @@ def _periods(ax, periods: pd.DataFrame, by: str, subtitle: str) -> None:
         if min(upper, top) - floor < 0.03 * top:     # too thin to name
             floor = upper
             continue
-        ax.text(1.0, middle, f" {name}", transform=ax.get_yaxis_transform(), fontsize=8,
+        ax.text(1.0, middle, f" {translate(name)}", transform=ax.get_yaxis_transform(), fontsize=8,
                 va="center", ha="left", color="#555555", clip_on=False)
         floor = upper
     if len(periods):
         has = ~np.isnan(low)
         yerr = np.vstack([pr - np.where(has, low, pr), np.where(has, high, pr) - pr])
         ax.errorbar(x, pr, yerr=yerr, fmt="o-", color=ACCENT, ecolor=ACCENT, elinewidth=1.2,
-                    capsize=3, markersize=5, zorder=3, label="PR, 95% interval")
+                    capsize=3, markersize=5, zorder=3, label=_("PR, 95% interval"))
         for xi, g in zip(x, periods["games"]):
-            ax.annotate(f"{g}g", (xi, 0), xytext=(0, 3), textcoords="offset points",
+            ax.annotate(_("{g}g").format(g=g), (xi, 0), xytext=(0, 3), textcoords="offset points",
                         ha="center", fontsize=7, color="#777777")
         labels = [_short(str(v)) for v in periods[by]]
         ax.set_xticks(x, labels, rotation=30 if len(x) > 4 else 0, ha="right" if len(x) > 4
                       else "center", fontsize=8)
         ax.legend(loc="upper left", fontsize=8, frameon=False)
     else:
-        ax.text(0.5, 0.5, "no decisions", ha="center", va="center", transform=ax.transAxes)
+        ax.text(0.5, 0.5, _("no decisions"), ha="center", va="center", transform=ax.transAxes)
     ax.set_ylim(0, top)
     ax.set_xlim(-0.6, max(len(periods) - 0.4, 0.6))
-    ax.set_ylabel("PR (500 x equity lost per decision)", fontsize=LABEL_SIZE)
-    ax.set_xlabel("month" if by == "month" else "match (file)", fontsize=LABEL_SIZE)
-    ax.set_title(subtitle or "lower is better; bands of docs/library.md", fontsize=SUBTITLE_SIZE,
+    ax.set_ylabel(_("PR (500 x equity lost per decision)"), fontsize=LABEL_SIZE)
+    ax.set_xlabel(_("month") if by == "month" else _("match (file)"), fontsize=LABEL_SIZE)
+    ax.set_title(subtitle or _("lower is better; bands of docs/library.md"),
+                 fontsize=SUBTITLE_SIZE,
                  color="#555555")
 
 
@@ -111,8 +115,9 @@ def _phases(ax, phases: pd.DataFrame, player: str, evaluator: str | None) -> Non
     ax.set_yscale("symlog", linthresh=1.0)
     ax.set_ylim(0, None)
     ax.set_xticks(x, order, fontsize=8)
-    ax.set_ylabel("checker error rate (mp per decision)", fontsize=LABEL_SIZE)
-    ax.set_title(f"reference bots reviewed by {ref['evaluator']} (symlog scale)",
+    ax.set_ylabel(_("checker error rate (mp per decision)"), fontsize=LABEL_SIZE)
+    ax.set_title(_("reference bots reviewed by {evaluator} (symlog scale)").format(
+                     evaluator=ref["evaluator"]),
                  fontsize=SUBTITLE_SIZE, color="#555555")
     ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
 
@@ -150,11 +155,15 @@ def _page(svg: str, periods, phases, overall, *, player: str, by: str, subtitle:
     templates = Path(__file__).parent / "templates"
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates), autoescape=True,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    env.globals.update({"_": _, "column": column})      # the page in the language in use
+    overall = stats_view(overall, "player")
+    if "band" in overall:
+        overall["band"] = overall["band"].map(translate)
     return env.get_template("progress.html.j2").render(
         style=(templates / "library.css").read_text(encoding="utf-8"), svg=svg, player=player,
-        by=by, subtitle=subtitle, overall=_table(stats_view(overall, "player")),
+        by=by, subtitle=subtitle, overall=_table(overall),
         periods=_table(stats_view(periods, by)), phases=_table(stats_view(phases, "phase")),
-        bands=[(name, "-" if math.isinf(top) else f"{top:g}") for name, top in BANDS])
+        bands=[(translate(name), "-" if math.isinf(top) else f"{top:g}") for name, top in BANDS])
 
 
 def _table(frame: pd.DataFrame) -> dict:

@@ -17,6 +17,7 @@ from typing import Sequence
 
 from ..library.quiz import QuizCard
 from .folder import write_folder
+from ..core.i18n import _, side_words
 from .quiz_boards import answer_board, question_board
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -28,6 +29,7 @@ def _render(name: str, **context) -> str:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     env.filters["signed"] = lambda v: f"{v:+.3f}"
+    env.globals["_"] = _            # the page in the language in use
     return env.get_template(name).render(
         style=(TEMPLATES / "library.css").read_text(encoding="utf-8"), **context)
 
@@ -36,7 +38,7 @@ def _items(cards: Sequence[QuizCard], answers: bool) -> list[dict]:
     items = []
     for card in cards:
         item = {"card": card, "question": question_board(card), "score": card.score_text(),
-                "cube": card.cube_text(), "colour": card.side.capitalize()}
+                "cube": card.cube_text(), "colour": side_words(card.side)["side"]}
         if answers:
             item["answer"] = answer_board(card)
         items.append(item)
@@ -60,13 +62,14 @@ def write_quiz(cards: Sequence[QuizCard], output: str | Path, *, player: str,
     """Write quiz.html, answers.html, quiz.apkg and quiz.json into the folder `output` (all or
     nothing); returns the folder."""
     from .anki_deck import write_deck
-    title = f"{player}: {len(cards)} positions to study"
+    title = _("{player}: {n} positions to study").format(player=player, n=len(cards))
 
     def render(folder: Path) -> None:
         (folder / "quiz.html").write_text(quiz_html(cards, title=title, subtitle=subtitle),
                                           encoding="utf-8")
         (folder / "answers.html").write_text(
-            answers_html(cards, title=f"{title} (answers)", subtitle=subtitle), encoding="utf-8")
+            answers_html(cards, title=_("{title} (answers)").format(title=title),
+                         subtitle=subtitle), encoding="utf-8")
         write_deck(cards, folder / "quiz.apkg", player=player)
         data = {"kind": "quiz", "player": player, "subtitle": subtitle,
                 "cards": [asdict(c) for c in cards]}

@@ -121,9 +121,18 @@ def batch_summary_table(results: list[dict]) -> pd.DataFrame:
 
 
 def to_markdown(frame: pd.DataFrame) -> str:
-    """A GitHub-style Markdown table (pandas + tabulate); text left, numbers right."""
-    return frame.to_markdown(index=False, disable_numparse=True,
-                             colalign=[_align(frame[c]) for c in frame.columns])
+    """A GitHub-style Markdown table (pandas + tabulate); text left, numbers right.  A `|` in a
+    cell or a header is escaped (`\\|`): unescaped, it split the cell in two and shifted the
+    row's columns (the guide's second-turn grids)."""
+    align = [_align(frame[c]) for c in frame.columns]
+    escaped = frame.rename(columns=lambda c: _escape(c) if isinstance(c, str) else c).map(
+        lambda v: _escape(v) if isinstance(v, str) else v)
+    return escaped.to_markdown(index=False, disable_numparse=True, colalign=align)
+
+
+def _escape(text: str) -> str:
+    """A Markdown table cell's text: `|` escaped, a line break a space (either ends the cell)."""
+    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def to_html(frame: pd.DataFrame, uid: str) -> str:
