@@ -23,10 +23,6 @@ def _reply(status: int, message: str, field: str | None = None):
     return send_reply
 
 
-class BodyTooLarge(Exception):
-    """A request body past its cap, found while reading it."""
-
-
 class Guard:
     """ASGI middleware: Host and Origin checks, and the body caps of `config`."""
 
@@ -62,17 +58,28 @@ class Guard:
                               f"{cap:,} bytes", "body")(send)
             return
         seen = 0
+        refused = False
 
         async def capped_receive():
-            nonlocal seen
+            nonlocal seen, refused
+            if refused:
+                return {"type": "http.disconnect"}
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > cap:
-                    raise BodyTooLarge()
+                    # answer 413 now; the app sees the client gone and its answer is dropped
+                    refused = True
+                    await _reply(413, f"refused: the request body is over the cap of {cap:,} "
+                                      "bytes", "body")(send)
+                    return {"type": "http.disconnect"}
             return message
+
+        async def guarded_send(message):
+            if not refused:
+                await send(message)
         try:
-            await self.app(scope, capped_receive, send)
-        except BodyTooLarge:
-            await _reply(413, f"refused: the request body is over the cap of {cap:,} bytes",
-                         "body")(send)
+            await self.app(scope, capped_receive, guarded_send)
+        except Exception:
+            if not refused:
+                raise

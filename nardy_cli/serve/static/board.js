@@ -96,6 +96,7 @@ const Board = (() => {
       down = p ? Number(p) : null;
     });
     svg.addEventListener("pointerup", e => {
+      if (e.button === 2) return;            // the context menu's event takes a checker away
       const p = e.target.getAttribute && e.target.getAttribute("data-point");
       const to = p ? Number(p) : null;
       if (down !== null && to !== null && to !== down && opts.onDrag) opts.onDrag(down, to, e);

@@ -97,6 +97,7 @@ const Play = (() => {
     game = state; reset(); $("hint-box").replaceChildren();
     draw();
     const status = $("game-status");
+    status.setAttribute("data-game", state.game_id);
     const bot = (state.bot_plays || []).map(b => `${I18n.t("bot.played")} ${b.dice}: ${b.play}`).join("; ");
     if (state.result) {
       const who = state.result.winner ? I18n.t(state.result.winner === "w" ? "white" : "black") : I18n.t("draw");
