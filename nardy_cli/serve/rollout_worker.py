@@ -4,9 +4,11 @@ comes.  SIGINT (the server's cancel, or Ctrl-C) ends it with the games finished 
 
 from __future__ import annotations
 
-# a job's games are cut into jobs of this many, so that progress comes at least twice a second at
-# each policy's speed on one core (neural ~600 games/s, lookahead:neural ~25): a divisor of 1,296
-JOB_GAMES = {"neural": 162, "heuristic": 648, "lookahead:neural": 12}
+# a job's games are cut into jobs of this many (a divisor of 1,296), so that progress comes at least
+# twice a second at each policy's speed on one core: neural ~600 games/s on an idle core and ~400
+# on a busy machine (162 gave 2.2 progress events a second there, 81 gives more), lookahead:neural
+# ~25
+JOB_GAMES = {"neural": 81, "heuristic": 324, "lookahead:neural": 12}
 
 
 def _summary(result, mover_flip: bool) -> dict:
