@@ -202,6 +202,8 @@ def test_a_game_against_the_bot_with_the_tutor(client, library):
     assert hint["plays"][0]["play"] == bad["warning"]["best"]
     review = client.get(f"/api/v1/games/{gid}/review").json()
     assert review["summary"][0]["plies"] >= 1 and review["plies"][0]["forced"]
+    page = client.get(f"/api/v1/games/{gid}/review.html")
+    assert page.status_code == 200 and "<html" in page.text.lower()
     saved = post(client, f"/games/{gid}/save", {"player": "../../outside"})
     assert saved["saved"].startswith(str(library.parent / "games"))
     players = client.get("/api/v1/library/players").json()["players"]

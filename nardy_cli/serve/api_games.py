@@ -4,6 +4,7 @@ play that loses more than its thresholds, hints, taking back, the review and sav
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
 
 from ..games.session import GameSession
 from ..review.game_review import Thresholds
@@ -118,6 +119,23 @@ def review(game_id: str, request: Request) -> dict:
         result = review_game(s.record(), seat.tutor_evaluator, sides=sides,
                              thresholds=seat.thresholds, stakes=s.stakes)
     return review_data(result)
+
+
+@router.get("/{game_id}/review.html", summary="The game's interactive review page",
+            response_class=HTMLResponse)
+def review_page(game_id: str, request: Request):
+    """The review page `nardy review --html` writes (board, decisions, marks, luck), for this
+    game: one self-contained HTML page."""
+    from ..reports.review_page import game_data, page_data, page_html
+    from ..review.game_review import review_game
+    seat = _sessions(request).get(game_id)
+    s = seat.session
+    if not s.plays:
+        raise ApiError("nothing to review: no play made yet", "game_id", 409)
+    with blame("game_id", 409):
+        result = review_game(s.record(), seat.tutor_evaluator, sides=(s.person,),
+                             thresholds=seat.thresholds, stakes=s.stakes)
+    return HTMLResponse(page_html(page_data([game_data(result)])))
 
 
 def review_data(result) -> dict:

@@ -31,6 +31,7 @@ const I18n = (() => {
     "show.best": ["Show the best", "Показать лучший"], "play.anyway": ["Play it anyway", "Всё равно сыграть"],
     "take.back": ["Take back", "Переходить"], "review": ["Review", "Разбор"],
     "save": ["Save to my library", "Сохранить в библиотеку"],
+    "review.page": ["the full review page", "полная страница разбора"],
     "off": ["off", "снято"], "pips": ["pips", "пипсы"], "numbering.of": ["numbering of", "нумерация:"],
     "rank": ["#", "№"], "play": ["play", "ход"], "equity": ["equity", "эквити"],
     "diff": ["diff", "разн."], "win": ["win", "выигрыш"], "lose": ["lose", "проигрыш"],

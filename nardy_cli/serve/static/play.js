@@ -159,6 +159,8 @@ const Play = (() => {
         const s = r.summary[0];
         const head = document.createElement("div");
         head.textContent = s ? `${s.player}: ${s.decisions} decisions, ${I18n.t("lost")} ${fmt(s.equity_lost)} (${fmt(1000 * s.error_rate, 1)} mp/decision)` : "";
+        $("review-page").href = `/api/v1/games/${game.game_id}/review.html`;
+        $("review-page").hidden = false;
         $("review-box").replaceChildren(head, table([["turn", "#"], ["dice", I18n.t("dice")], ["played"], ["best"], ["lost"], ["mark"]], rows));
       } catch (e) { $("review-box").textContent = e.message; }
     });
