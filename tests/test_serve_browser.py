@@ -158,13 +158,14 @@ def _game(page):
 def test_play_a_whole_game_against_the_bot_with_the_tutor(page, server, lang):
     """Catches a game that cannot be played to its end from the page, a tutor that does not warn
     before a planted bad play (or plays it anyway), clicks on the board that do not make a play,
-    and a finished game that cannot be reviewed or saved into the library."""
+    an undo that does not bring the same dice back, and a finished game that cannot be reviewed or
+    saved into the library."""
     open_page(page, server, lang)
     page.click("[data-testid=tab-play]")
     page.select_option("[data-testid=bot]", "neural")
     page.click("[data-testid=new-game]")
     page.wait_for_selector("[data-testid=game-status][data-game]")
-    warned = clicked = False
+    warned = clicked = undone = False
     for turn in range(400):
         if page.get_attribute("[data-testid=game-status]", "data-over"):
             break
@@ -214,11 +215,34 @@ def test_play_a_whole_game_against_the_bot_with_the_tutor(page, server, lang):
         if page.locator("[data-testid=tutor-warning]:not([hidden])").count():
             page.click("[data-testid=play-anyway]")
             page.wait_for_function(moved)
+        if clicked and not undone and not page.get_attribute("[data-testid=game-status]",
+                                                             "data-over"):
+            # undo: the last play and the bot's reply taken back, the same dice to play again
+            dice = page.evaluate(f"fetch('/api/v1/games/{_game(page)}').then(r => r.json())")
+            mine = [h for h in dice["history"] if h["side"] == dice["person"]]
+            shown = page.inner_text("[data-testid=history]")
+            page.click("[data-testid=undo]")
+            page.wait_for_function("document.querySelector('[data-testid=history]').innerText"
+                                   f" !== {shown!r}")
+            again = page.evaluate(f"fetch('/api/v1/games/{_game(page)}').then(r => r.json())")
+            assert again["dice"] == mine[-1]["dice"] and again["plays"]
+            page.shots("undone")
+            undone = True
+            before = page.inner_text("[data-testid=history]")
+            page.locator("[data-testid=game-plays] tbody tr").first.click()
+            page.wait_for_function(f"{moved.replace(repr(shown), repr(before))} || "
+                                   "!document.querySelector('[data-testid=tutor-warning]').hidden")
+            if page.locator("[data-testid=tutor-warning]:not([hidden])").count():
+                page.click("[data-testid=play-anyway]")
+            page.wait_for_function("document.querySelector('[data-testid=history]').innerText"
+                                   f" !== {before!r} || document.querySelector("
+                                   "'[data-testid=game-status]').getAttribute('data-over')")
     assert page.get_attribute("[data-testid=game-status]", "data-over"), "the game did not end"
-    assert warned and clicked
+    assert warned and clicked and undone
     page.shots("game-over")
     page.click("[data-testid=review]")
     page.wait_for_selector("[data-testid=review-box] table")
+    assert page.get_attribute("[data-testid=review-page]", "href").endswith("/review.html")
     page.fill("[data-testid=player]", "tester")
     page.click("[data-testid=save]")
     page.wait_for_function("document.querySelector('[data-testid=saved]').textContent.length > 0")
