@@ -209,6 +209,10 @@ def test_a_game_against_the_bot_with_the_tutor(client, library):
     players = client.get("/api/v1/library/players").json()["players"]
     assert "../../outside" in players
     assert client.get("/api/v1/library/stats").status_code == 200
+    quiz = client.get("/api/v1/library/quiz", params={"player": "../../outside"})
+    assert quiz.status_code == 200 and isinstance(quiz.json()["cards"], list)
+    unknown = client.get("/api/v1/library/quiz", params={"player": "nobody"})
+    assert unknown.status_code == 400 and unknown.json()["field"] == "player"
 
 
 def test_an_uploaded_record_is_reviewed_in_memory(client):

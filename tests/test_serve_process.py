@@ -64,3 +64,19 @@ def test_ctrl_c_stops_the_server_and_its_workers_and_a_saved_game_stays(tmp_path
             if p.poll() is None if p is proc else p.is_running():
                 p.kill()
         proc.wait()
+
+
+def test_listening_beyond_loopback_warns(monkeypatch):
+    """Catches `--host 0.0.0.0` (reachable from the network, no login) started without a word."""
+    from click.testing import CliRunner
+
+    import nardy_cli.serve.server as server
+    from nardy_cli.commands.cli import cli
+    seen = {}
+    monkeypatch.setattr(server, "serve", lambda config, *a, **k: seen.update(config=config))
+    result = CliRunner().invoke(cli, ["serve", "--host", "0.0.0.0", "--allow-host", "n.example"])
+    assert result.exit_code == 0, result.output
+    assert "Warning: listening on 0.0.0.0" in result.output
+    assert "n.example:8151" in seen["config"].host_names()
+    quiet = CliRunner().invoke(cli, ["serve"])
+    assert "Warning" not in quiet.output
