@@ -112,13 +112,21 @@ def test_errors_name_the_field_at_fault(client, body, status, field, quoted):
 
 def test_the_guard_refuses_foreign_hosts_origins_and_big_bodies(client):
     """Catches a server a page elsewhere could drive (DNS rebinding: a foreign Host header;
-    a cross-origin request) and a body past its cap read whole."""
+    a cross-origin request), a path climbing out of the page's folder answered, and a body past
+    its cap read whole."""
     r = client.post("/api/v1/position", json={"position": "start"},
                     headers={"Host": "attacker.example"})
     assert r.status_code == 421 and r.json()["field"] == "Host"
     r = client.post("/api/v1/position", json={"position": "start"},
                     headers={"Origin": "http://attacker.example"})
     assert r.status_code == 403 and r.json()["field"] == "Origin"
+    assert client.get("/static/../app.py").status_code == 404    # the client drops the ..
+    for path in ("/static/..%2f..%2fpyproject.toml", "/static/%2e%2e/jobs.py",
+                 "/static/..%5capp.py"):
+        r = client.get(path)
+        assert r.status_code == 400 and r.json()["field"] == "path", path
+        assert "outside the server's files" in r.json()["error"]
+    assert client.get("/static/main.js").status_code == 200
     big = json.dumps({"position": "start", "pad": "x" * 70_000})
     r = client.post("/api/v1/position", content=big, headers={"Content-Type": "application/json"})
     assert r.status_code == 413 and "cap" in r.json()["error"]

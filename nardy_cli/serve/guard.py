@@ -1,7 +1,8 @@
 """The local server's guard, one ASGI layer in front of the app: a request whose `Host` header is
 not the server's own is refused (a page elsewhere must not reach it through DNS rebinding), so is
 one whose `Origin` is another site's (no cross-origin use: the app sends no CORS headers either),
-and a body over its cap is cut off with 413."""
+a path that climbs out of its folder (`..`) is refused with 400, and a body over its cap is cut
+off with 413."""
 
 from __future__ import annotations
 
@@ -51,7 +52,11 @@ class Guard:
             await _reply(403, f"refused: Origin {origin!r} is another site (no cross-origin "
                               "access)", "Origin")(send)
             return
-        cap = self.cap(scope["path"])
+        path = scope["path"]
+        if ".." in path.replace("\\", "/").split("/") or "\x00" in path:
+            await _reply(400, f"refused: {path!r} leads outside the server's files", "path")(send)
+            return
+        cap = self.cap(path)
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > cap):
             await _reply(413, f"refused: the request body ({length} bytes) is over the cap of "
