@@ -129,6 +129,10 @@ def test_set_up_a_position_by_clicks_and_read_its_analysis(page, server, lang):
                            ".includes('lookahead2:neural')")
     page.select_option("[data-testid=cube]", "1:centre")
     page.wait_for_selector("[data-testid=cube-decision]")
+    decision = page.inner_text("[data-testid=cube-decision]")
+    assert re.search(words(lang, r"no double|double, take|double, pass|too good",
+                           r"не удваивать|удвоить, принять|удвоить, отказаться|слишком хорошо"),
+                     decision), decision
     page.shots("two-ply-and-cube")
 
 

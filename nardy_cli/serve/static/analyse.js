@@ -106,7 +106,7 @@ const Analyse = (() => {
       if (e.cube) {
         const c = document.createElement("div");
         c.setAttribute("data-testid", "cube-decision");
-        c.textContent = `${I18n.t("cube.decision")}: ${I18n.t(e.cube.decision.replace("/", "_").replace(" ", "_")) || e.cube.decision}` +
+        c.textContent = `${I18n.t("cube.decision")}: ${I18n.t("decision." + e.cube.decision)}` +
           ` (${I18n.t("no_double")} ${signed(e.cube.no_double)}, ${I18n.t("double_take")} ${signed(e.cube.double_take)}, ${I18n.t("double_pass")} ${signed(e.cube.double_pass)})`;
         box.appendChild(c);
       }
