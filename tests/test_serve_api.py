@@ -254,3 +254,20 @@ def test_the_openapi_document_and_docs_page(client):
         assert path in doc["paths"], path
     assert client.get("/api/docs").status_code == 200
     assert "nardy" in client.get("/").text
+
+
+def test_a_game_with_the_cube_over_the_api(client):
+    """Catches the cube missing from a game's state, a double the bot does not answer, and a
+    double refused when it is the person's right."""
+    game = post(client, "/games", {"bot": "neural", "seed": 3, "with_cube": True,
+                                   "tutor": False})
+    assert game["cube"] == {"value": 1, "owner": "centre", "may_double": True, "offered": None}
+    doubled = post(client, f"/games/{game['game_id']}/double", {})
+    assert doubled["cube"]["value"] == 2 and doubled["cube"]["owner"] == "black"
+    assert doubled["bot_plays"][0]["cube"] == ["take"] and not doubled["cube"]["may_double"]
+    again = post(client, f"/games/{game['game_id']}/double", {}, 409)
+    assert again["field"] == "game_id" and "owns the cube" in again["error"]
+    post(client, f"/games/{game['game_id']}/roll", {})
+    crawford = post(client, "/games", {"bot": "neural", "with_cube": True,
+                                       "match": {"length": 5, "score": [4, 2], "crawford": True}})
+    assert crawford["cube"]["may_double"] is False

@@ -20,12 +20,20 @@ def _sessions(request: Request):
 
 
 def _bot_turns(seat: Seat) -> None:
-    """The bot plays while it is its turn and the game goes on."""
+    """The bot acts while it is its turn and the game goes on: its cube action (a double, or its
+    answer to the person's), then its roll and play."""
     s = seat.session
     seat.last_bot = []
+    bot = "wb".replace(s.person, "")
     while s.result is None and s.to_move == "bot":
+        before = len(s.pending)
         play = s.bot_turn()
-        seat.last_bot.append({"dice": str(play.dice), "play": str(play),
+        acts = s.pending[before:] if play is None else s.actions[-1][before:]
+        cube = [kind for kind, side in acts if side == bot]
+        if play is None:
+            seat.last_bot.append({"cube": cube})
+            continue
+        seat.last_bot.append({"cube": cube, "dice": str(play.dice), "play": str(play),
                               "result": str(play.result)})
 
 
@@ -39,7 +47,11 @@ def new_game(body: SessionIn, request: Request) -> dict:
         thresholds = Thresholds(*body.thresholds)
     seed = body.seed if body.seed is not None else secrets.randbelow(2**62)
     with blame("match"):
-        session = GameSession(body.bot, body.side, PRESETS[body.rules], stakes_of(body), seed)
+        stakes = stakes_of(body)
+        if body.with_cube:
+            from ..match.cube import Cube
+            stakes = stakes.with_cube(Cube())
+        session = GameSession(body.bot, body.side, PRESETS[body.rules], stakes, seed)
     seat = Seat(session, body.tutor, body.tutor_evaluator, thresholds, [])
     with blame("bot"):
         _bot_turns(seat)
@@ -85,6 +97,33 @@ def play(game_id: str, body: PlayIn, request: Request) -> dict:
     s.play(chosen)
     _bot_turns(seat)
     return {**seat_data(game_id, seat), "made": True, "warning": None}
+
+
+@router.post("/{game_id}/double", summary="Double before your roll (the bot answers)")
+def double(game_id: str, request: Request) -> dict:
+    seat = _sessions(request).get(game_id)
+    with blame("game_id", 409):
+        seat.session.double(seat.session.person)
+        _bot_turns(seat)
+    return seat_data(game_id, seat)
+
+
+@router.post("/{game_id}/take", summary="Take the bot's double (then it rolls and plays)")
+def take(game_id: str, request: Request) -> dict:
+    return _answer(game_id, "take", request)
+
+
+@router.post("/{game_id}/drop", summary="Drop the bot's double (the game ends)")
+def drop(game_id: str, request: Request) -> dict:
+    return _answer(game_id, "drop", request)
+
+
+def _answer(game_id: str, kind: str, request: Request) -> dict:
+    seat = _sessions(request).get(game_id)
+    with blame("game_id", 409):
+        seat.session.answer(kind, seat.session.person)
+        _bot_turns(seat)
+    return seat_data(game_id, seat)
 
 
 @router.post("/{game_id}/hint", summary="The best plays of the rolled dice")

@@ -80,7 +80,8 @@ class RolloutIn(PositionIn):
 
 
 class SessionIn(Strict):
-    """A new game against a bot: `side` the person plays, the bot, the tutor's evaluator and
+    """A new game against a bot: `side` the person plays, the bot, money or a `match` score (its
+    `crawford` flag: the Crawford game), `with_cube` (the cube, centred), the tutor's evaluator and
     thresholds (points lost: doubtful, bad, very bad)."""
 
     bot: BOTS = "lookahead:neural"
@@ -88,6 +89,7 @@ class SessionIn(Strict):
     seed: int | None = Field(None, ge=0, le=2**62)
     rules: RULES = "federation"
     match: MatchIn | None = None
+    with_cube: bool = False
     tutor: bool = True
     tutor_evaluator: EVALUATORS = "lookahead:neural"
     thresholds: tuple[float, float, float] = (0.04, 0.08, 0.16)

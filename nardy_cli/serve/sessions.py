@@ -71,6 +71,7 @@ def seat_data(key: str, seat: Seat) -> dict:
                       "thresholds": [seat.thresholds.doubtful, seat.thresholds.error,
                                      seat.thresholds.blunder]},
             "match": s.stakes.match.to_dict() if s.stakes.match is not None else None,
+            "cube": _cube_data(s),
             "saved": seat.saved}
 
 
@@ -82,3 +83,14 @@ def save_record(seat: Seat, folder: Path, key: str) -> Path:
     path = folder / f"serve-{date.today():%Y%m%d}-{key}.txt"
     path.write_text(format_game(seat.session.record(day)))
     return path
+
+
+def _cube_data(s: GameSession) -> dict | None:
+    """The cube of a cube game: value, owner, whether the person may double now, and the value of
+    a double waiting for the person's answer."""
+    cube = s.cube
+    if cube is None:
+        return None
+    offer = s.tracker().offer
+    return {"value": cube.value, "owner": cube.owner, "may_double": s.may_double(s.person),
+            "offered": offer.value if offer is not None and offer.side != s.person else None}
