@@ -273,3 +273,27 @@ def test_click_through_the_opening_book(page, server, lang):
     page.locator("[data-testid=book-detail] tbody tr").nth(1).click()
     page.wait_for_selector("[data-testid=book-entry] [data-testid=row-2]")
     page.shots("entry")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_double_the_bot_in_a_game_with_the_cube(page, server, lang):
+    """Catches a cube game the page cannot start, a Double button that does nothing, and the bot's
+    take not shown (the cube at 2 on its side, no second double for the person)."""
+    open_page(page, server, lang)
+    page.click("[data-testid=tab-play]")
+    page.select_option("[data-testid=bot]", "neural")
+    page.check("[data-testid=with-cube]")
+    page.click("[data-testid=new-game]")
+    page.wait_for_function("document.querySelector('[data-testid=cube-state]').textContent"
+                           ".includes('1')")
+    assert page.is_enabled("[data-testid=double]")
+    page.click("[data-testid=double]")
+    page.wait_for_function("document.querySelector('[data-testid=cube-state]').textContent"
+                           ".includes('2')")
+    assert words(lang, "nardy takes", "nardy принимает") in page.inner_text(
+        "[data-testid=game-status]")
+    assert words(lang, "Black", "Чёрные") in page.inner_text("[data-testid=cube-state]")
+    assert not page.is_enabled("[data-testid=double]")
+    page.click("[data-testid=roll]")
+    page.wait_for_selector("[data-testid=game-plays] tbody tr")
+    page.shots("cube-taken")

@@ -98,7 +98,15 @@ const Play = (() => {
     draw();
     const status = $("game-status");
     status.setAttribute("data-game", state.game_id);
-    const bot = (state.bot_plays || []).map(b => `${I18n.t("bot.played")} ${b.dice}: ${b.play}`).join("; ");
+    const cubeWord = k => ({double: `${I18n.t("bot.doubles")} ${state.cube ? state.cube.offered || state.cube.value : ""}`,
+                            take: I18n.t("bot.takes"), drop: I18n.t("bot.drops")})[k];
+    const bot = (state.bot_plays || []).map(b => [...(b.cube || []).map(cubeWord),
+      ...(b.play !== undefined ? [`${I18n.t("bot.played")} ${b.dice}: ${b.play}`] : [])].join(", ")).join("; ");
+    const cube = state.cube;
+    $("double").disabled = !(cube && cube.may_double);
+    $("cube-state").textContent = cube ? `${I18n.t("cube.at")} ${cube.value}, ${cube.owner === "centre" ? I18n.t("centre") : I18n.t(cube.owner)}` : "";
+    $("cube-offer").hidden = !(cube && cube.offered);
+    if (cube && cube.offered) $("cube-offer-text").textContent = `${I18n.t("bot.doubles")} ${cube.offered}. `;
     if (state.result) {
       const who = state.result.winner ? I18n.t(state.result.winner === "w" ? "white" : "black") : I18n.t("draw");
       status.textContent = `${bot ? bot + ". " : ""}${I18n.t("game.over")}: ${who} ${state.result.winner ? I18n.t("wins") + " (" + state.result.class + ")" : ""}`;
@@ -120,7 +128,9 @@ const Play = (() => {
     const m = Number($("play-match").value);
     const body = {bot: $("bot").value, side: $("side").value, tutor: $("tutor").checked,
                   thresholds: ["th1", "th2", "th3"].map(id => Number($(id).value) / 1000)};
-    if (m > 0) body.match = {length: m};
+    if (m > 0) body.match = {length: m, score: [Number($("play-score-w").value), Number($("play-score-b").value)],
+                             crawford: $("play-crawford").checked};
+    body.with_cube = $("with-cube").checked;
     $("after-game").hidden = true; $("review-box").replaceChildren(); $("saved").textContent = "";
     $("tutor-warning").hidden = true;
     try { update(await Api.post("/games", body)); } catch (e) { $("game-status").textContent = e.message; }
@@ -128,6 +138,12 @@ const Play = (() => {
 
   function init() {
     $("new-game").addEventListener("click", newGame);
+    for (const [id, path] of [["double", "double"], ["take", "take"], ["pass", "drop"]]) {
+      $(id).addEventListener("click", async () => {
+        if (!game) return;
+        try { update(await Api.post(`/games/${game.game_id}/${path}`)); } catch (e) { $("game-status").textContent = e.message; }
+      });
+    }
     $("roll").addEventListener("click", async () => {
       if (!game) return;
       const typed = $("typed-dice").value.trim();
