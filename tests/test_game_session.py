@@ -65,3 +65,16 @@ def test_no_double_in_the_crawford_game_and_take_back_restores_the_cube():
     s.bot_turn()
     s.take_back()
     assert s.pending == [("double", "w"), ("take", "b")] and s.cube.value == 2
+
+
+def test_the_tutor_judges_cube_actions():
+    """Catches a tutor that lets a very bad double, take or drop through unmarked, or marks the
+    right action."""
+    from nardy_cli.review.tutor import judge_cube
+    money = Stakes(None, Cube())
+    assert judge_cube(parse_position("start"), money, "double").mark == "very bad"
+    assert judge_cube(parse_position("start"), money, "double").best == "no double"
+    race = parse_position(RACE)                              # double, take
+    assert judge_cube(race, money, "double").mark == ""
+    assert judge_cube(race, money, "take").mark == ""
+    assert judge_cube(race, money, "drop").mark == "very bad"

@@ -268,6 +268,12 @@ def test_a_game_with_the_cube_over_the_api(client):
     again = post(client, f"/games/{game['game_id']}/double", {}, 409)
     assert again["field"] == "game_id" and "owns the cube" in again["error"]
     post(client, f"/games/{game['game_id']}/roll", {})
+    tutored = post(client, "/games", {"bot": "neural", "seed": 3, "with_cube": True})
+    warned = post(client, f"/games/{tutored['game_id']}/double", {})
+    assert not warned["made"] and warned["warning"]["mark"] == "very bad"
+    assert warned["warning"]["best"] == "no double" and warned["cube"]["value"] == 1
+    made = post(client, f"/games/{tutored['game_id']}/double", {"confirm": True})
+    assert made["made"] and made["cube"]["value"] == 2
     crawford = post(client, "/games", {"bot": "neural", "with_cube": True,
                                        "match": {"length": 5, "score": [4, 2], "crawford": True}})
     assert crawford["cube"]["may_double"] is False

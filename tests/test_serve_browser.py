@@ -277,8 +277,9 @@ def test_click_through_the_opening_book(page, server, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_double_the_bot_in_a_game_with_the_cube(page, server, lang):
-    """Catches a cube game the page cannot start, a Double button that does nothing, and the bot's
-    take not shown (the cube at 2 on its side, no second double for the person)."""
+    """Catches a cube game the page cannot start, a tutor silent on a very bad double, a Double
+    button that does nothing once confirmed, and the bot's take not shown (the cube at 2 on its
+    side, no second double for the person)."""
     open_page(page, server, lang)
     page.click("[data-testid=tab-play]")
     page.select_option("[data-testid=bot]", "neural")
@@ -288,6 +289,11 @@ def test_double_the_bot_in_a_game_with_the_cube(page, server, lang):
                            ".includes('1')")
     assert page.is_enabled("[data-testid=double]")
     page.click("[data-testid=double]")
+    # the tutor: doubling the opening position is very bad (no double is right)
+    page.wait_for_selector("[data-testid=tutor-warning]:not([hidden])")
+    assert page.get_attribute("[data-testid=tutor-warning]", "data-mark") == "very bad"
+    page.shots("cube-tutor")
+    page.click("[data-testid=play-anyway]")
     page.wait_for_function("document.querySelector('[data-testid=cube-state]').textContent"
                            ".includes('2')")
     assert words(lang, "nardy takes", "nardy принимает") in page.inner_text(

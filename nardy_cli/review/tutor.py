@@ -16,6 +16,7 @@ import numpy as np
 from ..analysis.depth_rank import WIDTH
 from ..core.dice import Dice, as_dice
 from ..core.engine import Play, legal_plays, parse_play
+from ..core.errors import ArgumentError
 from ..core.position import Position
 from ..core.rules import PRESETS, Rules
 from ..match.stakes import MONEY, Stakes
@@ -82,3 +83,29 @@ def judge_play(position: Position, dice: Dice | str, play: Play | str,
     lost = max(0.0, best_eq - played_eq)
     return TutorVerdict(str(play), str(plays[best]), str(plays[best].result), played_eq, best_eq,
                         lost, WORDS[thresholds.mark(lost)], judge.name)
+
+
+def judge_cube(position: Position, stakes: Stakes, action: str,
+               rules: Rules = PRESETS["federation"],
+               thresholds: Thresholds = Thresholds()) -> TutorVerdict:
+    """The tutor's verdict on a cube action before it is made: `double` by the side on roll in
+    `position` (`stakes` with the cube as it stands), or `take` / `drop` of that side's double by
+    the other side (`stakes` with the cube before the double).  The loss is in points of the cube
+    before the double (money), or in normalised match equity (twice the match winning chance)."""
+    from ..match.cube_decision import cube_decision
+    if action not in ("double", "take", "drop"):
+        raise ArgumentError(f"a cube action is double, take or drop, got {action!r}")
+    d = cube_decision(position.with_dice(None), stakes, rules)
+    if d.double_take is None or d.double_pass is None:
+        raise ArgumentError("no double is possible here")
+    if action == "double":
+        values = {"no double": d.no_double, "double": min(d.double_take, d.double_pass)}
+    else:          # the doubled side's values are minus the doubler's
+        values = {"take": -d.double_take, "drop": -d.double_pass}
+    best = max(values, key=values.get)
+    scale = stakes.cube.value if stakes.cube is not None and stakes.match is None else 1.0
+    if stakes.match is not None:
+        scale = 2.0                    # match winning chance -> normalised equity
+    lost = max(0.0, values[best] - values[action]) * scale
+    return TutorVerdict(action, best, "", values[action] * scale, values[best] * scale, lost,
+                        WORDS[thresholds.mark(lost)], d.decision)

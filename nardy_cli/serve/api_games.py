@@ -9,6 +9,7 @@ from fastapi.responses import HTMLResponse
 from ..games.session import GameSession
 from ..review.game_review import Thresholds
 from .inputs import ApiError, blame
+from .schemas import CubeActionIn as CubeIn
 from .schemas import PlayIn, RollIn, SaveIn, SessionIn
 from .sessions import Seat, save_record, seat_data
 
@@ -100,30 +101,51 @@ def play(game_id: str, body: PlayIn, request: Request) -> dict:
 
 
 @router.post("/{game_id}/double", summary="Double before your roll (the bot answers)")
-def double(game_id: str, request: Request) -> dict:
-    seat = _sessions(request).get(game_id)
-    with blame("game_id", 409):
-        seat.session.double(seat.session.person)
-        _bot_turns(seat)
-    return seat_data(game_id, seat)
+def double(game_id: str, request: Request, body: CubeIn | None = None) -> dict:
+    """With the tutor on and `confirm` false, a double that loses at least the doubtful
+    threshold is not made: the answer's `warning` says how much and what is best."""
+    return _cube(game_id, "double", request, body)
 
 
 @router.post("/{game_id}/take", summary="Take the bot's double (then it rolls and plays)")
-def take(game_id: str, request: Request) -> dict:
-    return _answer(game_id, "take", request)
+def take(game_id: str, request: Request, body: CubeIn | None = None) -> dict:
+    return _cube(game_id, "take", request, body)
 
 
 @router.post("/{game_id}/drop", summary="Drop the bot's double (the game ends)")
-def drop(game_id: str, request: Request) -> dict:
-    return _answer(game_id, "drop", request)
+def drop(game_id: str, request: Request, body: CubeIn | None = None) -> dict:
+    return _cube(game_id, "drop", request, body)
 
 
-def _answer(game_id: str, kind: str, request: Request) -> dict:
+def _cube(game_id: str, kind: str, request: Request, body) -> dict:
     seat = _sessions(request).get(game_id)
+    s = seat.session
     with blame("game_id", 409):
-        seat.session.answer(kind, seat.session.person)
+        if kind == "double" and not s.may_double(s.person):
+            s.double(s.person)                       # raises, saying why not
+        if kind != "double" and (s.tracker().offer is None or s.to_move != "person"):
+            s.answer(kind, s.person)                 # raises, saying why not
+        if seat.tutor and not (body and body.confirm):
+            from ..review.tutor import judge_cube
+            offer = s.tracker().offer
+            stakes = s.cube_stakes() if kind == "double" else s.stakes.with_cube(
+                _cube_before(offer))
+            verdict = judge_cube(s.position, stakes, kind, s.rules, seat.thresholds)
+            if verdict.warns:
+                return {**seat_data(game_id, seat), "warning": verdict.to_dict(), "made": False}
+        if kind == "double":
+            s.double(s.person)
+        else:
+            s.answer(kind, s.person)
         _bot_turns(seat)
-    return seat_data(game_id, seat)
+    return {**seat_data(game_id, seat), "made": True, "warning": None}
+
+
+def _cube_before(offer):
+    """The cube as it stood when `offer` was made."""
+    from ..match.cube import Cube
+    return Cube(offer.value // 2, "centre" if offer.value == 2
+                else ("white" if offer.side == "w" else "black"))
 
 
 @router.post("/{game_id}/hint", summary="The best plays of the rolled dice")

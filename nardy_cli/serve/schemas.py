@@ -109,6 +109,12 @@ class PlayIn(Strict):
     confirm: bool = False
 
 
+class CubeActionIn(Strict):
+    """A cube action of the person; `confirm` makes it even when the tutor warns."""
+
+    confirm: bool = False
+
+
 class SaveIn(Strict):
     """Save a finished (or unfinished) session's game: as a record file in the library's folder,
     and into the library under `player` when given."""

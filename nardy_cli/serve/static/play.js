@@ -76,6 +76,22 @@ const Play = (() => {
 
   function reset() { made = []; selected = null; local = null; }
 
+  function warn(w, what) {
+    $("tutor-text").textContent = `${I18n.t("tutor.says")} ${I18n.t(w.mark)} (${what}): ${I18n.t("loses")} ${w.lost_mp} mp; ${I18n.t("best.is")} ${I18n.t(w.best)}.`;
+    $("tutor-warning").hidden = false;
+    $("tutor-warning").dataset.best = w.best_result;
+    $("tutor-warning").setAttribute("data-mark", w.mark);
+  }
+
+  async function cubeAction(path, confirm) {
+    try {
+      const r = await Api.post(`/games/${game.game_id}/${path}`, {confirm});
+      if (!r.made && r.warning) { pending = {cube: path}; warn(r.warning, I18n.t(path === "drop" ? "pass" : path)); return; }
+      $("tutor-warning").hidden = true; pending = null;
+      update(r);
+    } catch (e) { $("game-status").textContent = e.message; }
+  }
+
   async function submit(play, confirm) {
     try {
       const r = await Api.post(`/games/${game.game_id}/play`, {play, confirm});
@@ -139,10 +155,7 @@ const Play = (() => {
   function init() {
     $("new-game").addEventListener("click", newGame);
     for (const [id, path] of [["double", "double"], ["take", "take"], ["pass", "drop"]]) {
-      $(id).addEventListener("click", async () => {
-        if (!game) return;
-        try { update(await Api.post(`/games/${game.game_id}/${path}`)); } catch (e) { $("game-status").textContent = e.message; }
-      });
+      $(id).addEventListener("click", () => { if (game) cubeAction(path, false); });
     }
     $("roll").addEventListener("click", async () => {
       if (!game) return;
@@ -164,8 +177,13 @@ const Play = (() => {
       if (!game) return;
       try { update(await Api.post(`/games/${game.game_id}/undo`)); } catch (e) { $("game-status").textContent = e.message; }
     });
-    $("show-best").addEventListener("click", () => App.preview(parseNotation($("tutor-warning").dataset.best)));
-    $("play-anyway").addEventListener("click", () => { $("tutor-warning").hidden = true; submit(pending, true); });
+    $("show-best").addEventListener("click", () => {
+      if ($("tutor-warning").dataset.best) App.preview(parseNotation($("tutor-warning").dataset.best));
+    });
+    $("play-anyway").addEventListener("click", () => {
+      $("tutor-warning").hidden = true;
+      if (pending && pending.cube) cubeAction(pending.cube, true); else submit(pending, true);
+    });
     $("take-back").addEventListener("click", () => { $("tutor-warning").hidden = true; pending = null; reset(); draw(); });
     $("review").addEventListener("click", async () => {
       try {
