@@ -94,3 +94,13 @@ if os.environ.get("NARDY_COMPILE_LOG"):
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(item):
         _compile["test"] = item.nodeid
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    """Mark a test whose call failed (`item.failed_call`), for fixtures that keep evidence of a
+    failure (the browser tests' screenshots)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed:
+        item.failed_call = True

@@ -14,7 +14,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "nardy_cli"
 # folders on one floor).  A module imports only from its own folder and the floors below; siblings
 # do not import each other.  Only the package face (`__init__`, `__main__`) stands outside a folder.
 LAYERS = ("kernels", "core", "policies", "match", "records", "games", "analysis",
-          ("review", "benchmark", "training", "book"), "library", "reports", "commands")
+          ("review", "benchmark", "training", "book"), "library", "reports", "serve",
+          "commands")
 FACE = {"nardy_cli", "nardy_cli.__main__"}
 
 

@@ -3,7 +3,6 @@ Anki deck read back as an Anki collection, and the progress chart and page."""
 
 from __future__ import annotations
 
-import base64
 import json
 import sqlite3
 import zipfile
@@ -20,7 +19,7 @@ from tests.webdriver import Browser, browser_paths
 GAMES = ROOT / "games"
 PATHS = browser_paths()
 needs_browser = pytest.mark.skipif(PATHS is None, reason="headless Chromium is not installed "
-                                   "(apt-get install chromium chromium-driver)")
+                                   "(apt-get install chromium; pip install playwright)")
 COUNT = 6
 
 
@@ -129,7 +128,7 @@ def test_the_quiz_page_renders_in_chromium(made, browser, tmp_path):
     assert "What would you play?" in browser.text(cards[0])
     assert browser.execute("return document.documentElement.scrollWidth <= window.innerWidth")
     browser.screenshot(str(tmp_path / "quiz.png"))
-    pdf = base64.b64decode(browser._s("POST", "/print", {"background": True}))
+    pdf = browser.print_pdf()
     assert pdf[:5] == b"%PDF-" and pdf.count(b"/Type /Page") >= 2
 
 

@@ -1,7 +1,7 @@
-"""The review page in a real browser: headless Chromium driven by chromedriver (tests/webdriver.py).
+"""The review page in a real browser: headless Chromium driven by Playwright (tests/webdriver.py).
 
-Skipped when Debian's `chromium` and `chromium-driver` are not installed
-(`apt-get install chromium chromium-driver`; `.ci/run` tries to install them).
+Skipped when Debian's `chromium` or the `playwright` package is missing
+(`apt-get install chromium`; `.ci/run` tries to install it).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from tests.webdriver import Browser, browser_paths
 GAMES = Path(__file__).resolve().parent.parent / "games"
 PATHS = browser_paths()
 pytestmark = pytest.mark.skipif(PATHS is None, reason="headless Chromium is not installed "
-                                "(apt-get install chromium chromium-driver)")
+                                "(apt-get install chromium; pip install playwright)")
 
 
 @pytest.fixture(scope="module")

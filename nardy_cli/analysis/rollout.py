@@ -185,7 +185,8 @@ def refuse_scoring_with_cube(scoring: Scoring, white, black) -> None:
 def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] = "neural", *,
             run: RunConfig | None = None, rules: Rules = PRESETS["federation"],
             name: str | None = None, scoring: Scoring = Scoring(), stakes: Stakes = MONEY,
-            cube_bots: CubeBots = CubeBots(), **fields) -> RolloutResult:
+            cube_bots: CubeBots = CubeBots(), job_games: int | None = None,
+            **fields) -> RolloutResult:
     """Play up to `run.games` games from `position` and return the outcome statistics.
 
     `policies` is one policy for both sides or a (white, black) pair, by name or
@@ -204,8 +205,12 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
     reduction only with `Scoring(vr=True)`, its luck in cubeful terms; the result's `cube` holds
     the cubeful equity in units of the starting cube (with VR the reduced one, and the plain one
     beside it).
+    `job_games` (a divisor of 1,296) cuts the games into smaller jobs, so that `progress` hears
+    more often (a page's progress bar); the figures do not depend on it.
     """
     white, black = policy_pair(policies)
+    if job_games is not None and (job_games < 1 or CHUNK % job_games):
+        raise ArgumentError(f"{{job_games}} must divide {CHUNK}, got {job_games!r}")
     run = run_config(run, fields)
     games, until_se, progress = run.games, run.until_se, run.progress
     require_in_play(position, rules)
@@ -236,7 +241,7 @@ def rollout(position: Position, policies: str | Policy | Sequence[str | Policy] 
         if progress is not None:
             progress(summarize(spec, tally, games, until_se, False, name))
 
-    size = job_size(games, run.workers if run.executor == "local" else 1)
+    size = job_games or job_size(games, run.workers if run.executor == "local" else 1)
     jobs = Jobs(chunks(games, size), lambda lohi: (spec, None, *lohi))     # made as they are sent
     tally, interrupted = run_games(jobs, OUTCOMES, **run.executors, stop=stop, report=report)
     if interrupted and tally.games == 0:

@@ -64,6 +64,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("nardy_cli.commands.train_cmd:command",
               "Train the neural evaluator by TD(lambda) self-play, with checkpoints and "
               "benchmark duels."),
+    "serve": ("nardy_cli.commands.serve_cmd:command",
+              "Start the web app: a board to set up, analyse and play on, over a JSON API."),
     "show": ("nardy_cli.commands.show_cmd:command",
              "Draw POSITION: both numberings, off and pip counts, side to move and dice."),
 }
