@@ -18,6 +18,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 
 POS = "W:1x14,12 B:1x15 b"
 CASES = {"random": 20000, "heuristic": 8000, "neural": 3000, "lookahead:neural": 60,
@@ -58,8 +59,9 @@ print(json.dumps({"cpu": time.process_time() - start}))
 
 def measure(tree: str, name: str, n: int) -> float:
     env = dict(os.environ, PYTHONPATH=tree)
+    # run outside both checkouts: `python -c` puts the working folder before PYTHONPATH
     out = subprocess.run([sys.executable, "-c", PROBE, name, str(n)], env=env, check=True,
-                         capture_output=True, text=True, timeout=3600)
+                         capture_output=True, text=True, timeout=3600, cwd=tempfile.gettempdir())
     return json.loads(out.stdout.strip().splitlines()[-1])["cpu"]
 
 

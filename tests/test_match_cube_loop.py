@@ -130,7 +130,10 @@ def test_the_compiled_match_model_equals_the_python_model(length, score, crawfor
                     dt, dp = ref.equity(2 * c, "opponent"), ref.cash(0, c)
                     assert (got.double_take, got.double_pass) == (pytest.approx(dt, abs=1e-12),
                                                                   pytest.approx(dp, abs=1e-12))
-                    assert got.decision == decide(got.no_double, dt, dp)
+                    # the decision by the kernel's own three chances: where no double and
+                    # double/take tie to 1e-12 the reference's last bits could decide otherwise
+                    assert got.decision == decide(got.no_double, got.double_take,
+                                                  got.double_pass)
                     checked += 1
     assert checked >= (0 if crawford else 40)
 

@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from nardy_cli.commands.cli import cli
+from tests.test_golden_outputs import same_output
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "data" / "golden" / "stakes"
@@ -62,4 +63,4 @@ def test_command_output_at_a_score_or_with_the_cube_is_unchanged(name):
     path = GOLDEN / name
     if os.environ.get("NARDY_UPDATE_GOLDEN"):
         path.write_text(result.stdout)
-    assert result.stdout == path.read_text()
+    assert same_output(result.stdout, path.read_text()), result.stdout
