@@ -20,7 +20,6 @@ import subprocess
 import sys
 import tempfile
 
-POS = "W:1x14,12 B:1x15 b"
 CASES = {"random": 20000, "heuristic": 8000, "neural": 3000, "lookahead:neural": 60,
          "2-ply": 12}
 
@@ -48,7 +47,7 @@ def run(k):
             boards = np.array([p.result.board()[0] for p in legal_plays(pos, dice)])
             search_choice(base, boards, True, rules, values)
         return
-    rollout(parse_position(POS), name, games=k, seed=11, workers=1)
+    rollout(parse_position("W:1x14,12 B:1x15 b"), name, games=k, seed=11, workers=1)
 
 run(max(1, n // 50))                      # compile or load, and warm up
 start = time.process_time()
