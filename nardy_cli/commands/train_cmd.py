@@ -151,7 +151,7 @@ def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_e
 
 
 def _modes() -> None:
-    from .train_set_cmd import rollout_set_command, supervised_command
+    from .train_modes import rollout_set_command, supervised_command
     command.add_command(rollout_set_command)
     command.add_command(supervised_command)
 
