@@ -85,3 +85,14 @@ def test_a_record_holds_the_rollouts_chances_for_the_side_to_move(tmp_path):
                                              ("oin", "home_mars", "mars", "koks")), abs=1e-5)
     with gzip.open(path, "rt") as fh:
         assert json.loads(fh.readline())["format"] == "nardy-rollout-set"
+
+
+def test_a_position_written_twice_is_read_once(tmp_path):
+    """Catches two builds run at once on one file (each appends the positions it rolled out)
+    doubling those positions' weight in training."""
+    path = tmp_path / "s.jsonl.gz"
+    build_set(path, 2, TINY)
+    once = read_set(path)[1]
+    with open(path, "ab") as fh:
+        fh.write(gzip.compress((json.dumps(once[-1]) + "\n").encode()))
+    assert read_set(path)[1] == once

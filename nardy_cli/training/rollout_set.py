@@ -207,7 +207,7 @@ class SetBuild:
 
 def read_set(path: str | Path, *, partial_ok: bool = True) -> tuple[dict, list[dict], int]:
     """(header settings, records, bytes of complete lines) of a set file; a cut-short last line is
-    left out (an error unless `partial_ok`)."""
+    left out (an error unless `partial_ok`), and a position written twice is read once."""
     name = str(path)
     data = Path(path).read_bytes()
     lines, used = [], 0
@@ -226,7 +226,13 @@ def read_set(path: str | Path, *, partial_ok: bool = True) -> tuple[dict, list[d
         raise RolloutSetError(f"training set {name!r} is damaged: its last line is cut short")
     if not rows or rows[0].get("format") != FORMAT:
         raise RolloutSetError(f"{name!r} is not a nardy training set (no {FORMAT!r} header)")
-    return rows[0]["settings"], rows[1:], used
+    seen: set[int] = set()
+    records = []
+    for r in rows[1:]:      # two builds run at once on one file would write a position twice
+        if r["i"] not in seen:
+            seen.add(r["i"])
+            records.append(r)
+    return rows[0]["settings"], records, used
 
 
 def _append(path: Path, records: list[dict]) -> None:
@@ -267,7 +273,11 @@ def build_set(path: str | Path, positions: int, settings: SetSettings = SetSetti
                                        mtime=0))
         records = []
     have = {r["i"] for r in records}
-    plan = planned_positions(settings, positions, files)
+    started = time.monotonic()
+    try:
+        plan = planned_positions(settings, positions, files)
+    except KeyboardInterrupt:       # while drawing the positions: nothing rolled out yet
+        return SetBuild(str(path), len(have), 0, positions, True, time.monotonic() - started, 0.0)
     for r in records:
         if r["i"] < positions and r["position"] != plan[r["i"]][3]:
             raise RolloutSetError(f"training set {str(path)!r}: position {r['i']} is not the "
@@ -276,7 +286,6 @@ def build_set(path: str | Path, positions: int, settings: SetSettings = SetSetti
     done = positions - len(todo)
     report = progress or (lambda done, total: None)
     report(done, positions)
-    started = time.monotonic()
     added, cpu = 0, 0.0
     written = [0]
 
