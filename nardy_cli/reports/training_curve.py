@@ -31,7 +31,7 @@ def supervised_curve_figure(curve):
     and validation loss (KL divergence from the rollouts' chances) by epoch, and the validation
     equity error."""
     from matplotlib.figure import Figure
-    fig = Figure(figsize=(7.5, 4.2))
+    fig = Figure(figsize=(7.5, 4.8))
     ax = fig.add_subplot()
     ax.plot(curve["epoch"], curve["train_loss"], "o-", color="#1f5fa8", ms=3, label="training")
     ax.plot(curve["epoch"], curve["valid_loss"], "o-", color="#c0392b", ms=3, label="validation")
@@ -47,8 +47,8 @@ def supervised_curve_figure(curve):
     rmse.set_ylabel("equity RMSE, validation")
     lines = ax.get_legend_handles_labels()
     more = rmse.get_legend_handles_labels()
-    ax.legend(lines[0] + more[0], lines[1] + more[1], loc="upper right", frameon=False,
-              fontsize=8)
+    ax.legend(lines[0] + more[0], lines[1] + more[1], loc="upper center",
+              bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False, fontsize=8)
     ax.set_title("Supervised training on rolled-out positions")
     fig.tight_layout()
     return fig
