@@ -108,8 +108,9 @@ epoch are written.
               help="A training set (`nardy train rollout-set`).")
 @click.option("--output", required=True, type=click.Path(dir_okay=False),
               help="The trained network's file (.npz).")
-@click.option("--init", default="nardy_cli/data/neural.npz", show_default=True,
-              help="The weights to start from, or `none` for fresh ones (--hidden units).")
+@click.option("--init", default=None,
+              help="A network file to start from, or `none` for fresh weights (--hidden units)  "
+                   "[default: the shipped network].")
 @click.option("--hidden", type=click.IntRange(8, 512), default=128, show_default=True,
               help="Hidden units of fresh weights (with --init none).")
 @click.option("--epochs", type=click.IntRange(min=0), default=30, show_default=True,
@@ -144,7 +145,11 @@ def supervised_command(set_file, output, init, hidden, epochs, batch, lr, anchor
     _, records, _ = read_set(set_file)
     if limit is not None:
         records = first_records(records, limit)
-    start = (new_network(hidden, seed) if init.lower() == "none" else load_network(init))
+    from ..policies.network import default_network
+    if init is None:
+        start = default_network()
+    else:
+        start = new_network(hidden, seed) if init.lower() == "none" else load_network(init)
     config = SupervisedConfig(epochs=epochs, batch=batch, lr=lr, anchor=anchor,
                               valid_share=valid_share, seed=seed)
 
