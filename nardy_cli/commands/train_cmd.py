@@ -11,7 +11,7 @@ from ..core.interrupts import SIGNALS
 from .common import GAMES, SEED, handle_errors, refuse_without
 
 
-@click.command("train", epilog="""\b
+@click.group("train", invoke_without_command=True, epilog="""\b
 Examples:
   nardy train --games 200000 --output reports/training/run1
   nardy train --games 400000 --output reports/training/run1        # resumes at 200,000
@@ -29,10 +29,14 @@ Training runs for hours on 2 cores: start it in the background, e.g.
   nohup nardy train --games 2000000 --output reports/training/run1 > train.log 2>&1 &
 The folder holds checkpoint.npz (resume point), best.npz (the best so far by
 benchmark duels), log.csv (the learning curve) and learning-curve.png.
+\b
+Two more modes (docs/training.md), each with its own --help:
+  nardy train rollout-set --output set.jsonl.gz --positions 2000   # positions rolled out
+  nardy train supervised --set set.jsonl.gz --output cand.npz      # trained on them
 """)
-@click.option("--games", type=GAMES, required=True,
+@click.option("--games", type=GAMES, default=None,
               help="Total games to train (counting earlier runs).")
-@click.option("--output", "out_dir", type=click.Path(file_okay=False), required=True,
+@click.option("--output", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Training folder: checkpoint, best network, log and chart.")
 @click.option("--hidden", type=click.IntRange(8, 512), default=None,
               help="Hidden units (a new run only)  [default: 128, or the --init network's]. "
@@ -80,7 +84,15 @@ benchmark duels), log.csv (the learning curve) and learning-curve.png.
 @handle_errors
 def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_every, bench_every,
             bench_pairs, init, starts_file, start_share, player, input_version, quiet) -> None:
-    """Train the neural evaluator by TD(lambda) self-play, with checkpoints and benchmark duels."""
+    """Train the neural evaluator by TD(lambda) self-play, with checkpoints and benchmark duels.
+
+    --games and --output are required unless a mode (rollout-set, supervised) follows.
+    """
+    if click.get_current_context().invoked_subcommand is not None:
+        return
+    for value, name in ((games, "--games"), (out_dir, "--output")):
+        if value is None:
+            raise click.UsageError(f"Missing option '{name}'.")
     from pathlib import Path
 
     from ..core.positions_file import read_positions
@@ -136,3 +148,12 @@ def command(games, out_dir, hidden, seed, lr, lr_floor, lam, chunk, checkpoint_e
         sys.exit(130)
     click.echo(f"trained {net.meta['games_trained']:,} games; "
                f"weights in {Path(out_dir) / 'checkpoint.npz'}")
+
+
+def _modes() -> None:
+    from .train_modes import rollout_set_command, supervised_command
+    command.add_command(rollout_set_command)
+    command.add_command(supervised_command)
+
+
+_modes()
