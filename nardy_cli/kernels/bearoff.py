@@ -26,8 +26,6 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from . import jit  # noqa: F401  (first: kernels compile once per signature)
-
 from .board import DRAW, HOME_MARS, LOSE_BASE, N_POINTS, OIN, WIN_BASE, on_board, opp_on_board
 from .codes import N_CLASSES
 from .last_roll import last_roll_probs

@@ -31,8 +31,6 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from . import jit  # noqa: F401  (first: kernels compile once per signature)
-
 from .bearoff import RaceTables, both_home
 from .codes import CENTRE, OPPONENT, ROLLER
 from .board import (DRAW, IN_PLAY, LOSE_BASE, N_POINTS, UNFINISHED, WIN_BASE, final_result, flip,

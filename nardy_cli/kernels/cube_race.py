@@ -15,8 +15,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import jit  # noqa: F401  (first: kernels compile once per signature)
-
 
 def n_states(levels: int) -> int:
     """The number of cube states with `levels` levels (the centred cube, then an owner each)."""

@@ -417,14 +417,14 @@ def search_candidates(scores, n, kind):
     return order[:close]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_scores(boards, n, weights, scores, feats, opp):
     """scores[i] = the heuristic's score of boards[i] (`opp`: the opponent's terms, filled)."""
     for i in range(n):
         scores[i] = heuristic_score(boards[i], weights, feats, opp)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def racer_scores(boards, n, scores):
     """scores[i] = the racer's score of boards[i]."""
     for i in range(n):
@@ -445,7 +445,7 @@ def neural_scores(boards, n, weights, values, mover_white, last_roll, scratch):
                     scratch.probs, scratch.scores)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def first_best(scores, n):
     """The index of the first of the highest of scores[:n]."""
     best = 0

@@ -17,8 +17,7 @@ of compiling depends on which command ran first from an empty cache).
 
 from __future__ import annotations
 
-from numba import njit, types
-from numba.core import dispatcher
+from numba import njit
 
 
 def leaf(fn=None, **options):
@@ -32,27 +31,3 @@ def counted(fn):
     """`njit(cache=True)` with reference counting set explicitly: for a kernel a leaf calls that
     allocates or binds arrays."""
     return njit(cache=True, _nrt=True)(fn)
-
-
-def unliteral_calls() -> None:
-    """Have calls from compiled code to nardy's kernels type their arguments without literal values
-    (once a process; see the module doc)."""
-    base = dispatcher._DispatcherBase
-    if getattr(base.get_call_template, "_nardy", False):
-        return
-    original = base.get_call_template
-
-    def get_call_template(self, args, kws):
-        # a fastmath kernel (the network's layers) keeps its literals: there a constant changes how
-        # LLVM may reorder the sums, and so their last bits
-        if (getattr(self.py_func, "__module__", "").startswith("nardy_cli.")
-                and not self.targetoptions.get("fastmath")):
-            args = tuple(types.unliteral(a) for a in args)
-            kws = {k: types.unliteral(v) for k, v in kws.items()}
-        return original(self, args, kws)
-
-    get_call_template._nardy = True
-    base.get_call_template = get_call_template
-
-
-unliteral_calls()

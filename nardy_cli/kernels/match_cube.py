@@ -23,8 +23,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import jit  # noqa: F401  (first: kernels compile once per signature)
-
 from .codes import OPPONENT, ROLLER
 
 WINS, LOSSES, DRAWN, CASH_A, CASH_B = 0, 4, 8, 9, 10

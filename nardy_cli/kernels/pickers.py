@@ -6,9 +6,11 @@ A side's picker is a small named tuple whose class says how that side picks
 lookahead side, `UserPick` for a user's function), and whose
 `db` field holds the bear-off databases when the side bears off by them
 (`bearoff.RaceTables`), else None.  `pick_play` is resolved by numba from those
-types, so a game loop compiles the code of the pickers it is given and nothing
-else: a random rollout compiles no evaluator, a 0-ply network no search, and
-no loop compiles the databases' pick unless a side bears off by them.  The
+types (and compiled into `game.take_turn`: as a call, passing the loop's scratch
+whole, it made the random policy's games 18% slower), so a game
+loop compiles the code of the pickers it is given and nothing else: a random
+rollout compiles no evaluator, a 0-ply network no search, and no loop compiles
+the databases' pick unless a side bears off by them.  The
 choice itself is the one `evaluate.choose_play` makes (it calls the same
 scoring kernels), so a picker changes what compiles, never a play.
 """
@@ -19,8 +21,6 @@ from typing import NamedTuple
 
 from numba import njit, types
 from numba.extending import overload
-
-from . import jit  # noqa: F401  (first: kernels compile once per signature)
 
 from .bearoff import board_race_probabilities, both_home
 from .board import flip, on_board, opp_on_board
@@ -114,7 +114,7 @@ def _db(db, boards, n, board, mover_white, last_roll, sws):
     return -1
 
 
-@overload(db_pick)
+@overload(db_pick, inline="always")
 def _db_pick(db, boards, n, board, mover_white, last_roll, sws):
     return _no_db if isinstance(db, types.NoneType) else _db
 
@@ -150,7 +150,7 @@ def _neural64(picker, boards, n, side, board, mover_white, rules, policies, eval
                       mover_white, rules, policies.values, ws, sws)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def by_network(db, net, hidden, boards, n, board, mover_white, rules, values, ws, sws):
     """(the databases' pick, or the best result by the network `net` in one turn pass with `hidden`
     of its precision, -1)."""
@@ -178,6 +178,6 @@ _IMPLS = {RandomPick: _random, ScorePick: _score, NeuralPick: _neural, DoubleNeu
           SearchPick: _search, UserPick: _user}
 
 
-@overload(pick_play)
+@overload(pick_play, inline="always")
 def _pick_play(picker, boards, n, side, board, mover_white, rules, policies, evaluators, ws, sws):
     return _IMPLS.get(getattr(picker, "instance_class", None))

@@ -24,8 +24,6 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from . import jit  # noqa: F401  (first: kernels compile once per signature)
-
 from .board import IN_PLAY, N_POINTS, flip, opp_on_board, status_after
 from .evaluate import (NEURAL, NO_SCREEN, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, TERMINAL,
                        best_replies, choice_scratch, static_score)

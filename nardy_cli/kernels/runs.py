@@ -12,8 +12,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import jit  # noqa: F401  (first: kernels compile once per signature)
-
 from .board import N_RESULTS
 from .game import N_KEYS, SCORED, SidePolicies, play_one_game, score_workspace, workspace
 from .user import Evaluators

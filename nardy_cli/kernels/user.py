@@ -18,8 +18,6 @@ from typing import NamedTuple
 
 from numba import cfunc, float64, int8, njit, types
 
-from . import jit  # noqa: F401  (first: kernels compile once per signature)
-
 USER = 100   # policy kind of a side that plays by its `Evaluators` entry (built-in kinds are below)
 
 EVALUATOR_SIGNATURE = float64(types.Array(int8, 1, "C"))

@@ -19,8 +19,6 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from . import jit  # noqa: F401  (first: kernels compile once per signature)
-
 from .board import (DRAW, IN_PLAY, KOKS, LOSE_BASE, MARS, N_POINTS, OIN, WIN_BASE, flip,
                     game_status, on_board, opp_on_board, result_of, status_after)
 from .bearoff import N_CLASSES, N_HOME, board_race_probabilities, both_home
