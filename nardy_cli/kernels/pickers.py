@@ -150,7 +150,7 @@ def _neural64(picker, boards, n, side, board, mover_white, rules, policies, eval
                       mover_white, rules, policies.values, ws, sws)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def by_network(db, net, hidden, boards, n, board, mover_white, rules, values, ws, sws):
     """(the databases' pick, or the best result by the network `net` in one turn pass with `hidden`
     of its precision, -1)."""
