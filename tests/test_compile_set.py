@@ -105,3 +105,16 @@ def test_a_neural_rollout_with_default_options_is_given_no_search_luck_or_trunca
     random = get_policy("random")
     assert kernel_pickers(random, random, sides, bearoff_db(scoring, rules)) == (RandomPick(),
                                                                                  RandomPick())
+
+
+def test_a_cold_heuristic_rollout_prints_only_the_compile_notice(tmp_path):
+    """Would catch numba's internal warnings about the inlined pickers (its request for a bug
+    report, 50 lines) reaching a user's first run: stderr holds the one notice line."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    done = subprocess.run([sys.executable, "-m", "nardy_cli", "rollout", "W:1x14,12 B:1x15 b",
+                           "--policy", "heuristic", "--games", "40", "--workers", "1", "-q",
+                           "--format", "json"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stderr.startswith("Compiling nardy's kernels for this command, once ")
+    assert done.stderr.count("\n") == 1, done.stderr[:2000]

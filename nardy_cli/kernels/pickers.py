@@ -17,9 +17,11 @@ scoring kernels), so a picker changes what compiles, never a play.
 
 from __future__ import annotations
 
+import warnings
 from typing import NamedTuple
 
 from numba import njit, types
+from numba.core.errors import NumbaIRAssumptionWarning
 from numba.extending import overload
 
 from .bearoff import board_race_probabilities, both_home
@@ -30,6 +32,13 @@ from .neural import layers, single_layers
 from .rng import below, next_random
 from .turnpass import turn_scores
 from .user import best_by
+
+
+# numba's "internal pedantic check" after inlining a picker that inlines kernels of its own (a
+# variable of the inlined code "not in scope"): benign, and it would print numba's request for a bug
+# report on a user's first compile; only that message is silenced
+warnings.filterwarnings("ignore", message=r"variable '.*' is not in scope",
+                        category=NumbaIRAssumptionWarning)
 
 
 class RandomPick(NamedTuple):
