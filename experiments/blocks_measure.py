@@ -66,6 +66,21 @@ def paired(db: str, shipped, candidate) -> dict:
     return rows
 
 
+def databases(candidate) -> dict:
+    """`paired` on both databases (yardstick, then the first benchmark), each phase printed."""
+    out = {}
+    for db in ("yardstick", "benchmark"):
+        t0 = time.perf_counter()
+        out[db] = paired(db, NEURAL, candidate)
+        print(f"{db} ({time.perf_counter() - t0:.0f} s, load {load()}):", flush=True)
+        for phase, r in out[db].items():
+            print(f"  {phase:8} neural {r['neural_mp']:6.2f}  candidate {r['candidate_mp']:6.2f}  "
+                  f"gain {r['gain_mp']:+6.2f} ± {r['gain_se_mp']:.2f} "
+                  f"[{r['gain_ci95'][0]:+.2f}, {r['gain_ci95'][1]:+.2f}]  "
+                  f"{100 * r['gain_share']:+.0f}%", flush=True)
+    return out
+
+
 def speed(policies: dict, games: int, rounds: int) -> dict:
     """Each policy's plain 0-ply games from the start, alternated round by round: games/s by CPU
     time and by wall time."""
@@ -98,15 +113,7 @@ def main() -> None:
     candidate = network_policy("blocks", load_network(args.candidate))
     out = {"candidate": str(args.candidate), "load_start": load(),
            "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())}
-    for db in ("yardstick", "benchmark"):
-        t0 = time.perf_counter()
-        out[db] = paired(db, NEURAL, candidate)
-        print(f"{db} ({time.perf_counter() - t0:.0f} s, load {load()}):", flush=True)
-        for phase, r in out[db].items():
-            print(f"  {phase:8} neural {r['neural_mp']:6.2f}  candidate {r['candidate_mp']:6.2f}  "
-                  f"gain {r['gain_mp']:+6.2f} ± {r['gain_se_mp']:.2f} "
-                  f"[{r['gain_ci95'][0]:+.2f}, {r['gain_ci95'][1]:+.2f}]  "
-                  f"{100 * r['gain_share']:+.0f}%", flush=True)
+    out.update(databases(candidate))
     out["speed"] = speed({"neural": NEURAL, "candidate": candidate}, args.speed_games,
                          args.speed_rounds)
     print(f"speed (load {load()}): {json.dumps(out['speed'])}", flush=True)

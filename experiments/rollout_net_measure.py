@@ -26,7 +26,7 @@ import json
 import time
 from pathlib import Path
 
-from blocks_measure import FED, load, paired, speed
+from blocks_measure import FED, databases, load, speed
 
 from nardy_cli.games.duel import duel
 from nardy_cli.policies.builtin import NEURAL, lookahead_of, network_policy
@@ -48,15 +48,7 @@ def main() -> None:
     out = {"candidate": str(args.candidate), "candidate_hash": network_hash(net),
            "shipped_hash": network_hash(), "load_start": load(),
            "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())}
-    for db in ("yardstick", "benchmark"):
-        t0 = time.perf_counter()
-        out[db] = paired(db, NEURAL, candidate)
-        print(f"{db} ({time.perf_counter() - t0:.0f} s, load {load()}):", flush=True)
-        for phase, r in out[db].items():
-            print(f"  {phase:8} neural {r['neural_mp']:6.2f}  candidate {r['candidate_mp']:6.2f}  "
-                  f"gain {r['gain_mp']:+6.2f} ± {r['gain_se_mp']:.2f} "
-                  f"[{r['gain_ci95'][0]:+.2f}, {r['gain_ci95'][1]:+.2f}]  "
-                  f"{100 * r['gain_share']:+.0f}%", flush=True)
+    out.update(databases(candidate))
     out["speed"] = speed({"neural": NEURAL, "candidate": candidate}, args.speed_games,
                          args.speed_rounds)
     print(f"0-ply speed (load {load()}): {json.dumps(out['speed'])}", flush=True)
