@@ -189,10 +189,8 @@ def main() -> None:
     been stopped, but one stopped while sending a result can leave the process pool's reader thread
     waiting for the rest of that message for good, and Python waits for every such thread at exit.
     """
-    from ..core.compile_lock import install as lock_compiles
     from ..core.interrupts import interrupt_on_signals
     interrupt_on_signals()
-    lock_compiles()
     sys.unraisablehook = _quiet_interrupts
     try:
         cli()

@@ -30,8 +30,11 @@ COMPILING = N_("Compiling nardy's kernels for this command, once (the rules and 
 
 def announce_compiling() -> None:
     """Say on stderr, once, when nardy's kernels start compiling (a cold or stale numba cache);
-    nothing when they all come from the cache (`core.compiling`)."""
+    nothing when they all come from the cache (`core.compiling`). Also installs the compile lock
+    (`core.compile_lock`): a kernel another process is compiling is waited for and loaded."""
+    from ..core.compile_lock import install as lock_compiles
     from ..core.compiling import announce_compiling as announce
+    lock_compiles()     # here, not at start-up: `nardy --help` imports no numba
     announce(lambda: click.echo(translate(COMPILING), err=True))
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from .jit import counted, leaf
-from .board import HOME_START, IN_PLAY, N_POINTS, flip, opp_on_board, status_after
+from .board import IN_PLAY, N_POINTS, flip, opp_on_board, status_after
 from .features import (  # noqa: F401
                        F_BLOCK, F_CONTACT, F_HEAD, F_HOME, F_OFF, F_OPP_BLOCKED, F_OPP_HEAD,
                        F_OPP_MOBILITY, F_OWN_BLOCKED, F_OWN_MOBILITY, F_PIPS, F_RACE_OFF,
@@ -28,6 +28,8 @@ from .neural import (H_SINGLE, MAX_ACTIVE, N_CLASSES, board_probs, equity_of, fl
                      layers, single_layers)
 from .rng import below, next_random
 from .seen import find, keep, new_search, roll_sharing, seen_table
+from .static_scores import (TERMINAL, first_best, heuristic_score, heuristic_scores,  # noqa: F401
+                            racer_score, racer_scores)
 from .turnpass import N_DENSE, result_probs, turn_scores, turn_sums
 
 RANDOM, RACER, HEURISTIC, NEURAL = 0, 1, 2, 3
@@ -41,7 +43,6 @@ NEURAL_WIDTH = 2         # ... and at most this many of them
 SCREEN_WIDTH = 8
 NO_SCREEN = np.zeros(0)  # `best_replies`' screen off: the network scores every result
 PROVEN = 1e-9            # how far `bounded_replies`' bound must pass its cutoff: far above rounding
-TERMINAL = 1000.0        # score of a play that bears off the last checker
 
 # the 21 rolls (high, low) and their weights out of 36
 ROLL_HIGH = np.array([h for h in range(6, 0, -1) for l in range(h, 0, -1)], dtype=np.int64)
@@ -59,40 +60,6 @@ class EvalArgs(NamedTuple):
     weights: np.ndarray     # float64: its parameters (the heuristic's weights, a network's vector)
     values: np.ndarray      # float64[2, 9]: each colour's values of the result codes
                             # (`Valuation.kernel_values`)
-
-
-@leaf
-def racer_score(board):
-    """Fewest pips left and most borne off first, then the fewest own blocked faces."""
-    pips = 0
-    on = 0
-    out_home = 0
-    for p in range(N_POINTS):
-        if board[p] > 0:
-            pips += board[p] * (24 - p)
-            on += board[p]
-            if p < HOME_START:
-                out_home += board[p]
-    if on == 0:
-        return TERMINAL
-    mine, theirs = masks(board)
-    blocked = 0
-    for f in range(1, 7):
-        if movable_points(mine, theirs, f, out_home == 0) == 0:
-            blocked += 1
-    return -pips + 4.0 * (15 - on) - 0.5 * blocked
-
-
-@njit(cache=True, inline="always")
-def heuristic_score(board, weights, feats, opp):
-    """The heuristic's score: its features (into `feats`; `opp`: opponent terms) times the
-    weights."""
-    if features(board, feats, opp) == 0:
-        return TERMINAL
-    s = 0.0
-    for j in range(N_FEATURES):
-        s += weights[j] * feats[j]
-    return s
 
 
 @counted
@@ -417,20 +384,6 @@ def search_candidates(scores, n, kind):
     return order[:close]
 
 
-@njit(cache=True, inline="always")
-def heuristic_scores(boards, n, weights, scores, feats, opp):
-    """scores[i] = the heuristic's score of boards[i] (`opp`: the opponent's terms, filled)."""
-    for i in range(n):
-        scores[i] = heuristic_score(boards[i], weights, feats, opp)
-
-
-@njit(cache=True, inline="always")
-def racer_scores(boards, n, scores):
-    """scores[i] = the racer's score of boards[i]."""
-    for i in range(n):
-        scores[i] = racer_score(boards[i])
-
-
 @njit(cache=True)
 def neural_scores(boards, n, weights, values, mover_white, last_roll, scratch):
     """scratch.scores[i] = the network's value of boards[i] for the mover, in one turn pass (single
@@ -443,16 +396,6 @@ def neural_scores(boards, n, weights, values, mover_white, last_roll, scratch):
         turn_scores(layers(weights), last_roll, values, boards, n, mover_white, scratch.opp,
                     scratch.feats, scratch.idx, scratch.val, scratch.mask, scratch.hidden,
                     scratch.probs, scratch.scores)
-
-
-@njit(cache=True, inline="always")
-def first_best(scores, n):
-    """The index of the first of the highest of scores[:n]."""
-    best = 0
-    for i in range(1, n):
-        if scores[i] > scores[best]:
-            best = i
-    return best
 
 
 @njit(cache=True)

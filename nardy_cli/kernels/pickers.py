@@ -26,10 +26,11 @@ from numba.extending import overload
 
 from .bearoff import board_race_probabilities, both_home
 from .board import flip, on_board, opp_on_board
-from .evaluate import HEURISTIC, EvalArgs, choose_play, first_best, heuristic_scores, racer_scores
+from .evaluate import HEURISTIC, EvalArgs, choose_play
 from .features import opponent_terms
 from .neural import layers, single_layers
 from .rng import below, next_random
+from .static_scores import first_best, heuristic_scores, racer_scores
 from .turnpass import turn_scores
 from .user import best_by
 
