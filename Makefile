@@ -23,7 +23,7 @@ demo: $(STAMP)
 # the suite on three processes (pytest-xdist) on two cores: many tests wait on subprocesses, probes and
 # sockets, so a third process fills those waits (warm cache, idle: 578 s against 680 s with -n 2);
 # from a fresh clone the processes compile the kernels as they go, each kernel once: the others wait
-# for it (tests/compile_lock.py); compiling first in one step was measured slower (285 s more for
+# for it (nardy_cli/core/compile_lock.py); compiling first in one step was measured slower (285 s more for
 # 90 s less of suite)
 test: $(STAMP)
 	$(BIN)/ruff check nardy_cli tests experiments

@@ -24,10 +24,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from .board import DRAW, HOME_MARS, LOSE_BASE, N_POINTS, OIN, WIN_BASE, on_board, opp_on_board
 from .codes import N_CLASSES
+from .jit import kernel
 from .last_roll import last_roll_probs
 
 N_HOME = 6
@@ -64,7 +64,7 @@ def _compositions() -> np.ndarray:
 COMP = _compositions()
 
 
-@njit(cache=True)
+@kernel
 def rank(counts, n, comp):
     """Rank of a home board (six counts, at most n checkers) among all such boards."""
     r = 0
@@ -77,7 +77,7 @@ def rank(counts, n, comp):
     return r
 
 
-@njit(cache=True)
+@kernel
 def unrank_all(n, comp):
     """Every home board of at most n checkers, row r holding the board of rank r."""
     total = comp[n, N_HOME + 1]
@@ -100,7 +100,7 @@ def unrank_all(n, comp):
     return out
 
 
-@njit(cache=True)
+@kernel
 def pips(counts):
     """Pip count of a home board."""
     s = 0
@@ -109,7 +109,7 @@ def pips(counts):
     return s
 
 
-@njit(cache=True)
+@kernel
 def _step(c, src, die):
     """Play one step of `die` from index `src` if legal (R7 inside home); return the destination or
     -1.
@@ -129,14 +129,14 @@ def _step(c, src, die):
     return dst
 
 
-@njit(cache=True)
+@kernel
 def _unstep(c, src, dst):
     c[src] += 1
     if dst < N_HOME:
         c[dst] -= 1
 
 
-@njit(cache=True)
+@kernel
 def _record(c, n, comp, out, count, stamp, tag):
     r = rank(c, n, comp)
     if stamp[r] != tag:
@@ -146,7 +146,7 @@ def _record(c, n, comp, out, count, stamp, tag):
     return count
 
 
-@njit(cache=True)
+@kernel
 def successors(board, d1, d2, n, comp, out, stamp, tag):
     """Distinct home boards (ranks, at most n checkers) one roll can lead to; their number.
 
@@ -179,7 +179,7 @@ def successors(board, d1, d2, n, comp, out, stamp, tag):
     return _doubles(c, d1, 0, n, comp, out, count, stamp, tag)
 
 
-@njit(cache=True)
+@kernel
 def _doubles(c, d, depth, n, comp, out, count, stamp, tag):
     """Four steps of `d` (loops, not recursion: numba's cache mishandles recursive functions)."""
     moved1 = False
@@ -222,7 +222,7 @@ def _doubles(c, d, depth, n, comp, out, count, stamp, tag):
     return count
 
 
-@njit(cache=True)
+@kernel
 def build_one_sided(comp):
     """(all_dist, first_dist) for every home board of up to 15 checkers (see the module doc)."""
     boards = unrank_all(MAX_CHECKERS, comp)
@@ -272,7 +272,7 @@ def build_one_sided(comp):
     return all_dist, first_dist
 
 
-@njit(cache=True)
+@kernel
 def build_two_sided(comp, all_dist, last_roll):
     """(win, draw) arrays [2, n2, n2] of the two-sided database (see the module doc)."""
     small = unrank_all(N_TWO, comp)
@@ -348,7 +348,7 @@ def build_two_sided(comp, all_dist, last_roll):
 
 # ---- lookups inside the game loop (boards mover-relative, see kernels/__init__) ----
 
-@njit(cache=True)
+@kernel
 def home_counts(board, mover, out):
     """The mover's (mover=True) or the opponent's home board as six counts into `out`."""
     for j in range(N_HOME):
@@ -359,7 +359,7 @@ def home_counts(board, mover, out):
             out[j] = -c if c < 0 else 0
 
 
-@njit(cache=True)
+@kernel
 def both_home(board):
     """True when every checker of both sides on the board is in its own home."""
     for p in range(18):
@@ -371,7 +371,7 @@ def both_home(board):
     return True
 
 
-@njit(cache=True)
+@kernel
 def race_probabilities(m_full, o_full, m_small, o_small, mover_white, last_roll, all_dist,
                        first_dist, win2, draw2, out):
     """Result-code probabilities (0..8, for the side to move) of a both-home race; True when exact.
@@ -445,7 +445,7 @@ def race_probabilities(m_full, o_full, m_small, o_small, mover_white, last_roll,
     return False
 
 
-@njit(cache=True)
+@kernel
 def board_race_probabilities(board, mover_white, last_roll, comp, all_dist, first_dist, win2, draw2,
                              scratch, out):
     """`race_probabilities` of a mover-relative board with both sides all home; True when exact.

@@ -29,12 +29,11 @@ then two for the pair:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .bits import trailing_zeros
 from .board import N_POINTS
 from .features import rotate
-from .jit import leaf
+from .jit import kernel, leaf
 
 N_BLOCK = 10
 # the inputs, in `block_terms`' order
@@ -44,7 +43,7 @@ MIN_BLOCK = 2           # points in the shortest run that counts as a block
 LEAD_SCALE = 5.0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _keepers_room(board, mover, length, start, trap_length, trap_start):
     """The room (points each could still move) of one side's checkers that must stay: one on each
     point of its longest block (`length` points from `start`, in the other side's numbering) and
@@ -77,7 +76,7 @@ def block_terms(board, pips, on, opp):
     """
     opp_pips, opp_on, theirs = opp[0], opp[1], opp[4]
     starts = theirs & ~(theirs << 1)        # where a run of the opponent's points begins
-    mine = 0
+    mine = np.int64(0)   # int64 from the start (a literal 0 compiles rotate twice)
     behind = 0          # the mover's checkers on points before p ...
     weighted = 0        # ... and the sum of their points
     opp_length = 0

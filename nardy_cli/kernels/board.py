@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from numba import njit
 
 N_POINTS = 24
 HOME_START = 18  # 0-based index of point 19, the first point of home
 
 # Outcome codes (kernels/codes.py): classes from the winner's view, and game-result codes for the
 # root side.
-from .jit import leaf
+from .jit import kernel, leaf
 from .codes import (DRAW, HOME_MARS, KOKS, LOSE_BASE, MARS, N_RESULTS, OIN,  # noqa: F401
                     UNFINISHED, WIN_BASE)
 from .codes import roll_steps as _roll_steps
@@ -27,7 +26,7 @@ from .codes import roll_steps as _roll_steps
 IN_PLAY, WHITE_WON, BLACK_WON, DRAWN = 0, 1, 2, 3
 
 # the steps a roll gives (`codes.roll_steps`, compiled into the kernels that call it)
-roll_steps = njit(cache=True, inline="always")(_roll_steps)
+roll_steps = kernel(inline="always")(_roll_steps)
 
 
 class KernelRules(NamedTuple):
@@ -90,7 +89,7 @@ def furthest_opponent(board):
     return far
 
 
-@leaf
+@leaf(entry=True)
 def forbidden_block_span(board, opp_off):
     """First and last point (opponent's numbering, 0-based) of a forbidden block (R6), or (-1,
     -1)."""
@@ -150,7 +149,7 @@ def all_home(board):
     return True
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def end_status(left, other_left, white, home, last_roll):
     """IN_PLAY, WHITE_WON, BLACK_WON or DRAWN (R8) from the checkers left on the board by the side
     to roll (`left`; White when `white`; `home`: all of them are in its home) and by the other."""
@@ -169,7 +168,7 @@ def end_status(left, other_left, white, home, last_roll):
     return IN_PLAY
 
 
-@leaf
+@leaf(entry=True)
 def game_status(board, mover_is_white, last_roll):
     """IN_PLAY, WHITE_WON, BLACK_WON or DRAWN for a mover-relative board, the mover to roll (R8)."""
     return end_status(on_board(board), opp_on_board(board), mover_is_white, all_home(board),

@@ -29,7 +29,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from .bearoff import RaceTables, both_home
 from .codes import CENTRE, OPPONENT, ROLLER
@@ -37,6 +36,7 @@ from .board import (DRAW, IN_PLAY, LOSE_BASE, N_POINTS, UNFINISHED, WIN_BASE, fi
                     game_status, on_board, opp_on_board)
 from .evaluate import ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, EvalArgs
 from .game import game_dice, roll_replies, score_workspace, take_turn, workspace
+from .jit import entry, kernel
 from .match_cube import equity_at, match_equities, model_scratch
 from .rng import policy_state
 from .value import position_probs, swap_view, value_probs
@@ -86,7 +86,7 @@ class CubeArgs(NamedTuple):
     screen: np.ndarray      # the heuristic's weights: the luck's screened reply search
 
 
-@njit(cache=True)
+@kernel
 def janowski_equity(p, w, lo, owner, x):
     """Janowski's cubeful money equity per cube unit: (1-x) x dead (cubeless) + x x live cube, for a
     side with winning chance p whose wins average w points and losses lo, the cube `CENTRE`,
@@ -103,14 +103,14 @@ def janowski_equity(p, w, lo, owner, x):
     return (1.0 - x) * dead + x * live
 
 
-@njit(cache=True)
+@kernel
 def janowski_array(p, w, lo, owner, x, out):
     """`janowski_equity` of each position of flat arrays p, w, lo into out."""
     for i in range(p.shape[0]):
         out[i] = janowski_equity(p[i], w[i], lo[i], owner, x)
 
 
-@njit(cache=True)
+@kernel
 def money_win_loss(probs, points, jacoby_centred):
     """(p, W, L): the winning chance (a draw half) and the average points of a win and of a loss,
     from the nine result probabilities of the side on roll and the four classes' points (Jacoby,
@@ -131,7 +131,7 @@ def money_win_loss(probs, points, jacoby_centred):
     return p, w, lo
 
 
-@njit(cache=True)
+@entry
 def decide_code(nd, dt, dp):
     """The decision from the three equities: double when the opponent's best answer beats not
     doubling."""
@@ -141,7 +141,7 @@ def decide_code(nd, dt, dp):
     return DOUBLE_TAKE if dt <= dp else DOUBLE_PASS
 
 
-@njit(cache=True)
+@kernel
 def take_point(w, lo, x):
     """Janowski's take point of a side whose wins average w and losses lo, at cube efficiency x (0
     when nothing is at stake: a sure draw before the last roll)."""
@@ -149,7 +149,7 @@ def take_point(w, lo, x):
     return min(1.0, max(0.0, (lo - 0.5) / den)) if den > 0 else 0.0
 
 
-@njit(cache=True)
+@kernel
 def money_cube(probs, points, owner, jacoby, beavers, x):
     """(decision code, beaver, no double, double/take, opponent's take point) of the side on roll;
     with the opponent owning the cube only the no-double value (the rest NaN).  Double/pass is
@@ -166,14 +166,14 @@ def money_cube(probs, points, owner, jacoby, beavers, x):
     return decide_code(nd, dt, 1.0), beaver, nd, dt, take_point(lf, wf, x)
 
 
-@njit(cache=True)
+@kernel
 def race_efficiency(pips, contact):
     """The cube efficiency of a race by the roller's pips (`cube.race_efficiency`), at most
     `contact`."""
     return min(contact, max(0.05, 0.006 * pips))
 
 
-@njit(cache=True)
+@kernel
 def efficiency(board, contact):
     """The cube efficiency of a mover-relative board: 0 (a dead cube) before Black's last roll (R8:
     no cube action follows it), a race's by the roller's pips once both sides are all home, else
@@ -189,7 +189,7 @@ def efficiency(board, contact):
     return race_efficiency(pips, contact)
 
 
-@njit(cache=True)
+@kernel
 def game_points(result, points, mult, jacoby_centred):
     """The root side's points of a finished game: its class's points (Jacoby before any double: 1) x
     cube."""
@@ -199,7 +199,7 @@ def game_points(result, points, mult, jacoby_centred):
     return pts * mult if result < LOSE_BASE else -pts * mult
 
 
-@njit(cache=True)
+@kernel
 def match_judge(board, mover_white, last_roll, rel, level, kind, weights, cube, choice, sws, x):
     """(no double, double/take, double/pass) of the side on roll at the match score by this
     evaluator's chances (`match_cube.match_equities`, the cube at 2**level, owner `rel`)."""
@@ -211,7 +211,7 @@ def match_judge(board, mover_white, last_roll, rel, level, kind, weights, cube, 
                           model_scratch(cube.tabs.shape[1]))
 
 
-@njit(cache=True)
+@kernel
 def match_cube_turn(board, mover_white, last_roll, owner, level, kinds, weights, cube, choice,
                     sws):
     """`cube_turn` in a match: no double in the Crawford game, from the opponent's cube or with a
@@ -238,7 +238,7 @@ def match_cube_turn(board, mover_white, last_roll, owner, level, kinds, weights,
     return 2 if dt > dp else 1
 
 
-@njit(cache=True)
+@kernel
 def cube_turn(board, mover_white, last_roll, owner, level, kinds, weights, cube, choice, sws):
     """The cube action before the mover's roll (the cube at 2**level of the game's unit), each side
     judging by its own evaluator: 0 no double, 1 double and take, 2 double and pass, 3 double and
@@ -269,7 +269,7 @@ def cube_turn(board, mover_white, last_roll, owner, level, kinds, weights, cube,
     return 3 if beaver else 1
 
 
-@njit(cache=True)
+@kernel
 def equity_after(probs, played, next_board, cube, owner, mover_side, level, model):
     """The cubeful equity of the side that just played `played` (its view; `next_board` the next
     roller's), from its chances `probs` (overwritten), the cube at 2**level owned by `owner`
@@ -288,7 +288,7 @@ def equity_after(probs, played, next_board, cube, owner, mover_side, level, mode
     return janowski_equity(p, w, lo, rel, x)
 
 
-@njit(cache=True)
+@kernel
 def roll_luck(replies, mover_white, d1, d2, last_roll, kind, weights, cube, owner, level, choice,
               sws, model):
     """The mover's cubeful luck of the roll (d1, d2): its equity after its play of that roll
@@ -308,7 +308,7 @@ def roll_luck(replies, mover_white, d1, d2, last_roll, kind, weights, cube, owne
     return actual - mean
 
 
-@njit(cache=True)
+@kernel
 def play_cube_game(setup, game, policies, evaluators, pickers, cube, deficit, ws, sws):
     """Play game number `game` of `setup` with the cube to its end; return (result code for the root
     side, plies, stratum, the root side's points in units of the starting cube, doubles, passed,
@@ -327,11 +327,12 @@ def play_cube_game(setup, game, policies, evaluators, pickers, cube, deficit, ws
     root_white, root_d1, root_d2 = setup.white, setup.d1, setup.d2
     seed, stratify = setup.seed, setup.stratify
     kinds, weights = policies.kinds, policies.params
-    board[:] = setup.board
+    for q in range(N_POINTS):   # not `board[:] = ...`, which compiles numba's error formatting
+        board[q] = setup.board[q]
     mover_white = root_white
     rstate[0] = policy_state(seed, game)
     stratum = 0
-    turn = 0
+    turn = np.int64(0)   # not a literal 0: numba would compile game_dice for it too
     owner = cube.owner
     mult = 1
     doubles = 0
@@ -386,13 +387,13 @@ def play_cube_game(setup, game, policies, evaluators, pickers, cube, deficit, ws
         turn += 1
 
 
-@njit(cache=True)
+@kernel
 def fixed(x):
     """x in the cube sums' fixed point (1 / CUBE_SCALE)."""
     return np.int64(np.floor(x * CUBE_SCALE + 0.5))
 
 
-@njit(cache=True)
+@kernel
 def add_cube_sums(sums, row, points, doubles, passed, luck):
     """Add one game's cube figures into sums[row] (its points less its luck: the reduced value)."""
     sums[row, C_POINTS] += fixed(points)
@@ -405,7 +406,7 @@ def add_cube_sums(sums, row, points, doubles, passed, luck):
         sums[row, C_PASSED] += 1
 
 
-@njit(cache=True)
+@entry
 def play_cube_games(setup, game_lo, game_hi, policies, evaluators, pickers, cube, counts, deficit,
                     plies, sums):
     """Play games game_lo..game_hi-1 with the cube: counts[stratum, result], deficits, plies and the
@@ -422,7 +423,7 @@ def play_cube_games(setup, game_lo, game_hi, policies, evaluators, pickers, cube
         add_cube_sums(sums, stratum, points, doubles, passed, luck)
 
 
-@njit(cache=True)
+@entry
 def play_cube_duel(setup, game_lo, game_hi, a_first, b_first, a_evals, b_evals, a_pickers,
                    b_pickers, a_cube, b_cube, joint, deficit, plies, sums):
     """Duplicate games with the cube: each dice sequence with A on the root side, then B
@@ -446,7 +447,7 @@ def play_cube_duel(setup, game_lo, game_hi, a_first, b_first, a_evals, b_evals, 
         sums[0, C_PASSED] += (1 if p1 else 0) + (1 if p2 else 0)
 
 
-@njit(cache=True)
+@entry
 def play_cube_games_each(setup, game_lo, game_hi, policies, evaluators, pickers, cube, results,
                          levels, lucks, deficit, plies):
     """Like `play_cube_games`, but write each game's result code (a pass: the doubler's oin) and its

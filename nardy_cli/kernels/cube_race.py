@@ -13,7 +13,8 @@ value is one minus it (a match winning chance).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .jit import kernel
 
 
 def n_states(levels: int) -> int:
@@ -21,19 +22,19 @@ def n_states(levels: int) -> int:
     return 2 * levels - 1
 
 
-@njit(cache=True)
+@kernel
 def state_level(s):
     """The cube level of state s."""
     return (s + 1) // 2
 
 
-@njit(cache=True)
+@kernel
 def may_double(s):
     """True when the side on roll may double in state s: the cube is centred or its own."""
     return s == 0 or s % 2 == 1
 
 
-@njit(cache=True)
+@kernel
 def state_flip(s):
     """State s seen by the other side."""
     if s == 0:
@@ -41,7 +42,7 @@ def state_flip(s):
     return s + 1 if s % 2 == 1 else s - 1
 
 
-@njit(cache=True)
+@kernel
 def build_values(succ, nsucc, pairs, weights, last, last_roll, win, lose, draw, can_double, out):
     """Fill out[c, a, b, s]: the value of side c on roll with board a against board b in cube state
     s (see the module doc); `pairs` (a, b), both not empty, ascend by the two boards' pips, so

@@ -14,9 +14,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-from .jit import counted, leaf
+from .jit import counted, kernel, leaf
 from .board import IN_PLAY, N_POINTS, flip, opp_on_board, status_after
 from .features import (  # noqa: F401
                        F_BLOCK, F_CONTACT, F_HEAD, F_HOME, F_OFF, F_OPP_BLOCKED, F_OPP_HEAD,
@@ -74,7 +73,7 @@ def static_score(board, kind, weights, values, mover_white, scratch):
     return heuristic_score(board, weights, scratch.feats, scratch.opp)
 
 
-@njit(cache=True)
+@kernel
 def neural_score(board, weights, values, mover_white, opp, feats, idx, val, mask, hidden, probs):
     """The network's value for the side that just played `board` (the rest: `board_probs`'s
     scratch)."""
@@ -147,7 +146,7 @@ def reply_sums(net, board, mover_white, scratch, sums):
               scratch.dense)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def reply_value(net, last_roll, values, sums, board, reply, mover_white, scratch):
     """The network's value of `reply`, a result of the side to move on `board`, for that side;
     `sums` = `reply_sums(net, board, ...)`.  Compiled into the searches' loops over their
@@ -165,7 +164,7 @@ def reply_score(net, last_roll, values, sums, board, reply, mover_white, scratch
     return reply_value(net, last_roll, values, sums, board, reply, mover_white, scratch)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def seen_score(net, last_roll, values, sums, board, reply, mover_white, scratch, looks, keeps):
     """`reply_value`, taken from the search's table when `looks` finds `reply` there, and entered
     in it when `keeps`."""
@@ -268,7 +267,7 @@ def enumerate_at(board, opp_off, d1, d2, rules, space, at):
     return n
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def copy_board(boards, i, out, r):
     """out[r] = boards[i], point by point: an array assignment would allocate, which a leaf
     cannot."""
@@ -349,7 +348,7 @@ class ChoiceScratch(NamedTuple):
     seen_values: np.ndarray
 
 
-@njit(cache=True)
+@kernel
 def choice_scratch():
     """Scratch arrays for `choose_play` (a `ChoiceScratch`)."""
     seen_keys, seen_values = seen_table()
@@ -369,7 +368,7 @@ def choice_scratch():
                          np.empty(N_POINTS, dtype=np.int8), seen_keys, seen_values)
 
 
-@njit(cache=True)
+@kernel
 def search_candidates(scores, n, kind):
     """The results the lookahead searches among scores[:n] (0-ply scores), best first: at most
     LOOKAHEAD_WIDTH; for the network at most NEURAL_WIDTH, only those within NEURAL_MARGIN of
@@ -384,7 +383,7 @@ def search_candidates(scores, n, kind):
     return order[:close]
 
 
-@njit(cache=True)
+@kernel
 def neural_scores(boards, n, weights, values, mover_white, last_roll, scratch):
     """scratch.scores[i] = the network's value of boards[i] for the mover, in one turn pass (single
     precision when the weights carry `neural.with_single`'s copy); `scratch.opp` filled."""
@@ -398,7 +397,7 @@ def neural_scores(boards, n, weights, values, mover_white, last_roll, scratch):
                     scratch.probs, scratch.scores)
 
 
-@njit(cache=True)
+@kernel
 def choose_play(boards, n, judge, lookahead, rstate, mover_white, rules, search, scratch):
     """Index of the chosen result among boards[:n] (mover-relative, before the turn passes) by
     `judge` (`EvalArgs`), one ply deeper with `lookahead`, under `rules` (`KernelRules`).

@@ -4,10 +4,9 @@ inputs."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .bits import popcount, trailing_zeros
-from .jit import leaf
+from .jit import kernel, leaf
 from .board import HOME_START, N_POINTS
 
 N_FEATURES = 16
@@ -41,8 +40,8 @@ def movable_points(own, other, face, all_home):
 def masks(board):
     """(mover's points, opponent's points in the mover's numbering, both numberings rotated) as bit
     masks."""
-    mine = 0
-    theirs = 0
+    mine = np.int64(0)   # int64 from the start: no second compile of callees for a literal 0
+    theirs = np.int64(0)
     for p in range(N_POINTS):
         if board[p] > 0:
             mine |= 1 << p
@@ -104,16 +103,16 @@ def features(board, out, opp):
     return feature_terms(board, out, opp)[1]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def feature_terms(board, out, opp):
     """`features` (into `out`), returning the mover's (pips, checkers on board, checkers outside
     home, 1 when one stands on its points 1-12 else 0), as `neural.mover_terms` counts them."""
     for j in range(N_FEATURES):
         out[j] = 0.0
-    my_pips = 0
-    my_on = 0
+    my_pips = np.int64(0)   # int64 from the start: for a literal 0 numba compiles
+    my_on = np.int64(0)     # the callees given these (block_terms, rotate) a second time
     my_out_home = 0
-    mine_m = 0
+    mine_m = np.int64(0)
     stack = 0
     spread = 0
     home = 0

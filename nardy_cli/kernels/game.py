@@ -9,9 +9,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-from .jit import leaf
+from .jit import kernel, leaf
 from .bearoff import RaceTables, board_race_probabilities, both_home
 from .board import (IN_PLAY, N_POINTS, N_RESULTS, UNFINISHED, KernelRules, bears_off_last,
                     final_result, flip, game_status, on_board, opp_on_board, roll_steps)
@@ -156,7 +155,7 @@ def record_turn(deficit, side, d1, d2, nsteps, played_die, boards, n):
     deficit[side, PARTIAL] += 1
 
 
-@njit(cache=True)
+@kernel
 def game_dice(seed, game, turn, stratify, root_d1, root_d2):
     """(high, low, stratum) of `turn`: given dice first, then stratified, then free rolls."""
     if root_d1 > 0:
@@ -174,14 +173,14 @@ def game_dice(seed, game, turn, stratify, root_d1, root_d2):
     return max(a, b), min(a, b), game % 36 if stratify else 0
 
 
-@njit(cache=True)
+@kernel
 def workspace():
     """A game loop's `Workspace`: the play list and, for lookahead, a second one for replies."""
     return Workspace(play_space(), play_space(), np.empty(N_POINTS, dtype=np.int8),
                      np.zeros(1, dtype=np.uint64), choice_scratch())
 
 
-@njit(cache=True)
+@kernel
 def score_workspace():
     """The scored game loop's `ScoreScratch`: a third enumeration space, value scratch, the chosen
     result of each of the 21 rolls (the luck), the game's probabilities and luck."""
@@ -190,7 +189,7 @@ def score_workspace():
                         np.zeros(N_RESULTS), np.zeros(N_RESULTS))
 
 
-@njit(cache=True)
+@kernel
 def to_root(p, mover_white, root_white, out):
     """Copy result-code probabilities of the mover (or of the side that just played) into the root
     side's view."""
@@ -200,7 +199,7 @@ def to_root(p, mover_white, root_white, out):
         swap_view(out)
 
 
-@njit(cache=True)
+@kernel
 def luck_of_roll(board, mover_white, root_white, d1, d2, rules, judge, valuer, args, choice, sws):
     """Add to `sws.luck` (root side's view) the value of this roll minus its mean over the 21 rolls.
 
@@ -213,7 +212,7 @@ def luck_of_roll(board, mover_white, root_white, d1, d2, rules, judge, valuer, a
     luck_of_replies(sws.replies, mover_white, root_white, d1, d2, rules, valuer, args, choice, sws)
 
 
-@njit(cache=True)
+@kernel
 def roll_replies(board, mover_white, rules, judge, screen, choice, sws):
     """Fill `sws.replies[r]` with the mover's play of each of the 21 rolls by its static score
     `judge` (`best_replies`; the first of the results for the random policy and users'
@@ -234,7 +233,7 @@ def roll_replies(board, mover_white, rules, judge, screen, choice, sws):
         best_replies(board, mover_white, judge, rules, net, screen, choice, space, replies)
 
 
-@njit(cache=True)
+@kernel
 def luck_of_replies(replies, mover_white, root_white, d1, d2, rules, valuer, args, choice, sws):
     """`luck_of_roll` with each roll's play taken from the previous turn's lookahead
     (`replies[r]`), valued by `valuer`.
@@ -249,7 +248,7 @@ def luck_of_replies(replies, mover_white, root_white, d1, d2, rules, valuer, arg
                       sws)
 
 
-@njit(cache=True)
+@kernel
 def add_roll_luck(played, r, mover_white, root_white, d1, d2, rules, valuer, args, choice, sws):
     """Add roll r's share of the luck: its value (probabilities after `played`) minus its weight
     times it."""
@@ -265,7 +264,7 @@ def add_roll_luck(played, r, mover_white, root_white, d1, d2, rules, valuer, arg
             luck[k] += rbuf[k]
 
 
-@njit(cache=True)
+@kernel
 def take_turn(board, mover_white, d1, d2, rules, policies, evaluators, pickers, deficit, ws, sws):
     """Play the mover's roll (d1, d2) on `board` and leave it in the opponent's view; return j of
     the chosen result's replies in `ws.choice.replies` (its lookahead searched them), or -1.
@@ -295,7 +294,7 @@ def take_turn(board, mover_white, d1, d2, rules, policies, evaluators, pickers, 
     return searched
 
 
-@njit(cache=True)
+@kernel
 def play_one_game(setup, game, policies, evaluators, pickers, deficit, ws, sws, exact, truncate,
                   vr):
     """Play game number `game` of `setup` to its end; return (result code for the root side, plies,
@@ -320,11 +319,12 @@ def play_one_game(setup, game, policies, evaluators, pickers, deficit, ws, sws, 
     root_white, root_d1, root_d2 = setup.white, setup.d1, setup.d2
     seed, stratify = setup.seed, setup.stratify
     policy_kind, policy_weights, values = policies.kinds, policies.params, policies.values
-    board[:] = setup.board
+    for q in range(N_POINTS):   # not `board[:] = ...`, which compiles numba's error formatting
+        board[q] = setup.board[q]
     mover_white = root_white
     rstate[0] = policy_state(seed, game)
     stratum = 0
-    turn = 0
+    turn = np.int64(0)   # not a literal 0: numba would compile game_dice for it too
     searched = -1        # the previous turn's lookahead: the choice.replies of this turn's replies
     for k in range(N_RESULTS):
         luck[k] = 0.0

@@ -21,9 +21,9 @@ cube at all in the Crawford game).  Owners are relative to A (`cube.CENTRE`, `RO
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .codes import OPPONENT, ROLLER
+from .jit import entry, kernel
 
 WINS, LOSSES, DRAWN, CASH_A, CASH_B = 0, 4, 8, 9, 10
 N_COLUMNS = 11
@@ -43,7 +43,7 @@ def levels_for(max_need: int, top: int = 0) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def win_loss(probs, tab, k):
     """(p, W, L) of A at level k: its winning chance (a draw half) and the average match chances
     after its wins and its losses (a draw half each)."""
@@ -62,14 +62,14 @@ def win_loss(probs, tab, k):
     return p, w, lo
 
 
-@njit(cache=True)
+@entry
 def cubeless(probs, tab, k):
     """A's cubeless chance at level k."""
     p, w, lo = win_loss(probs, tab, k)
     return p * w + (1.0 - p) * lo
 
 
-@njit(cache=True)
+@kernel
 def side_wl(model, side, k):
     """(p, W, L) of `side` (0: A, 1: B) at level k, in its own chances."""
     p, w, lo = model[k, M_P], model[k, M_W], model[k, M_L]
@@ -78,13 +78,13 @@ def side_wl(model, side, k):
     return 1.0 - p, 1.0 - lo, 1.0 - w
 
 
-@njit(cache=True)
+@kernel
 def cash(tab, side, k):
     """`side`'s own chance after it wins 2**k points by a drop."""
     return tab[k, CASH_A] if side == 0 else tab[k, CASH_B]
 
 
-@njit(cache=True)
+@kernel
 def take_point(model, tab, side, k):
     """`side`'s least winning chance to take a double to level k, owning it with a fully live
     cube."""
@@ -96,7 +96,7 @@ def take_point(model, tab, side, k):
     return min(1.0, max(0.0, cp * (passed - lo) / (v - lo)))
 
 
-@njit(cache=True)
+@kernel
 def solve(probs, tab, max_need, model):
     """Fill model[k] for every level of `tab`: A's (p, W, L), each side's cash point (1 for a dead
     cube) and its chance there (the cash, or a sure win's W when it never doubles)."""
@@ -113,7 +113,7 @@ def solve(probs, tab, max_need, model):
                                      else side_wl(model, side, k)[1])
 
 
-@njit(cache=True)
+@kernel
 def live(model, k, owner):
     """A's chance with a fully live cube at level k owned by `owner` (relative to A)."""
     p, w, lo = model[k, M_P], model[k, M_W], model[k, M_L]
@@ -130,14 +130,14 @@ def live(model, k, owner):
     return low_value + (va - low_value) * (p - low) / (ca - low)
 
 
-@njit(cache=True)
+@kernel
 def dead_chance(model, k):
     """A's cubeless chance at level k."""
     p, w, lo = model[k, M_P], model[k, M_W], model[k, M_L]
     return p * w + (1.0 - p) * lo
 
 
-@njit(cache=True)
+@kernel
 def model_equity(model, k, owner, kind, x):
     """A's cubeful chance at level k: (1 - x) x dead + x x live (the dead chance in the Crawford
     game)."""
@@ -146,7 +146,7 @@ def model_equity(model, k, owner, kind, x):
     return (1.0 - x) * dead_chance(model, k) + x * live(model, k, owner)
 
 
-@njit(cache=True)
+@kernel
 def match_equities(probs, tab, max_need, kind, x, k, owner, model):
     """(no double, double/take, double/pass) of A at level k (owner relative to A), for
     `cube.decide_code`; NaN double values in the Crawford game or with B owning the cube."""
@@ -157,14 +157,14 @@ def match_equities(probs, tab, max_need, kind, x, k, owner, model):
     return nd, model_equity(model, k + 1, OPPONENT, kind, x), tab[k, CASH_A]
 
 
-@njit(cache=True)
+@entry
 def equity_at(probs, tab, max_need, kind, x, k, owner, model):
     """A's cubeful chance at level k (`model_equity` after `solve`)."""
     solve(probs, tab, max_need, model)
     return model_equity(model, k, owner, kind, x)
 
 
-@njit(cache=True)
+@entry
 def model_scratch(levels):
     """The per-level figures of `solve` for a table of `levels` levels."""
     return np.empty((levels, N_MODEL))

@@ -13,10 +13,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from .bits import trailing_zeros
-from .jit import counted, leaf
+from .jit import counted, entry, kernel, leaf
 from .board import HOME_START, N_POINTS, forbidden_block, furthest_opponent, roll_steps
 
 HEAD_FEDERATION, HEAD_643, HEAD_STRICT = 0, 1, 2
@@ -32,7 +31,7 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT_TAG = np.uint64(60)
 
 
-@njit(cache=True)
+@entry
 def memo_arrays():
     """The state table and its stamps; the tails hold the enumerator's per-depth scratch."""
     return np.zeros((MEMO_SIZE + 5, 2), dtype=np.uint64), np.zeros(MEMO_SIZE + 19, dtype=np.int64)
@@ -49,7 +48,7 @@ class PlaySpace(NamedTuple):
     memo_stamp: np.ndarray
 
 
-@njit(cache=True)
+@kernel
 def play_space():
     """An empty `PlaySpace` of MAX_RESULTS results (the kernels' loops make theirs with this)."""
     memo, memo_stamp = memo_arrays()
@@ -178,7 +177,7 @@ def _memo_visit(lo, hi, memo, memo_stamp, stamp, mask):
     raise RuntimeError("legal-play state table full")
 
 
-@counted
+@counted(entry=True)
 def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
                     out_boards, out_from, out_die, memo, memo_stamp):
     """Fill the outputs with the distinct legal results; return (count, steps per play).
@@ -194,7 +193,7 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
     table_mask = MEMO_SIZE - 1 if double else SMALL_MASK
     limit = head_limit(board, d1, d2, head_rule)
     head0 = board[0]
-    outside = 0
+    outside = np.int64(0)   # not a literal 0, which numba would compile step_is_legal for too
     for p in range(HOME_START):
         if board[p] > 0:
             outside += board[p]
@@ -335,7 +334,8 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
         for i in range(count):
             if out_die[i, 0] == d1:
                 if kept != i:
-                    out_boards[kept, :] = out_boards[i, :]
+                    for q in range(N_POINTS):   # a loop: slice assignment compiles numba's
+                        out_boards[kept, q] = out_boards[i, q]   # error formatting (1.9 s)
                     out_from[kept, 0] = out_from[i, 0]
                     out_die[kept, 0] = out_die[i, 0]
                 kept += 1
@@ -343,10 +343,10 @@ def enumerate_plays(board, opp_off, d1, d2, head_rule, block_check,
     return count, best
 
 
-@leaf
+@leaf(entry=True)
 def face_mobility(board, opp_off, face, block_check):
     """Mover checkers that can legally take one step of `face` now (one from the head, R4)."""
-    outside = 0
+    outside = np.int64(0)   # not a literal 0, which numba would compile step_is_legal for too
     for p in range(HOME_START):
         if board[p] > 0:
             outside += board[p]
@@ -379,7 +379,7 @@ def replay_steps(board, d1, d2, steps, opp_off, head_rule, block_check, out):
     for p in range(N_POINTS):
         out[p] = board[p]
     limit = head_limit(board, d1, d2, head_rule)
-    outside = 0
+    outside = np.int64(0)   # not a literal 0, which numba would compile step_is_legal for too
     for p in range(HOME_START):
         if board[p] > 0:
             outside += board[p]

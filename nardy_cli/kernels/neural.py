@@ -21,9 +21,8 @@ they get probability 0 exactly and the rest still sums to 1.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from .jit import leaf
+from .jit import entry, kernel, leaf
 from .last_roll import last_roll_probs
 from .board import HOME_START, IN_PLAY, N_POINTS, on_board, result_of, status_after
 from .codes import N_CLASSES
@@ -60,7 +59,7 @@ def param_count(n_hidden: int, n_inputs: int = N_INPUTS) -> int:
     return HEADER + n_inputs * n_hidden + n_hidden + N_CLASSES * n_hidden + N_CLASSES
 
 
-@njit(cache=True)
+@kernel
 def layers(params):
     """Views (W1, b1, W2, b2) into a parameter vector."""
     n_in = np.int64(params[H_INPUTS])
@@ -68,7 +67,7 @@ def layers(params):
     return _split_layers(params[HEADER:], n_in, h)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _split_layers(flat, n_in, h):
     """Views (W1, b1, W2, b2) into `flat`, which holds the four layers one after another."""
     o = 0
@@ -82,7 +81,7 @@ def _split_layers(flat, n_in, h):
     return w1, b1, w2, b2
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _put(idx, val, m, g, x):
     """Append global input `g` with value `x` when it is not zero; return the new count."""
     if x != 0.0:
@@ -100,7 +99,7 @@ def encode(board, mover_white, opp, feats, idx, val, blocks):
     the heuristic features, which are inputs too; with `blocks` (input version 2)
     the block and timing inputs follow them.
     """
-    m = 0
+    m = np.int64(0)   # not a literal 0: numba would compile encode_globals for it too
     for p in range(N_POINTS):
         c = board[p]
         if c == 0:
@@ -126,12 +125,12 @@ def encode(board, mover_white, opp, feats, idx, val, blocks):
     return encode_globals(board, mover_white, opp, feats, idx, val, m, blocks)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def mover_terms(board):
     """The mover's (pips, checkers on board, checkers outside home, 1 when one stands on its points
     1-12 else 0) on a mover-relative board."""
-    pips = 0
-    on = 0
+    pips = np.int64(0)   # int64 from the start (a literal 0 compiles block_terms twice)
+    on = np.int64(0)
     out = 0
     back = 0
     for p in range(N_POINTS):
@@ -181,7 +180,7 @@ def encode_globals(board, mover_white, opp, feats, idx, val, m, blocks):
     return m
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def reads_blocks(n_inputs):
     """Whether a network of `n_inputs` inputs (header cell H_INPUTS, or W1's rows) reads the block
     and timing inputs (input version 2)."""
@@ -210,7 +209,7 @@ def class_mask(board, last_roll, mask):
     allowed_classes(on, back, opp_on, opp_back, last_roll, mask)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def allowed_classes(on, back, opp_on, opp_back, last_roll, mask):
     """Set mask[k] to False for each class R9 rules out, from the checkers each side has on board
     and whether each has one on its points 1-12 (mover = side that just moved)."""
@@ -228,7 +227,7 @@ def allowed_classes(on, back, opp_on, opp_back, last_roll, mask):
         mask[DRAW_CLASS] = False
 
 
-@njit(cache=True, fastmath=True)
+@kernel(fastmath=True)
 def forward(params, idx, val, m, mask, hidden, probs):
     """Class probabilities (into `probs`) from active inputs; `hidden` receives the hidden
     activations."""
@@ -304,7 +303,7 @@ def output(w2, b2, mask, hidden, probs):
         probs[c] /= total
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def unit_value(c, u):
     """Value of unit `u` (0-3) of `c` >= 0 checkers on one point: c >= 1, c >= 2, c >= 3, (c - 3) /
     2."""
@@ -318,7 +317,7 @@ UNIT_VALUES = np.array([[1.0 if c > u else 0.0 for u in range(3)]
 """UNIT_VALUES[c, u] = `unit_value(c, u)` for 0 <= c <= 15."""
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def point_base(p, c):
     """First input index of the units of point `p` (mover-relative) holding signed count `c`."""
     if c > 0:
@@ -327,7 +326,7 @@ def point_base(p, c):
     return (N_POINTS + q) * UNITS_PER_POINT
 
 
-@njit(cache=True)
+@kernel
 def single_precision(params):
     """(W1, b1, W2, b2) as float32 copies: the lookahead's reply search evaluates in single
     precision (`evaluate.reply_score`)."""
@@ -336,7 +335,7 @@ def single_precision(params):
             b2.astype(np.float32))
 
 
-@njit(cache=True)
+@kernel
 def float32_layers(kind_is_neural, params):
     """The float32 layers the reply search evaluates with: the vector's own copy (`with_single`),
     else `single_precision`'s (an empty header's when the evaluator is not a network)."""
@@ -363,7 +362,7 @@ def with_single(params: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@kernel
 def single_layers(params):
     """Views (W1, b1, W2, b2) of the float32 copy in a vector from `with_single` (as
     `single_precision` makes)."""
@@ -407,7 +406,7 @@ def point_changes(before, after, idx, val, m):
     return m
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _unit_changes(p, a, b, idx, val, m):
     """Append the changes of point `p`'s units from signed count `a` to `b` (a != b); return the
     count."""
@@ -449,7 +448,7 @@ def exact_probs(board, mover_white, last_roll, probs):
     return True
 
 
-@njit(cache=True)
+@kernel
 def board_probs(params, board, mover_white, opp, feats, idx, val, mask, hidden, probs):
     """Probabilities of the nine classes for the side that just played `board` (`opp`: its opponent
     terms).
@@ -475,7 +474,7 @@ def equity_of(values, mover_white, probs):
     return e
 
 
-@njit(cache=True)
+@entry
 def batch_probs(params, boards, white, out):
     """out[i] = the nine class probabilities of boards[i] for the side that just played it (White if
     white[i])."""

@@ -20,7 +20,6 @@ from __future__ import annotations
 import warnings
 from typing import NamedTuple
 
-from numba import njit, types
 from numba.core.errors import NumbaIRAssumptionWarning
 from numba.extending import overload
 
@@ -28,6 +27,7 @@ from .bearoff import board_race_probabilities, both_home
 from .board import flip, on_board, opp_on_board
 from .evaluate import HEURISTIC, EvalArgs, choose_play
 from .features import opponent_terms
+from .jit import kernel
 from .neural import layers, single_layers
 from .rng import below, next_random
 from .static_scores import first_best, heuristic_scores, racer_scores
@@ -85,13 +85,7 @@ def pick_play(picker, boards, n, side, board, mover_white, rules, policies, eval
     raise NotImplementedError("compiled code only")
 
 
-def db_pick(db, boards, n, board, mover_white, last_roll, sws):
-    """The databases' pick (`bearoff_pick`) when `db` holds them and both sides are all home with
-    checkers left, else -1."""
-    raise NotImplementedError("compiled code only")
-
-
-@njit(cache=True)
+@kernel
 def bearoff_pick(boards, n, mover_white, last_roll, tables, vscratch, pbuf):
     """The result the bear-off databases prefer: the highest equity (points 1 each class) for the
     mover."""
@@ -114,19 +108,15 @@ def bearoff_pick(boards, n, mover_white, last_roll, tables, vscratch, pbuf):
     return best
 
 
-def _no_db(db, boards, n, board, mover_white, last_roll, sws):
-    return -1
-
-
-def _db(db, boards, n, board, mover_white, last_roll, sws):
+@kernel
+def db_pick(db, boards, n, board, mover_white, last_roll, sws):
+    """The databases' pick (`bearoff_pick`) when `db` holds them and both sides are all home with
+    checkers left, else -1 (numba drops the branch for a `db` of None)."""
+    if db is None:
+        return -1
     if both_home(board) and opp_on_board(board) > 0:
         return bearoff_pick(boards, n, mover_white, last_roll, db, sws.value, sws.probs)
     return -1
-
-
-@overload(db_pick, inline="always")
-def _db_pick(db, boards, n, board, mover_white, last_roll, sws):
-    return _no_db if isinstance(db, types.NoneType) else _db
 
 
 def _random(picker, boards, n, side, board, mover_white, rules, policies, evaluators, ws, sws):
@@ -150,28 +140,34 @@ def _score(picker, boards, n, side, board, mover_white, rules, policies, evaluat
     return first_best(choice.scores, n), -1
 
 
-def _neural(picker, boards, n, side, board, mover_white, rules, policies, evaluators, ws, sws):
-    return by_network(picker.db, single_layers(policies.params[side]), ws.choice.hidden32, boards,
-                      n, board, mover_white, rules, policies.values, ws, sws)
+@kernel(inline="always")
+def _single(params, choice):
+    """The network's float32 layers and the hidden scratch of their precision."""
+    return single_layers(params), choice.hidden32
 
 
-def _neural64(picker, boards, n, side, board, mover_white, rules, policies, evaluators, ws, sws):
-    return by_network(picker.db, layers(policies.params[side]), ws.choice.hidden, boards, n, board,
-                      mover_white, rules, policies.values, ws, sws)
+@kernel(inline="always")
+def _double(params, choice):
+    """The network's float64 layers and the hidden scratch of their precision."""
+    return layers(params), choice.hidden
 
 
-@njit(cache=True)
-def by_network(db, net, hidden, boards, n, board, mover_white, rules, values, ws, sws):
-    """(the databases' pick, or the best result by the network `net` in one turn pass with `hidden`
-    of its precision, -1)."""
-    i = db_pick(db, boards, n, board, mover_white, rules.last_roll, sws)
-    if i >= 0:
-        return i, -1
-    c = ws.choice
-    opponent_terms(boards[0], c.opp)
-    turn_scores(net, rules.last_roll, values, boards, n, mover_white, c.opp, c.feats, c.idx, c.val,
-                c.mask, hidden, c.probs, c.scores)
-    return first_best(c.scores, n), -1
+def _by_network(net_of):
+    """The picker of a network side whose layers and hidden scratch are `net_of(params, choice)`:
+    the databases' pick, or the best result by the network in one turn pass.  (Its own body, not
+    a call of a shared kernel: numba compiles an inlined picker whole before inlining it, so a
+    kernel it called would be compiled into two libraries.)"""
+    def pick(picker, boards, n, side, board, mover_white, rules, policies, evaluators, ws, sws):
+        i = db_pick(picker.db, boards, n, board, mover_white, rules.last_roll, sws)
+        if i >= 0:
+            return i, -1
+        c = ws.choice
+        net, hidden = net_of(policies.params[side], c)
+        opponent_terms(boards[0], c.opp)
+        turn_scores(net, rules.last_roll, policies.values, boards, n, mover_white, c.opp, c.feats,
+                    c.idx, c.val, c.mask, hidden, c.probs, c.scores)
+        return first_best(c.scores, n), -1
+    return pick
 
 
 def _search(picker, boards, n, side, board, mover_white, rules, policies, evaluators, ws, sws):
@@ -184,7 +180,8 @@ def _search(picker, boards, n, side, board, mover_white, rules, policies, evalua
     return pick, ws.choice.searched[0]
 
 
-_IMPLS = {RandomPick: _random, ScorePick: _score, NeuralPick: _neural, DoubleNeuralPick: _neural64,
+_IMPLS = {RandomPick: _random, ScorePick: _score, NeuralPick: _by_network(_single),
+          DoubleNeuralPick: _by_network(_double),
           SearchPick: _search, UserPick: _user}
 
 

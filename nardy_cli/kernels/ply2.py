@@ -22,12 +22,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from .board import IN_PLAY, N_POINTS, flip, opp_on_board, status_after
 from .evaluate import (NEURAL, NO_SCREEN, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, TERMINAL,
                        best_replies, choice_scratch, static_score)
 from .features import opponent_terms
+from .jit import kernel
 from .movegen import MAX_RESULTS, PlaySpace, enumerate_plays, play_space
 from .neural import H_SINGLE, float32_layers, layers, single_layers
 from .turnpass import turn_scores
@@ -51,7 +51,7 @@ class SearchScratch(NamedTuple):
     scores: np.ndarray     # the 0-ply scores of one roll's replies
 
 
-@njit(cache=True)
+@kernel
 def search_scratch(kind, weights):
     """A `SearchScratch` for evaluator `kind` with parameters `weights`."""
     net = float32_layers(kind == NEURAL, weights)
@@ -63,7 +63,7 @@ def search_scratch(kind, weights):
 # ---------------------------------------------------------------- the calls into the other kernels
 
 
-@njit(cache=True)
+@kernel
 def static_scores(boards, n, mover_white, judge, rules, s, out):
     """out[i] = the 0-ply score by `judge` (`EvalArgs`) of boards[i] (i < n), results of one turn,
     for the side that played them."""
@@ -83,7 +83,7 @@ def static_scores(boards, n, mover_white, judge, rules, s, out):
         out[i] = static_score(boards[i], kind, weights, values, mover_white, c)
 
 
-@njit(cache=True)
+@kernel
 def finished(board, mover_white, judge, rules, score):
     """True when nothing follows the play of `board` (the game is over; 0-ply `score` is exact)."""
     if judge.kind == NEURAL:
@@ -91,7 +91,7 @@ def finished(board, mover_white, judge, rules, score):
     return score >= TERMINAL
 
 
-@njit(cache=True)
+@kernel
 def replies_of(board, r, rules, space):
     """The opponent's results of roll r on `board` (its own view) into `space`; their count."""
     n, _ = enumerate_plays(board, 15 - opp_on_board(board), ROLL_HIGH[r], ROLL_LOW[r],
@@ -100,7 +100,7 @@ def replies_of(board, r, rules, space):
     return n
 
 
-@njit(cache=True)
+@kernel
 def one_ply(board, mover_white, score, judge, rules, s):
     """The 1-ply value of `board` for the side that just played it (`score`: its 0-ply score)."""
     if finished(board, mover_white, judge, rules, score):
@@ -113,7 +113,7 @@ def one_ply(board, mover_white, score, judge, rules, s):
 # ---------------------------------------------------------------- the search
 
 
-@njit(cache=True)
+@kernel
 def kept(scores, order, n, width, margin):
     """How many of the results `order` ranks (best first by `scores`) a filter keeps: the best
     `width` of those within `margin` of the best (at least one)."""
@@ -124,7 +124,7 @@ def kept(scores, order, n, width, margin):
     return k
 
 
-@njit(cache=True)
+@kernel
 def two_ply(board, mover_white, score, judge, rules, filt, s):
     """The 2-ply value of `board` for the side that just played it (`score`: its 0-ply score):
     minus the mean over the opponent's rolls of its best reply by 1-ply, among the replies its
@@ -152,7 +152,7 @@ def two_ply(board, mover_white, score, judge, rules, filt, s):
     return -total
 
 
-@njit(cache=True)
+@kernel
 def two_ply_values(boards, n, white, judge, rules, filt, out):
     """out[i] = the 2-ply value by `judge` (`EvalArgs`) under `rules` (`KernelRules`) of boards[i]
     for the side that just played it (White when white[i])."""
@@ -163,7 +163,7 @@ def two_ply_values(boards, n, white, judge, rules, filt, out):
         out[i] = two_ply(boards[i], white[i], one[0], judge, rules, filt, s)
 
 
-@njit(cache=True)
+@kernel
 def choose_two_ply(boards, n, mover_white, judge, rules, filt, depth, value):
     """Index of the best of the results boards[:n] by the pruned 2-ply search: every result at
     0-ply, the root's 0-ply filter's survivors at 1-ply, its 1-ply filter's at 2-ply.  depth[i] =

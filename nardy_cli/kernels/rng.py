@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .jit import kernel
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -13,7 +14,7 @@ _POLICY = np.uint64(0x8CB92BA72F3D8DD7)
 _S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
 
 
-@njit(cache=True)
+@kernel
 def mix64(x):
     """splitmix64 finaliser: a bijective scramble of 64 bits."""
     x = np.uint64(x)
@@ -22,13 +23,13 @@ def mix64(x):
     return x ^ (x >> _S31)
 
 
-@njit(cache=True)
+@kernel
 def below(x, n):
     """Map 64 random bits to 0..n-1 (multiply-shift on the high half)."""
     return np.int64(((x >> _S32) * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True)
+@kernel
 def roll_index(seed, game, turn):
     """Ordered roll 0..35 (first die 1 + r // 6, second 1 + r % 6) of `turn` in `game`."""
     key = mix64(np.uint64(seed) ^ mix64(np.uint64(game) * _GOLDEN + np.uint64(turn) * _TURN
@@ -36,13 +37,13 @@ def roll_index(seed, game, turn):
     return below(key, 36)
 
 
-@njit(cache=True)
+@kernel
 def policy_state(seed, game):
     """Start state of the stream a randomised policy draws from in `game`."""
     return mix64(np.uint64(seed) ^ mix64(np.uint64(game) ^ _POLICY))
 
 
-@njit(cache=True)
+@kernel
 def next_random(state):
     """Advance `state` (a uint64 array of one) and return 64 random bits."""
     state[0] += _GOLDEN

@@ -10,10 +10,10 @@ calls them, one per `Tally` mode.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .board import N_RESULTS
 from .game import N_KEYS, SCORED, SidePolicies, play_one_game, score_workspace, workspace
+from .jit import entry, kernel
 from .user import Evaluators
 
 # columns of the fixed-point sums `frac[stratum, :]` (values times FIX_SCALE, rounded)
@@ -28,14 +28,14 @@ N_FRAC = 50
 FIX_SCALE = float(1 << 28)
 
 
-@njit(cache=True)
+@kernel
 def add_fixed(frac, stratum, col, x):
     """Add x (rounded to 1 / FIX_SCALE) into frac[stratum, col]: integer sums, exact in any
     order."""
     frac[stratum, col] += np.int64(np.floor(x * FIX_SCALE + 0.5))
 
 
-@njit(cache=True)
+@kernel
 def add_scored(frac, stratum, p, luck, values, indicators):
     """Add one game's probabilities p (root side) and p - luck into the fixed-point sums."""
     eq = 0.0
@@ -67,7 +67,7 @@ def add_scored(frac, stratum, p, luck, values, indicators):
         add_fixed(frac, stratum, X_KEY_ADJ2 + j, b * b)
 
 
-@njit(cache=True)
+@entry
 def play_games(setup, game_lo, game_hi, policies, evaluators, pickers, args, counts, deficit, plies,
                frac, scored):
     """Play games game_lo..game_hi-1 and add counts[stratum, result], deficits and plies.
@@ -97,7 +97,7 @@ def play_games(setup, game_lo, game_hi, policies, evaluators, pickers, args, cou
             add_scored(frac, stratum, gvec, luck, values, indicators)
 
 
-@njit(cache=True)
+@entry
 def play_duel(setup, game_lo, game_hi, policies, evaluators, pickers, joint, deficit, plies):
     """Duplicate games: each dice sequence with side 0's policy (A) as White, then as Black.
 
@@ -132,7 +132,7 @@ def play_duel(setup, game_lo, game_hi, policies, evaluators, pickers, joint, def
         plies[0] += t1 + t2
 
 
-@njit(cache=True)
+@entry
 def play_games_values(setup, game_lo, game_hi, policies, evaluators, pickers, args, deficit, plies,
                       probs, probs_adj):
     """Like `play_games`, but write each game's result-code probabilities for the root side (one-hot

@@ -21,9 +21,8 @@ table is a saving, never needed for the result.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from .jit import leaf
+from .jit import kernel, leaf
 
 SLOTS = 1024            # a power of two above a search's kept replies (a few hundred)
 PROBES = 8              # slots tried from a key's own before an insert is dropped
@@ -42,7 +41,7 @@ def roll_sharing(high: np.ndarray, low: np.ndarray) -> tuple[np.ndarray, np.ndar
     return earlier, later
 
 
-@njit(cache=True)
+@kernel
 def seen_table():
     """An empty table: (keys and stamps, scores)."""
     return np.zeros((SLOTS + 1, 4), dtype=np.int64), np.zeros(SLOTS, dtype=np.float64)
@@ -54,7 +53,7 @@ def new_search(keys):
     keys[SLOTS, 0] += 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _key(keys, board):
     """`board` (24 int8 cells) as its three words, the search's stamp and the key's own slot."""
     w = board.view(np.int64)
@@ -63,7 +62,7 @@ def _key(keys, board):
     return w0, w1, w2, keys[SLOTS, 0], np.int64(h >> _SHIFT)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def find(keys, board):
     """The slot holding `board` (24 int8 cells) in this search, or -1."""
     w0, w1, w2, stamp, slot = _key(keys, board)
@@ -76,7 +75,7 @@ def find(keys, board):
     return -1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def keep(keys, values, board, value):
     """Enter `board`'s score (when a free slot is near its own)."""
     w0, w1, w2, stamp, slot = _key(keys, board)

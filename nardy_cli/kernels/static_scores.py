@@ -3,9 +3,8 @@ the game loops' pickers (`pickers.py`) and `evaluate.choose_play` share."""
 
 from __future__ import annotations
 
-from numba import njit
 
-from .jit import leaf
+from .jit import kernel, leaf
 from .board import HOME_START, N_POINTS
 from .features import N_FEATURES, features, masks, movable_points
 
@@ -34,7 +33,7 @@ def racer_score(board):
     return -pips + 4.0 * (15 - on) - 0.5 * blocked
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def heuristic_score(board, weights, feats, opp):
     """The heuristic's score: its features (into `feats`; `opp`: opponent terms) times the
     weights."""
@@ -46,21 +45,21 @@ def heuristic_score(board, weights, feats, opp):
     return s
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def heuristic_scores(boards, n, weights, scores, feats, opp):
     """scores[i] = the heuristic's score of boards[i] (`opp`: the opponent's terms, filled)."""
     for i in range(n):
         scores[i] = heuristic_score(boards[i], weights, feats, opp)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def racer_scores(boards, n, scores):
     """scores[i] = the racer's score of boards[i]."""
     for i in range(n):
         scores[i] = racer_score(boards[i])
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def first_best(scores, n):
     """The index of the first of the highest of scores[:n]."""
     best = 0

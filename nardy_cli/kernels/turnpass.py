@@ -17,9 +17,8 @@ among the dense ones; a version-1 network's pass skips them.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from .jit import leaf
+from .jit import kernel, leaf
 from .blocks import N_BLOCK, block_terms
 from .board import IN_PLAY, end_status
 from .features import N_FEATURES, feature_terms
@@ -53,7 +52,7 @@ def turn_sums(net, ref, mover_white, opp, feats, idx, val, sums, dense):
             dense[idx[k] - POINT_INPUTS] = val[k]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _change(idx, val, m, dense, g, x):
     """Append dense input `g`'s change to value `x` when it differs from the reference's; return the
     count."""
@@ -64,7 +63,7 @@ def _change(idx, val, m, dense, g, x):
     return m + (d != 0.0)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def result_probs(net, last_roll, sums, dense, ref, board, mover_white, opp, feats, idx, val, mask,
                  hidden, probs):
     """`neural.board_probs` of `board`, a result of the turn whose `turn_sums(net, ref, ...)` are
@@ -108,7 +107,7 @@ def result_probs(net, last_roll, sums, dense, ref, board, mover_white, opp, feat
     output(w2, b2, mask, hidden, probs)
 
 
-@njit(cache=True)
+@kernel
 def turn_scores(net, last_roll, values, boards, n, mover_white, opp, feats, idx, val, mask, hidden,
                 probs, scores):
     """scores[i] = the network's value of boards[i] (i < n), the results of one roll, for the side

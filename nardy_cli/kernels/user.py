@@ -16,7 +16,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from numba import cfunc, float64, int8, njit, types
+from numba import cfunc, float64, int8, types
+
+from .jit import kernel
 
 USER = 100   # policy kind of a side that plays by its `Evaluators` entry (built-in kinds are below)
 
@@ -51,7 +53,7 @@ def first_class(evaluator):
     return cfunc(EVALUATOR_SIGNATURE)(evaluator)
 
 
-@njit(cache=True)
+@kernel
 def best_by(boards, n, evaluator):
     """Index of the first of the best results among boards[:n] by a user's `evaluator`."""
     best = 0

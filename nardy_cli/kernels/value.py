@@ -17,11 +17,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from .board import (DRAW, IN_PLAY, KOKS, LOSE_BASE, MARS, N_POINTS, OIN, WIN_BASE, flip,
                     game_status, on_board, opp_on_board, result_of, status_after)
 from .bearoff import N_CLASSES, N_HOME, board_race_probabilities, both_home
+from .jit import entry, kernel
 from .last_roll import last_roll_probs
 from .evaluate import NEURAL, ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, choice_scratch
 from .movegen import enumerate_plays, memo_arrays
@@ -43,7 +43,7 @@ class ValueScratch(NamedTuple):
     counts: np.ndarray      # a home board's counts (the databases)
 
 
-@njit(cache=True)
+@kernel
 def swap_view(p):
     """Turn result-code probabilities of one side into the other side's, in place."""
     for k in range(4):
@@ -52,7 +52,7 @@ def swap_view(p):
         p[LOSE_BASE + k] = a
 
 
-@njit(cache=True)
+@kernel
 def logistic_probs(board, coefs, feats, opp, out):
     """The logistic model's probabilities for the side that just played `board`, as result codes."""
     opponent_terms(board, opp)
@@ -76,7 +76,7 @@ def logistic_probs(board, coefs, feats, opp, out):
         out[MODEL_CODE[k]] += z[k] / total
 
 
-@njit(cache=True)
+@kernel
 def value_probs(board, mover_white, last_roll, kind, weights, tables, coefs, choice, scratch, out):
     """Probabilities (result codes 0..8) for the side that just played `board` (see the module doc).
 
@@ -112,14 +112,14 @@ def value_probs(board, mover_white, last_roll, kind, weights, tables, coefs, cho
     logistic_probs(board, coefs, feats, opp, out)
 
 
-@njit(cache=True)
+@kernel
 def value_scratch():
     """Scratch arrays of `value_probs` (a `ValueScratch`)."""
     return ValueScratch(np.empty(N_POINTS, dtype=np.int8), np.empty(N_FEATURES, dtype=np.float64),
                         np.empty(5 + N_POINTS, dtype=np.int64), np.empty(N_HOME, dtype=np.int64))
 
 
-@njit(cache=True)
+@kernel
 def position_probs(board, mover_white, last_roll, kind, weights, tables, coefs, choice, scratch,
                    flipped2, out):
     """Probabilities (result codes) for the side TO MOVE on `board`: the static evaluation of a
@@ -130,7 +130,7 @@ def position_probs(board, mover_white, last_roll, kind, weights, tables, coefs, 
     swap_view(out)
 
 
-@njit(cache=True)
+@kernel
 def equity_of_probs(p, values, white):
     """Value of result-code probabilities of White (or Black) under `values` (float64[2, 9], a row
     per colour)."""
@@ -141,7 +141,7 @@ def equity_of_probs(p, values, white):
     return e
 
 
-@njit(cache=True)
+@entry
 def zero_ply(boards, n, mover_white, rules, kind, weights, tables, coefs, values, out):
     """out[i]: the evaluator's value (by `values`, a row per colour) for the mover after result i
     (0-ply), under `rules` (`board.KernelRules`)."""
@@ -155,7 +155,7 @@ def zero_ply(boards, n, mover_white, rules, kind, weights, tables, coefs, values
         out[i] = equity_of_probs(p, values, mover_white)
 
 
-@njit(cache=True)
+@entry
 def one_ply(boards, n, mover_white, rules, kind, weights, tables, coefs, values, out):
     """out[i]: the mover's equity after result i, one ply deeper: the mean over the opponent's 21
     rolls of its best reply by the evaluator's equity (a finished game or a bear-off keeps its exact

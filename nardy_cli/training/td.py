@@ -15,7 +15,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from .. import kernels
 from ..kernels import drop_stale_cache
@@ -25,6 +24,7 @@ from ..kernels.game import game_dice
 from ..kernels.movegen import enumerate_plays, play_space
 from ..kernels.neural import (H_INPUTS, MAX_ACTIVE, N_CLASSES, class_mask, encode, exact_probs,
                               forward, layers, reads_blocks)
+from ..kernels.jit import kernel
 from ..kernels.value import swap_view
 
 # numba checks only this file for its cached loop, which has the kernels' choosers compiled in
@@ -36,7 +36,7 @@ S_GAMES, S_PLIES, S_UPDATES, S_LOSS = 0, 1, 2, 3
 N_STATS = 4
 
 
-@njit(cache=True)
+@kernel
 def sgd_step(params, idx, val, m, mask, target, lr, hidden, probs, dh):
     """One cross-entropy gradient step of the network towards `target` on one encoded position;
     return the loss."""
@@ -73,7 +73,7 @@ def sgd_step(params, idx, val, m, mask, target, lr, hidden, probs, dh):
 GOLDEN = 0.6180339887498949
 
 
-@njit(cache=True)
+@kernel
 def root_of_game(game, n_roots, start_share):
     """Which root game `game` starts from: 0 for a share `start_share` of the games (spread evenly
     by the golden-ratio sequence), else roots 1..n_roots-1 in turn."""
@@ -82,7 +82,7 @@ def root_of_game(game, n_roots, start_share):
     return 1 + game % (n_roots - 1)
 
 
-@njit(cache=True)
+@kernel
 def train_games(params, player, values, roots, roots_white, start_share, game_lo, game_hi, seed, lr,
                 lam, rules, stats):
     """Play games game_lo..game_hi-1 and train `params` in place.
