@@ -53,7 +53,9 @@ class KernelDispatcher(CPUDispatcher):
                                       f.__closure__)
             copy.__qualname__ = f"{f.__qualname__}_from_python"
             copy.__module__, copy.__doc__ = f.__module__, f.__doc__
-            twin = self._twin = _compile(copy, True, self._nardy_options)
+            options = {k: v for k, v in self.targetoptions.items()
+                       if k not in ("nopython", "no_cpython_wrapper", "no_cfunc_wrapper")}
+            twin = self._twin = _compile(copy, True, options)
         return twin
 
 
@@ -64,7 +66,6 @@ def _compile(fn, entry: bool, options: dict):
                       **options)(fn)
     if not entry and type(dispatcher) is CPUDispatcher:   # not under NUMBA_DISABLE_JIT
         dispatcher.__class__ = KernelDispatcher
-        dispatcher._nardy_options = options
     return dispatcher
 
 
