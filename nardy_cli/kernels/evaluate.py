@@ -119,7 +119,7 @@ def best_replies(board, mover_white, judge, rules, net, screen, scratch, space, 
         if use_top:
             n = top_results(scratch_boards, n, screen, scratch.feats, opp, top, top_score)
         best = -1e18
-        best_i = 0
+        best_i = np.int64(0)   # not a literal 0, which numba would compile record_steps for too
         for c in range(n):
             i = top[c] if use_top else c
             if neural:
@@ -207,7 +207,8 @@ def bounded_replies(board, mover_white, judge, rules, net, scratch, space, probe
     new_search(scratch.seen_keys)
     start, count, bound, probed = scratch.starts, scratch.counts, scratch.bounds, scratch.probed
     boards = space.boards
-    at = 0          # the results of rolls enumerated for their bound fill space from the start
+    at = np.int64(0)   # the results of rolls enumerated for their bound fill space from the
+    # start (int64 from the start: numba would compile its callees for a literal 0 too)
     rest = 0.0
     for r in range(21):
         d1, d2 = ROLL_HIGH[r], ROLL_LOW[r]
