@@ -35,6 +35,10 @@ import types
 from numba import njit
 from numba.core.registry import CPUDispatcher
 
+from . import lazy_code
+
+lazy_code.install()
+
 
 class KernelDispatcher(CPUDispatcher):
     """A kernel compiled without a Python wrapper, for compiled callers.  Called from Python (a
