@@ -15,7 +15,7 @@ import textwrap
 
 MODULE = '''
 import numpy as np
-from nardy_cli.kernels.jit import entry, kernel
+from nardy_cli.kernels.jit import entry, kernel, stage
 
 
 @kernel
@@ -41,6 +41,16 @@ def outer(a, k):
 @entry
 def other(a, k):
     return middle(a, k) - 1.0
+
+
+@stage
+def add_one(x):
+    return x + 1
+
+
+@entry
+def twice_plus_two(x):
+    return add_one(x) * 2
 '''
 
 FIRST = '''
@@ -102,3 +112,20 @@ def test_only_entries_are_emitted_and_a_link_only_cache_links_into_a_new_caller(
         "29.0",                      # other, compiled now, links middle's cached module
         "raised ('negative k:', -1)",
     ]
+
+
+STAGE = '''
+import lazymod
+print(lazymod.twice_plus_two(20))
+ir = next(iter(lazymod.twice_plus_two.inspect_llvm().values()))
+defined = [l for l in ir.splitlines() if l.startswith("define") and "add_one" in l]
+called = [l for l in ir.splitlines() if "call" in l and "add_one" in l]
+print(len(defined), len(called) > 0)
+'''
+
+
+def test_a_stage_is_linked_into_its_caller_as_it_is(tmp_path):
+    """Would catch a stage linked before its caller is optimized (LLVM then inlines a function
+    this small, and re-optimizes a large one in every caller: the compile stages remove)."""
+    (tmp_path / "lazymod.py").write_text(MODULE)
+    assert run(tmp_path, STAGE) == ["42", "1 True"]

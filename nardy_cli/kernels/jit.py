@@ -11,6 +11,13 @@ that (numba alone would call a null pointer), so tests and the package's
 Python side may call any kernel.  An `entry` keeps the Python wrapper: a kernel
 one command calls both from Python and from compiled code, so it compiles once.
 No kernel is a C callback (users' evaluators are made with `cfunc`, user.py).
+Only what Python calls is emitted as machine code (lazy_code.py).
+
+**Stages.**  numba links each callee's code into its caller and optimizes the
+whole again, so every level of a game loop (`play_one_game`, `take_turn`, the
+turn pass) re-optimized all the levels below it.  A `stage` is optimized once,
+in its own library, and linked into its callers as it is; it is never inlined
+(nor would LLVM inline a function that size), its own callees still are.
 
 **Leaves.**  numba counts references to every array a compiled function
 receives or makes (an atomic increment and decrement each) and prunes the
@@ -83,6 +90,14 @@ def _decorator(fn, entry: bool, options: dict):
 def kernel(fn=None, **options):
     """A function called only by other kernels: no Python wrapper."""
     return _decorator(fn, False, options)
+
+
+def stage(fn=None, **options):
+    """A kernel that is a level of a game loop (see above): optimized once, linked as it is."""
+    def wrap(f):
+        lazy_code.STAGES.add(f.__qualname__)
+        return _compile(f, False, options)
+    return wrap(fn) if fn is not None else wrap
 
 
 def entry(fn=None, **options):

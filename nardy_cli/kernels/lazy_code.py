@@ -26,6 +26,7 @@ from llvmlite import binding as ll
 from numba.core import codegen
 from numba.core.environment import lookup_environment
 
+STAGES: set[str] = set()        # names of the libraries linked into callers as they are (jit.stage)
 LINK_ONLY = "nardy-link-only"   # a cached library's kind: its linkable module, no machine code
 _ENV_PREFIX = "_ZN08NumbaEnv"
 
@@ -35,6 +36,27 @@ class LazyCodeLibrary(codegen.JITCodeLibrary):
 
     _emitted = False
     _from_object = False    # rebuilt from cached object code: `_shared_module` holds its functions
+
+    def finalize(self):
+        """Link the callees, optimize, then link the stages (already optimized) as they are."""
+        codegen.require_global_compiler_lock()
+        self._codegen._check_llvm_bugs()
+        self._raise_if_finalized()
+        seen, stages = set(), []
+        for library in self._linking_libraries:
+            if library in seen:
+                continue
+            seen.add(library)
+            self._reload_init.update(library._reload_init)
+            if library.name in STAGES:
+                stages.append(library)
+            else:
+                self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+        self._optimize_final_module()
+        for library in stages:
+            self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+        self._final_module.verify()
+        self._finalize_final_module()
 
     def _finalize_final_module(self):
         """Make the module linkable (finalized) without emitting machine code."""
@@ -65,12 +87,13 @@ class LazyCodeLibrary(codegen.JITCodeLibrary):
                 self._codegen.set_env(gv.name, env)
 
     def get_pointer_to_function(self, name):
-        """The address of `name`, emitting first if this library defines it; 0 if nothing does."""
+        """The address of `name`, finalizing and emitting first; 0 (and neither) if this library
+        does not define it (a kernel's absent wrapper)."""
+        if not _defines(self._defined_module(), name):
+            return 0
         self._ensure_finalized()
-        if _defines(self._defined_module(), name):
-            self._emit()
-        ee = self._codegen._engine
-        return ee.get_function_address(name) if ee.is_symbol_defined(name) else 0
+        self._emit()
+        return self._codegen._engine.get_function_address(name)
 
     def _get_compiled_object(self):
         """The object code (emitting it first if need be)."""
