@@ -15,7 +15,7 @@ import textwrap
 
 MODULE = '''
 import numpy as np
-from nardy_cli.kernels.jit import entry, kernel, stage
+from nardy_cli.kernels.jit import entry, kernel
 
 
 @kernel
@@ -43,7 +43,7 @@ def other(a, k):
     return middle(a, k) - 1.0
 
 
-@stage
+@kernel(stage=True)
 def add_one(x):
     return x + 1
 

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .jit import kernel, leaf, stage
+from .jit import kernel, leaf
 from .bearoff import RaceTables, board_race_probabilities, both_home
 from .board import (IN_PLAY, N_POINTS, N_RESULTS, UNFINISHED, KernelRules, bears_off_last,
                     final_result, flip, game_status, on_board, opp_on_board, roll_steps)
@@ -264,7 +264,7 @@ def add_roll_luck(played, r, mover_white, root_white, d1, d2, rules, valuer, arg
             luck[k] += rbuf[k]
 
 
-@stage
+@kernel(stage=True)
 def take_turn(board, mover_white, d1, d2, rules, policies, evaluators, pickers, deficit, ws, sws):
     """Play the mover's roll (d1, d2) on `board` and leave it in the opponent's view; return j of
     the chosen result's replies in `ws.choice.replies` (its lookahead searched them), or -1.
@@ -294,7 +294,7 @@ def take_turn(board, mover_white, d1, d2, rules, policies, evaluators, pickers, 
     return searched
 
 
-@stage
+@kernel(stage=True)
 def play_one_game(setup, game, policies, evaluators, pickers, deficit, ws, sws, exact, truncate,
                   vr):
     """Play game number `game` of `setup` to its end; return (result code for the root side, plies,

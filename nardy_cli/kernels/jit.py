@@ -17,7 +17,9 @@ Only what Python calls is emitted as machine code (lazy_code.py).
 whole again, so every level of a game loop (`play_one_game`, `take_turn`, the
 turn pass) re-optimized all the levels below it.  A `stage` is optimized once,
 in its own library, and linked into its callers as it is; it is never inlined
-(nor would LLVM inline a function that size), its own callees still are.
+(nor would LLVM inline a function that size), its own callees still are.  The
+searches' levels are not: made stages, `lookahead:neural` ran 15% slower warm
+(LLVM no longer specialised them for the arguments their callers pass).
 
 **Leaves.**  numba counts references to every array a compiled function
 receives or makes (an atomic increment and decrement each) and prunes the
@@ -80,24 +82,19 @@ def _compile(fn, entry: bool, options: dict):
     return dispatcher
 
 
-def _decorator(fn, entry: bool, options: dict):
+def _decorator(fn, entry: bool, options: dict, stage: bool = False):
     """Usable bare (`@kernel`) or with options (`@kernel(inline="always")`)."""
     def wrap(f):
+        if stage:
+            lazy_code.STAGES.add(f.__qualname__)
         return _compile(f, entry, options)
     return wrap(fn) if fn is not None else wrap
 
 
-def kernel(fn=None, **options):
-    """A function called only by other kernels: no Python wrapper."""
-    return _decorator(fn, False, options)
-
-
-def stage(fn=None, **options):
-    """A kernel that is a level of a game loop (see above): optimized once, linked as it is."""
-    def wrap(f):
-        lazy_code.STAGES.add(f.__qualname__)
-        return _compile(f, False, options)
-    return wrap(fn) if fn is not None else wrap
+def kernel(fn=None, stage: bool = False, **options):
+    """A function called only by other kernels: no Python wrapper.  `stage=True` for a level of a
+    game loop or search (see above): optimized once, linked into its callers as it is."""
+    return _decorator(fn, False, options, stage)
 
 
 def entry(fn=None, **options):
@@ -105,9 +102,9 @@ def entry(fn=None, **options):
     return _decorator(fn, True, options)
 
 
-def leaf(fn=None, entry: bool = False, **options):
+def leaf(fn=None, entry: bool = False, stage: bool = False, **options):
     """A kernel without reference counting (see above); `entry=True` if Python calls it."""
-    return _decorator(fn, entry, {"_nrt": False, **options})
+    return _decorator(fn, entry, {"_nrt": False, **options}, stage)
 
 
 def counted(fn=None, entry: bool = False):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import kernel, leaf, stage
+from .jit import kernel, leaf
 from .blocks import N_BLOCK, block_terms
 from .board import IN_PLAY, end_status
 from .features import N_FEATURES, feature_terms
@@ -107,7 +107,7 @@ def result_probs(net, last_roll, sums, dense, ref, board, mover_white, opp, feat
     output(w2, b2, mask, hidden, probs)
 
 
-@stage
+@kernel(stage=True)
 def turn_scores(net, last_roll, values, boards, n, mover_white, opp, feats, idx, val, mask, hidden,
                 probs, scores):
     """scores[i] = the network's value of boards[i] (i < n), the results of one roll, for the side
