@@ -5,6 +5,7 @@ against the bot with the tutor, reviews, the book, the library, and the guard's 
 from __future__ import annotations
 
 import json
+import signal
 import time
 
 import pytest
@@ -172,8 +173,8 @@ def test_a_rollout_job_streams_progress_and_ends(client):
     assert last["ci95"][0] < last["equity"] < last["ci95"][1]
 
 
-def test_a_cancelled_rollout_keeps_the_games_it_finished(client):
-    """Catches a cancel that does not stop the worker, or loses what it finished."""
+def _cancel_after_first_update(client):
+    """Start a 50,000-game rollout, cancel it once a partial result came; its events."""
     play = str(legal_plays(parse_position(OPENING), "4-2")[0])
     job = post(client, "/rollouts", {"position": OPENING, "dice": "4-2", "plays": [play],
                                      "games": 50_000}, 202)
@@ -182,7 +183,29 @@ def test_a_cancelled_rollout_keeps_the_games_it_finished(client):
         assert time.monotonic() < deadline
         time.sleep(0.2)
     post(client, f"/rollouts/{job['job_id']}/cancel", {})
-    events = _events(client, job["job_id"])
+    return _events(client, job["job_id"])
+
+
+def test_a_cancelled_rollout_keeps_the_games_it_finished(client):
+    """Catches a cancel that does not stop the worker, or loses what it finished."""
+    events = _cancel_after_first_update(client)
+    assert events[-1][1]["status"] == "cancelled"
+    assert 0 < events[-1][1]["results"][0]["games"] < 50_000
+
+
+def test_a_server_started_with_sigint_ignored_still_cancels(tmp_path):
+    """Catches a job worker that inherits an ignored SIGINT (`nardy serve &` from a script, the
+    way a shell without job control starts it): cancel is SIGINT, so the rollout would play all
+    its games and end "done"."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        app = create_app(ServeConfig(allowed_hosts=("testserver",),
+                                     library=tmp_path / "library.sqlite",
+                                     max_rollout_games=50_000, max_jobs=1))
+        with TestClient(app) as c:
+            events = _cancel_after_first_update(c)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert events[-1][1]["status"] == "cancelled"
     assert 0 < events[-1][1]["results"][0]["games"] < 50_000
 

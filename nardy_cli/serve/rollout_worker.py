@@ -4,6 +4,8 @@ comes.  SIGINT (the server's cancel, or Ctrl-C) ends it with the games finished 
 
 from __future__ import annotations
 
+import signal
+
 # a job's games are cut into jobs of this many (a divisor of 1,296), so that progress comes at least
 # twice a second at each policy's speed on one core: neural ~600 games/s on an idle core and ~400
 # on a busy machine (162 gave 2.2 progress events a second there, 81 gives more), lookahead:neural
@@ -26,7 +28,12 @@ def _summary(result, mover_flip: bool) -> dict:
 
 def worker_main(tasks, queue) -> None:
     """A worker process: import the library (so that a job starts at once), say ("ready",), wait
-    for one job's spec on `tasks` and run it (None: leave)."""
+    for one job's spec on `tasks` and run it (None: leave).
+
+    SIGINT is the server's cancel, so the worker takes it even when it was started with SIGINT
+    ignored (a server started with `&` by a shell without job control, or under a supervisor
+    that ignores it: a spawned process keeps an ignored signal ignored)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         from ..analysis import rollout  # noqa: F401 - loaded before the job comes
         from ..core.engine import legal_plays
