@@ -13,6 +13,16 @@ import subprocess
 import sys
 import textwrap
 
+import numba
+import pytest
+
+from nardy_cli.kernels.lazy_code import TESTED
+
+pytestmark = pytest.mark.skipif(
+    ".".join(numba.__version__.split(".")[:2]) not in TESTED,
+    reason=f"kernels/lazy_code.py is installed only on numba {TESTED}, "
+           f"not {numba.__version__}")
+
 MODULE = '''
 import numpy as np
 from nardy_cli.kernels.jit import entry, kernel

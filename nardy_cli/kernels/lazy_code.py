@@ -16,6 +16,15 @@ linkable module only (`LINK_ONLY`), which is all a later caller reads from it.
 The code that runs is unchanged: each entry's library is optimized and emitted
 exactly as before.  The environment pointers numba sets when a function is
 compiled or loaded are set when its code is emitted instead.
+
+A library is also finalized (linked and optimized) only when something links,
+caches or calls it: numba compiles an inlined overload (the pickers) whole and
+never uses its library.  And a library links its callees that are *stages*
+(`jit.kernel(stage=True)`) after its own optimization, not before, so LLVM does
+not optimize a stage's code again in every caller.
+
+This subclasses numba's internals, so it is installed only on the numba versions
+it was written and tested for (`TESTED`); on others numba compiles as it always did.
 """
 
 from __future__ import annotations
@@ -26,7 +35,8 @@ from llvmlite import binding as ll
 from numba.core import codegen
 from numba.core.environment import lookup_environment
 
-STAGES: set[str] = set()        # names of the libraries linked into callers as they are (jit.stage)
+TESTED = ("0.68",)              # numba versions (major.minor) whose internals this follows
+STAGES: set[str] = set()        # libraries (kernels' qualnames) linked into callers as they are
 LINK_ONLY = "nardy-link-only"   # a cached library's kind: its linkable module, no machine code
 _ENV_PREFIX = "_ZN08NumbaEnv"
 
@@ -143,10 +153,15 @@ class LazyJITCodegen(codegen.JITCPUCodegen):
             super().set_env(env_name, env)
 
 
-def install() -> None:
-    """Make numba's CPU target create lazy libraries (idempotent)."""
+def install() -> bool:
+    """Make numba's CPU target create lazy libraries, on a `TESTED` numba (idempotent); whether
+    it did."""
+    import numba
     from numba.core.registry import cpu_target
+    if ".".join(numba.__version__.split(".")[:2]) not in TESTED:
+        return False
     gen = cpu_target.target_context.codegen()
     if type(gen) is codegen.JITCPUCodegen:
         gen.__class__ = LazyJITCodegen
     gen._library_class = LazyCodeLibrary
+    return True
