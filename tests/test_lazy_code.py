@@ -13,15 +13,15 @@ import subprocess
 import sys
 import textwrap
 
-import numba
 import pytest
 
-from nardy_cli.kernels.lazy_code import TESTED
+import nardy_cli.kernels.jit  # noqa: F401 - installs kernels/lazy_code.py where numba allows
+from nardy_cli.kernels import lazy_code
 
-pytestmark = pytest.mark.skipif(
-    ".".join(numba.__version__.split(".")[:2]) not in TESTED,
-    reason=f"kernels/lazy_code.py is installed only on numba {TESTED}, "
-           f"not {numba.__version__}")
+pytestmark = pytest.mark.skipif(not lazy_code.INSTALLED,
+                                reason=f"kernels/lazy_code.py is installed only on numba "
+                                       f"{lazy_code.TESTED}")
+
 
 MODULE = '''
 import numpy as np

@@ -93,7 +93,7 @@ def _decorator(fn, entry: bool, options: dict, stage: bool = False):
 
 def kernel(fn=None, stage: bool = False, **options):
     """A function called only by other kernels: no Python wrapper.  `stage=True` for a level of a
-    game loop or search (see above): optimized once, linked into its callers as it is."""
+    game loop (see above): optimized once, linked into its callers as it is."""
     return _decorator(fn, False, options, stage)
 
 

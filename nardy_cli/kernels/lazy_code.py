@@ -36,6 +36,7 @@ from numba.core import codegen
 from numba.core.environment import lookup_environment
 
 TESTED = ("0.68",)              # numba versions (major.minor) whose internals this follows
+INSTALLED = False               # whether `install` put the lazy libraries in place
 STAGES: set[str] = set()        # libraries (kernels' qualnames) linked into callers as they are
 LINK_ONLY = "nardy-link-only"   # a cached library's kind: its linkable module, no machine code
 _ENV_PREFIX = "_ZN08NumbaEnv"
@@ -153,15 +154,16 @@ class LazyJITCodegen(codegen.JITCPUCodegen):
             super().set_env(env_name, env)
 
 
-def install() -> bool:
-    """Make numba's CPU target create lazy libraries, on a `TESTED` numba (idempotent); whether
-    it did."""
+def install() -> None:
+    """Make numba's CPU target create lazy libraries, on a `TESTED` numba (idempotent); sets
+    `INSTALLED`."""
+    global INSTALLED
     import numba
     from numba.core.registry import cpu_target
     if ".".join(numba.__version__.split(".")[:2]) not in TESTED:
-        return False
+        return
     gen = cpu_target.target_context.codegen()
     if type(gen) is codegen.JITCPUCodegen:
         gen.__class__ = LazyJITCodegen
     gen._library_class = LazyCodeLibrary
-    return True
+    INSTALLED = True
