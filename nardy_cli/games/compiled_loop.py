@@ -22,6 +22,7 @@ from ..kernels.neural import H_SINGLE
 from ..kernels.pickers import (DoubleNeuralPick, NeuralPick, RandomPick, ScorePick, SearchPick,
                                UserPick)
 from ..kernels.user import USER, Evaluators
+from . import compile_ahead
 from .tally import OUTCOMES, PAIRS, RESULTS, VALUES, Tally
 
 
@@ -68,10 +69,15 @@ def call_kernel(loop, *args) -> None:
     TypeError.  So while the loop runs the signal is only noted, and raised again
     as soon as the loop returns (`interrupts.held_interrupts`; the compiled loop
     never looks at signals, so nothing is lost; a first compilation in a fresh
-    install also finishes first).
+    install also finishes first).  A loop about to compile a network's turn pass has a
+    second process compile that part alongside (`compile_ahead`).
     """
-    with held_interrupts():
-        loop(*args)
+    helper = compile_ahead.start(loop, args)
+    try:
+        with held_interrupts():
+            loop(*args)
+    finally:
+        compile_ahead.stop(helper)
 
 
 def game_setup(spec, max_plies: int) -> game.GameSetup:

@@ -20,14 +20,17 @@ from __future__ import annotations
 import warnings
 from typing import NamedTuple
 
+import numpy as np
+
 from numba.core.errors import NumbaIRAssumptionWarning
 from numba.extending import overload
 
 from .bearoff import board_race_probabilities, both_home
 from .board import flip, on_board, opp_on_board
-from .evaluate import HEURISTIC, EvalArgs, choose_play
+from .evaluate import HEURISTIC, EvalArgs, choice_scratch, choose_play
 from .features import opponent_terms
 from .jit import kernel
+from .movegen import play_space
 from .neural import layers, single_layers
 from .rng import below, next_random
 from .static_scores import first_best, heuristic_scores, racer_scores
@@ -170,6 +173,21 @@ def _by_network(net_of):
     return pick
 
 
+def _turn_pass(net_of):
+    """The network picker's turn pass alone, never run: its calls are `_by_network`'s, on the
+    scratch the game loop makes (`choice_scratch`, `play_space`), so compiling it in a second
+    process (`games/compile_ahead.py`) compiles and caches the very `turn_scores` the loop then
+    loads.  `params` and `values` are `SidePolicies`' fields, `rules` `GameSetup.rules`."""
+    def turn_pass(params, values, rules, mover_white):
+        c = choice_scratch()
+        boards = play_space().boards
+        net, hidden = net_of(params[0], c)
+        opponent_terms(boards[0], c.opp)
+        turn_scores(net, rules.last_roll, values, boards, np.int64(0), mover_white, c.opp, c.feats,
+                    c.idx, c.val, c.mask, hidden, c.probs, c.scores)
+    return kernel(turn_pass)
+
+
 def _search(picker, boards, n, side, board, mover_white, rules, policies, evaluators, ws, sws):
     i = db_pick(picker.db, boards, n, board, mover_white, rules.last_roll, sws)
     if i >= 0:
@@ -183,6 +201,9 @@ def _search(picker, boards, n, side, board, mover_white, rules, policies, evalua
 _IMPLS = {RandomPick: _random, ScorePick: _score, NeuralPick: _by_network(_single),
           DoubleNeuralPick: _by_network(_double),
           SearchPick: _search, UserPick: _user}
+
+# the turn pass of each network picker, for a compile ahead of the game loop
+TURN_PASSES = {NeuralPick: _turn_pass(_single), DoubleNeuralPick: _turn_pass(_double)}
 
 
 @overload(pick_play, inline="always")
