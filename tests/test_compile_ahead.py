@@ -66,7 +66,7 @@ def test_the_loop_loads_the_turn_pass_the_helper_compiled_and_no_search_cube_or_
     """Would catch: the helper's turn pass typed differently from the picker's (another
     `mover_white` or `n` type, other scratch: the loop compiles its own and the helper's work is
     wasted), and a default neural rollout compiling a search, the cube, the luck or truncation's
-    evaluator."""
+    evaluator; or numba's warnings about the inlined picker on a first neural rollout's stderr."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     done = subprocess.run([sys.executable, "-c", SCRIPT.format(root=str(ROOT))],
                           capture_output=True, text=True, env=env, timeout=600)
@@ -77,6 +77,9 @@ def test_the_loop_loads_the_turn_pass_the_helper_compiled_and_no_search_cube_or_
     assert [n for n in after if n.startswith("kernels.turnpass.")] == []
     assert report["turn_scores"] == 1
     assert sorted({n for n in after if n.startswith(NOT_FOR_DEFAULT_NEURAL)}) == []
+    # and a user's first neural rollout prints nothing but the compile notice on stderr
+    assert done.stderr.startswith("Compiling nardy's kernels for this command, once ")
+    assert done.stderr.count("\n") == 1, done.stderr[:2000]
 
 
 def _loop_args(white: str, black: str) -> tuple:
