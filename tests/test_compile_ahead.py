@@ -37,7 +37,7 @@ class Log(event.Listener):
         names.append(getattr(f, "__module__", "?") + "." + getattr(f, "__qualname__", "?"))
 
 event.register("numba:compile", Log())
-from nardy_cli.games import compile_ahead
+from nardy_cli.games import compile_ahead, compiled_loop
 from nardy_cli.kernels import turnpass
 marks = []
 
@@ -45,7 +45,7 @@ def start(loop, args):
     compile_ahead.compile_turn_pass(*compile_ahead.plan(args))
     marks.append(len(names))
 
-compile_ahead.start = start
+compiled_loop.start_helper = start
 from nardy_cli.commands.cli import cli
 cli(["rollout", "W:1x14,12 B:1x15 b", "--games", "20", "--workers", "1", "-q", "--format",
      "json"], standalone_mode=False)
@@ -108,13 +108,13 @@ def test_no_helper_when_disabled_on_one_core_or_cached(monkeypatch):
     monkeypatch.setattr(compile_ahead.subprocess, "Popen",
                         lambda *a, **k: started.append(a) or None)
     monkeypatch.setattr(compile_ahead, "is_cached", lambda loop, a: True)
-    assert compile_ahead.start(runs.play_games, args) is None
+    assert compile_ahead.start_helper(runs.play_games, args) is None
     monkeypatch.setattr(compile_ahead, "is_cached", lambda loop, a: False)
     monkeypatch.setenv("NARDY_COMPILE_AHEAD", "0")
-    assert compile_ahead.start(runs.play_games, args) is None
+    assert compile_ahead.start_helper(runs.play_games, args) is None
     monkeypatch.delenv("NARDY_COMPILE_AHEAD")
     monkeypatch.setattr(compile_ahead.os, "sched_getaffinity", lambda pid: {0})
-    assert compile_ahead.start(runs.play_games, args) is None
+    assert compile_ahead.start_helper(runs.play_games, args) is None
     assert started == []
 
 

@@ -7,14 +7,14 @@ rollout's compile) is typed from the scratch the loop makes and the arrays Pytho
 passes, so another process can compile it without the loop: `pickers.TURN_PASSES`
 holds, for each network picker, a kernel making exactly the picker's calls.
 
-When a game loop that a network side plays is about to compile (its signature
-is in neither memory nor the kernel cache), `start` sends that kernel's
-signature to a helper process (this module's `main`) and
-returns at once. The helper compiles and caches the turn pass while this
-process compiles the rest of the loop; the compile lock (`core/compile_lock.py`)
-makes whichever reaches the turn pass second wait for it and load it, so it is
-compiled once either way, and a helper that starts late only costs its own CPU.
-`stop` ends the helper once the loop is compiled.  No helper starts on one core, or with
+When a game loop that a network side plays is about to compile (its signature is
+in neither memory nor the kernel cache), `start_helper` sends the turn pass's
+signature to a helper process (this module's `main`) and returns at once. The
+helper compiles and caches the turn pass while this process compiles the rest of
+the loop; the compile lock (`core/compile_lock.py`) makes whichever reaches the
+turn pass second wait for it and load it, so it is compiled once either way, and
+a helper that starts late only costs its own CPU. `stop_helper` ends the helper
+once the loop is compiled. No helper starts on one core, or with
 `NARDY_COMPILE_AHEAD=0` in the environment. Nothing here changes a result:
 the loop's code is the same whichever process compiled its parts.
 """
@@ -72,7 +72,7 @@ def is_cached(dispatcher, args: Sequence) -> bool:
         return True
 
 
-def start(loop, args: Sequence) -> subprocess.Popen | None:
+def start_helper(loop, args: Sequence) -> subprocess.Popen | None:
     """The helper compiling the network turn pass of `loop` called with `args`, started when that
     loop would compile; None when it is cached or no side picks by the network."""
     found = plan(args) if enabled() else None
@@ -94,7 +94,7 @@ def start(loop, args: Sequence) -> subprocess.Popen | None:
     return helper
 
 
-def stop(helper: subprocess.Popen | None) -> None:
+def stop_helper(helper: subprocess.Popen | None) -> None:
     """End the helper (its part is cached by now, or no longer needed) and reap it."""
     if helper is not None and helper.poll() is None:
         helper.terminate()

@@ -22,7 +22,7 @@ from ..kernels.neural import H_SINGLE
 from ..kernels.pickers import (DoubleNeuralPick, NeuralPick, RandomPick, ScorePick, SearchPick,
                                UserPick)
 from ..kernels.user import USER, Evaluators
-from . import compile_ahead
+from .compile_ahead import start_helper, stop_helper
 from .tally import OUTCOMES, PAIRS, RESULTS, VALUES, Tally
 
 
@@ -72,12 +72,12 @@ def call_kernel(loop, *args) -> None:
     install also finishes first).  A loop about to compile a network's turn pass has a
     second process compile that part alongside (`compile_ahead`).
     """
-    helper = compile_ahead.start(loop, args)
+    helper = start_helper(loop, args)
     try:
         with held_interrupts():
             loop(*args)
     finally:
-        compile_ahead.stop(helper)
+        stop_helper(helper)
 
 
 def game_setup(spec, max_plies: int) -> game.GameSetup:
