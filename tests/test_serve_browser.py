@@ -136,6 +136,29 @@ def test_set_up_a_position_by_clicks_and_read_its_analysis(page, server, lang):
     page.shots("two-ply-and-cube")
 
 
+def test_a_drag_the_board_is_redrawn_during_still_moves_the_checker(page, server):
+    """Catches a drag whose pointer-up lands on a board redrawn since its pointer-down (the server's
+    answer to the previous change arrived mid-drag): it was taken for a click and added a checker
+    where it should have moved one, as a fast second drag on a busy machine did."""
+    open_page(page, server, "en")
+    page.click("[data-testid=start]")
+    page.wait_for_function("document.querySelector('[data-testid=notation]').textContent"
+                           " === 'W:1x15 B:1x15 w'")
+
+    def centre(point: int) -> tuple[float, float]:
+        box = page.locator(f"[data-testid=point-{point}]").bounding_box()
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    page.mouse.move(*centre(1))
+    page.mouse.down()
+    page.evaluate("App.redraw()")
+    page.mouse.move(*centre(12))
+    page.mouse.up()
+    page.wait_for_function("document.querySelector('[data-testid=notation]').textContent"
+                           " === 'W:1x14,12 B:1x15 w'")
+    assert page.inner_text("[data-testid=setup-error]") == ""
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_start_a_rollout_see_its_progress_and_cancel_it(page, server, lang):
     """Catches a rollout whose progress never reaches the page or whose cancel does not stop it."""

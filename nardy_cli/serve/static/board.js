@@ -10,6 +10,7 @@ const Board = (() => {
   const slot = p => (p <= 12 ? [p - 1, false] : [24 - p, true]);
   const cx = col => MX + col * PW + (col >= 6 ? BAR : 0) + PW / 2;
   const NS = "http://www.w3.org/2000/svg";
+  let down = null;     // the point a pointer went down on, until it comes up
 
   function el(name, attrs, text) {
     const e = document.createElementNS(NS, name);
@@ -89,8 +90,8 @@ const Board = (() => {
     svg.appendChild(el("text", {x: MX, y: 14, "font-size": 11, fill: "#555"},
                         `${I18n.t("numbering.of")} ${I18n.t(viewer === "w" ? "white" : "black")}`));
     container.replaceChildren(svg);
-    // clicks and drags (pointer down on one point, up on another)
-    let down = null;
+    // clicks and drags (pointer down on one point, up on another); `down` outlives a redraw, which
+    // replaces the svg: a drag whose pointer-up lands on the new board is still a drag
     svg.addEventListener("pointerdown", e => {
       const p = e.target.getAttribute && e.target.getAttribute("data-point");
       down = p ? Number(p) : null;
