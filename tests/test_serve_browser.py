@@ -22,6 +22,9 @@ from tests.serve_live import CHROMIUM, LiveServer, Shots, browser_missing, free_
 pytestmark = pytest.mark.skipif(browser_missing() is not None, reason=str(browser_missing()))
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ["en", "ru"]
+# the wait for an answer the server may first compile kernels for (the 2-ply search, the cube's
+# evaluation: a minute or more from a cold kernel cache on a busy machine), in milliseconds
+COMPILING = 180_000
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +60,10 @@ def page(browser, request, tmp_path):
     page.on("response", lambda r: page.log.append(f"<- {r.status} {r.url}"))
     yield page
     failed = getattr(request.node, "failed_call", False)
-    if failed:
+    if failed:      # the page as the failure left it, and its last requests
+        shots("at-failure")
         print(f"screenshots kept in {shots.keep()}")
+        print("\n".join(page.log[-12:]))
     target = os.environ.get("NARDY_SERVE_SHOTS")
     if target and "[en]" in request.node.name and not failed:
         out = ROOT / target
@@ -114,21 +119,22 @@ def test_set_up_a_position_by_clicks_and_read_its_analysis(page, server, lang):
                            " === ''")
     page.select_option("[data-testid=die1]", "4")
     page.select_option("[data-testid=die2]", "2")
-    page.wait_for_selector("[data-testid=ranking] [data-testid=row-2]")
+    # the server may be compiling the evaluators here (a cold kernel cache): COMPILING's wait
+    page.wait_for_selector("[data-testid=ranking] [data-testid=row-2]", timeout=COMPILING)
     from nardy_cli.core.position import parse_position
     from nardy_cli.core.position_id import format_position_id
     pid = format_position_id(parse_position("W:1x13,8,12 B:1x14,6 w"))
     assert page.inner_text("[data-testid=posid]") == pid
     assert f"#pos={pid}&dice=42" in page.url.replace("%2B", "+")   # the ID in the address
-    page.wait_for_selector("[data-testid=equity]")
+    page.wait_for_selector("[data-testid=equity]", timeout=COMPILING)
     assert re.search(r"[+-]\d\.\d{3}", page.inner_text("[data-testid=equity]"))
     page.hover("[data-testid=ranking] [data-testid=row-2]")      # previewed on the board
     page.shots("analysis")
     page.click("[data-testid=rank2]")
     page.wait_for_function("document.querySelector('[data-testid=ranking]').textContent"
-                           ".includes('lookahead2:neural')")
+                           ".includes('lookahead2:neural')", timeout=COMPILING)
     page.select_option("[data-testid=cube]", "1:centre")
-    page.wait_for_selector("[data-testid=cube-decision]")
+    page.wait_for_selector("[data-testid=cube-decision]", timeout=COMPILING)
     decision = page.inner_text("[data-testid=cube-decision]")
     assert re.search(words(lang, r"no double|double, take|double, pass|too good",
                            r"не удваивать|удвоить, принять|удвоить, отказаться|слишком хорошо"),
