@@ -108,7 +108,7 @@ def pytest_runtest_makereport(item, call):
 
 # the suite's longest files (docs/speed.md) start first: on `-n 3`, a long test that starts last
 # keeps the run waiting on one worker while the others are idle
-LONG_FIRST = ("test_compile_set.py", "test_compile_ahead.py", "test_review_browser.py",
+LONG_FIRST = ("test_compile_set.py", "test_review_browser.py",
               "test_markdown_tables.py", "test_dask.py", "test_properties.py",
               "test_match_report.py", "test_i18n.py", "test_staged_keeps_two.py",
               "test_serve_browser.py", "test_endgame_oracle.py", "test_docs.py")

@@ -1,9 +1,10 @@
 """The second core's share of a cold compile (issue 49): the network's turn pass, compiled by a
-helper process (`games/compile_ahead.py`) while the game loop compiles here."""
+helper process (`games/compile_ahead.py`) while the game loop compiles here.  That the loop then
+loads the helper's turn pass, in a cold process, is checked with the other cold rollouts
+(`tests/test_compile_set.py`)."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -19,68 +20,6 @@ from nardy_cli.kernels import runs
 from nardy_cli.policies.registry import get_policy
 
 ROOT = Path(__file__).resolve().parents[1]
-
-# In a process with an empty kernel cache: the turn pass compiled first, alone, as the helper
-# compiles it; then a default neural rollout. Prints the kernels compiled after the turn pass and
-# how many signatures `turn_scores` ended with.
-SCRIPT = """
-import json, sys
-sys.path.insert(0, {root!r})
-from numba.core import event
-names = []
-
-class Log(event.Listener):
-    def on_start(self, ev):
-        pass
-    def on_end(self, ev):
-        f = getattr((ev.data or {{}}).get("dispatcher"), "py_func", None)
-        names.append(getattr(f, "__module__", "?") + "." + getattr(f, "__qualname__", "?"))
-
-event.register("numba:compile", Log())
-from nardy_cli.games import compile_ahead, compiled_loop
-from nardy_cli.kernels import turnpass
-marks = []
-
-def start(loop, args):
-    compile_ahead.compile_turn_pass(*compile_ahead.plan(args))
-    marks.append(len(names))
-
-compiled_loop.start_helper = start
-from nardy_cli.commands.cli import cli
-cli(["rollout", "W:1x14,12 B:1x15 b", "--games", "20", "--workers", "1", "-q", "--format",
-     "json"], standalone_mode=False)
-after = names[marks[0]:]
-print(json.dumps({{"after": after, "turn_scores": len(turnpass.turn_scores.signatures)}}))
-"""
-
-# kernels of the searches, the cube, variance reduction's luck and truncation's evaluator
-NOT_FOR_DEFAULT_NEURAL = ("kernels.ply2.", "kernels.cube.", "kernels.match_cube.",
-                          "kernels.cube_race.", "kernels.evaluate.choose_play",
-                          "kernels.evaluate.best_replies", "kernels.evaluate.search_candidates",
-                          "kernels.game.luck_of", "kernels.game.roll_replies",
-                          "kernels.game.add_roll_luck", "kernels.value.zero_ply",
-                          "kernels.value.one_ply", "kernels.value.position_probs")
-
-
-def test_the_loop_loads_the_turn_pass_the_helper_compiled_and_no_search_cube_or_luck(tmp_path):
-    """Would catch: the helper's turn pass typed differently from the picker's (another
-    `mover_white` or `n` type, other scratch: the loop compiles its own and the helper's work is
-    wasted), and a default neural rollout compiling a search, the cube, the luck or truncation's
-    evaluator; or numba's warnings about the inlined picker on a first neural rollout's stderr."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
-    done = subprocess.run([sys.executable, "-c", SCRIPT.format(root=str(ROOT))],
-                          capture_output=True, text=True, env=env, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
-    report = json.loads(done.stdout.strip().splitlines()[-1])
-    after = [n.replace("nardy_cli.", "") for n in report["after"]]
-    assert "kernels.runs.play_games" in after
-    assert [n for n in after if n.startswith("kernels.turnpass.")] == []
-    assert report["turn_scores"] == 1
-    assert sorted({n for n in after if n.startswith(NOT_FOR_DEFAULT_NEURAL)}) == []
-    # and a user's first neural rollout prints nothing but the compile notice on stderr
-    assert done.stderr.startswith("Compiling nardy's kernels for this command, once ")
-    assert done.stderr.count("\n") == 1, done.stderr[:2000]
-
 
 def _loop_args(white: str, black: str) -> tuple:
     """The arguments a game loop gets that the plan reads: the setup, the sides, the pickers."""

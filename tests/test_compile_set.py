@@ -24,13 +24,22 @@ from nardy_cli.policies.registry import get_policy
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# every process (the main one and its forked workers) appends "pid<TAB>kernel<TAB>wrapper" per
-# compile, wrapper "py" when the kernel was compiled with numba's Python wrapper
+# One process with an empty kernel cache runs three cold rollouts in turn (the kernels the first
+# compiled are cached for the next, as on a user's machine): random on two workers, heuristic, and
+# the default neural, whose network turn pass is compiled first, alone, as the compile-ahead helper
+# compiles it (`games/compile_ahead.py`; the loop then must not compile one of its own). Every
+# process (the main one and its forked workers) appends "pid<TAB>kernel<TAB>wrapper" per compile to
+# the log, wrapper "py" when the kernel was compiled with numba's Python wrapper, and the main
+# process a line "mark<TAB>NAME" as each step starts; each command's stdout goes to NAME.out.
 RUNNER = """
-import os, sys
+import contextlib, io, os, sys
 sys.path.insert(0, {root!r})
 from numba.core import event
 log = {log!r}
+
+def write(line):
+    with open(log, "a") as out:
+        out.write(line + "\\n")
 
 class Log(event.Listener):
     def on_start(self, ev):
@@ -40,14 +49,35 @@ class Log(event.Listener):
         name = getattr(f, "__module__", "?") + "." + getattr(f, "__qualname__", "?")
         options = getattr((ev.data or {{}}).get("dispatcher"), "targetoptions", {{}})
         wrapper = "-" if options.get("no_cpython_wrapper") else "py"
-        with open(log, "a") as out:
-            out.write(f"{{os.getpid()}}\\t{{name}}\\t{{wrapper}}\\n")
+        write(f"{{os.getpid()}}\\t{{name}}\\t{{wrapper}}")
 
 event.register("numba:compile", Log())
-from nardy_cli.commands.cli import main
-sys.argv = ["nardy"] + {args!r}
-main()
+from nardy_cli.commands.cli import cli
+from nardy_cli.games import compile_ahead, compiled_loop
+
+def turn_pass_first(loop, args):
+    found = compile_ahead.plan(args)
+    if found is not None:
+        compile_ahead.compile_turn_pass(*found)
+        write("mark\\tneural-loop")
+
+compiled_loop.start_helper = turn_pass_first
+for name, args in {commands!r}:
+    write("mark\\t" + name)
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        cli(args, standalone_mode=False)
+    with open(os.path.join(os.path.dirname(log), name + ".out"), "w") as f:
+        f.write(out.getvalue())
 """
+
+POS = "W:1x14,12 B:1x15 b"
+COLD_COMMANDS = [
+    ("random", ["rollout", POS, "--policy", "random", "--games", "200", "--workers", "2", "-q",
+                "--format", "json"]),
+    ("heuristic", ["rollout", POS, "--policy", "heuristic", "--games", "40", "--workers", "1",
+                   "-q", "--format", "json"]),
+    ("neural", ["rollout", POS, "--games", "20", "--workers", "1", "-q", "--format", "json"]),
+]
 
 # kernels a plain rollout of the random policy has no use for
 NOT_FOR_RANDOM = ("evaluate.", "neural.", "turnpass.", "value.", "cube.", "match_cube.",
@@ -61,30 +91,55 @@ LITERAL_SPECIALISED = {"board.loser_class", "last_roll.packed_home", "last_roll.
                        "rng.below"}
 
 
-def cold_compiles(tmp_path: Path, args: list[str]) -> tuple[list[tuple[str, str, str]], str]:
-    """Run `nardy ARGS` with an empty kernel cache; ((pid, kernel, wrapper) per compile, stdout)."""
+def cold_runs(tmp_path: Path) -> tuple[dict[str, list[tuple[str, str, str]]], dict[str, str],
+                                          str]:
+    """Run `COLD_COMMANDS` in one process with an empty kernel cache: ({step: [(pid, kernel,
+    wrapper) per compile]}, {command: stdout}, stderr); the steps are the commands and
+    "neural-loop", the neural loop's compile after its turn pass."""
     log = tmp_path / "compiles.log"
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     done = subprocess.run([sys.executable, "-c", RUNNER.format(root=str(ROOT), log=str(log),
-                                                               args=args)],
-                          capture_output=True, text=True, env=env, timeout=600)
+                                                               commands=COLD_COMMANDS)],
+                          capture_output=True, text=True, env=env, timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]
-    lines = log.read_text().splitlines() if log.exists() else []
-    rows = [tuple(line.split("\t")) for line in lines]
-    return [(pid, name.replace("nardy_cli.kernels.", ""), wrapper)
-            for pid, name, wrapper in rows], done.stdout
+    steps: dict[str, list[tuple[str, str, str]]] = {}
+    step = "?"
+    for line in log.read_text().splitlines():
+        pid, name, *wrapper = line.split("\t")
+        if pid == "mark":
+            step = name
+            steps[step] = []
+        else:
+            steps[step].append((pid, name.replace("nardy_cli.kernels.", ""), *wrapper))
+    outputs = {name: (tmp_path / f"{name}.out").read_text() for name, _ in COLD_COMMANDS}
+    return steps, outputs, done.stderr
 
 
-def test_a_random_rollout_compiles_no_evaluator_search_or_option_and_each_kernel_once(tmp_path):
-    """Would catch: the random policy's loop still holding the network, the searches, the
-    databases or variance reduction's luck (a type-level branch that does not prune, or a picker
-    that is not the random one), two workers each compiling the game loop (the main process
-    must compile it before the workers fork), a kernel compiled a second time for a literal
-    argument, and an internal kernel compiled with the Python wrapper it never uses."""
-    compiles, out = cold_compiles(tmp_path, ["rollout", "W:1x14,12 B:1x15 b", "--policy",
-                                             "random", "--games", "200", "--workers", "2", "-q",
-                                             "--format", "json"])
-    assert json.loads(out)["games"] == 200
+# kernels of the searches, the cube, variance reduction's luck and truncation's evaluator
+NOT_FOR_DEFAULT_NEURAL = ("ply2.", "cube.", "match_cube.", "cube_race.", "evaluate.choose_play",
+                          "evaluate.best_replies", "evaluate.search_candidates", "game.luck_of",
+                          "game.roll_replies", "game.add_roll_luck", "value.zero_ply",
+                          "value.one_ply", "value.position_probs")
+
+
+def test_cold_random_heuristic_and_neural_rollouts_compile_what_they_use_once_and_quietly(
+        tmp_path):
+    """Would catch, for the random rollout: its loop still holding the network, the searches,
+    the databases or variance reduction's luck (a type-level branch that does not prune, or a
+    picker that is not the random one), two workers each compiling the game loop (the main
+    process must compile it before the workers fork), a kernel compiled a second time for a
+    literal argument, and an internal kernel compiled with the Python wrapper it never uses.
+    For the default neural rollout: the compile-ahead helper's turn pass typed differently from
+    the picker's (another `mover_white` or `n` type, other scratch: the loop compiles its own and
+    the helper's work is wasted), and a search, the cube, the luck or truncation's evaluator
+    compiled. For all three (the heuristic's picker too): numba's internal warnings about the
+    inlined pickers (its request for a bug report, 50 lines) reaching a user's first run:
+    stderr holds the one notice line."""
+    steps, outputs, stderr = cold_runs(tmp_path)
+
+    # the random rollout
+    compiles = steps["random"]
+    assert json.loads(outputs["random"])["games"] == 200
     names = [name for _, name, _ in compiles]
     assert "runs.play_games" in names and "movegen.enumerate_plays" in names
     # the loops' scratch (`game.workspace`, `score_workspace`) is allocated whatever the policy
@@ -107,6 +162,22 @@ def test_a_random_rollout_compiles_no_evaluator_search_or_option_and_each_kernel
     assert wrapped == {"runs.play_games", "movegen.enumerate_plays", "movegen.memo_arrays",
                        "board.forbidden_block_span", "board.game_status"}
 
+    # the heuristic rollout, after it
+    assert json.loads(outputs["heuristic"])["games"] == 40
+    assert "runs.play_games" in [name for _, name, _ in steps["heuristic"]]
+
+    # the neural rollout: its loop, compiled after the turn pass alone
+    assert json.loads(outputs["neural"])["games"] == 20
+    loop = [name for _, name, _ in steps["neural-loop"]]
+    assert "runs.play_games" in loop
+    assert [n for n in loop if n.startswith("turnpass.")] == []
+    assert sorted({n for n in loop if n.startswith(NOT_FOR_DEFAULT_NEURAL)}) == []
+    assert [n for _, n, _ in steps["neural"]].count("turnpass.turn_scores") == 1
+
+    # a user's first runs print nothing but the compile notice on stderr
+    assert stderr.startswith("Compiling nardy's kernels for this command, once ")
+    assert stderr.count("\n") == 1, stderr[:2000]
+
 
 def test_a_neural_rollout_with_default_options_is_given_no_search_luck_or_truncation():
     """Would catch: the default rollout's loop typed with a lookahead picker or with variance
@@ -126,16 +197,3 @@ def test_a_neural_rollout_with_default_options_is_given_no_search_luck_or_trunca
     random = get_policy("random")
     assert kernel_pickers(random, random, sides, bearoff_db(scoring, rules)) == (RandomPick(),
                                                                                  RandomPick())
-
-
-def test_a_cold_heuristic_rollout_prints_only_the_compile_notice(tmp_path):
-    """Would catch numba's internal warnings about the inlined pickers (its request for a bug
-    report, 50 lines) reaching a user's first run: stderr holds the one notice line."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
-    done = subprocess.run([sys.executable, "-m", "nardy_cli", "rollout", "W:1x14,12 B:1x15 b",
-                           "--policy", "heuristic", "--games", "40", "--workers", "1", "-q",
-                           "--format", "json"], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stderr.startswith("Compiling nardy's kernels for this command, once ")
-    assert done.stderr.count("\n") == 1, done.stderr[:2000]
