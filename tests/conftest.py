@@ -24,6 +24,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
 # tests/test_i18n.py).
 os.environ.pop("NARDY_LANG", None)
 
+# No compile-ahead helper process (games/compile_ahead.py) in the suite: its three workers keep
+# both cores busy, so a helper adds a Python start-up and nothing runs sooner
+# (tests/test_compile_ahead.py sets it where it tests the helper).
+os.environ["NARDY_COMPILE_AHEAD"] = "0"
+
 # Bear-off databases: built once into the test cache, never into the user's cache folder.
 if not os.environ.get("NARDY_CACHE_DIR"):
     os.environ["NARDY_CACHE_DIR"] = os.path.join(

@@ -6,6 +6,7 @@ loads the helper's turn pass, in a cold process, is checked with the other cold 
 from __future__ import annotations
 
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -37,6 +38,38 @@ def test_a_helper_is_planned_for_a_network_side_only():
     picker, sig = compile_ahead.plan(_loop_args("random", "neural"))
     assert picker == "NeuralPick" and len(sig) == 4
     assert str(sig[3]) == "bool"
+
+
+def test_a_cold_network_loop_starts_a_helper_with_its_plan_and_it_is_ended(monkeypatch):
+    """Would catch a cold loop that starts no helper, a helper sent another plan than the loop's
+    (another picker, another signature), or a helper left running after the loop compiled."""
+    args = _loop_args("heuristic", "neural")
+    sent = []
+
+    class Helper:
+        stdin = type("Pipe", (), {"write": lambda self, b: sent.append(b),
+                                  "close": lambda self: None})()
+        ended = False
+
+        def poll(self):
+            return None
+
+        def terminate(self):
+            Helper.ended = True
+
+        def wait(self):
+            return 0
+
+    monkeypatch.setenv("NARDY_COMPILE_AHEAD", "1")
+    monkeypatch.setattr(compile_ahead.os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(compile_ahead, "is_cached", lambda loop, a: False)
+    monkeypatch.setattr(compile_ahead.subprocess, "Popen", lambda *a, **k: Helper())
+    helper = compile_ahead.start_helper(runs.play_games, args)
+    assert isinstance(helper, Helper)
+    assert pickle.loads(sent[0]) == compile_ahead.plan(args)
+    assert pickle.loads(sent[0])[0] == "NeuralPick"
+    compile_ahead.stop_helper(helper)
+    assert Helper.ended
 
 
 def test_no_helper_when_disabled_on_one_core_or_cached(monkeypatch):
