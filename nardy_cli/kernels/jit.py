@@ -102,9 +102,9 @@ def entry(fn=None, **options):
     return _decorator(fn, True, options)
 
 
-def leaf(fn=None, entry: bool = False, stage: bool = False, **options):
+def leaf(fn=None, entry: bool = False, **options):
     """A kernel without reference counting (see above); `entry=True` if Python calls it."""
-    return _decorator(fn, entry, {"_nrt": False, **options}, stage)
+    return _decorator(fn, entry, {"_nrt": False, **options})
 
 
 def counted(fn=None, entry: bool = False):
