@@ -31,18 +31,24 @@ from typing import Sequence
 from ..kernels import game, pickers
 
 
+def _network_picker(args: Sequence) -> type | None:
+    """The class of the first network picker among a game loop's `args` (None: no side picks by
+    the network)."""
+    return next((type(p) for a in args if type(a) is tuple for p in a
+                 if type(p) in pickers.TURN_PASSES), None)
+
+
 def plan(args: Sequence) -> tuple[str, tuple] | None:
     """(name of the network picker, the signature of its turn pass) of a game loop called with
     `args`, or None when no side picks by the network."""
     setup = next((a for a in args if isinstance(a, game.GameSetup)), None)
     sides = next((a for a in args if isinstance(a, game.SidePolicies)), None)
-    chosen = [type(p) for a in args if type(a) is tuple for p in a
-              if type(p) in pickers.TURN_PASSES]
-    if setup is None or sides is None or not chosen:
+    picker = _network_picker(args)
+    if setup is None or sides is None or picker is None:
         return None
-    probe = pickers.TURN_PASSES[chosen[0]]
+    probe = pickers.TURN_PASSES[picker]
     values = (sides.params, sides.values, setup.rules, True)
-    return chosen[0].__name__, tuple(probe.typeof_pyval(v) for v in values)
+    return picker.__name__, tuple(probe.typeof_pyval(v) for v in values)
 
 
 def compile_turn_pass(picker: str, sig: tuple) -> None:
@@ -75,8 +81,11 @@ def is_cached(dispatcher, args: Sequence) -> bool:
 def start_helper(loop, args: Sequence) -> subprocess.Popen | None:
     """The helper compiling the network turn pass of `loop` called with `args`, started when that
     loop would compile; None when it is cached or no side picks by the network."""
-    found = plan(args) if enabled() else None
-    if found is None or is_cached(loop, args):
+    # the cheap checks first: a warm run's every chunk passes here
+    if not enabled() or _network_picker(args) is None or is_cached(loop, args):
+        return None
+    found = plan(args)
+    if found is None:
         return None
     from ..core import compile_lock
     compile_lock.install()
