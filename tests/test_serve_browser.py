@@ -152,8 +152,14 @@ def test_a_drag_the_board_is_redrawn_during_still_moves_the_checker(page, server
                            " === 'W:1x15 B:1x15 w'")
 
     def centre(point: int) -> tuple[float, float]:
-        box = page.locator(f"[data-testid=point-{point}]").bounding_box()
-        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        # The board is redrawn whenever an answer arrives (the start's position and evaluation
+        # may still be on their way): a point found a moment before it was replaced has no box.
+        for _ in range(100):
+            box = page.locator(f"[data-testid=point-{point}]").bounding_box()
+            if box is not None:
+                return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            page.wait_for_timeout(50)
+        raise AssertionError(f"point {point} never stayed on the board long enough to measure")
 
     page.mouse.move(*centre(1))
     page.mouse.down()
