@@ -77,6 +77,8 @@ COLD_COMMANDS = [
     ("heuristic", ["rollout", POS, "--policy", "heuristic", "--games", "40", "--workers", "1",
                    "-q", "--format", "json"]),
     ("neural", ["rollout", POS, "--games", "20", "--workers", "1", "-q", "--format", "json"]),
+    ("play", ["play", "random", "heuristic", "--games", "2", "--seed", "4", "--date",
+              "2026.12.06"]),
 ]
 
 # kernels a plain rollout of the random policy has no use for
@@ -132,7 +134,9 @@ def test_cold_random_heuristic_and_neural_rollouts_compile_what_they_use_once_an
     For the default neural rollout: the compile-ahead helper's turn pass typed differently from
     the picker's (another `mover_white` or `n` type, other scratch: the loop compiles its own and
     the helper's work is wasted), and a search, the cube, the luck or truncation's evaluator
-    compiled. For all three (the heuristic's picker too): numba's internal warnings about the
+    compiled. For games played from Python (`nardy play random heuristic`): `choose_play` with
+    every kind and the searches compiled for a 0-ply pick. For all of them (the heuristic's picker
+    too): numba's internal warnings about the
     inlined pickers (its request for a bug report, 50 lines) reaching a user's first run:
     stderr holds the one notice line."""
     steps, outputs, stderr = cold_runs(tmp_path)
@@ -173,6 +177,15 @@ def test_cold_random_heuristic_and_neural_rollouts_compile_what_they_use_once_an
     assert [n for n in loop if n.startswith("turnpass.")] == []
     assert sorted({n for n in loop if n.startswith(NOT_FOR_DEFAULT_NEURAL)}) == []
     assert [n for _, n, _ in steps["neural"]].count("turnpass.turn_scores") == 1
+
+    # games played turn by turn from Python (`nardy play`, the server's bots): a 0-ply pick
+    # compiles its own kind's scores, not `choose_play` with every kind and the searches
+    assert "2 games, seed 4: White (random) 0 wins, Black (heuristic) 2 wins" in outputs["play"]
+    played = sorted({n for _, n, _ in steps["play"]})
+    assert "evaluate.random_choice_from_python" in played
+    assert "evaluate.scored_choice_from_python" in played
+    assert [n for n in played if n.startswith(("evaluate.choose_play", "evaluate.best_replies",
+                                               "evaluate.neural", "turnpass.", "neural."))] == []
 
     # a user's first runs print nothing but the compile notice on stderr
     assert stderr.startswith("Compiling nardy's kernels for this command, once ")

@@ -399,6 +399,33 @@ def neural_scores(boards, n, weights, values, mover_white, last_roll, scratch):
 
 
 @kernel
+def random_choice(rstate, n):
+    """A uniform index below `n` from the random policy's stream `rstate` (`rng.policy_state`)."""
+    return below(next_random(rstate), n)
+
+
+@kernel
+def scored_choice(boards, n, kind, weights, scratch):
+    """Index of the first best of boards[:n] by the heuristic's (kind HEURISTIC) or else the
+    racer's 0-ply score (`scratch.scores`, `scratch.opp` filled)."""
+    opponent_terms(boards[0], scratch.opp)
+    if kind == HEURISTIC:
+        heuristic_scores(boards, n, weights, scratch.scores, scratch.feats, scratch.opp)
+    else:
+        racer_scores(boards, n, scratch.scores)
+    return first_best(scratch.scores, n)
+
+
+@kernel
+def neural_choice(boards, n, weights, values, mover_white, last_roll, scratch):
+    """Index of the first best of boards[:n] by the network's 0-ply value (`scratch.scores`,
+    `scratch.opp` filled)."""
+    opponent_terms(boards[0], scratch.opp)
+    neural_scores(boards, n, weights, values, mover_white, last_roll, scratch)
+    return first_best(scratch.scores, n)
+
+
+@kernel
 def choose_play(boards, n, judge, lookahead, rstate, mover_white, rules, search, scratch):
     """Index of the chosen result among boards[:n] (mover-relative, before the turn passes) by
     `judge` (`EvalArgs`), one ply deeper with `lookahead`, under `rules` (`KernelRules`).
@@ -411,17 +438,13 @@ def choose_play(boards, n, judge, lookahead, rstate, mover_white, rules, search,
     scratch.searched[0] = -1
     kind, weights, values = judge.kind, judge.weights, judge.values
     if kind == RANDOM:
-        return below(next_random(rstate), n)
-    scores, opp = scratch.scores, scratch.opp
-    opponent_terms(boards[0], opp)
+        return random_choice(rstate, n)
     last_roll = rules.last_roll
-    if kind == HEURISTIC:
-        heuristic_scores(boards, n, weights, scores, scratch.feats, opp)
-    elif kind == NEURAL:
-        neural_scores(boards, n, weights, values, mover_white, last_roll, scratch)
-    else:       # RACER (RANDOM has returned; users' evaluators are not chosen here)
-        racer_scores(boards, n, scores)
-    best = first_best(scores, n)
+    if kind == NEURAL:
+        best = neural_choice(boards, n, weights, values, mover_white, last_roll, scratch)
+    else:       # HEURISTIC or RACER (users' evaluators are not chosen here)
+        best = scored_choice(boards, n, kind, weights, scratch)
+    scores = scratch.scores
     if not lookahead or n == 1 or scores[best] >= TERMINAL:
         return best
     order = search_candidates(scores, n, kind)

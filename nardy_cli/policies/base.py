@@ -24,7 +24,8 @@ import numpy as np
 from ..core.errors import PolicyError
 from ..kernels.board import kernel_rules
 from ..kernels.evaluate import (LOOKAHEAD_WIDTH, NEURAL, NEURAL_MARGIN, NEURAL_WIDTH, EvalArgs,
-                                choice_scratch, choose_play)
+                                choice_scratch, choose_play, neural_choice, random_choice,
+                                scored_choice)
 from .evaluator import Evaluator, UserFunction
 
 if TYPE_CHECKING:
@@ -183,12 +184,21 @@ class CompiledPolicy(Policy):
         if isinstance(self.evaluator.kernel, UserFunction):
             from ..kernels.user import best_by
             return int(best_by(turn.boards, len(turn.plays), self.kernel_evaluator()))
-        rules = turn.rules
+        n, rules = len(turn.plays), turn.rules
+        if self.is_random:
+            return int(random_choice(turn.rstate, n))
         workspace, choice = _scratch()
-        judge = EvalArgs(self.kind, self.kernel_params(rules), turn.valuation.kernel_values())
-        return int(choose_play(turn.boards.copy(), len(turn.plays), judge, self.lookahead,
-                               turn.rstate, turn.position.turn == "w", kernel_rules(rules),
-                               workspace.arrays(), choice))
+        params, white = self.kernel_params(rules), turn.position.turn == "w"
+        # at 0 ply, only the part of `choose_play` for this kind: called from Python, it compiles
+        # that kind's scores alone, not every kind's and the searches (issue 49)
+        if not self.lookahead and self.kind == NEURAL:
+            return int(neural_choice(turn.boards.copy(), n, params, turn.valuation.kernel_values(),
+                                     white, kernel_rules(rules).last_roll, choice))
+        if not self.lookahead:
+            return int(scored_choice(turn.boards.copy(), n, self.kind, params, choice))
+        judge = EvalArgs(self.kind, params, turn.valuation.kernel_values())
+        return int(choose_play(turn.boards.copy(), n, judge, True, turn.rstate, white,
+                               kernel_rules(rules), workspace.arrays(), choice))
 
 
 _SCRATCH = threading.local()
