@@ -19,7 +19,7 @@ from ..core.dice import ALL_ROLLS, Dice
 from ..core.position import START, Position
 from ..core.rules import Rules
 from .store import SHIPPED, BookError, Entries, book_frame, read_entries
-from .tree import exchange_lines
+from .tree import DEPTHS, exchange_lines
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ class Book:
         value, and each they do not under `by_depth`, depth by depth (`{"white-1": {"truncate":
         7}, "black-2": {"truncate": 8}}`; `setting_groups` reads it).  {} when none is built."""
         if isinstance(self.entries, Entries):
-            texts = self.entries.provenance_texts()
+            texts = self.entries.provenance_texts(depths)
             seen = {d: [json.loads(t) for t in ts] for d, ts in texts.items()}
         else:
             seen = {}
@@ -214,7 +214,6 @@ def load_book(path: str | Path | None = None) -> Book:
     return _load(str(path), mtime)
 
 
-DEPTHS = ("white-1", "exchange", "white-2", "black-2")     # in the order of the game
 
 
 def _depth_order(depth: str) -> int:
