@@ -314,3 +314,26 @@ def test_review_report_opens_with_a_plain_summary_and_ends_with_parameters_and_t
     for term, _ in GLOSSARY:
         assert f"- **{term}**: " in md.split("## Glossary")[1], term
     assert "<h2>Glossary</h2>" in (tmp_path / "r" / "report.html").read_text()
+
+
+def test_a_decision_figure_places_its_three_boards_pixel_for_pixel_under_its_title(tmp_path):
+    """Bugs: the decision figure's boards resampled (blurred, as when they were shown with `imshow`
+    in a layout), saved at another dpi than the figure's own (`figimage` places pixels: the boards
+    would shift off the image), or the boards put in another order than before, played, best."""
+    from nardy_cli.reports.board_figure import draw_board
+    from nardy_cli.reports.review_report import BOARD_DPI, TITLE_PX, _pixels, _save, decision_figure
+    from PIL import Image
+    review = review_game(parse_game(BLUNDER), "heuristic")
+    row = review.frame.iloc[0]
+    _save(decision_figure(row), tmp_path / "decision.png")
+    image = np.asarray(Image.open(tmp_path / "decision.png").convert("RGBA"))
+    boards = [_pixels(draw_board(parse_position(row[column]), numbering="w", title=title),
+                      BOARD_DPI)
+              for column, title in (("position", None), ("played_result", None),
+                                    ("best_result", None))]
+    height, width = boards[0].shape[:2]
+    assert image.shape[:2] == (height + TITLE_PX, 3 * width)
+    # each board's middle rows (titles differ) are the board drawn alone, pixel for pixel
+    rows = slice(TITLE_PX + height // 4, TITLE_PX + 3 * height // 4)
+    for k, board in enumerate(boards):
+        assert (image[rows, k * width:(k + 1) * width] == board[height // 4:3 * height // 4]).all()

@@ -20,8 +20,9 @@ from ..core import i18n
 from ..review.match_review import MatchReview
 from .glossary import glossary_markdown
 from .render import to_json
-from .review_report import (_end, _html, _localised, _mark, _md_table, _save, _shown_summary,
-                            cube_shown, decision_figure, equity_chart)
+from .review_report import (FIGURE_DPI, _end, _html, _localised, _mark, _md_table, _save,
+                            _shown_summary, cube_shown, decision_figure,
+                            equity_chart)
 from .summary import params_frame
 
 DECISION_COLUMNS = ["turn", "player", "dice", "played", "best", "plays", "equity_played",
@@ -159,7 +160,7 @@ def save_compact(fig, path: Path, colours: int = 64) -> None:
     dozens of boards stays a few megabytes."""
     from PIL import Image
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100)
+    fig.savefig(buffer, format="png", dpi=FIGURE_DPI)
     buffer.seek(0)
     with Image.open(buffer) as image:
         image.convert("RGB").quantize(colors=colours).save(path, format="PNG", optimize=True)

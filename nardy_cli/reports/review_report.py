@@ -102,16 +102,24 @@ def decision_figure(row) -> Figure:
         (_position(row["best_result"]), i18n._("best {play}  ({equity:+.3f})").format(
             play=row['best'], equity=row['equity_best'])),
     ]
-    fig = Figure(figsize=(15.0, 5.6), layout="constrained")
-    for k, (pos, title) in enumerate(panels):
-        ax = fig.add_subplot(1, 3, k + 1)
-        ax.imshow(_pixels(draw_board(pos, numbering=mover, title=title)))
-        ax.axis("off")
+    # the boards side by side, pixel for pixel (`figimage`: nothing resampled, and the figure draws
+    # no axes), under a band for the title; the figure is saved at its own dpi (`_save`)
+    strip = np.concatenate([_pixels(draw_board(pos, numbering=mover, title=title), BOARD_DPI)
+                            for pos, title in panels], axis=1)
+    height, width = strip.shape[:2]
+    fig = Figure(figsize=(width / FIGURE_DPI, (height + TITLE_PX) / FIGURE_DPI), dpi=FIGURE_DPI)
+    fig.figimage(strip, xo=0, yo=0, origin="upper")
     fig.suptitle(i18n._("{mark}: equity lost {lost:.3f} ({level}), "
                         "boards in {sides} numbering").format(
         mark=_mark(row['mark']), lost=row['lost'], level=row['level'],
-        **i18n.side_words(row['side'])), fontsize=13)
+        **i18n.side_words(row['side'])), fontsize=13, y=1 - TITLE_PX / 2 / (height + TITLE_PX),
+        va="center")
     return fig
+
+
+BOARD_DPI = 60      # a decision figure's boards (`draw_board`'s 7.4 x 7.0 inches: 444 x 420 pixels)
+FIGURE_DPI = 100    # the dpi figures are saved at (`_save`, `match_report.save_compact`)
+TITLE_PX = 48       # the decision figure's title band
 
 
 def _mark(mark) -> str:
@@ -120,7 +128,7 @@ def _mark(mark) -> str:
 
 
 def _save(fig: Figure, path: Path) -> None:
-    fig.savefig(path, dpi=100, metadata={"Software": None})
+    fig.savefig(path, dpi=FIGURE_DPI, metadata={"Software": None})
 
 
 def _md_table(frame, digits: int = 3) -> str:
