@@ -191,10 +191,11 @@ class CompiledPolicy(Policy):
         params, white = self.kernel_params(rules), turn.position.turn == "w"
         # at 0 ply, only the part of `choose_play` for this kind: called from Python, it compiles
         # that kind's scores alone, not every kind's and the searches (issue 49)
-        if not self.lookahead and self.kind == NEURAL:
-            return int(neural_choice(turn.boards.copy(), n, params, turn.valuation.kernel_values(),
-                                     white, kernel_rules(rules).last_roll, choice))
         if not self.lookahead:
+            if self.kind == NEURAL:
+                return int(neural_choice(turn.boards.copy(), n, params,
+                                         turn.valuation.kernel_values(), white,
+                                         kernel_rules(rules).last_roll, choice))
             return int(scored_choice(turn.boards.copy(), n, self.kind, params, choice))
         judge = EvalArgs(self.kind, params, turn.valuation.kernel_values())
         return int(choose_play(turn.boards.copy(), n, judge, True, turn.rstate, white,

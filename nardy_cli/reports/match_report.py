@@ -21,8 +21,7 @@ from ..review.match_review import MatchReview
 from .glossary import glossary_markdown
 from .render import to_json
 from .review_report import (FIGURE_DPI, _end, _html, _localised, _mark, _md_table, _save,
-                            _shown_summary, cube_shown, decision_figure,
-                            equity_chart)
+                            _shown_summary, cube_shown, decision_figure, equity_chart)
 from .summary import params_frame
 
 DECISION_COLUMNS = ["turn", "player", "dice", "played", "best", "plays", "equity_played",

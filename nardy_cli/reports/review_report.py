@@ -88,6 +88,11 @@ def _position(text: str) -> Position:
                                   turn)
 
 
+BOARD_DPI = 60      # a decision figure's boards (`draw_board`'s 7.4 x 7.0 inches: 444 x 420 pixels)
+FIGURE_DPI = 100    # the dpi figures are saved at (`_save`, `match_report.save_compact`)
+TITLE_PX = 48       # the decision figure's title band
+
+
 def decision_figure(row) -> Figure:
     """The board before a decision, the played result and the best result, side by side."""
     from .board_figure import draw_board
@@ -115,11 +120,6 @@ def decision_figure(row) -> Figure:
         **i18n.side_words(row['side'])), fontsize=13, y=1 - TITLE_PX / 2 / (height + TITLE_PX),
         va="center")
     return fig
-
-
-BOARD_DPI = 60      # a decision figure's boards (`draw_board`'s 7.4 x 7.0 inches: 444 x 420 pixels)
-FIGURE_DPI = 100    # the dpi figures are saved at (`_save`, `match_report.save_compact`)
-TITLE_PX = 48       # the decision figure's title band
 
 
 def _mark(mark) -> str:
