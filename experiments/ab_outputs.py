@@ -33,6 +33,11 @@ CASES = {
     "cube-match": ["rollout", POS, "--match", "5", "--score", "2-3", "--cube-owner", "centre",
                    "--games", "72"],
     "duel-cube": ["duel", "neural", "heuristic", "--match", "3", "--cube", "--matches", "10"],
+    "duel-reversed": ["duel", "heuristic", "neural", "--games", "100", "--seed", "3"],
+    "mixed-reversed": ["rollout", MID, "--white-policy", "heuristic", "--black-policy", "neural",
+                       "--games", "200"],
+    "duel-money-cube": ["duel", "heuristic", "neural", "--cube", "--games", "100"],
+    "duel-match": ["duel", "random", "heuristic", "--match", "3", "--matches", "10"],
 }
 
 

@@ -79,6 +79,8 @@ COLD_COMMANDS = [
     ("neural", ["rollout", POS, "--games", "20", "--workers", "1", "-q", "--format", "json"]),
     ("play", ["play", "random", "heuristic", "--games", "2", "--seed", "4", "--date",
               "2026.12.06"]),
+    ("duel", ["duel", "heuristic", "random", "--games", "4", "--workers", "1", "-q", "--format",
+              "json"]),
 ]
 
 # kernels a plain rollout of the random policy has no use for
@@ -135,7 +137,8 @@ def test_cold_random_heuristic_and_neural_rollouts_compile_what_they_use_once_an
     the picker's (another `mover_white` or `n` type, other scratch: the loop compiles its own and
     the helper's work is wasted), and a search, the cube, the luck or truncation's evaluator
     compiled. For games played from Python (`nardy play random heuristic`): `choose_play` with
-    every kind and the searches compiled for a 0-ply pick. For all of them (the heuristic's picker
+    every kind and the searches compiled for a 0-ply pick. For a duel: a turn loop compiled for
+    each colour order. For all of them (the heuristic's picker
     too): numba's internal warnings about the
     inlined pickers (its request for a bug report, 50 lines) reaching a user's first run:
     stderr holds the one notice line."""
@@ -186,6 +189,13 @@ def test_cold_random_heuristic_and_neural_rollouts_compile_what_they_use_once_an
     assert "evaluate.scored_choice_from_python" in played
     assert [n for n in played if n.startswith(("evaluate.choose_play", "evaluate.best_replies",
                                                "evaluate.neural", "turnpass.", "neural."))] == []
+
+    # a duel plays A as White, then as Black: one loop for both orders (`SidePolicies.picker_of`),
+    # not a turn loop compiled for (heuristic, random) and another for (random, heuristic)
+    assert json.loads(outputs["duel"])["games"] == 4
+    dueled = [n for _, n, _ in steps["duel"]]
+    assert "runs.play_duel" in dueled
+    assert (dueled.count("game.play_one_game"), dueled.count("game.take_turn")) == (1, 1)
 
     # a user's first runs print nothing but the compile notice on stderr
     assert stderr.startswith("Compiling nardy's kernels for this command, once ")

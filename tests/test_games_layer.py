@@ -12,9 +12,10 @@ from nardy_cli.core.outcomes import money_valuation
 from nardy_cli import START
 from nardy_cli.core.errors import PolicyError
 from nardy_cli.games import OUTCOMES, PAIRS, RESULTS, VALUES, GameSpec, Tally, play_chunk
-from nardy_cli.games.compiled_loop import kernel_policies, play_compiled
+from nardy_cli.games.compiled_loop import kernel_pickers, kernel_policies, play_compiled
 from nardy_cli.games.python_loop import play_python
 from nardy_cli.kernels.evaluate import N_WEIGHTS
+from nardy_cli.kernels.pickers import RandomPick, ScorePick
 from nardy_cli.policies import PythonPolicy, get_policy
 from nardy_cli.policies.builtin import HEURISTIC, weights_policy
 from nardy_cli.core.rules import make_rules
@@ -70,6 +71,20 @@ def test_long_parameter_vectors_are_zero_padded_per_side():
     play_compiled(GameSpec(START, rules, long, get_policy("random"), 4, True), 0, 40, 20000, a)
     play_compiled(GameSpec(START, rules, HEURISTIC, get_policy("random"), 4, True), 0, 40, 20000, b)
     assert (a.counts == b.counts).all() and (a.plies == b.plies).all()
+
+
+def test_a_pair_of_policies_gives_the_loop_the_same_pickers_in_either_colour_order():
+    """Catches pickers passed by colour (heuristic against random and random against heuristic,
+    a duel's two games, compiled as two turn loops), or a `picker_of` that does not say which
+    picker plays each colour (a side playing by the other's picker)."""
+    rules = make_rules()
+    random = get_policy("random")
+    forward, _ = kernel_policies(HEURISTIC, random, rules, money_valuation(rules))
+    backward, _ = kernel_policies(random, HEURISTIC, rules, money_valuation(rules))
+    pickers = kernel_pickers(HEURISTIC, random, forward)
+    assert pickers == kernel_pickers(random, HEURISTIC, backward) == (RandomPick(), ScorePick())
+    assert forward.picker_of.tolist() == [1, 0] and backward.picker_of.tolist() == [0, 1]
+    assert [type(pickers[i]) for i in forward.picker_of] == [ScorePick, RandomPick]
 
 
 def test_tallies_add_only_within_their_mode():

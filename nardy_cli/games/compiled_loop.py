@@ -33,11 +33,19 @@ def kernel_policies(white, black, rules, valuation) -> tuple[game.SidePolicies, 
     params = np.zeros((2, max(N_WEIGHTS, *(r.size for r in rows))), dtype=np.float64)
     for side, row in enumerate(rows):
         params[side, :row.size] = row
+    order = picker_order(type(kernel_picker(white, rows[0])), type(kernel_picker(black, rows[1])))
     return (game.SidePolicies(np.array([white.kernel_kind, black.kernel_kind], dtype=np.int64),
                               params,
-                           np.array([white.lookahead, black.lookahead], dtype=np.bool_),
-                           valuation.kernel_values()),
+                              np.array([white.lookahead, black.lookahead], dtype=np.bool_),
+                              valuation.kernel_values(), np.array(order, dtype=np.int64)),
             Evaluators(white.kernel_evaluator(), black.kernel_evaluator()))
+
+
+def picker_order(white: type, black: type) -> tuple[int, int]:
+    """Which of a loop's two pickers plays White and which Black (`SidePolicies.picker_of`): the
+    pickers go in the order of their classes' names, whichever colour each plays, so A against
+    B and B against A (a duel's two games, a match's) compile one loop, not two."""
+    return (0, 1) if white.__name__ <= black.__name__ else (1, 0)
 
 
 def kernel_picker(policy, params: np.ndarray, db=None):
@@ -57,8 +65,12 @@ def kernel_picker(policy, params: np.ndarray, db=None):
 
 
 def kernel_pickers(white, black, sides: game.SidePolicies, db=None) -> tuple:
-    """White's and Black's pickers (`kernel_picker`) of `kernel_policies`' `sides`."""
-    return kernel_picker(white, sides.params[0], db), kernel_picker(black, sides.params[1], db)
+    """The loop's two pickers (`kernel_picker`) of `kernel_policies`' `sides`, in the order of
+    `sides.picker_of`."""
+    pickers = [None, None]
+    for side, policy in enumerate((white, black)):
+        pickers[sides.picker_of[side]] = kernel_picker(policy, sides.params[side], db)
+    return tuple(pickers)
 
 
 def call_kernel(loop, *args) -> None:

@@ -100,7 +100,7 @@ def swapped_sides(sides: SidePolicies, evaluators: Evaluators) -> tuple[SidePoli
     """The two policies exchanged between the colours (the values stay by colour), as
     `runs.play_duel` does."""
     return (SidePolicies(sides.kinds[::-1].copy(), sides.params[::-1].copy(),
-                         sides.lookahead[::-1].copy(), sides.values),
+                         sides.lookahead[::-1].copy(), sides.values, sides.picker_of[::-1].copy()),
             Evaluators(evaluators.black, evaluators.white))
 
 
@@ -125,12 +125,9 @@ def play_cube(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
             a_bots, b_bots = b_bots, a_bots
         a_first, a_evals = (sides, evaluators) if setup.white else (swapped, evals_swapped)
         b_first, b_evals = (swapped, evals_swapped) if setup.white else (sides, evaluators)
-        a_pickers = kernel_pickers(spec.white, spec.black, sides)
-        b_pickers = (a_pickers[1], a_pickers[0])
-        if not setup.white:
-            a_pickers, b_pickers = b_pickers, a_pickers
+        # one pair of pickers for both games (`SidePolicies.picker_of` says whose is whose)
         call_kernel(kc.play_cube_duel, setup, lo, hi, a_first, b_first, a_evals, b_evals,
-                    a_pickers, b_pickers,
+                    kernel_pickers(spec.white, spec.black, sides),
                     cube_args(cube, a_bots, a_first, spec.rules),
                     cube_args(cube, b_bots, b_first, spec.rules),
                     tally.counts, tally.deficit, tally.plies, tally.cube)

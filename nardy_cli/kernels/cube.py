@@ -424,8 +424,8 @@ def play_cube_games(setup, game_lo, game_hi, policies, evaluators, pickers, cube
 
 
 @entry
-def play_cube_duel(setup, game_lo, game_hi, a_first, b_first, a_evals, b_evals, a_pickers,
-                   b_pickers, a_cube, b_cube, joint, deficit, plies, sums):
+def play_cube_duel(setup, game_lo, game_hi, a_first, b_first, a_evals, b_evals, pickers, a_cube,
+                   b_cube, joint, deficit, plies, sums):
     """Duplicate games with the cube: each dice sequence with A on the root side, then B
     (`runs.play_duel`'s pairs, policies and cubes already by colour); sums[0] holds A's points per
     pair times 2 (A's points as root minus B's), their squares, and over both games the games
@@ -434,10 +434,10 @@ def play_cube_duel(setup, game_lo, game_hi, a_first, b_first, a_evals, b_evals, 
     sws = score_workspace()
     for game in range(game_lo, game_hi):
         (r1, t1, _, v1, d1,
-         p1, _) = play_cube_game(setup, game, a_first, a_evals, a_pickers, a_cube, deficit, ws,
+         p1, _) = play_cube_game(setup, game, a_first, a_evals, pickers, a_cube, deficit, ws,
                                  sws)
         (r2, t2, _, v2, d2,
-         p2, _) = play_cube_game(setup, game, b_first, b_evals, b_pickers, b_cube, deficit, ws,
+         p2, _) = play_cube_game(setup, game, b_first, b_evals, pickers, b_cube, deficit, ws,
                                  sws)
         joint[r1, r2] += 1
         plies[0] += t1 + t2

@@ -46,6 +46,10 @@ class SidePolicies(NamedTuple):
     lookahead: np.ndarray   # bool[2]
     # float64[2, 9]: each colour's values of the result codes (`Valuation.kernel_values`)
     values: np.ndarray
+    # int64[2]: which of the loop's two pickers plays each colour (`compiled_loop.kernel_pickers`
+    # puts them in one order whichever colour each plays, so a duel's two colour orders, a
+    # match's games and A against B or B against A are one compiled loop)
+    picker_of: np.ndarray
 
 
 class ScoringArgs(NamedTuple):
@@ -271,7 +275,7 @@ def take_turn(board, mover_white, d1, d2, rules, policies, evaluators, pickers, 
 
     The turn step of the game loops: the legal results (`ws.plays`), the turn's
     deficit figures into `deficit[side]`, and the pick of the side's picker
-    (`pickers`: White's and Black's, `pickers.pick_play`) by its policy
+    (`pickers`: the loop's two, `policies.picker_of` says whose; `pickers.pick_play`) by its policy
     (`policies`, `evaluators`; the databases' pick with `sws`' value scratch).
     """
     plays = ws.plays
@@ -284,11 +288,11 @@ def take_turn(board, mover_white, d1, d2, rules, policies, evaluators, pickers, 
     searched = -1
     if n == 1:
         pick = 0
-    elif mover_white:
-        pick, searched = pick_play(pickers[0], plays.boards, n, 0, board, mover_white, rules,
+    elif policies.picker_of[side] == 0:
+        pick, searched = pick_play(pickers[0], plays.boards, n, side, board, mover_white, rules,
                                    policies, evaluators, ws, sws)
     else:
-        pick, searched = pick_play(pickers[1], plays.boards, n, 1, board, mover_white, rules,
+        pick, searched = pick_play(pickers[1], plays.boards, n, side, board, mover_white, rules,
                                    policies, evaluators, ws, sws)
     flip(plays.boards[pick], board)
     return searched

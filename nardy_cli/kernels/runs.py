@@ -102,32 +102,28 @@ def play_duel(setup, game_lo, game_hi, policies, evaluators, pickers, joint, def
     """Duplicate games: each dice sequence with side 0's policy (A) as White, then as Black.
 
     joint[r1, r2] counts pairs by the root side's results: r1 with A on the root side,
-    r2 with B there; `policies`, `evaluators` and `pickers` hold A at index 0 and B at 1.
+    r2 with B there; `policies` and `evaluators` hold A at index 0 and B at 1, and
+    `policies.picker_of` names A's and B's pickers.
     """
     ws = workspace()
     sws = score_workspace()
-    # per-side policies (index 0 White) with A, then B, playing the root side
+    # per-side policies (index 0 White) with A, then B, playing the root side; the pickers stay
+    # (`policies.picker_of` says which plays each colour), so both orders are one loop
     swapped = SidePolicies(policies.kinds[::-1].copy(), policies.params[::-1].copy(),
                            # values stay by colour
-                           policies.lookahead[::-1].copy(), policies.values)
+                           policies.lookahead[::-1].copy(), policies.values,
+                           policies.picker_of[::-1].copy())
     evals_swapped = Evaluators(evaluators.black, evaluators.white)
-    pickers_swapped = (pickers[1], pickers[0])
     a_first = policies if setup.white else swapped
     b_first = swapped if setup.white else policies
     a_evals = evaluators if setup.white else evals_swapped
     b_evals = evals_swapped if setup.white else evaluators
     for game in range(game_lo, game_hi):
-        # A plays White when the root side is White: the pickers by colour, as the policies
-        if setup.white:
-            r1, t1, _ = play_one_game(setup, game, a_first, a_evals, pickers, deficit, ws, sws,
-                                      None, None, None)
-            r2, t2, _ = play_one_game(setup, game, b_first, b_evals, pickers_swapped, deficit, ws,
-                                      sws, None, None, None)
-        else:
-            r1, t1, _ = play_one_game(setup, game, a_first, a_evals, pickers_swapped, deficit, ws,
-                                      sws, None, None, None)
-            r2, t2, _ = play_one_game(setup, game, b_first, b_evals, pickers, deficit, ws, sws,
-                                      None, None, None)
+        # A plays White when the root side is White
+        r1, t1, _ = play_one_game(setup, game, a_first, a_evals, pickers, deficit, ws, sws, None,
+                                  None, None)
+        r2, t2, _ = play_one_game(setup, game, b_first, b_evals, pickers, deficit, ws, sws, None,
+                                  None, None)
         joint[r1, r2] += 1
         plies[0] += t1 + t2
 
