@@ -94,7 +94,12 @@ def test_lookahead_replies_give_the_same_luck_as_a_fresh_search():
     weights = get_policy("heuristic").kernel_params(make_rules("federation"))
     money = money_valuation(make_rules("federation")).kernel_values()
     from nardy_cli.policies.bearoff import empty_tables
-    args = LuckArgs(empty_tables(), np.zeros((7, 17)), np.zeros(0), np.zeros(0))
+    from nardy_cli.games.scoring import screen_weights
+    # the screens read-only, as the loops pass them (`scoring.screen_weights`): a writable one
+    # compiles the reply search a second time
+    no_screen = np.zeros(0)
+    no_screen.flags.writeable = False
+    args = LuckArgs(empty_tables(), np.zeros((7, 17)), no_screen, np.zeros(0))
     sws = score_workspace()
     rules = kernel_rules(make_rules("federation"))
     judge = EvalArgs(HEURISTIC, weights, money)
@@ -112,7 +117,7 @@ def test_lookahead_replies_give_the_same_luck_as_a_fresh_search():
         after = np.empty(24, dtype=np.int8)
         flip(ws.boards[pick], after)                    # the opponent to roll, in its own view
         sws.luck[:] = 0.0
-        screened = args._replace(screen=weights)
+        screened = args._replace(screen=screen_weights(make_rules("federation")))
         luck_of_roll(after, not white, True, 4, 2, rules, judge, judge, screened, choice, sws)
         fresh = sws.luck.copy()
         sws.luck[:] = 0.0

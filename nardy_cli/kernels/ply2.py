@@ -159,7 +159,8 @@ def two_ply_values(boards, n, white, judge, rules, filt, out):
     s = search_scratch(judge.kind, judge.weights)
     one = np.empty(1, dtype=np.float64)
     for i in range(n):
-        static_scores(boards[i:i + 1], 1, white[i], judge, rules, s, one)
+        # not a literal 1: `static_scores` (and the turn pass under it) would compile again for it
+        static_scores(boards[i:i + 1], np.int64(1), white[i], judge, rules, s, one)
         out[i] = two_ply(boards[i], white[i], one[0], judge, rules, filt, s)
 
 

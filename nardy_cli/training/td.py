@@ -19,7 +19,7 @@ import numpy as np
 from .. import kernels
 from ..kernels import drop_stale_cache
 from ..kernels.board import IN_PLAY, N_POINTS, flip, game_status, opp_on_board
-from ..kernels.evaluate import NEURAL, EvalArgs, choice_scratch, choose_play
+from ..kernels.evaluate import choice_scratch, neural_choice
 from ..kernels.game import game_dice
 from ..kernels.movegen import enumerate_plays, play_space
 from ..kernels.neural import (H_INPUTS, MAX_ACTIVE, N_CLASSES, class_mask, encode, exact_probs,
@@ -98,9 +98,7 @@ def train_games(params, player, values, roots, roots_white, start_share, game_lo
     out_boards, out_from, out_die = space.boards, space.step_from, space.step_die
     memo, memo_stamp = space.memo, space.memo_stamp
     head_rule, block_check, last_roll = rules.head_rule, rules.block_check, rules.last_roll
-    player_eval = EvalArgs(NEURAL, player, values)
     scratch = choice_scratch()
-    rstate = np.zeros(1, dtype=np.uint64)     # unused: the neural choice draws no random numbers
     feats, opp, hidden, probs = scratch.feats, scratch.opp, scratch.hidden, scratch.probs
     nh = np.int64(params[2])
     blocks = reads_blocks(params[H_INPUTS])     # input version 2
@@ -127,10 +125,9 @@ def train_games(params, player, values, roots, roots_white, start_share, game_lo
             opp_off = 15 - opp_on_board(board)
             n, _ = enumerate_plays(board, opp_off, d1, d2, head_rule, block_check, out_boards,
                                    out_from, out_die, memo, memo_stamp)
-            # the 0-ply neural choice; it also leaves this roll's opponent terms in `opp` for
-            # `encode`
-            best = choose_play(out_boards, n, player_eval, False, rstate, mover_white, rules, space,
-                               scratch)
+            # the 0-ply neural choice (`choose_play`'s for a network without lookahead); it also
+            # leaves this roll's opponent terms in `opp` for `encode`
+            best = neural_choice(out_boards, n, player, values, mover_white, last_roll, scratch)
             chosen = out_boards[best]
             if exact_probs(chosen, mover_white, last_roll, probs):
                 st_exact[t] = True
