@@ -64,7 +64,7 @@ def test_a_cold_network_loop_starts_a_helper_with_its_plan_and_it_is_ended(monke
     monkeypatch.setattr(compile_ahead.os, "sched_getaffinity", lambda pid: {0, 1})
     monkeypatch.setattr(compile_ahead, "is_cached", lambda loop, a: False)
     monkeypatch.setattr(compile_ahead.subprocess, "Popen", lambda *a, **k: Helper())
-    helper = compile_ahead.start_helper(runs.play_games, args)
+    helper = compile_ahead.start_helper(runs.play_chunk, args)
     assert isinstance(helper, Helper)
     assert pickle.loads(sent[0]) == compile_ahead.plan(args)
     assert pickle.loads(sent[0])[0] == "NeuralPick"
@@ -80,13 +80,13 @@ def test_no_helper_when_disabled_on_one_core_or_cached(monkeypatch):
     monkeypatch.setattr(compile_ahead.subprocess, "Popen",
                         lambda *a, **k: started.append(a) or None)
     monkeypatch.setattr(compile_ahead, "is_cached", lambda loop, a: True)
-    assert compile_ahead.start_helper(runs.play_games, args) is None
+    assert compile_ahead.start_helper(runs.play_chunk, args) is None
     monkeypatch.setattr(compile_ahead, "is_cached", lambda loop, a: False)
     monkeypatch.setenv("NARDY_COMPILE_AHEAD", "0")
-    assert compile_ahead.start_helper(runs.play_games, args) is None
+    assert compile_ahead.start_helper(runs.play_chunk, args) is None
     monkeypatch.delenv("NARDY_COMPILE_AHEAD")
     monkeypatch.setattr(compile_ahead.os, "sched_getaffinity", lambda pid: {0})
-    assert compile_ahead.start_helper(runs.play_games, args) is None
+    assert compile_ahead.start_helper(runs.play_chunk, args) is None
     assert started == []
 
 

@@ -148,7 +148,7 @@ def test_cold_random_heuristic_and_neural_rollouts_compile_what_they_use_once_an
     compiles = steps["random"]
     assert json.loads(outputs["random"])["games"] == 200
     names = [name for _, name, _ in compiles]
-    assert "runs.play_games" in names and "movegen.enumerate_plays" in names
+    assert "runs.play_chunk" in names and "movegen.enumerate_plays" in names
     # the loops' scratch (`game.workspace`, `score_workspace`) is allocated whatever the policy
     unwanted = sorted({n for n in names if n.startswith(NOT_FOR_RANDOM)}
                       - {"evaluate.choice_scratch", "value.value_scratch"})
@@ -166,17 +166,17 @@ def test_cold_random_heuristic_and_neural_rollouts_compile_what_they_use_once_an
     wrapped = {name for _, name, wrapper in compiles
                if wrapper == "py" and name.startswith(("board.", "movegen.", "runs.", "game.",
                                                          "features.", "pickers.", "rng."))}
-    assert wrapped == {"runs.play_games", "movegen.enumerate_plays", "movegen.memo_arrays",
+    assert wrapped == {"runs.play_chunk", "movegen.enumerate_plays", "movegen.memo_arrays",
                        "board.forbidden_block_span", "board.game_status"}
 
     # the heuristic rollout, after it
     assert json.loads(outputs["heuristic"])["games"] == 40
-    assert "runs.play_games" in [name for _, name, _ in steps["heuristic"]]
+    assert "runs.play_chunk" in [name for _, name, _ in steps["heuristic"]]
 
     # the neural rollout: its loop, compiled after the turn pass alone
     assert json.loads(outputs["neural"])["games"] == 20
     loop = [name for _, name, _ in steps["neural-loop"]]
-    assert "runs.play_games" in loop
+    assert "runs.play_chunk" in loop
     assert [n for n in loop if n.startswith("turnpass.")] == []
     assert sorted({n for n in loop if n.startswith(NOT_FOR_DEFAULT_NEURAL)}) == []
     assert [n for _, n, _ in steps["neural"]].count("turnpass.turn_scores") == 1
@@ -194,7 +194,7 @@ def test_cold_random_heuristic_and_neural_rollouts_compile_what_they_use_once_an
     # not a turn loop compiled for (heuristic, random) and another for (random, heuristic)
     assert json.loads(outputs["duel"])["games"] == 4
     dueled = [n for _, n, _ in steps["duel"]]
-    assert "runs.play_duel" in dueled
+    assert "runs.duel_games" in dueled
     assert (dueled.count("game.play_one_game"), dueled.count("game.take_turn")) == (1, 1)
 
     # a user's first runs print nothing but the compile notice on stderr

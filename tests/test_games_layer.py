@@ -13,6 +13,7 @@ from nardy_cli import START
 from nardy_cli.core.errors import PolicyError
 from nardy_cli.games import OUTCOMES, PAIRS, RESULTS, VALUES, GameSpec, Tally, play_chunk
 from nardy_cli.games.compiled_loop import kernel_pickers, kernel_policies, play_compiled
+from nardy_cli.games.scoring import Scoring
 from nardy_cli.games.python_loop import play_python
 from nardy_cli.kernels.evaluate import N_WEIGHTS
 from nardy_cli.kernels.pickers import RandomPick, ScorePick
@@ -85,6 +86,28 @@ def test_a_pair_of_policies_gives_the_loop_the_same_pickers_in_either_colour_ord
     assert pickers == kernel_pickers(random, HEURISTIC, backward) == (RandomPick(), ScorePick())
     assert forward.picker_of.tolist() == [1, 0] and backward.picker_of.tolist() == [0, 1]
     assert [type(pickers[i]) for i in forward.picker_of] == [ScorePick, RandomPick]
+
+
+def test_a_duel_and_the_results_of_a_pair_of_policies_call_the_loop_with_one_signature(
+        monkeypatch):
+    """Catches a loop entry per tally mode again, or a duel's arguments typed apart from plain
+    results' (the bear-off databases in its pickers, another option): `nardy duel` after a
+    rollout of the same policies would compile the whole game loop a second time."""
+    from nardy_cli.games import compiled_loop
+    from nardy_cli.kernels import runs
+    calls = []
+    monkeypatch.setattr(compiled_loop, "call_kernel",
+                        lambda loop, *args: calls.append((loop, args)))
+    rules = make_rules()
+    # a rollout's scoring (the bear-off databases): duels and plain results play without it
+    spec = GameSpec(START, rules, HEURISTIC, get_policy("heuristic"), 9, True,
+                    Scoring(exact_bearoff=True, vr=False))
+    for mode in (PAIRS, RESULTS):
+        play_compiled(spec, 0, 4, 20000, Tally(mode))
+    (first, a), (second, b) = calls
+    assert first is second is runs.play_chunk
+    assert [first.typeof_pyval(x) for x in a] == [first.typeof_pyval(x) for x in b]
+    assert a[7] == runs.INTO_PAIRS and b[7] == runs.INTO_ROWS
 
 
 def test_tallies_add_only_within_their_mode():

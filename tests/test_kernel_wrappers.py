@@ -15,7 +15,7 @@ from numba.core.registry import CPUDispatcher
 import nardy_cli.kernels
 from nardy_cli.kernels.board import flip, on_board, opp_on_board
 from nardy_cli.kernels.jit import KernelDispatcher
-from nardy_cli.kernels.runs import play_games
+from nardy_cli.kernels.runs import play_chunk
 
 
 def start_board() -> np.ndarray:
@@ -49,8 +49,8 @@ def test_a_twin_is_cached_under_its_own_name_and_entries_keep_numbas_dispatcher(
     assert twin.py_func.__code__ is flip.py_func.__code__   # the same code, not a copy of it
     assert not twin.targetoptions.get("no_cpython_wrapper")
     assert flip.targetoptions["no_cpython_wrapper"] and flip.targetoptions["_nrt"] is False
-    assert type(play_games) is CPUDispatcher
-    assert not play_games.targetoptions.get("no_cpython_wrapper")
+    assert type(play_chunk) is CPUDispatcher
+    assert not play_chunk.targetoptions.get("no_cpython_wrapper")
 
 
 def test_every_kernel_is_made_by_the_jit_module():

@@ -23,8 +23,8 @@ def test_users_evaluators_share_the_one_cached_game_loop():
     for pair in [(FEWEST, "heuristic"), (FORWARD, FEWEST), ("heuristic", "racer")]:
         rollout(START, pair, games=12, seed=1)
     expected = typeof(user.Evaluators(user.no_evaluator(), user.no_evaluator()))
-    # play_games(setup, lo, hi, policies, evaluators, …): one compiled signature for every pair
-    assert {signature[4] for signature in runs.play_games.signatures} == {expected}
+    # play_chunk(setup, lo, hi, policies, evaluators, …): one compiled signature for every pair
+    assert {signature[4] for signature in runs.play_chunk.signatures} == {expected}
 
 
 def test_an_evaluator_that_cannot_score_a_board_is_a_policy_error():

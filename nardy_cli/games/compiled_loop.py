@@ -103,40 +103,23 @@ def game_setup(spec, max_plies: int) -> game.GameSetup:
 
 
 def play_compiled(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
-    """Play games lo..hi-1 of `spec` in compiled code, adding into `tally` (by its mode)."""
+    """Play games lo..hi-1 of `spec` in compiled code, adding into `tally` (by its mode): one
+    entry (`runs.play_chunk`) for every mode, so a loop's types compile once whatever it adds into.
+    Duels and plain results play without scoring options (RESULTS: each game's row is one-hot at
+    its result)."""
+    from .scoring import Scoring, bearoff_db, kernel_arguments
     setup = game_setup(spec, max_plies)
     sides, evaluators = kernel_policies(spec.white, spec.black, spec.rules, spec.values)
-    if tally.mode == OUTCOMES:
-        from .scoring import bearoff_db, kernel_arguments
-        db = bearoff_db(spec.scoring, spec.rules)
-        call_kernel(runs.play_games, setup, lo, hi, sides, evaluators,
-                    kernel_pickers(spec.white, spec.black, sides, db),
-                    kernel_arguments(spec.scoring, spec.rules, spec.values,
-                                     spec.position.turn == "w"),
-                    tally.counts, tally.deficit, tally.plies, tally.frac, tally.scored)
-    elif tally.mode == PAIRS:
-        call_kernel(runs.play_duel, setup, lo, hi, sides, evaluators,
-                    kernel_pickers(spec.white, spec.black, sides), tally.counts, tally.deficit,
-                    tally.plies)
-    elif tally.mode == RESULTS:
-        # the values loop without any scoring option: each game's row is one-hot at its result
-        # (one game loop fewer to compile than a loop of its own)
-        from .scoring import Scoring
-        plain, _ = _game_rows(spec, setup, lo, hi, sides, evaluators, tally,
-                              Scoring(exact_bearoff=False, truncate=None, vr=False,
-                                      bearoff_policy=False))
-        tally.results[lo] = plain.argmax(axis=1).astype(np.int8)
-    elif tally.mode == VALUES:
-        tally.values[lo] = _game_rows(spec, setup, lo, hi, sides, evaluators, tally, spec.scoring)
-
-
-def _game_rows(spec, setup, lo, hi, sides, evaluators, tally, scoring):
-    """Each game's result-code probabilities for the root side under `scoring` (one-hot for a
-    finished game) and the same minus its luck: two (hi - lo) x N_RESULTS arrays."""
-    from .scoring import bearoff_db, kernel_arguments
-    plain, adjusted = np.zeros((hi - lo, N_RESULTS)), np.zeros((hi - lo, N_RESULTS))
+    scoring = (spec.scoring if tally.mode in (OUTCOMES, VALUES)
+               else Scoring(exact_bearoff=False, truncate=None, vr=False, bearoff_policy=False))
     args = kernel_arguments(scoring, spec.rules, spec.values, spec.position.turn == "w")
     pickers = kernel_pickers(spec.white, spec.black, sides, bearoff_db(scoring, spec.rules))
-    call_kernel(runs.play_games_values, setup, lo, hi, sides, evaluators, pickers, args,
-                tally.deficit, tally.plies, plain, adjusted)
-    return plain, adjusted
+    rows = hi - lo if tally.mode in (RESULTS, VALUES) else 0
+    plain, adjusted = np.zeros((rows, N_RESULTS)), np.zeros((rows, N_RESULTS))
+    into = {OUTCOMES: runs.INTO_COUNTS, PAIRS: runs.INTO_PAIRS}.get(tally.mode, runs.INTO_ROWS)
+    call_kernel(runs.play_chunk, setup, lo, hi, sides, evaluators, pickers, args, into,
+                tally.counts, tally.deficit, tally.plies, tally.frac, tally.scored, plain, adjusted)
+    if tally.mode == RESULTS:
+        tally.results[lo] = plain.argmax(axis=1).astype(np.int8)
+    elif tally.mode == VALUES:
+        tally.values[lo] = plain, adjusted

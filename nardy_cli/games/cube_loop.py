@@ -20,8 +20,7 @@ from ..core.errors import PolicyError
 from ..kernels import cube as kc
 from ..kernels.board import N_RESULTS
 from ..kernels.evaluate import choice_scratch
-from ..kernels.game import SidePolicies, score_workspace
-from ..kernels.user import Evaluators
+from ..kernels.game import N_DEFICIT, SidePolicies, score_workspace
 from ..core.errors import CubeError
 from ..kernels import match_cube as kmc
 from ..match.cube import Cube, CubeBots, points_array
@@ -96,44 +95,52 @@ def match_fields(match: MatchState | None, rules) -> tuple:
             max(nw, nb), tabs)
 
 
-def swapped_sides(sides: SidePolicies, evaluators: Evaluators) -> tuple[SidePolicies, Evaluators]:
-    """The two policies exchanged between the colours (the values stay by colour), as
-    `runs.play_duel` does."""
-    return (SidePolicies(sides.kinds[::-1].copy(), sides.params[::-1].copy(),
-                         sides.lookahead[::-1].copy(), sides.values, sides.picker_of[::-1].copy()),
-            Evaluators(evaluators.black, evaluators.white))
-
-
 def play_cube(spec, lo: int, hi: int, max_plies: int, tally: Tally) -> None:
     """Play games lo..hi-1 of `spec` (whose stakes have a cube) with the cube, adding into `tally`
     (by its mode)."""
     cube = money_cube(spec.stakes)
     check_cube_policies(spec.white, spec.black, spec.cube_bots)
+    if tally.mode not in (OUTCOMES, PAIRS):
+        raise PolicyError("games with the cube are played as rollouts or duels, "
+                          f"not in {tally.mode!r} mode")
     setup = game_setup(spec, max_plies)
     sides, evaluators = kernel_policies(spec.white, spec.black, spec.rules, spec.values)
     if tally.mode == OUTCOMES:
-        call_kernel(kc.play_cube_games, setup, lo, hi, sides, evaluators,
-                    kernel_pickers(spec.white, spec.black, sides),
-                    cube_args(cube, spec.cube_bots, sides, spec.rules, vr=spec.scoring.vr),
-                    tally.counts,
-                    tally.deficit, tally.plies, tally.cube)
-    elif tally.mode == PAIRS:
-        # spec.white is A, spec.black is B (as `duel` builds it); the root side is A, then B
-        swapped, evals_swapped = swapped_sides(sides, evaluators)
+        into = kc.INTO_COUNTS
+        a_cube = b_cube = cube_args(cube, spec.cube_bots, sides, spec.rules, vr=spec.scoring.vr)
+    else:
+        # spec.white is A, spec.black is B (as `duel` builds it); the root side is A, then B: each
+        # game's cube behaviours by colour
+        into = kc.INTO_PAIRS
         a_bots, b_bots = spec.cube_bots, spec.cube_bots.swapped()
         if not setup.white:
             a_bots, b_bots = b_bots, a_bots
-        a_first, a_evals = (sides, evaluators) if setup.white else (swapped, evals_swapped)
-        b_first, b_evals = (swapped, evals_swapped) if setup.white else (sides, evaluators)
-        # one pair of pickers for both games (`SidePolicies.picker_of` says whose is whose)
-        call_kernel(kc.play_cube_duel, setup, lo, hi, a_first, b_first, a_evals, b_evals,
-                    kernel_pickers(spec.white, spec.black, sides),
-                    cube_args(cube, a_bots, a_first, spec.rules),
-                    cube_args(cube, b_bots, b_first, spec.rules),
-                    tally.counts, tally.deficit, tally.plies, tally.cube)
-    else:
-        raise PolicyError("games with the cube are played as rollouts or duels, "
-                          f"not in {tally.mode!r} mode")
+        a_cube, b_cube = (cube_args(cube, bots, sides, spec.rules) for bots in (a_bots, b_bots))
+    call_kernel(kc.play_cube_chunk, setup, lo, hi, sides, evaluators,
+                kernel_pickers(spec.white, spec.black, sides), a_cube, b_cube, into, tally.counts,
+                tally.deficit, tally.plies, tally.cube, *_no_rows(0))
+
+
+def play_cube_each(spec, lo: int, hi: int, max_plies: int, vr: bool = False
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each of games lo..hi-1 of `spec` (its stakes a cube, at their match score or money) in the
+    compiled cube loop: (result codes, a pass the doubler's oin; final cube levels, 2**level, a
+    pass's before the double; each game's luck when `vr`, else zeros)."""
+    setup = game_setup(spec, max_plies)
+    sides, evaluators = kernel_policies(spec.white, spec.black, spec.rules, spec.values)
+    cube = cube_args(spec.stakes.cube, spec.cube_bots, sides, spec.rules, spec.stakes.match, vr)
+    codes, levels, lucks = _no_rows(hi - lo)
+    call_kernel(kc.play_cube_chunk, setup, lo, hi, sides, evaluators,
+                kernel_pickers(spec.white, spec.black, sides), cube, cube, kc.INTO_EACH,
+                np.zeros((1, N_RESULTS), dtype=np.int64), np.zeros((2, N_DEFICIT), dtype=np.int64),
+                np.zeros(1, dtype=np.int64), np.zeros((1, kc.N_CUBE_SUMS), dtype=np.int64), codes,
+                levels, lucks)
+    return codes, levels, lucks
+
+
+def _no_rows(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`play_cube_chunk`'s per-game outputs for n games (none when it counts)."""
+    return np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n)
 
 
 class CubeJudge:

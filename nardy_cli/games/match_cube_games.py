@@ -20,7 +20,6 @@ import numpy as np
 
 from ..core.position import WHITE, Position
 from ..core.rules import Rules
-from ..kernels.game import N_DEFICIT
 from ..kernels.codes import DRAW, LOSE_BASE, UNFINISHED, WIN_BASE
 from ..match.cube import Cube, CubeBots
 from ..match.cube_table import cubeful_table, game_kind
@@ -74,20 +73,12 @@ def match_cube_games(position: Position, white: Policy, black: Policy, rules: Ru
     """`match_cube_values` and each game's luck in match winning chance (the side on roll's view;
     zeros unless `vr`: `kernels.cube.roll_luck` at the score), so value - luck is the reduced
     value."""
-    from ..kernels import cube as kc
-    from .compiled_loop import call_kernel, game_setup, kernel_pickers, kernel_policies
-    from .cube_loop import cube_args
+    from .cube_loop import play_cube_each
     from .match_cube_play import check_cube_pair
     check_cube_pair(white, black, bots)
     bots = replace(bots, hold_first=hold_first)
     spec = GameSpec(position, rules, white, black, seed, stratify, stakes=stakes, cube_bots=bots)
-    sides, evaluators = kernel_policies(white, black, rules, spec.values)
-    codes, levels = np.zeros(hi - lo, dtype=np.int64), np.zeros(hi - lo, dtype=np.int64)
-    lucks = np.zeros(hi - lo)
-    call_kernel(kc.play_cube_games_each, game_setup(spec, max_plies), lo, hi, sides, evaluators,
-                kernel_pickers(white, black, sides),
-                cube_args(stakes.cube, bots, sides, rules, stakes.match, vr), codes, levels,
-                lucks, np.zeros((2, N_DEFICIT), dtype=np.int64), np.zeros(1, dtype=np.int64))
+    codes, levels, lucks = play_cube_each(spec, lo, hi, max_plies, vr)
     values: dict[tuple[int, int], float] = {}
     for key in set(zip(codes.tolist(), levels.tolist())):
         values[key] = game_value(stakes, rules, position.turn, key[0], 1 << key[1])

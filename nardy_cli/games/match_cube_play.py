@@ -20,12 +20,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import numpy as np
 
 from ..core.position import START, WHITE
-from ..kernels import cube as kc
 from ..kernels.board import LOSE_BASE, WIN_BASE
-from ..kernels.game import N_DEFICIT
 from ..match.cube import Cube, CubeBots
 from ..match.stakes import Stakes
 from ..match.state import MatchState
@@ -57,18 +54,10 @@ def compiled_cube_game(white: Policy, black: Policy, bots: CubeBots, stakes: Sta
     """One game from the start at `stakes` (a match score, the cube centred) in the compiled cube
     loop: (White's result code, a pass the doubler's oin; the final cube, a pass's before the
     double)."""
-    from .compiled_loop import call_kernel, game_setup, kernel_pickers, kernel_policies
-    from .cube_loop import cube_args
-    rules = settings.rules
-    spec = GameSpec(START, rules, white, black, settings.seed, False, stakes=stakes,
+    from .cube_loop import play_cube_each
+    spec = GameSpec(START, settings.rules, white, black, settings.seed, False, stakes=stakes,
                     cube_bots=bots)
-    sides, evaluators = kernel_policies(white, black, rules, spec.values)
-    results, levels = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
-    call_kernel(kc.play_cube_games_each, game_setup(spec, MAX_PLIES), game, game + 1, sides,
-                evaluators, kernel_pickers(white, black, sides),
-                cube_args(stakes.cube, bots, sides, rules, stakes.match), results,
-                levels, np.zeros(1), np.zeros((2, N_DEFICIT), dtype=np.int64),
-                np.zeros(1, dtype=np.int64))
+    results, levels, _ = play_cube_each(spec, game, game + 1, MAX_PLIES)
     return int(results[0]), 1 << int(levels[0])
 
 

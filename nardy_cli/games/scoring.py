@@ -105,7 +105,7 @@ INDICATOR_MATRIX = np.array([INDICATORS[k] for k in PROB_KEYS], dtype=np.float64
 
 def kernel_arguments(scoring: Scoring, rules: Rules, valuation: Valuation | None = None,
                      root_white: bool = True) -> ScoringArgs:
-    """The scored game loop's inputs (`kernels.game.ScoringArgs`) for `kernels.runs.play_games`: the
+    """The scored game loop's inputs (`kernels.game.ScoringArgs`) for `kernels.runs.play_chunk`: the
     root side's (White's when `root_white`) money points and `valuation`'s values (money when None)
     of each result.  An option that is off is None, so the loop compiles without it."""
     from ..policies.bearoff import tables

@@ -20,7 +20,7 @@ loop with database bear-offs off, so its result is the same.
 At a match score (`CubeArgs.match`) the same loop plays one game of the match:
 `match_cube_turn` decides by the cubeful match model of `match_cube.py` over the
 game's value tables (one per colour on roll), keeps the Crawford rule and the dead
-cube, and has no beavers; `play_cube_games_each` gives each game's result code
+cube, and has no beavers; `play_cube_chunk` (`each_cube_game`) gives each game's result code
 and final cube level, from which the match's bookkeeping (in Python) scores it.
 """
 
@@ -35,7 +35,8 @@ from .codes import CENTRE, OPPONENT, ROLLER
 from .board import (DRAW, IN_PLAY, LOSE_BASE, N_POINTS, UNFINISHED, WIN_BASE, final_result, flip,
                     game_status, on_board, opp_on_board)
 from .evaluate import ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, EvalArgs
-from .game import game_dice, roll_replies, score_workspace, take_turn, workspace
+from .game import (game_dice, roll_replies, score_workspace, swapped_sides, take_turn,
+                   workspace)
 from .jit import entry, kernel
 from .match_cube import equity_at, match_equities, model_scratch
 from .rng import policy_state
@@ -406,14 +407,37 @@ def add_cube_sums(sums, row, points, doubles, passed, luck):
         sums[row, C_PASSED] += 1
 
 
+# what `play_cube_chunk` adds a chunk's games into
+INTO_COUNTS, INTO_PAIRS, INTO_EACH = 0, 1, 2
+
+
 @entry
-def play_cube_games(setup, game_lo, game_hi, policies, evaluators, pickers, cube, counts, deficit,
-                    plies, sums):
+def play_cube_chunk(setup, game_lo, game_hi, policies, evaluators, pickers, cube, b_cube, into,
+                    counts, deficit, plies, sums, results, levels, lucks):
+    """Play games game_lo..game_hi-1 with the cube and add them `into` the counts
+    (`count_cube_games`), duplicate pairs (`duel_cube_games`: `counts` is the joint table, A's
+    games with `cube`, B's with `b_cube`) or each game's figures (`each_cube_game`: `results`,
+    `levels`, `lucks`); deficits and plies in every case.  One entry for the three, as
+    `runs.play_chunk`: a pair of pickers compiles one cube loop."""
+    ws = workspace()
+    sws = score_workspace()
+    if into == INTO_PAIRS:
+        duel_cube_games(setup, game_lo, game_hi, policies, evaluators, pickers, cube, b_cube,
+                        counts, deficit, plies, sums, ws, sws)
+    elif into == INTO_EACH:
+        each_cube_game(setup, game_lo, game_hi, policies, evaluators, pickers, cube, results,
+                       levels, lucks, deficit, plies, ws, sws)
+    else:
+        count_cube_games(setup, game_lo, game_hi, policies, evaluators, pickers, cube, counts,
+                         deficit, plies, sums, ws, sws)
+
+
+@kernel
+def count_cube_games(setup, game_lo, game_hi, policies, evaluators, pickers, cube, counts, deficit,
+                     plies, sums, ws, sws):
     """Play games game_lo..game_hi-1 with the cube: counts[stratum, result], deficits, plies and the
     cube sums per stratum (points in units of the starting cube, their squares, games doubled, games
     passed)."""
-    ws = workspace()
-    sws = score_workspace()
     for game in range(game_lo, game_hi):
         (result, turns, stratum, points, doubles, passed,
          luck) = play_cube_game(setup, game, policies, evaluators, pickers, cube, deficit, ws,
@@ -423,15 +447,19 @@ def play_cube_games(setup, game_lo, game_hi, policies, evaluators, pickers, cube
         add_cube_sums(sums, stratum, points, doubles, passed, luck)
 
 
-@entry
-def play_cube_duel(setup, game_lo, game_hi, a_first, b_first, a_evals, b_evals, pickers, a_cube,
-                   b_cube, joint, deficit, plies, sums):
+@kernel
+def duel_cube_games(setup, game_lo, game_hi, policies, evaluators, pickers, a_cube, b_cube, joint,
+                    deficit, plies, sums, ws, sws):
     """Duplicate games with the cube: each dice sequence with A on the root side, then B
-    (`runs.play_duel`'s pairs, policies and cubes already by colour); sums[0] holds A's points per
-    pair times 2 (A's points as root minus B's), their squares, and over both games the games
-    doubled and passed."""
-    ws = workspace()
-    sws = score_workspace()
+    (`runs.duel_games`' pairs: `policies` and `evaluators` hold A at index 0; the cubes with A's
+    and with B's game's behaviours by colour); sums[0] holds A's points per pair times 2 (A's
+    points as root minus B's), their squares, and over both games the games doubled and
+    passed."""
+    swapped, evals_swapped = swapped_sides(policies, evaluators)
+    a_first = policies if setup.white else swapped
+    b_first = swapped if setup.white else policies
+    a_evals = evaluators if setup.white else evals_swapped
+    b_evals = evals_swapped if setup.white else evaluators
     for game in range(game_lo, game_hi):
         (r1, t1, _, v1, d1,
          p1, _) = play_cube_game(setup, game, a_first, a_evals, pickers, a_cube, deficit, ws,
@@ -447,14 +475,12 @@ def play_cube_duel(setup, game_lo, game_hi, a_first, b_first, a_evals, b_evals, 
         sums[0, C_PASSED] += (1 if p1 else 0) + (1 if p2 else 0)
 
 
-@entry
-def play_cube_games_each(setup, game_lo, game_hi, policies, evaluators, pickers, cube, results,
-                         levels, lucks, deficit, plies):
-    """Like `play_cube_games`, but write each game's result code (a pass: the doubler's oin) and its
-    final cube level (2**level; a pass: the cube before the double) into results[i] and
+@kernel
+def each_cube_game(setup, game_lo, game_hi, policies, evaluators, pickers, cube, results, levels,
+                   lucks, deficit, plies, ws, sws):
+    """Like `count_cube_games`, but write each game's result code (a pass: the doubler's oin) and
+    its final cube level (2**level; a pass: the cube before the double) into results[i] and
     levels[i], and its luck (`play_cube_game`) into lucks[i]."""
-    ws = workspace()
-    sws = score_workspace()
     for game in range(game_lo, game_hi):
         (result, turns, _, _, doubles,
          passed, luck) = play_cube_game(setup, game, policies, evaluators, pickers, cube, deficit,

@@ -20,7 +20,7 @@ from .neural import float32_layers
 from .movegen import PlaySpace, enumerate_plays, play_space
 from .pickers import pick_play
 from .rng import policy_state, roll_index
-from .user import USER
+from .user import USER, Evaluators
 from .value import ValueScratch, position_probs, swap_view, value_probs, value_scratch
 
 class GameSetup(NamedTuple):
@@ -175,6 +175,17 @@ def game_dice(seed, game, turn, stratify, root_d1, root_d2):
     a = r // 6 + 1
     b = r % 6 + 1
     return max(a, b), min(a, b), game % 36 if stratify else 0
+
+
+@kernel
+def swapped_sides(policies, evaluators):
+    """The two policies exchanged between the colours (the values stay by colour) and their
+    evaluators: a duel's second game, B where A was.  The pickers stay as they are
+    (`SidePolicies.picker_of` goes with each policy), so both games are one loop."""
+    return (SidePolicies(policies.kinds[::-1].copy(), policies.params[::-1].copy(),
+                         policies.lookahead[::-1].copy(), policies.values,
+                         policies.picker_of[::-1].copy()),
+            Evaluators(evaluators.black, evaluators.white))
 
 
 @kernel

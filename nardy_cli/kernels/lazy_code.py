@@ -5,7 +5,7 @@ it links in its callees' libraries, optimizes the whole and emits machine code
 for all of it, whether or not anything will ever call that code.  A kernel
 (jit.py) has no wrapper, so nothing outside compiled code calls it: only its
 callers use its library, and they use the LLVM module, never the machine code.
-So every level of the game loop (play_games, play_one_game, take_turn, the
+So every level of the game loop (play_chunk, play_one_game, take_turn, the
 picker, turn_scores) emitted the code of all the levels below it once more,
 and every kernel cached that code besides the module its callers link.
 

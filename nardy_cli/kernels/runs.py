@@ -1,10 +1,10 @@
-"""The compiled loops over a chunk of games: counts, duplicate pairs, each game's result, each
+"""The compiled loop over a chunk of games (`play_chunk`): counts, duplicate pairs, or each
 game's values.
 
-Each plays `game.play_one_game` for games game_lo..game_hi-1 and adds into integer
+It plays `game.play_one_game` for games game_lo..game_hi-1 and adds into integer
 arrays (outcome per stratum, deficit per side, fixed-point sums of the scored
-games), so sums over chunks are exact and order-free; `games/compiled_loop.py`
-calls them, one per `Tally` mode.
+games), so sums over chunks are exact and order-free, or writes each game's row;
+`games/compiled_loop.py` calls it for every `Tally` mode.
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from .board import N_RESULTS
-from .game import N_KEYS, SCORED, SidePolicies, play_one_game, score_workspace, workspace
+from .game import N_KEYS, SCORED, play_one_game, score_workspace, swapped_sides, workspace
 from .jit import entry, kernel
-from .user import Evaluators
 
 # columns of the fixed-point sums `frac[stratum, :]` (values times FIX_SCALE, rounded)
 X_P = 0              # 0..9: sum of result-code probabilities
@@ -67,9 +66,36 @@ def add_scored(frac, stratum, p, luck, values, indicators):
         add_fixed(frac, stratum, X_KEY_ADJ2 + j, b * b)
 
 
+# what `play_chunk` adds a chunk's games into (`compiled_loop.play_compiled`, by the tally's mode)
+INTO_COUNTS, INTO_PAIRS, INTO_ROWS = 0, 1, 2
+
+
 @entry
-def play_games(setup, game_lo, game_hi, policies, evaluators, pickers, args, counts, deficit, plies,
-               frac, scored):
+def play_chunk(setup, game_lo, game_hi, policies, evaluators, pickers, args, into, counts, deficit,
+               plies, frac, scored, probs, probs_adj):
+    """Play games game_lo..game_hi-1 and add them `into` the counts (`count_games`: `counts`,
+    `frac`, `scored`), duplicate pairs (`duel_games`: `counts` is the joint table) or each game's
+    rows (`game_rows`: `probs`, `probs_adj`); deficits and plies in every case.
+
+    One entry for the three: a game loop's types (its pickers and options) compile once, whatever
+    a command adds its games into (a rollout, then an analysis or a duel of the same policies).
+    """
+    ws = workspace()
+    sws = score_workspace()
+    if into == INTO_PAIRS:
+        duel_games(setup, game_lo, game_hi, policies, evaluators, pickers, args, counts, deficit,
+                   plies, ws, sws)
+    elif into == INTO_ROWS:
+        game_rows(setup, game_lo, game_hi, policies, evaluators, pickers, args, deficit, plies,
+                  probs, probs_adj, ws, sws)
+    else:
+        count_games(setup, game_lo, game_hi, policies, evaluators, pickers, args, counts, deficit,
+                    plies, frac, scored, ws, sws)
+
+
+@kernel
+def count_games(setup, game_lo, game_hi, policies, evaluators, pickers, args, counts, deficit,
+                plies, frac, scored, ws, sws):
     """Play games game_lo..game_hi-1 and add counts[stratum, result], deficits and plies.
 
     With any option of `args` (`game.ScoringArgs`, see `play_one_game`), every game's probabilities
@@ -79,8 +105,6 @@ def play_games(setup, game_lo, game_hi, policies, evaluators, pickers, args, cou
     instead of `counts`.
     """
     values, indicators = args.values, args.indicators
-    ws = workspace()
-    sws = score_workspace()
     gvec, luck = sws.game, sws.luck
     fractional = args.fractional
     for game in range(game_lo, game_hi):
@@ -97,45 +121,36 @@ def play_games(setup, game_lo, game_hi, policies, evaluators, pickers, args, cou
             add_scored(frac, stratum, gvec, luck, values, indicators)
 
 
-@entry
-def play_duel(setup, game_lo, game_hi, policies, evaluators, pickers, joint, deficit, plies):
+@kernel
+def duel_games(setup, game_lo, game_hi, policies, evaluators, pickers, args, joint, deficit, plies,
+               ws, sws):
     """Duplicate games: each dice sequence with side 0's policy (A) as White, then as Black.
 
     joint[r1, r2] counts pairs by the root side's results: r1 with A on the root side,
     r2 with B there; `policies` and `evaluators` hold A at index 0 and B at 1, and
-    `policies.picker_of` names A's and B's pickers.
+    `policies.picker_of` names A's and B's pickers.  A duel's `args` hold no option.
     """
-    ws = workspace()
-    sws = score_workspace()
-    # per-side policies (index 0 White) with A, then B, playing the root side; the pickers stay
-    # (`policies.picker_of` says which plays each colour), so both orders are one loop
-    swapped = SidePolicies(policies.kinds[::-1].copy(), policies.params[::-1].copy(),
-                           # values stay by colour
-                           policies.lookahead[::-1].copy(), policies.values,
-                           policies.picker_of[::-1].copy())
-    evals_swapped = Evaluators(evaluators.black, evaluators.white)
+    swapped, evals_swapped = swapped_sides(policies, evaluators)
     a_first = policies if setup.white else swapped
     b_first = swapped if setup.white else policies
     a_evals = evaluators if setup.white else evals_swapped
     b_evals = evals_swapped if setup.white else evaluators
     for game in range(game_lo, game_hi):
         # A plays White when the root side is White
-        r1, t1, _ = play_one_game(setup, game, a_first, a_evals, pickers, deficit, ws, sws, None,
-                                  None, None)
-        r2, t2, _ = play_one_game(setup, game, b_first, b_evals, pickers, deficit, ws, sws, None,
-                                  None, None)
+        r1, t1, _ = play_one_game(setup, game, a_first, a_evals, pickers, deficit, ws, sws,
+                                  args.exact, args.truncate, args.vr)
+        r2, t2, _ = play_one_game(setup, game, b_first, b_evals, pickers, deficit, ws, sws,
+                                  args.exact, args.truncate, args.vr)
         joint[r1, r2] += 1
         plies[0] += t1 + t2
 
 
-@entry
-def play_games_values(setup, game_lo, game_hi, policies, evaluators, pickers, args, deficit, plies,
-                      probs, probs_adj):
-    """Like `play_games`, but write each game's result-code probabilities for the root side (one-hot
-    for a finished game) into probs[game - game_lo], and the same minus the game's luck into
-    probs_adj."""
-    ws = workspace()
-    sws = score_workspace()
+@kernel
+def game_rows(setup, game_lo, game_hi, policies, evaluators, pickers, args, deficit, plies, probs,
+              probs_adj, ws, sws):
+    """Like `count_games`, but write each game's result-code probabilities for the root side
+    (one-hot for a finished game) into probs[game - game_lo], and the same minus the game's luck
+    into probs_adj."""
     gvec, luck = sws.game, sws.luck
     for game in range(game_lo, game_hi):
         result, turns, _ = play_one_game(setup, game, policies, evaluators, pickers, deficit, ws,
