@@ -261,16 +261,22 @@ def test_points_are_checked_wherever_they_are_made():
     assert Points(1, 3, 2, 4).as_tuple() == (1, 3, 2, 4)
 
 
-def _saved(tmp_path, kind):
-    """A small report's results.json of `kind` (rollout or analyze), as data."""
+_SAVED: dict[str, str] = {}
+
+
+def _saved(tmp_path_factory, kind):
+    """A small report's results.json of `kind` (rollout or analyze), as data (a fresh copy; the
+    report is written once per test process)."""
     import json
-    args = (["rollout", "start"] if kind == "rollout"
-            else ["analyze", "W:1x13,7,12 B:1x14,7 w", "--dice", "4-2", "--top", "2"])
-    folder = tmp_path / kind
-    out = run(*args, "--games", "36", "--policy", "racer", "--workers", "1", "-q",
-              "--output", str(folder))
-    assert out.exit_code == 0, out.output
-    return json.loads((folder / "results.json").read_text())
+    if kind not in _SAVED:
+        args = (["rollout", "start"] if kind == "rollout"
+                else ["analyze", "W:1x13,7,12 B:1x14,7 w", "--dice", "4-2", "--top", "2"])
+        folder = tmp_path_factory.mktemp(kind) / "report"
+        out = run(*args, "--games", "36", "--policy", "racer", "--workers", "1", "-q",
+                  "--output", str(folder))
+        assert out.exit_code == 0, out.output
+        _SAVED[kind] = (folder / "results.json").read_text()
+    return json.loads(_SAVED[kind])
 
 
 @pytest.mark.parametrize("kind, chart, change, message", [
@@ -293,12 +299,13 @@ def _saved(tmp_path, kind):
     ("rollout", "outcomes", lambda d: d.pop("results"),
      "holds no results to draw: 'results' must be a list of objects"),
 ])
-def test_chart_of_malformed_results_names_the_file_and_what_is_missing(tmp_path, kind, chart,
-                                                                       change, message):
+def test_chart_of_malformed_results_names_the_file_and_what_is_missing(tmp_path, tmp_path_factory,
+                                                                       kind, chart, change,
+                                                                       message):
     """Catches `nardy chart` of a results.json that lacks a key (or holds another kind of
     results) ending in a KeyError traceback instead of one line naming the file and the field."""
     import json
-    data = _saved(tmp_path, kind)
+    data = _saved(tmp_path_factory, kind)
     change(data)
     f = tmp_path / "results.json"
     f.write_text(json.dumps(data))

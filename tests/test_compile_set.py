@@ -194,7 +194,7 @@ def test_cold_random_heuristic_and_neural_rollouts_compile_what_they_use_once_an
     # not a turn loop compiled for (heuristic, random) and another for (random, heuristic)
     assert json.loads(outputs["duel"])["games"] == 4
     dueled = [n for _, n, _ in steps["duel"]]
-    assert "runs.duel_games" in dueled
+    assert "runs.play_chunk" in dueled
     assert (dueled.count("game.play_one_game"), dueled.count("game.take_turn")) == (1, 1)
 
     # a user's first runs print nothing but the compile notice on stderr

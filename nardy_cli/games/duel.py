@@ -119,7 +119,7 @@ def duel_figures(joint: np.ndarray, rules: Rules) -> dict:
 def cube_duel_figures(sums: np.ndarray, pairs: int) -> dict:
     """A's points per game with the cube (in units of the starting cube), its SE and 95% interval,
     and the shares of games doubled and passed, from a duel tally's cube sums
-    (`kernels.cube.duel_cube_games`)."""
+    (`kernels.cube.play_cube_chunk`)."""
     from ..kernels.cube import C_DOUBLED, C_PASSED, C_POINTS, C_POINTS2, CUBE_SCALE
     if pairs == 0:
         raise NoGamesError("no duel games were finished")

@@ -20,7 +20,7 @@ loop with database bear-offs off, so its result is the same.
 At a match score (`CubeArgs.match`) the same loop plays one game of the match:
 `match_cube_turn` decides by the cubeful match model of `match_cube.py` over the
 game's value tables (one per colour on roll), keeps the Crawford rule and the dead
-cube, and has no beavers; `play_cube_chunk` (`each_cube_game`) gives each game's result code
+cube, and has no beavers; `play_cube_chunk` (INTO_EACH) gives each game's result code
 and final cube level, from which the match's bookkeeping (in Python) scores it.
 """
 
@@ -309,7 +309,7 @@ def roll_luck(replies, mover_white, d1, d2, last_roll, kind, weights, cube, owne
     return actual - mean
 
 
-@kernel
+@kernel(stage=True)
 def play_cube_game(setup, game, policies, evaluators, pickers, cube, deficit, ws, sws):
     """Play game number `game` of `setup` with the cube to its end; return (result code for the root
     side, plies, stratum, the root side's points in units of the starting cube, doubles, passed,
@@ -414,78 +414,57 @@ INTO_COUNTS, INTO_PAIRS, INTO_EACH = 0, 1, 2
 @entry
 def play_cube_chunk(setup, game_lo, game_hi, policies, evaluators, pickers, cube, b_cube, into,
                     counts, deficit, plies, sums, results, levels, lucks):
-    """Play games game_lo..game_hi-1 with the cube and add them `into` the counts
-    (`count_cube_games`), duplicate pairs (`duel_cube_games`: `counts` is the joint table, A's
-    games with `cube`, B's with `b_cube`) or each game's figures (`each_cube_game`: `results`,
-    `levels`, `lucks`); deficits and plies in every case.  One entry for the three, as
-    `runs.play_chunk`: a pair of pickers compiles one cube loop."""
+    """Play games game_lo..game_hi-1 with the cube and add them `into` the counts, duplicate pairs
+    or each game's figures; deficits and plies in every case.
+
+    - INTO_COUNTS: counts[stratum, result] and the cube sums per stratum (points in units of the
+      starting cube, their squares, games doubled, games passed).
+    - INTO_PAIRS: duplicate games, each dice sequence with A on the root side, then B (as
+      `runs.play_chunk`'s pairs: `policies` and `evaluators` hold A at index 0; A's games with
+      `cube`, B's with `b_cube`, the behaviours by colour); `counts` is the joint table and
+      sums[0] holds A's points per pair times 2 (A's points as root minus B's), their squares,
+      and over both games the games doubled and passed.
+    - INTO_EACH: each game's result code (a pass: the doubler's oin) and its final cube level
+      (2**level; a pass: the cube before the double) into results[i] and levels[i], and its luck
+      (`play_cube_game`) into lucks[i].
+
+    One entry for the three, the loops in its own body, as `runs.play_chunk`.
+    """
     ws = workspace()
     sws = score_workspace()
     if into == INTO_PAIRS:
-        duel_cube_games(setup, game_lo, game_hi, policies, evaluators, pickers, cube, b_cube,
-                        counts, deficit, plies, sums, ws, sws)
+        swapped, evals_swapped = swapped_sides(policies, evaluators)
+        a_first = policies if setup.white else swapped
+        b_first = swapped if setup.white else policies
+        a_evals = evaluators if setup.white else evals_swapped
+        b_evals = evals_swapped if setup.white else evaluators
+        for game in range(game_lo, game_hi):
+            (r1, t1, _, v1, d1,
+             p1, _) = play_cube_game(setup, game, a_first, a_evals, pickers, cube, deficit, ws,
+                                     sws)
+            (r2, t2, _, v2, d2,
+             p2, _) = play_cube_game(setup, game, b_first, b_evals, pickers, b_cube, deficit, ws,
+                                     sws)
+            counts[r1, r2] += 1
+            plies[0] += t1 + t2
+            sums[0, C_POINTS] += fixed(v1 - v2)
+            sums[0, C_POINTS2] += fixed((v1 - v2) * (v1 - v2))
+            sums[0, C_DOUBLED] += (1 if d1 > 0 else 0) + (1 if d2 > 0 else 0)
+            sums[0, C_PASSED] += (1 if p1 else 0) + (1 if p2 else 0)
     elif into == INTO_EACH:
-        each_cube_game(setup, game_lo, game_hi, policies, evaluators, pickers, cube, results,
-                       levels, lucks, deficit, plies, ws, sws)
+        for game in range(game_lo, game_hi):
+            (result, turns, _, _, doubles,
+             passed, luck) = play_cube_game(setup, game, policies, evaluators, pickers, cube,
+                                            deficit, ws, sws)
+            results[game - game_lo] = result
+            lucks[game - game_lo] = luck
+            levels[game - game_lo] = cube.start_level + doubles - (1 if passed else 0)
+            plies[0] += turns
     else:
-        count_cube_games(setup, game_lo, game_hi, policies, evaluators, pickers, cube, counts,
-                         deficit, plies, sums, ws, sws)
-
-
-@kernel
-def count_cube_games(setup, game_lo, game_hi, policies, evaluators, pickers, cube, counts, deficit,
-                     plies, sums, ws, sws):
-    """Play games game_lo..game_hi-1 with the cube: counts[stratum, result], deficits, plies and the
-    cube sums per stratum (points in units of the starting cube, their squares, games doubled, games
-    passed)."""
-    for game in range(game_lo, game_hi):
-        (result, turns, stratum, points, doubles, passed,
-         luck) = play_cube_game(setup, game, policies, evaluators, pickers, cube, deficit, ws,
-                                sws)
-        plies[0] += turns
-        counts[stratum, result] += 1
-        add_cube_sums(sums, stratum, points, doubles, passed, luck)
-
-
-@kernel
-def duel_cube_games(setup, game_lo, game_hi, policies, evaluators, pickers, a_cube, b_cube, joint,
-                    deficit, plies, sums, ws, sws):
-    """Duplicate games with the cube: each dice sequence with A on the root side, then B
-    (`runs.duel_games`' pairs: `policies` and `evaluators` hold A at index 0; the cubes with A's
-    and with B's game's behaviours by colour); sums[0] holds A's points per pair times 2 (A's
-    points as root minus B's), their squares, and over both games the games doubled and
-    passed."""
-    swapped, evals_swapped = swapped_sides(policies, evaluators)
-    a_first = policies if setup.white else swapped
-    b_first = swapped if setup.white else policies
-    a_evals = evaluators if setup.white else evals_swapped
-    b_evals = evals_swapped if setup.white else evaluators
-    for game in range(game_lo, game_hi):
-        (r1, t1, _, v1, d1,
-         p1, _) = play_cube_game(setup, game, a_first, a_evals, pickers, a_cube, deficit, ws,
-                                 sws)
-        (r2, t2, _, v2, d2,
-         p2, _) = play_cube_game(setup, game, b_first, b_evals, pickers, b_cube, deficit, ws,
-                                 sws)
-        joint[r1, r2] += 1
-        plies[0] += t1 + t2
-        sums[0, C_POINTS] += fixed(v1 - v2)
-        sums[0, C_POINTS2] += fixed((v1 - v2) * (v1 - v2))
-        sums[0, C_DOUBLED] += (1 if d1 > 0 else 0) + (1 if d2 > 0 else 0)
-        sums[0, C_PASSED] += (1 if p1 else 0) + (1 if p2 else 0)
-
-
-@kernel
-def each_cube_game(setup, game_lo, game_hi, policies, evaluators, pickers, cube, results, levels,
-                   lucks, deficit, plies, ws, sws):
-    """Like `count_cube_games`, but write each game's result code (a pass: the doubler's oin) and
-    its final cube level (2**level; a pass: the cube before the double) into results[i] and
-    levels[i], and its luck (`play_cube_game`) into lucks[i]."""
-    for game in range(game_lo, game_hi):
-        (result, turns, _, _, doubles,
-         passed, luck) = play_cube_game(setup, game, policies, evaluators, pickers, cube, deficit,
-                                        ws, sws)
-        results[game - game_lo] = result
-        lucks[game - game_lo] = luck
-        levels[game - game_lo] = cube.start_level + doubles - (1 if passed else 0)
-        plies[0] += turns
+        for game in range(game_lo, game_hi):
+            (result, turns, stratum, points, doubles, passed,
+             luck) = play_cube_game(setup, game, policies, evaluators, pickers, cube, deficit, ws,
+                                    sws)
+            plies[0] += turns
+            counts[stratum, result] += 1
+            add_cube_sums(sums, stratum, points, doubles, passed, luck)

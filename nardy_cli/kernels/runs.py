@@ -73,92 +73,67 @@ INTO_COUNTS, INTO_PAIRS, INTO_ROWS = 0, 1, 2
 @entry
 def play_chunk(setup, game_lo, game_hi, policies, evaluators, pickers, args, into, counts, deficit,
                plies, frac, scored, probs, probs_adj):
-    """Play games game_lo..game_hi-1 and add them `into` the counts (`count_games`: `counts`,
-    `frac`, `scored`), duplicate pairs (`duel_games`: `counts` is the joint table) or each game's
-    rows (`game_rows`: `probs`, `probs_adj`); deficits and plies in every case.
+    """Play games game_lo..game_hi-1 and add them `into` the counts, duplicate pairs or each
+    game's rows; deficits and plies in every case.
 
-    One entry for the three: a game loop's types (its pickers and options) compile once, whatever
-    a command adds its games into (a rollout, then an analysis or a duel of the same policies).
+    - INTO_COUNTS: counts[stratum, result]. With any option of `args` (`game.ScoringArgs`, see
+      `play_one_game`), every game's probabilities (one-hot for a finished game) and their
+      luck-adjusted copy also go into the fixed-point sums `frac[stratum]` (equity by
+      `args.values`, reported probabilities by `args.indicators`), and games stopped early are
+      counted in `scored[stratum]` instead of `counts`.
+    - INTO_PAIRS: duplicate games, each dice sequence with side 0's policy (A) as White, then as
+      Black; `counts[r1, r2]` counts pairs by the root side's results, r1 with A on the root
+      side, r2 with B there. `policies` and `evaluators` hold A at index 0 and B at 1, and
+      `policies.picker_of` names A's and B's pickers; a duel's `args` hold no option.
+    - INTO_ROWS: each game's result-code probabilities for the root side (one-hot for a finished
+      game) into probs[game - game_lo], and the same minus the game's luck into probs_adj.
+
+    One entry for the three, the loops in its own body: a game loop's types (its pickers and
+    options) compile once, whatever a command adds its games into (a rollout, then an analysis
+    or a duel of the same policies); a kernel per mode would link and optimize `play_one_game`
+    once more each.
     """
     ws = workspace()
     sws = score_workspace()
+    gvec, luck = sws.game, sws.luck
+    exact, truncate, vr = args.exact, args.truncate, args.vr
     if into == INTO_PAIRS:
-        duel_games(setup, game_lo, game_hi, policies, evaluators, pickers, args, counts, deficit,
-                   plies, ws, sws)
+        swapped, evals_swapped = swapped_sides(policies, evaluators)
+        a_first = policies if setup.white else swapped
+        b_first = swapped if setup.white else policies
+        a_evals = evaluators if setup.white else evals_swapped
+        b_evals = evals_swapped if setup.white else evaluators
+        for game in range(game_lo, game_hi):
+            # A plays White when the root side is White
+            r1, t1, _ = play_one_game(setup, game, a_first, a_evals, pickers, deficit, ws, sws,
+                                      exact, truncate, vr)
+            r2, t2, _ = play_one_game(setup, game, b_first, b_evals, pickers, deficit, ws, sws,
+                                      exact, truncate, vr)
+            counts[r1, r2] += 1
+            plies[0] += t1 + t2
     elif into == INTO_ROWS:
-        game_rows(setup, game_lo, game_hi, policies, evaluators, pickers, args, deficit, plies,
-                  probs, probs_adj, ws, sws)
+        for game in range(game_lo, game_hi):
+            result, turns, _ = play_one_game(setup, game, policies, evaluators, pickers, deficit,
+                                             ws, sws, exact, truncate, vr)
+            plies[0] += turns
+            if result != SCORED:
+                for k in range(N_RESULTS):
+                    gvec[k] = 1.0 if k == result else 0.0
+            for k in range(N_RESULTS):
+                probs[game - game_lo, k] = gvec[k]
+                probs_adj[game - game_lo, k] = gvec[k] - luck[k]
     else:
-        count_games(setup, game_lo, game_hi, policies, evaluators, pickers, args, counts, deficit,
-                    plies, frac, scored, ws, sws)
-
-
-@kernel
-def count_games(setup, game_lo, game_hi, policies, evaluators, pickers, args, counts, deficit,
-                plies, frac, scored, ws, sws):
-    """Play games game_lo..game_hi-1 and add counts[stratum, result], deficits and plies.
-
-    With any option of `args` (`game.ScoringArgs`, see `play_one_game`), every game's probabilities
-    (one-hot for a finished game) and their luck-adjusted copy also go into the
-    fixed-point sums `frac[stratum]` (equity by `args.values`, reported probabilities by
-    `args.indicators`), and games stopped early are counted in `scored[stratum]`
-    instead of `counts`.
-    """
-    values, indicators = args.values, args.indicators
-    gvec, luck = sws.game, sws.luck
-    fractional = args.fractional
-    for game in range(game_lo, game_hi):
-        result, turns, stratum = play_one_game(setup, game, policies, evaluators, pickers, deficit,
-                                               ws, sws, args.exact, args.truncate, args.vr)
-        plies[0] += turns
-        if result == SCORED:
-            scored[stratum] += 1
-        else:
-            counts[stratum, result] += 1
-            for k in range(N_RESULTS):
-                gvec[k] = 1.0 if k == result else 0.0
-        if fractional:
-            add_scored(frac, stratum, gvec, luck, values, indicators)
-
-
-@kernel
-def duel_games(setup, game_lo, game_hi, policies, evaluators, pickers, args, joint, deficit, plies,
-               ws, sws):
-    """Duplicate games: each dice sequence with side 0's policy (A) as White, then as Black.
-
-    joint[r1, r2] counts pairs by the root side's results: r1 with A on the root side,
-    r2 with B there; `policies` and `evaluators` hold A at index 0 and B at 1, and
-    `policies.picker_of` names A's and B's pickers.  A duel's `args` hold no option.
-    """
-    swapped, evals_swapped = swapped_sides(policies, evaluators)
-    a_first = policies if setup.white else swapped
-    b_first = swapped if setup.white else policies
-    a_evals = evaluators if setup.white else evals_swapped
-    b_evals = evals_swapped if setup.white else evaluators
-    for game in range(game_lo, game_hi):
-        # A plays White when the root side is White
-        r1, t1, _ = play_one_game(setup, game, a_first, a_evals, pickers, deficit, ws, sws,
-                                  args.exact, args.truncate, args.vr)
-        r2, t2, _ = play_one_game(setup, game, b_first, b_evals, pickers, deficit, ws, sws,
-                                  args.exact, args.truncate, args.vr)
-        joint[r1, r2] += 1
-        plies[0] += t1 + t2
-
-
-@kernel
-def game_rows(setup, game_lo, game_hi, policies, evaluators, pickers, args, deficit, plies, probs,
-              probs_adj, ws, sws):
-    """Like `count_games`, but write each game's result-code probabilities for the root side
-    (one-hot for a finished game) into probs[game - game_lo], and the same minus the game's luck
-    into probs_adj."""
-    gvec, luck = sws.game, sws.luck
-    for game in range(game_lo, game_hi):
-        result, turns, _ = play_one_game(setup, game, policies, evaluators, pickers, deficit, ws,
-                                         sws, args.exact, args.truncate, args.vr)
-        plies[0] += turns
-        if result != SCORED:
-            for k in range(N_RESULTS):
-                gvec[k] = 1.0 if k == result else 0.0
-        for k in range(N_RESULTS):
-            probs[game - game_lo, k] = gvec[k]
-            probs_adj[game - game_lo, k] = gvec[k] - luck[k]
+        values, indicators = args.values, args.indicators
+        fractional = args.fractional
+        for game in range(game_lo, game_hi):
+            result, turns, stratum = play_one_game(setup, game, policies, evaluators, pickers,
+                                                   deficit, ws, sws, exact, truncate, vr)
+            plies[0] += turns
+            if result == SCORED:
+                scored[stratum] += 1
+            else:
+                counts[stratum, result] += 1
+                for k in range(N_RESULTS):
+                    gvec[k] = 1.0 if k == result else 0.0
+            if fractional:
+                add_scored(frac, stratum, gvec, luck, values, indicators)
