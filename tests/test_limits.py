@@ -205,6 +205,41 @@ def test_a_failure_after_ctrl_c_is_the_interrupt_not_a_traceback():
     assert isinstance(out.exception, RuntimeError)
 
 
+def test_a_command_that_ran_on_after_a_swallowed_signal_exits_130():
+    """Catches the last session's `nardy review games/bot-match.txt --output DIR` that a SIGTERM
+    landing while matplotlib drew a board did not stop: the library swallowed the
+    KeyboardInterrupt, the command wrote its whole report and exited 0, as if nobody had asked
+    it to stop.  It exits 130 now, saying that what it wrote is complete; a command no signal
+    reached still exits 0."""
+    import signal
+
+    import click
+
+    from nardy_cli.commands.common import handle_errors
+    from nardy_cli.core import interrupts
+
+    @click.command()
+    @click.option("--signalled", is_flag=True)
+    @handle_errors
+    def probe(signalled):
+        if signalled:
+            try:
+                interrupts._raise_interrupt(signal.SIGTERM, None)   # what the signal handler does
+            except KeyboardInterrupt:
+                pass                                                # what the library did
+        click.echo("report written")
+
+    try:
+        out = CliRunner().invoke(probe, ["--signalled"])
+        assert (out.exit_code, out.output) == (
+            130, "report written\n"
+                 "Interrupted as the command finished: what it wrote is complete.\n")
+    finally:
+        interrupts._received.clear()
+    out = CliRunner().invoke(probe, [])
+    assert (out.exit_code, out.output) == (0, "report written\n")
+
+
 def test_an_interrupted_cube_rollout_at_a_match_score_says_so(monkeypatch):
     """Catches issue 50's `rollout ... --match 7 --score 4-5 --cube-owner centre` stopped by Ctrl-C:
     partial figures and a "rolled-out decision", exit 130, with no INTERRUPTED."""

@@ -141,20 +141,22 @@ def refuse_without(present: bool, needs: str, *names: str) -> None:
 
 NOTHING_FINISHED = N_("Interrupted before any game finished: nothing to report, nothing written.")
 STOPPED = N_("Interrupted before the command finished: nothing more to report.")
+FINISHED_ANYWAY = N_("Interrupted as the command finished: what it wrote is complete.")
 INTERRUPTED = 130
 
 
 def handle_errors(func: Callable) -> Callable:
     """Turn library errors into `Error: ...` with exit code 2, naming this command's options; a run
     interrupted before any game finished (`NoGamesError`), or where it keeps nothing, is one line
-    and exit code 130; a runtime
+    and exit code 130, and so is one that ran to its end though a signal came (a library swallowed
+    its KeyboardInterrupt); a runtime
     failure (`RunError`: a dead worker, a disk that cannot be written; or an OSError) is one
     `Error: ...` line with exit code 1."""
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         announce_compiling()
         try:
-            return func(*args, **kwargs)
+            result = func(*args, **kwargs)
         except NoGamesError:
             click.echo(translate(NOTHING_FINISHED), err=True)
             sys.exit(INTERRUPTED)
@@ -182,6 +184,13 @@ def handle_errors(func: Callable) -> Callable:
                 raise
             click.echo(translate(STOPPED), err=True)
             sys.exit(INTERRUPTED)
+        # a signal a library swallowed (matplotlib drawing a board) let the command run to its end:
+        # what it wrote is whole, but it was asked to stop (exit 130, as a `kill` expects)
+        from ..core.interrupts import received
+        if received():
+            click.echo(translate(FINISHED_ANYWAY), err=True)
+            sys.exit(INTERRUPTED)
+        return result
     return wrapper
 
 
