@@ -35,7 +35,7 @@ from .codes import CENTRE, OPPONENT, ROLLER
 from .board import (DRAW, IN_PLAY, LOSE_BASE, N_POINTS, UNFINISHED, WIN_BASE, final_result, flip,
                     game_status, on_board, opp_on_board)
 from .evaluate import ROLL_HIGH, ROLL_LOW, ROLL_WEIGHT, EvalArgs
-from .game import (game_dice, roll_replies, score_workspace, swapped_sides, take_turn,
+from .game import (duel_sides, game_dice, roll_replies, score_workspace, take_turn,
                    workspace)
 from .jit import entry, kernel
 from .match_cube import equity_at, match_equities, model_scratch
@@ -433,11 +433,7 @@ def play_cube_chunk(setup, game_lo, game_hi, policies, evaluators, pickers, cube
     ws = workspace()
     sws = score_workspace()
     if into == INTO_PAIRS:
-        swapped, evals_swapped = swapped_sides(policies, evaluators)
-        a_first = policies if setup.white else swapped
-        b_first = swapped if setup.white else policies
-        a_evals = evaluators if setup.white else evals_swapped
-        b_evals = evals_swapped if setup.white else evaluators
+        a_first, a_evals, b_first, b_evals = duel_sides(setup.white, policies, evaluators)
         for game in range(game_lo, game_hi):
             (r1, t1, _, v1, d1,
              p1, _) = play_cube_game(setup, game, a_first, a_evals, pickers, cube, deficit, ws,

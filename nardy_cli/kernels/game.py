@@ -178,14 +178,19 @@ def game_dice(seed, game, turn, stratify, root_d1, root_d2):
 
 
 @kernel
-def swapped_sides(policies, evaluators):
-    """The two policies exchanged between the colours (the values stay by colour) and their
-    evaluators: a duel's second game, B where A was.  The pickers stay as they are
-    (`SidePolicies.picker_of` goes with each policy), so both games are one loop."""
-    return (SidePolicies(policies.kinds[::-1].copy(), policies.params[::-1].copy(),
-                         policies.lookahead[::-1].copy(), policies.values,
-                         policies.picker_of[::-1].copy()),
-            Evaluators(evaluators.black, evaluators.white))
+def duel_sides(root_white, policies, evaluators):
+    """A duel's two games' sides, (policies, evaluators) of A's game and then of B's: `policies`
+    and `evaluators` hold A at index 0, and A plays the root side (White when `root_white`) in
+    its game, B in the other (the policies exchanged between the colours, the values staying by
+    colour).  The pickers stay as they are (`SidePolicies.picker_of` goes with each policy), so
+    both games are one loop."""
+    swapped = SidePolicies(policies.kinds[::-1].copy(), policies.params[::-1].copy(),
+                           policies.lookahead[::-1].copy(), policies.values,
+                           policies.picker_of[::-1].copy())
+    evals_swapped = Evaluators(evaluators.black, evaluators.white)
+    if root_white:
+        return policies, evaluators, swapped, evals_swapped
+    return swapped, evals_swapped, policies, evaluators
 
 
 @kernel

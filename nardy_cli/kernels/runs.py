@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .board import N_RESULTS
-from .game import N_KEYS, SCORED, play_one_game, score_workspace, swapped_sides, workspace
+from .game import N_KEYS, SCORED, duel_sides, play_one_game, score_workspace, workspace
 from .jit import entry, kernel
 
 # columns of the fixed-point sums `frac[stratum, :]` (values times FIX_SCALE, rounded)
@@ -98,11 +98,7 @@ def play_chunk(setup, game_lo, game_hi, policies, evaluators, pickers, args, int
     gvec, luck = sws.game, sws.luck
     exact, truncate, vr = args.exact, args.truncate, args.vr
     if into == INTO_PAIRS:
-        swapped, evals_swapped = swapped_sides(policies, evaluators)
-        a_first = policies if setup.white else swapped
-        b_first = swapped if setup.white else policies
-        a_evals = evaluators if setup.white else evals_swapped
-        b_evals = evals_swapped if setup.white else evaluators
+        a_first, a_evals, b_first, b_evals = duel_sides(setup.white, policies, evaluators)
         for game in range(game_lo, game_hi):
             # A plays White when the root side is White
             r1, t1, _ = play_one_game(setup, game, a_first, a_evals, pickers, deficit, ws, sws,
