@@ -11,6 +11,7 @@ import click
 from ..core.dice import Dice, parse_dice
 from ..core.errors import ArgumentError, NardyError, NoGamesError, RunError
 from ..core.i18n import N_, _, translate
+from ..core.interrupts import received
 from ..core.limits import MAX_GAMES, MAX_KEPT_GAMES, MAX_SEED
 from ..core.positions_file import NamedPosition, resolve_positions
 from ..core.rules import BLOCK_CHECKS, HEAD_RULES, PRESETS, make_rules
@@ -179,14 +180,12 @@ def handle_errors(func: Callable) -> Callable:
         # a failure after Ctrl-C: a library that swallowed the interrupt and then broke (numba's
         # compiler cut in a callback: `RuntimeError: no compiled object yet`) is an interrupt
         except Exception:
-            from ..core.interrupts import received
             if not received():
                 raise
             click.echo(translate(STOPPED), err=True)
             sys.exit(INTERRUPTED)
         # a signal a library swallowed (matplotlib drawing a board) let the command run to its end:
         # what it wrote is whole, but it was asked to stop (exit 130, as a `kill` expects)
-        from ..core.interrupts import received
         if received():
             click.echo(translate(FINISHED_ANYWAY), err=True)
             sys.exit(INTERRUPTED)
